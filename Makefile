@@ -1,0 +1,40 @@
+# swingdb: `make demo` and `make test` work on a fresh clone (they set up .venv).
+SHELL := /bin/bash
+# Build artifacts live outside the clone so that CI and later sessions reuse them.
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/swingdb-target
+VENV := $(CURDIR)/.venv
+PY := $(VENV)/bin/python
+SCALE ?= 0.1
+
+.PHONY: setup build demo test test-rust test-python bench clean
+
+$(VENV)/.deps: requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+setup: $(VENV)/.deps
+
+# Builds the Python extension into .venv and the `swingdb` shell into .venv/bin.
+build: setup
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
+	cargo build --release -q -p swingdb-cli
+	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
+
+demo: build
+	$(PY) examples/demo.py --scale $(SCALE)
+
+test-rust:
+	cargo test --release --workspace --exclude swingdb-python
+
+test-python: build
+	PATH=$(VENV)/bin:$$PATH $(PY) -m pytest -q tests
+
+test: build test-rust test-python
+
+bench: build
+	$(PY) -m bench $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) demo-data

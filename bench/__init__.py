@@ -1,0 +1,1 @@
+"""swingdb benchmarks (run with `python -m bench`)."""

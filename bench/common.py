@@ -1,0 +1,90 @@
+"""Shared benchmark helpers: timing, machine description, result comparison."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+import os
+import platform
+import statistics
+import subprocess
+import time
+
+
+def timed(fn, runs: int = 5):
+    """Runs fn `runs` times; returns (median seconds, all times, last result)."""
+    times, result = [], None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), times, result
+
+
+def machine() -> dict:
+    """Cores, memory, OS and versions of every peer, for reports."""
+    info = {
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+    }
+    for mod in ("swingdb", "duckdb", "pyarrow", "pandas", "polars", "numpy"):
+        try:
+            m = __import__(mod)
+            info[mod] = getattr(m, "__version__", "dev")
+        except ImportError:
+            info[mod] = "not installed"
+    return info
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def drop_caches() -> bool:
+    """Drops the OS page cache (needs root); returns whether it worked."""
+    try:
+        subprocess.run(["sync"], check=True)
+        with open("/proc/sys/vm/drop_caches", "w") as fh:
+            fh.write("3\n")
+        return True
+    except OSError:
+        return False
+
+
+def _norm(v):
+    if isinstance(v, decimal.Decimal):
+        return float(v)
+    if isinstance(v, dt.datetime):
+        return v.replace(tzinfo=None)
+    return v
+
+
+def same_rows(a: list[tuple], b: list[tuple], ordered: bool = True, rel: float = 1e-6) -> str | None:
+    """None if the row lists match (numbers within `rel`), else a description of the first difference."""
+    if len(a) != len(b):
+        return f"{len(a)} rows vs {len(b)} rows"
+    a = [tuple(map(_norm, r)) for r in a]
+    b = [tuple(map(_norm, r)) for r in b]
+    if not ordered:
+        a, b = sorted(a, key=repr), sorted(b, key=repr)
+    for i, (ra, rb) in enumerate(zip(a, b)):
+        if len(ra) != len(rb):
+            return f"row {i}: {len(ra)} vs {len(rb)} columns"
+        for x, y in zip(ra, rb):
+            if isinstance(x, (int, float)) and isinstance(y, (int, float)) and not isinstance(x, bool):
+                if not math.isclose(x, y, rel_tol=rel, abs_tol=1e-9):
+                    return f"row {i}: {ra} vs {rb}"
+            elif x != y:
+                return f"row {i}: {ra} vs {rb}"
+    return None

@@ -1,0 +1,189 @@
+//! `swingdb`: the interactive shell and one-shot SQL runner.
+
+use clap::Parser;
+use rustyline::error::ReadlineError;
+use rustyline::DefaultEditor;
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+use std::time::Instant;
+use swingdb::arrow::util::pretty::pretty_format_batches;
+use swingdb::{Connection, Database, OpenOptions};
+
+/// swingdb: an embedded, Arrow-native SQL database.
+#[derive(Parser, Debug)]
+#[command(name = "swingdb", version, about, long_about = None)]
+struct Args {
+    /// Database directory (created if absent); in-memory when omitted.
+    database: Option<String>,
+    /// Run this SQL and exit (exit code 1 on error).
+    #[arg(short = 'c', long = "command")]
+    command: Option<String>,
+    /// Open the database read-only.
+    #[arg(long)]
+    read_only: bool,
+}
+
+const HELP: &str = "\
+Statements end with ';' and may span lines. Dot commands:
+  .tables            list tables
+  .schema TABLE      show a table's columns
+  .timer on|off      print how long each statement took
+  .help              this text
+  .quit / .exit      leave (Ctrl-D works too)";
+
+struct Shell {
+    con: Connection,
+    timer: bool,
+}
+
+impl Shell {
+    /// Runs SQL and prints its rows; returns whether it succeeded.
+    fn run_sql(&self, sql: &str) -> bool {
+        let start = Instant::now();
+        let outcome = self.con.execute(sql, &[]).and_then(|mut r| {
+            let affected = r.rows_affected();
+            let schema = r.schema();
+            let batches = r.collect_batches()?;
+            Ok((affected, schema, batches))
+        });
+        let elapsed = start.elapsed();
+        let ok = match outcome {
+            Ok((Some(n), _, _)) => {
+                println!("{n} row{} affected", if n == 1 { "" } else { "s" });
+                true
+            }
+            Ok((None, schema, batches)) if !schema.fields().is_empty() => {
+                let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+                if batches.is_empty() {
+                    let empty = swingdb::arrow::record_batch::RecordBatch::new_empty(schema);
+                    println!("{}", pretty_format_batches(&[empty]).map(|t| t.to_string()).unwrap_or_default());
+                } else {
+                    match pretty_format_batches(&batches) {
+                        Ok(table) => println!("{table}"),
+                        Err(e) => eprintln!("Error: cannot display the result: {e}"),
+                    }
+                }
+                println!("{rows} row{}", if rows == 1 { "" } else { "s" });
+                true
+            }
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!("Error: {e}");
+                false
+            }
+        };
+        if self.timer {
+            println!("Run Time: {:.3} s", elapsed.as_secs_f64());
+        }
+        ok
+    }
+
+    /// Handles a dot command; returns false to quit.
+    fn dot(&mut self, line: &str) -> bool {
+        let mut parts = line.split_whitespace();
+        match parts.next().unwrap_or_default() {
+            ".quit" | ".exit" => return false,
+            ".help" => println!("{HELP}"),
+            ".tables" => match self.con.table_names() {
+                Ok(names) => println!("{}", names.join("  ")),
+                Err(e) => eprintln!("Error: {e}"),
+            },
+            ".schema" => match parts.next() {
+                Some(t) => {
+                    let quoted = t.replace('\'', "''");
+                    self.run_sql(&format!(
+                        "SELECT column_name, data_type, is_nullable FROM information_schema.columns \
+                         WHERE table_name = '{quoted}' AND table_schema = 'main' ORDER BY ordinal_position"
+                    ));
+                }
+                None => eprintln!("usage: .schema TABLE"),
+            },
+            ".timer" => match parts.next() {
+                Some("on") => self.timer = true,
+                Some("off") => self.timer = false,
+                _ => eprintln!("usage: .timer on|off"),
+            },
+            other => eprintln!("Error: unknown command {other}; try .help"),
+        }
+        true
+    }
+
+    fn interactive(&mut self) {
+        let mut editor = match DefaultEditor::new() {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("Error: cannot start line editing: {e}");
+                return;
+            }
+        };
+        let history = std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".swingdb_history"));
+        if let Some(h) = &history {
+            let _ = editor.load_history(h);
+        }
+        println!("swingdb {} - enter .help for help", env!("CARGO_PKG_VERSION"));
+        let mut buffer = String::new();
+        loop {
+            let prompt = if buffer.is_empty() { "swingdb> " } else { "     ...> " };
+            match editor.readline(prompt) {
+                Ok(line) => {
+                    let trimmed = line.trim();
+                    if buffer.is_empty() && trimmed.starts_with('.') {
+                        let _ = editor.add_history_entry(trimmed);
+                        if !self.dot(trimmed) {
+                            break;
+                        }
+                        continue;
+                    }
+                    if trimmed.is_empty() && buffer.is_empty() {
+                        continue;
+                    }
+                    buffer.push_str(&line);
+                    buffer.push('\n');
+                    if trimmed.ends_with(';') {
+                        let _ = editor.add_history_entry(buffer.trim());
+                        self.run_sql(&buffer);
+                        buffer.clear();
+                    }
+                }
+                Err(ReadlineError::Interrupted) => buffer.clear(),
+                Err(ReadlineError::Eof) => break,
+                Err(e) => {
+                    eprintln!("Error: {e}");
+                    break;
+                }
+            }
+        }
+        if let Some(h) = &history {
+            let _ = editor.save_history(h);
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let db = match &args.database {
+        Some(path) => Database::open(path, OpenOptions { read_only: args.read_only, ..Default::default() }),
+        None => Database::in_memory(),
+    };
+    let con = match db.and_then(|db| db.connect()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut shell = Shell { con, timer: false };
+    if let Some(sql) = &args.command {
+        return if shell.run_sql(sql) { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+    if !std::io::stdin().is_terminal() {
+        let mut script = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut script) {
+            eprintln!("Error: reading standard input: {e}");
+            return ExitCode::FAILURE;
+        }
+        return if shell.run_sql(&script) { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+    shell.interactive();
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,214 @@
+//! `Database`: one open database (a directory, or a private in-memory one), the
+//! factory of connections, and the place where transactions commit.
+
+use super::connection::Connection;
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::{compact, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// How to open a database.
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// Refuse every write.
+    pub read_only: bool,
+    /// Create the directory if it does not exist (ignored with `read_only`).
+    pub create: bool,
+    /// Check each segment's CRC-32 the first time this handle maps it.
+    pub verify_checksums: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        Self { read_only: false, create: true, verify_checksums: true }
+    }
+}
+
+/// The tokio runtime all swingdb work runs on (one per process).
+pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .thread_name("swingdb")
+            .enable_all()
+            .build()
+            .expect("tokio runtime starts")
+    })
+}
+
+/// State shared by a database handle and all its connections.
+#[derive(Debug)]
+pub(crate) struct DbCore {
+    pub(crate) store: Arc<SegmentStore>,
+    pub(crate) in_memory: bool,
+}
+
+impl DbCore {
+    pub(crate) fn dir(&self) -> &DbDir {
+        self.store.dir()
+    }
+
+    /// Commits the tables `working` that a transaction derived from `base`.
+    /// Tables the transaction did not change are taken from the newest version,
+    /// so non-overlapping writers never conflict; a table both changed is a
+    /// [`ErrorKind::Conflict`]. `new_files` gains the files compaction writes.
+    pub(crate) fn commit(
+        &self,
+        base: &Manifest,
+        working: &BTreeMap<String, Arc<TableMeta>>,
+        new_files: &mut Vec<PathBuf>,
+    ) -> Result<Option<u64>> {
+        let mut changed: BTreeMap<&str, Option<Arc<TableMeta>>> = BTreeMap::new();
+        for (name, table) in working {
+            if !base.tables.get(name).is_some_and(|b| Arc::ptr_eq(b, table)) {
+                changed.insert(name, Some(table.clone()));
+            }
+        }
+        for name in base.tables.keys() {
+            if !working.contains_key(name) {
+                changed.insert(name, None);
+            }
+        }
+        if changed.is_empty() {
+            return Ok(None);
+        }
+        let dir = self.dir();
+        if dir.read_only() {
+            return Err(Error::operational(format!(
+                "database {} is open read-only; reopen it without read_only=True to change it",
+                dir.root().display()
+            )));
+        }
+        for table in changed.values_mut().flatten() {
+            if let Some((compacted, files)) = compact(&self.store, table)? {
+                new_files.extend(files);
+                *table = Arc::new(compacted);
+            }
+        }
+        dir.sync_segments()?;
+        loop {
+            let latest_version = dir.latest_version()?;
+            let latest = if latest_version == base.version { Arc::new(base.clone()) } else { dir.read_manifest(latest_version)? };
+            for name in changed.keys() {
+                let before = base.tables.get(*name).map(|t| t.modified);
+                let now = latest.tables.get(*name).map(|t| t.modified);
+                if before != now {
+                    return Err(Error::new(
+                        ErrorKind::Conflict,
+                        format!(
+                            "table '{name}' was changed by another transaction (committed as version {}) since this one began; \
+                             nothing was written: retry the transaction",
+                            now.or(before).unwrap_or(latest_version)
+                        ),
+                    ));
+                }
+            }
+            let version = latest_version + 1;
+            let mut tables = latest.tables.clone();
+            for (name, table) in &changed {
+                match table {
+                    Some(t) => {
+                        let mut t = t.as_ref().clone();
+                        t.modified = version;
+                        tables.insert(name.to_string(), Arc::new(t));
+                    }
+                    None => {
+                        tables.remove(*name);
+                    }
+                }
+            }
+            let next = Manifest { version, tables };
+            if dir.publish(&next)? {
+                let live: HashSet<&str> = next.segment_files().collect();
+                self.store.retain(&live);
+                // The commit is durable; collecting garbage is housekeeping whose
+                // failure must not turn a successful commit into an error.
+                let _ = dir.collect_garbage();
+                return Ok(Some(version));
+            }
+        }
+    }
+}
+
+/// What [`Database::verify`] checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// The version checked.
+    pub version: u64,
+    /// Tables checked.
+    pub tables: usize,
+    /// Segments whose size, checksum and Arrow structure were checked.
+    pub segments: usize,
+    /// Rows in those segments.
+    pub rows: u64,
+}
+
+/// An open database. Cheap to clone; every clone shares one handle.
+#[derive(Debug, Clone)]
+pub struct Database {
+    core: Arc<DbCore>,
+}
+
+impl Database {
+    /// Opens (by default creating) the database directory at `path`.
+    pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self> {
+        let dir = DbDir::open(path.as_ref(), options.create, options.read_only)?;
+        Ok(Self::from_dir(dir, options.verify_checksums, false))
+    }
+
+    /// A new private database in memory (a tmpfs directory removed on close).
+    pub fn in_memory() -> Result<Self> {
+        Ok(Self::from_dir(DbDir::in_memory()?, true, true))
+    }
+
+    fn from_dir(dir: DbDir, verify: bool, in_memory: bool) -> Self {
+        let store = Arc::new(SegmentStore::new(Arc::new(dir), verify));
+        Self { core: Arc::new(DbCore { store, in_memory }) }
+    }
+
+    /// A new connection.
+    pub fn connect(&self) -> Result<Connection> {
+        Connection::new(self.core.clone())
+    }
+
+    /// The database directory.
+    pub fn path(&self) -> &Path {
+        self.core.dir().root()
+    }
+
+    /// Whether this is a private in-memory database.
+    pub fn is_in_memory(&self) -> bool {
+        self.core.in_memory
+    }
+
+    /// The newest committed version.
+    pub fn version(&self) -> Result<u64> {
+        self.core.dir().latest_version()
+    }
+
+    /// Removes versions and segments no reader pins any more.
+    pub fn collect_garbage(&self) -> Result<GcReport> {
+        self.core.dir().collect_garbage()
+    }
+
+    /// Checks every segment of the newest version: size, CRC-32 and Arrow
+    /// structure, reading the files afresh.
+    pub fn verify(&self) -> Result<VerifyReport> {
+        let dir = self.core.dir();
+        let manifest = dir.pin_latest()?;
+        let result = (|| {
+            let mut report = VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
+            for table in manifest.tables.values() {
+                for seg in &table.segments {
+                    MappedSegment::open(&dir.segment_path(&seg.file), seg, &table.schema, true)?;
+                    report.segments += 1;
+                    report.rows += seg.rows;
+                }
+            }
+            Ok(report)
+        })();
+        dir.unpin(manifest.version);
+        result
+    }
+}

@@ -1,0 +1,214 @@
+//! The one error type of the core. Every failure carries an [`ErrorKind`] that the
+//! Python face maps onto the DB-API exception hierarchy, and a message that names
+//! the object involved and, where there is one, the fix.
+
+use datafusion::arrow::error::ArrowError;
+use datafusion::error::DataFusionError;
+use std::fmt;
+
+/// What kind of failure happened; decides the Python exception class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad SQL or API misuse: syntax error, unknown table or column, wrong parameter count.
+    Programming,
+    /// A value does not fit: wrong type on insert, cast failure, division by zero.
+    Data,
+    /// A constraint was violated (NULL into NOT NULL).
+    Integrity,
+    /// The environment failed: I/O error, permission, database is read-only.
+    Operational,
+    /// Another writer committed a conflicting change first; retry the transaction.
+    Conflict,
+    /// A stored file is damaged (checksum mismatch, truncated segment, bad manifest).
+    Corruption,
+    /// The statement is valid SQL but swingdb does not support it.
+    NotSupported,
+    /// A bug in swingdb; please report it.
+    Internal,
+}
+
+/// The error type of the swingdb core.
+#[derive(Debug, Clone)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+}
+
+/// Result alias used throughout the core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error of `kind` with a human-readable `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+    /// Shorthand for [`ErrorKind::Programming`].
+    pub fn programming(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Programming, message)
+    }
+    /// Shorthand for [`ErrorKind::Operational`].
+    pub fn operational(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Operational, message)
+    }
+    /// Shorthand for [`ErrorKind::Corruption`].
+    pub fn corruption(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Corruption, message)
+    }
+    /// Shorthand for [`ErrorKind::Internal`].
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
+    }
+    /// An I/O error, with what was being done to which path.
+    pub fn io(context: impl fmt::Display, err: std::io::Error) -> Self {
+        Self::operational(format!("{context}: {err}"))
+    }
+    /// The kind of this error.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+    /// The message, without the kind.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn arrow_kind(err: &ArrowError) -> ErrorKind {
+    match err {
+        ArrowError::ExternalError(e) => match e.downcast_ref::<Error>() {
+            Some(inner) => inner.kind,
+            None => ErrorKind::Data,
+        },
+        ArrowError::IoError(..) => ErrorKind::Operational,
+        ArrowError::NotYetImplemented(_) => ErrorKind::NotSupported,
+        ArrowError::IpcError(_) => ErrorKind::Corruption,
+        ArrowError::MemoryError(_) => ErrorKind::Operational,
+        _ => ErrorKind::Data,
+    }
+}
+
+fn datafusion_kind(err: &DataFusionError) -> ErrorKind {
+    match err {
+        DataFusionError::SQL(..) | DataFusionError::Plan(_) | DataFusionError::SchemaError(..) => {
+            ErrorKind::Programming
+        }
+        DataFusionError::ArrowError(e, _) => arrow_kind(e),
+        DataFusionError::ParquetError(_) | DataFusionError::ObjectStore(_) => ErrorKind::Operational,
+        DataFusionError::IoError(_) | DataFusionError::ResourcesExhausted(_) => ErrorKind::Operational,
+        DataFusionError::NotImplemented(_) => ErrorKind::NotSupported,
+        DataFusionError::Internal(_) => ErrorKind::Internal,
+        DataFusionError::Context(_, inner) => datafusion_kind(inner),
+        DataFusionError::Diagnostic(_, inner) => datafusion_kind(inner),
+        DataFusionError::Shared(inner) => datafusion_kind(inner),
+        DataFusionError::External(e) => match e.downcast_ref::<Error>() {
+            Some(inner) => inner.kind,
+            None => match e.downcast_ref::<DataFusionError>() {
+                Some(inner) => datafusion_kind(inner),
+                None => ErrorKind::Operational,
+            },
+        },
+        DataFusionError::Collection(errs) => errs.first().map(datafusion_kind).unwrap_or(ErrorKind::Internal),
+        DataFusionError::Execution(msg) => {
+            if msg.contains("Cast error") || msg.contains("cast") {
+                ErrorKind::Data
+            } else {
+                ErrorKind::Programming
+            }
+        }
+        _ => ErrorKind::Internal,
+    }
+}
+
+/// Strips DataFusion's layered prefixes ("Error during planning: ...") down to the
+/// root message, which is the part that names the table or column.
+fn datafusion_message(err: &DataFusionError) -> String {
+    match err {
+        DataFusionError::External(e) => match e.downcast_ref::<Error>() {
+            Some(inner) => inner.message.clone(),
+            None => e.to_string(),
+        },
+        DataFusionError::Context(ctx, inner) => format!("{}: {}", ctx, datafusion_message(inner)),
+        DataFusionError::Diagnostic(_, inner) => datafusion_message(inner),
+        DataFusionError::Shared(inner) => datafusion_message(inner),
+        DataFusionError::ArrowError(e, _) => match e.as_ref() {
+            ArrowError::ExternalError(ext) => match ext.downcast_ref::<Error>() {
+                Some(inner) => inner.message.clone(),
+                None => ext.to_string(),
+            },
+            other => arrow_message(other),
+        },
+        DataFusionError::SQL(e, _) => format!("SQL syntax error: {e}"),
+        DataFusionError::Plan(m) | DataFusionError::Execution(m) | DataFusionError::NotImplemented(m) => m.clone(),
+        DataFusionError::SchemaError(e, _) => e.to_string(),
+        other => other.strip_backtrace(),
+    }
+}
+
+fn arrow_message(err: &ArrowError) -> String {
+    match err {
+        ArrowError::CastError(m) => format!("Conversion error: {m}"),
+        ArrowError::ParseError(m) => format!("Parse error: {m}"),
+        ArrowError::DivideByZero => "Division by zero".to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl From<DataFusionError> for Error {
+    fn from(err: DataFusionError) -> Self {
+        let err = match err {
+            DataFusionError::External(e) => match e.downcast::<Error>() {
+                Ok(inner) => return *inner,
+                Err(e) => DataFusionError::External(e),
+            },
+            other => other,
+        };
+        Self::new(datafusion_kind(&err), datafusion_message(&err))
+    }
+}
+
+impl From<ArrowError> for Error {
+    fn from(err: ArrowError) -> Self {
+        let err = match err {
+            ArrowError::ExternalError(e) => match e.downcast::<Error>() {
+                Ok(inner) => return *inner,
+                Err(e) => ArrowError::ExternalError(e),
+            },
+            other => other,
+        };
+        Self::new(arrow_kind(&err), arrow_message(&err))
+    }
+}
+
+impl From<Error> for DataFusionError {
+    fn from(err: Error) -> Self {
+        DataFusionError::External(Box::new(err))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_error_survives_a_trip_through_datafusion() {
+        let original = Error::new(ErrorKind::Integrity, "NULL in column 'a' of table 't'");
+        let wrapped: DataFusionError = DataFusionError::Context("inserting".into(), Box::new(original.clone().into()));
+        let back = Error::from(wrapped);
+        assert_eq!(back.kind(), ErrorKind::Integrity);
+        assert!(back.message().contains("column 'a'"), "{}", back.message());
+    }
+
+    #[test]
+    fn plan_errors_are_programming_errors() {
+        let e = Error::from(DataFusionError::Plan("table 'x' not found".into()));
+        assert_eq!(e.kind(), ErrorKind::Programming);
+        assert_eq!(e.message(), "table 'x' not found");
+    }
+}

@@ -1,0 +1,25 @@
+//! swingdb: an embedded, columnar, Arrow-native SQL database.
+//!
+//! Tables are stored as immutable, memory-mapped Arrow IPC segments and queried
+//! with Apache DataFusion. A query over stored data hands back Arrow arrays that
+//! point into the mapped files themselves.
+//!
+//! ```no_run
+//! use swingdb::{Database, OpenOptions};
+//! let db = Database::open("sales.swingdb", OpenOptions::default())?;
+//! let con = db.connect()?;
+//! con.execute("CREATE TABLE t (id INTEGER NOT NULL, name VARCHAR)", &[])?;
+//! con.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", &[])?;
+//! let batches = con.execute("SELECT * FROM t", &[])?.collect_batches()?;
+//! # Ok::<(), swingdb::Error>(())
+//! ```
+
+pub mod api;
+pub mod error;
+pub mod sql;
+pub mod storage;
+
+pub use api::{Connection, Database, OpenOptions, QueryResult, VerifyReport};
+pub use datafusion;
+pub use arrow;
+pub use error::{Error, ErrorKind, Result};

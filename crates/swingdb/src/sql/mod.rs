@@ -1,0 +1,11 @@
+//! SQL: DataFusion wired to swingdb's catalog and storage, plus the pieces of
+//! SQL DataFusion leaves to its host (table functions, placeholders).
+
+pub mod catalog;
+pub mod functions;
+pub mod params;
+pub mod session;
+pub mod table;
+
+pub use catalog::{Tables, TablesSchema, CATALOG, SCHEMA};
+pub use table::SegmentTable;

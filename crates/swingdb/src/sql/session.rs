@@ -1,0 +1,32 @@
+//! Builds the DataFusion `SessionContext` of a connection: swingdb's catalog as
+//! the default, information_schema on, file paths usable as tables, and the
+//! `read_*` table functions.
+
+use super::catalog::{Tables, TablesSchema, CATALOG, SCHEMA};
+use super::functions::{FileKind, ReadFile};
+use crate::error::Result;
+use crate::storage::SegmentStore;
+use datafusion::catalog::{CatalogProvider, MemoryCatalogProvider};
+use datafusion::execution::session_state::SessionStateBuilder;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use std::sync::Arc;
+
+/// A session whose default catalog is `tables`, read through `store`.
+pub fn new_context(tables: Tables, store: Arc<SegmentStore>) -> Result<SessionContext> {
+    let mut config = SessionConfig::new()
+        .with_information_schema(true)
+        .with_default_catalog_and_schema(CATALOG, SCHEMA)
+        .with_create_default_catalog_and_schema(false);
+    // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
+    // readers) understands without conversion.
+    config.options_mut().sql_parser.map_string_types_to_utf8view = false;
+    let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
+    let ctx = SessionContext::new_with_state(state);
+    let catalog = MemoryCatalogProvider::new();
+    catalog.register_schema(SCHEMA, Arc::new(TablesSchema::new(tables, store)))?;
+    ctx.register_catalog(CATALOG, Arc::new(catalog));
+    for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
+        ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind)));
+    }
+    Ok(ctx.enable_url_table())
+}

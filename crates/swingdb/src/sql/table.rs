@@ -1,0 +1,198 @@
+//! `SegmentTable`: the DataFusion `TableProvider` over a stored table. A scan
+//! prunes segments by their min/max statistics, maps the survivors and hands
+//! DataFusion zero-copy slices of the mapped batches.
+
+use crate::storage::{SegmentStore, TableMeta};
+use async_trait::async_trait;
+use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::catalog::Session;
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{Column, DFSchema, ScalarValue};
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::datasource::{TableProvider, TableType};
+use datafusion::error::Result as DFResult;
+use datafusion::logical_expr::utils::conjunction;
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
+use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningStatistics};
+use datafusion::physical_plan::ExecutionPlan;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// A stored table as seen by one snapshot.
+#[derive(Debug)]
+pub struct SegmentTable {
+    meta: Arc<TableMeta>,
+    store: Arc<SegmentStore>,
+    /// With `Some(name)`, scans add a UInt64 column of that name holding each
+    /// row's id (see [`SegmentTable::split_row_id`]); DML uses it to find rows.
+    row_id: Option<SchemaRef>,
+}
+
+/// Bits of a row id that hold the row's position inside its segment.
+const ROW_BITS: u32 = 40;
+
+impl SegmentTable {
+    /// The table `meta`, read through `store`.
+    pub fn new(meta: Arc<TableMeta>, store: Arc<SegmentStore>) -> Self {
+        Self { meta, store, row_id: None }
+    }
+
+    /// The same table with an extra row-id column called `name`.
+    pub fn with_row_ids(mut self, name: &str) -> Self {
+        let mut fields = self.meta.schema.fields().to_vec();
+        fields.push(Arc::new(Field::new(name, DataType::UInt64, false)));
+        self.row_id = Some(Arc::new(Schema::new(fields)));
+        self
+    }
+
+    /// (segment index, row inside the segment) of a row id.
+    pub fn split_row_id(id: u64) -> (usize, usize) {
+        ((id >> ROW_BITS) as usize, (id & ((1 << ROW_BITS) - 1)) as usize)
+    }
+
+    /// All batches of the segments that may hold rows matching `filters`, in
+    /// segment order (zero-copy views into the mapped files).
+    pub fn batches(&self, state: Option<&dyn Session>, filters: &[Expr]) -> DFResult<Vec<RecordBatch>> {
+        let keep = match (state, conjunction(filters.iter().cloned())) {
+            (Some(state), Some(predicate)) => self.prune(state, predicate)?,
+            _ => vec![true; self.meta.segments.len()],
+        };
+        let mut out = Vec::new();
+        for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| *k) {
+            let mapped = self.store.map(&self.meta, seg)?;
+            match &self.row_id {
+                None => out.extend(mapped.batches().iter().cloned()),
+                Some(schema) => {
+                    let mut row = 0u64;
+                    for batch in mapped.batches() {
+                        let base = ((index as u64) << ROW_BITS) + row;
+                        let ids: UInt64Array = (base..base + batch.num_rows() as u64).collect();
+                        let mut columns = batch.columns().to_vec();
+                        columns.push(Arc::new(ids));
+                        out.push(RecordBatch::try_new(schema.clone(), columns)?);
+                        row += batch.num_rows() as u64;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Which segments may hold rows matching `predicate`. Pruning is only an
+    /// optimization: whatever it cannot reason about keeps every segment.
+    fn prune(&self, state: &dyn Session, predicate: Expr) -> DFResult<Vec<bool>> {
+        let all = vec![true; self.meta.segments.len()];
+        let Ok(predicate) = predicate
+            .transform(|e| match e {
+                Expr::Column(c) if c.relation.is_some() => Ok(Transformed::yes(Expr::Column(Column::new_unqualified(c.name)))),
+                other => Ok(Transformed::no(other)),
+            })
+            .map(|t| t.data)
+        else {
+            return Ok(all);
+        };
+        let df_schema = DFSchema::try_from(self.meta.schema.as_ref().clone())?;
+        let Ok(physical) = state.create_physical_expr(predicate, &df_schema) else { return Ok(all) };
+        match PruningPredicateBuilder::new().with_file_schema(self.meta.schema.clone()).build(physical) {
+            Some(p) => Ok(p.prune(&SegmentStats { meta: &self.meta }).unwrap_or(all)),
+            None => Ok(all),
+        }
+    }
+}
+
+/// Segment statistics in the shape DataFusion's pruner asks for.
+struct SegmentStats<'a> {
+    meta: &'a TableMeta,
+}
+
+impl SegmentStats<'_> {
+    fn bound(&self, column: &Column, pick: fn(&crate::storage::ColumnStats) -> &Option<String>) -> Option<ArrayRef> {
+        let idx = self.meta.schema.index_of(&column.name).ok()?;
+        let dt = self.meta.schema.field(idx).data_type();
+        let values = self.meta.segments.iter().map(|s| {
+            s.stats
+                .get(idx)
+                .and_then(|st| pick(st).clone())
+                .and_then(|text| ScalarValue::try_from_string(text, dt).ok())
+                .unwrap_or(ScalarValue::try_from(dt).unwrap_or(ScalarValue::Null))
+        });
+        ScalarValue::iter_to_array(values).ok()
+    }
+}
+
+impl PruningStatistics for SegmentStats<'_> {
+    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
+        self.bound(column, |s| &s.min)
+    }
+    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
+        self.bound(column, |s| &s.max)
+    }
+    fn num_containers(&self) -> usize {
+        self.meta.segments.len()
+    }
+    fn null_counts(&self, column: &Column) -> Option<ArrayRef> {
+        let idx = self.meta.schema.index_of(&column.name).ok()?;
+        let counts: UInt64Array = self.meta.segments.iter().map(|s| s.stats.get(idx).map(|st| st.nulls)).collect();
+        Some(Arc::new(counts))
+    }
+    fn row_counts(&self) -> Option<ArrayRef> {
+        let counts: UInt64Array = self.meta.segments.iter().map(|s| Some(s.rows)).collect();
+        Some(Arc::new(counts))
+    }
+    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
+        None
+    }
+}
+
+/// Cuts batches into zero-copy slices of at most `size` rows, so that
+/// DataFusion can spread them over its partitions.
+pub fn slice_batches(batches: Vec<RecordBatch>, size: usize) -> Vec<RecordBatch> {
+    let size = size.max(1);
+    let mut out = Vec::new();
+    for batch in batches {
+        let rows = batch.num_rows();
+        if rows <= size {
+            out.push(batch);
+            continue;
+        }
+        let mut offset = 0;
+        while offset < rows {
+            let len = size.min(rows - offset);
+            out.push(batch.slice(offset, len));
+            offset += len;
+        }
+    }
+    out
+}
+
+#[async_trait]
+impl TableProvider for SegmentTable {
+    fn schema(&self) -> SchemaRef {
+        self.row_id.clone().unwrap_or_else(|| self.meta.schema.clone())
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    fn supports_filters_pushdown(&self, filters: &[&Expr]) -> DFResult<Vec<TableProviderFilterPushDown>> {
+        // Statistics only skip whole segments: DataFusion still filters the rows.
+        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> DFResult<Arc<dyn ExecutionPlan>> {
+        let batches = self.batches(Some(state), filters)?;
+        let slices = slice_batches(batches, state.config().batch_size());
+        let source = MemorySourceConfig::try_new(&[slices], self.schema(), projection.cloned())?.with_limit(limit);
+        Ok(DataSourceExec::from_data_source(source))
+    }
+}

@@ -1,0 +1,14 @@
+//! Storage: immutable memory-mapped Arrow IPC segments, versioned manifests,
+//! atomic commits and garbage collection. Nothing here knows about SQL.
+
+pub mod dir;
+pub mod manifest;
+pub mod segment;
+pub mod store;
+pub mod writer;
+
+pub use dir::{DbDir, GcReport};
+pub use manifest::{ColumnStats, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use segment::{write_segment, MappedSegment};
+pub use store::SegmentStore;
+pub use writer::{compact, TableWriter};

@@ -1,0 +1,114 @@
+//! `TableWriter`: turns a stream of record batches into segments of bounded size,
+//! and `compact`: merges a table's many small segments into few large ones.
+
+use super::dir::DbDir;
+use super::manifest::{SegmentMeta, TableMeta};
+use super::segment::write_segment;
+use super::store::SegmentStore;
+use crate::error::Result;
+use datafusion::arrow::compute::concat_batches;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
+use std::path::PathBuf;
+
+/// Most rows in one segment. Large, so that a whole table usually is one
+/// contiguous array per column (what numpy needs for a zero-copy view).
+pub const SEGMENT_MAX_ROWS: usize = 1 << 25;
+
+/// Segments with fewer rows than this are candidates for compaction.
+pub const SMALL_SEGMENT_ROWS: u64 = 1 << 20;
+
+/// A table is compacted once it has more small segments than this.
+pub const COMPACT_TRIGGER: usize = 8;
+
+/// Writes batches into new segment files. Files it wrote are deleted again if it
+/// is dropped without [`TableWriter::finish`].
+pub struct TableWriter<'a> {
+    dir: &'a DbDir,
+    schema: SchemaRef,
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+    segments: Vec<SegmentMeta>,
+    files: Vec<PathBuf>,
+}
+
+impl<'a> TableWriter<'a> {
+    /// A writer of segments with `schema` into `dir`.
+    pub fn new(dir: &'a DbDir, schema: SchemaRef) -> Self {
+        Self { dir, schema, pending: Vec::new(), pending_rows: 0, segments: Vec::new(), files: Vec::new() }
+    }
+
+    /// Adds rows; writes a segment whenever enough have gathered.
+    pub fn push(&mut self, batch: RecordBatch) -> Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        self.pending_rows += batch.num_rows();
+        self.pending.push(batch);
+        while self.pending_rows >= SEGMENT_MAX_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.pending_rows == 0 {
+            return Ok(());
+        }
+        let all = concat_batches(&self.schema, &self.pending)?;
+        self.pending.clear();
+        let take = all.num_rows().min(SEGMENT_MAX_ROWS);
+        let (now, rest) = (all.slice(0, take), all.slice(take, all.num_rows() - take));
+        self.pending_rows = rest.num_rows();
+        if rest.num_rows() > 0 {
+            self.pending.push(rest);
+        }
+        let path = self.dir.new_segment_path();
+        self.files.push(path.clone());
+        self.segments.push(write_segment(&path, &now)?);
+        Ok(())
+    }
+
+    /// Writes what is left and returns the new segments and their files.
+    pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
+        while self.pending_rows > 0 {
+            self.flush()?;
+        }
+        Ok((std::mem::take(&mut self.segments), std::mem::take(&mut self.files)))
+    }
+}
+
+impl Drop for TableWriter<'_> {
+    fn drop(&mut self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+/// If `table` has more than [`COMPACT_TRIGGER`] small segments, merges them
+/// (in order) into as few segments as fit, returning the new table and files.
+pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableMeta, Vec<PathBuf>)>> {
+    let small: Vec<usize> =
+        table.segments.iter().enumerate().filter(|(_, s)| s.rows < SMALL_SEGMENT_ROWS).map(|(i, _)| i).collect();
+    if small.len() <= COMPACT_TRIGGER {
+        return Ok(None);
+    }
+    let mut writer = TableWriter::new(store.dir(), table.schema.clone());
+    for &i in &small {
+        for batch in store.map(table, &table.segments[i])?.batches() {
+            writer.push(batch.clone())?;
+        }
+    }
+    let (merged, files) = writer.finish()?;
+    let mut segments = Vec::with_capacity(table.segments.len() - small.len() + merged.len());
+    for (i, seg) in table.segments.iter().enumerate() {
+        if i == small[0] {
+            segments.extend(merged.iter().cloned());
+        }
+        if !small.contains(&i) {
+            segments.push(seg.clone());
+        }
+    }
+    Ok(Some((TableMeta { schema: table.schema.clone(), segments, modified: table.modified }, files)))
+}

@@ -1,0 +1,287 @@
+//! `swingdb._swingdb`: the Python extension module. A thin face over the core:
+//! it converts arguments, maps errors onto the DB-API exceptions, releases the
+//! GIL while the engine works, and exports results through the Arrow C stream
+//! interface (`__arrow_c_stream__`), so no result byte is copied on the way.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyCapsule, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+use swingdb::arrow::array::RecordBatchReader;
+use swingdb::arrow::datatypes::i256;
+use swingdb::arrow::ffi::FFI_ArrowSchema;
+use swingdb::arrow::ffi_stream::FFI_ArrowArrayStream;
+use swingdb::datafusion::scalar::ScalarValue;
+use swingdb::{ErrorKind, OpenOptions};
+
+create_exception!(_swingdb, Warning, PyException, "DB-API Warning.");
+create_exception!(_swingdb, Error, PyException, "Base class of all swingdb errors (DB-API Error).");
+create_exception!(_swingdb, InterfaceError, Error, "Misuse of the swingdb interface.");
+create_exception!(_swingdb, DatabaseError, Error, "An error of the database.");
+create_exception!(_swingdb, DataError, DatabaseError, "A value does not fit (wrong type, out of range, division by zero).");
+create_exception!(_swingdb, OperationalError, DatabaseError, "The database could not do what was asked (I/O, read-only, missing file).");
+create_exception!(_swingdb, IntegrityError, DatabaseError, "A constraint was violated (e.g. NULL into a NOT NULL column).");
+create_exception!(_swingdb, InternalError, DatabaseError, "A bug in swingdb; please report it.");
+create_exception!(_swingdb, ProgrammingError, DatabaseError, "Bad SQL or API use: syntax error, unknown table or column.");
+create_exception!(_swingdb, NotSupportedError, DatabaseError, "Valid SQL that swingdb does not support yet.");
+create_exception!(_swingdb, ConflictError, OperationalError, "Another transaction committed a conflicting change first; retry.");
+create_exception!(_swingdb, CorruptionError, DatabaseError, "A stored file is damaged; the message names it.");
+
+fn to_py(err: swingdb::Error) -> PyErr {
+    let msg = err.message().to_string();
+    match err.kind() {
+        ErrorKind::Programming => ProgrammingError::new_err(msg),
+        ErrorKind::Data => DataError::new_err(msg),
+        ErrorKind::Integrity => IntegrityError::new_err(msg),
+        ErrorKind::Operational => OperationalError::new_err(msg),
+        ErrorKind::Conflict => ConflictError::new_err(msg),
+        ErrorKind::Corruption => CorruptionError::new_err(msg),
+        ErrorKind::NotSupported => NotSupportedError::new_err(msg),
+        ErrorKind::Internal => InternalError::new_err(msg),
+    }
+}
+
+/// Runs `f` without the GIL, turning core errors into Python exceptions and a
+/// panic (a bug) into `InternalError` instead of unwinding into Python.
+fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> swingdb::Result<T> + Send) -> PyResult<T> {
+    py.detach(|| match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result.map_err(to_py),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(InternalError::new_err(format!("internal error (please report): {what}")))
+        }
+    })
+}
+
+/// Converts one Python parameter value. Dates, datetimes and decimals arrive
+/// from the Python layer as tagged tuples.
+fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
+    if value.is_none() {
+        return Ok(ScalarValue::Null);
+    }
+    if value.is_instance_of::<PyBool>() {
+        return Ok(ScalarValue::Boolean(Some(value.extract()?)));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return match value.extract::<i64>() {
+            Ok(v) => Ok(ScalarValue::Int64(Some(v))),
+            Err(_) => Err(DataError::new_err(format!("parameter {} ({value}) does not fit in a 64-bit integer", index + 1))),
+        };
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(ScalarValue::Float64(Some(value.extract()?)));
+    }
+    if value.is_instance_of::<PyString>() {
+        return Ok(ScalarValue::Utf8(Some(value.extract()?)));
+    }
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        return Ok(ScalarValue::Binary(Some(bytes.as_bytes().to_vec())));
+    }
+    if let Ok(tuple) = value.cast::<PyTuple>() {
+        let tag: String = tuple.get_item(0)?.extract()?;
+        match tag.as_str() {
+            "timestamp" => {
+                let micros: i64 = tuple.get_item(1)?.extract()?;
+                let tz: Option<String> = tuple.get_item(2)?.extract()?;
+                return Ok(ScalarValue::TimestampMicrosecond(Some(micros), tz.map(Into::into)));
+            }
+            "date" => return Ok(ScalarValue::Date32(Some(tuple.get_item(1)?.extract()?))),
+            "decimal" => {
+                let digits: String = tuple.get_item(1)?.extract()?;
+                let scale: i8 = tuple.get_item(2)?.extract()?;
+                let precision = digits.trim_start_matches('-').len().max(scale as usize).max(1) as u8;
+                if precision <= 38 {
+                    let v: i128 = digits.parse().map_err(|_| DataError::new_err(format!("parameter {}: bad decimal", index + 1)))?;
+                    return Ok(ScalarValue::Decimal128(Some(v), precision, scale));
+                }
+                let v = i256::from_string(&digits).ok_or_else(|| DataError::new_err(format!("parameter {}: decimal too large", index + 1)))?;
+                return Ok(ScalarValue::Decimal256(Some(v), precision.min(76), scale));
+            }
+            _ => {}
+        }
+    }
+    Err(ProgrammingError::new_err(format!(
+        "parameter {} has unsupported type {}; use None, bool, int, float, str, bytes, date, datetime or Decimal",
+        index + 1,
+        value.get_type().name()?
+    )))
+}
+
+/// An open database handle.
+#[pyclass(name = "Database", module = "swingdb._swingdb", frozen)]
+struct PyDatabase {
+    db: swingdb::Database,
+}
+
+#[pymethods]
+impl PyDatabase {
+    #[new]
+    #[pyo3(signature = (path=None, read_only=false, verify_checksums=true))]
+    fn new(py: Python<'_>, path: Option<String>, read_only: bool, verify_checksums: bool) -> PyResult<Self> {
+        let db = engine(py, || match path {
+            None => swingdb::Database::in_memory(),
+            Some(p) => swingdb::Database::open(p, OpenOptions { read_only, create: true, verify_checksums }),
+        })?;
+        Ok(Self { db })
+    }
+
+    /// A new connection.
+    fn connect(&self, py: Python<'_>) -> PyResult<PyConnection> {
+        let con = engine(py, || self.db.connect())?;
+        Ok(PyConnection { con: Mutex::new(Some(con)) })
+    }
+
+    /// The database directory.
+    #[getter]
+    fn path(&self) -> String {
+        self.db.path().display().to_string()
+    }
+
+    /// Whether this is a private in-memory database.
+    #[getter]
+    fn in_memory(&self) -> bool {
+        self.db.is_in_memory()
+    }
+
+    /// The newest committed version.
+    fn version(&self, py: Python<'_>) -> PyResult<u64> {
+        engine(py, || self.db.version())
+    }
+
+    /// Checks size, checksum and structure of every segment of the newest version.
+    fn verify<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = engine(py, || self.db.verify())?;
+        let d = PyDict::new(py);
+        d.set_item("version", r.version)?;
+        d.set_item("tables", r.tables)?;
+        d.set_item("segments", r.segments)?;
+        d.set_item("rows", r.rows)?;
+        Ok(d)
+    }
+
+    /// Removes old versions and segments that no reader pins.
+    fn collect_garbage<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = engine(py, || self.db.collect_garbage())?;
+        let d = PyDict::new(py);
+        d.set_item("manifests", r.manifests)?;
+        d.set_item("segments", r.segments)?;
+        d.set_item("leases", r.leases)?;
+        Ok(d)
+    }
+}
+
+/// A connection: runs SQL.
+#[pyclass(name = "Connection", module = "swingdb._swingdb", frozen)]
+struct PyConnection {
+    con: Mutex<Option<swingdb::Connection>>,
+}
+
+impl PyConnection {
+    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&swingdb::Connection) -> swingdb::Result<T> + Send) -> PyResult<T> {
+        let guard = self.con.lock().unwrap();
+        let con = guard.as_ref().ok_or_else(|| ProgrammingError::new_err("the connection is closed"))?;
+        engine(py, || f(con))
+    }
+}
+
+#[pymethods]
+impl PyConnection {
+    /// Runs SQL with positional parameters; returns a result.
+    #[pyo3(signature = (sql, params=None))]
+    fn execute(&self, py: Python<'_>, sql: String, params: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<PyResult_> {
+        let values =
+            params.unwrap_or_default().iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?;
+        let result = self.with(py, |c| c.execute(&sql, &values))?;
+        Ok(PyResult_ { result: Mutex::new(Some(result)) })
+    }
+
+    /// Whether an explicit transaction is open.
+    #[getter]
+    fn in_transaction(&self) -> PyResult<bool> {
+        let guard = self.con.lock().unwrap();
+        Ok(guard.as_ref().is_some_and(|c| c.in_transaction()))
+    }
+
+    /// Names of the tables.
+    fn table_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.with(py, |c| c.table_names())
+    }
+
+    /// Closes the connection, rolling back an open transaction.
+    fn close(&self, py: Python<'_>) {
+        let con = self.con.lock().unwrap().take();
+        py.detach(|| drop(con));
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.con.lock().unwrap().is_none()
+    }
+}
+
+/// The result of one statement; export it with `__arrow_c_stream__`.
+#[pyclass(name = "Result", module = "swingdb._swingdb", frozen)]
+struct PyResult_ {
+    result: Mutex<Option<swingdb::QueryResult>>,
+}
+
+#[pymethods]
+impl PyResult_ {
+    /// Rows changed by an INSERT, UPDATE or DELETE, else None.
+    #[getter]
+    fn rows_affected(&self) -> Option<u64> {
+        self.result.lock().unwrap().as_ref().and_then(|r| r.rows_affected())
+    }
+
+    /// The Arrow schema, as a PyCapsule (Arrow PyCapsule interface).
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let guard = self.result.lock().unwrap();
+        let result = guard.as_ref().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
+        let schema = FFI_ArrowSchema::try_from(result.schema().as_ref()).map_err(|e| InternalError::new_err(e.to_string()))?;
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")
+    }
+
+    /// Exports the rows as an Arrow C stream (consumes the result). Batches are
+    /// handed over by reference: no buffer is copied.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyCapsule>> {
+        if requested_schema.is_some_and(|s| !s.is_none()) {
+            return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
+        }
+        let result = self.result.lock().unwrap().take().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
+        let reader: Box<dyn RecordBatchReader + Send> = Box::new(result);
+        PyCapsule::new_with_value(py, FFI_ArrowArrayStream::new(reader), c"arrow_array_stream")
+    }
+}
+
+#[pymodule]
+fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyDatabase>()?;
+    m.add_class::<PyConnection>()?;
+    m.add_class::<PyResult_>()?;
+    for (name, ty) in [
+        ("Warning", py.get_type::<Warning>()),
+        ("Error", py.get_type::<Error>()),
+        ("InterfaceError", py.get_type::<InterfaceError>()),
+        ("DatabaseError", py.get_type::<DatabaseError>()),
+        ("DataError", py.get_type::<DataError>()),
+        ("OperationalError", py.get_type::<OperationalError>()),
+        ("IntegrityError", py.get_type::<IntegrityError>()),
+        ("InternalError", py.get_type::<InternalError>()),
+        ("ProgrammingError", py.get_type::<ProgrammingError>()),
+        ("NotSupportedError", py.get_type::<NotSupportedError>()),
+        ("ConflictError", py.get_type::<ConflictError>()),
+        ("CorruptionError", py.get_type::<CorruptionError>()),
+    ] {
+        m.add(name, ty)?;
+    }
+    Ok(())
+}

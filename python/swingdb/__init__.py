@@ -1,0 +1,65 @@
+"""swingdb: an embedded, columnar, Arrow-native SQL database.
+
+    >>> import swingdb
+    >>> con = swingdb.connect()                      # in memory; or connect("sales.swingdb")
+    >>> con.sql("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(id, name)")
+    >>> con.sql("SELECT sum(id) AS s FROM t").fetchall()
+    [(3,)]
+
+Results reach pyarrow, numpy, pandas and polars through the Arrow C stream
+interface without copying: a ``SELECT`` over a stored table returns arrays that
+point into the database's memory-mapped files.
+"""
+
+from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
+    ConflictError,
+    CorruptionError,
+    DatabaseError,
+    DataError,
+    Error,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
+    ProgrammingError,
+    Warning,
+)
+from .connection import Connection, Cursor, connect
+from .result import Result
+from .dbapi import (  # noqa: F401
+    BINARY,
+    DATETIME,
+    NUMBER,
+    ROWID,
+    STRING,
+    Binary,
+    Date,
+    DateFromTicks,
+    Time,
+    TimeFromTicks,
+    Timestamp,
+    TimestampFromTicks,
+    apilevel,
+    paramstyle,
+    threadsafety,
+)
+
+__all__ = [
+    "connect",
+    "Connection",
+    "Cursor",
+    "Result",
+    "Error",
+    "Warning",
+    "InterfaceError",
+    "DatabaseError",
+    "DataError",
+    "OperationalError",
+    "IntegrityError",
+    "InternalError",
+    "ProgrammingError",
+    "NotSupportedError",
+    "ConflictError",
+    "CorruptionError",
+]

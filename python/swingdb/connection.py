@@ -1,0 +1,265 @@
+"""Connections and DB-API cursors."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal as _decimal
+import os
+
+from . import _swingdb
+from .result import Result
+
+_EPOCH = _dt.datetime(1970, 1, 1)
+_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_MICRO = _dt.timedelta(microseconds=1)
+
+
+def _param(value):
+    """Python values the engine cannot take directly, as tagged tuples."""
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            return ("timestamp", (value - _EPOCH) // _MICRO, None)
+        return ("timestamp", (value - _EPOCH_UTC) // _MICRO, "UTC")
+    if isinstance(value, _dt.date):
+        return ("date", (value - _dt.date(1970, 1, 1)).days)
+    if isinstance(value, _decimal.Decimal):
+        sign, digits, exponent = value.as_tuple()
+        if not isinstance(exponent, int):
+            raise _swingdb.DataError(f"cannot store the decimal {value}")
+        scale = max(-exponent, 0)
+        text = "".join(map(str, digits)) + "0" * max(exponent, 0)
+        return ("decimal", ("-" if sign else "") + text, scale)
+    return value
+
+
+def _params(params):
+    if params is None:
+        return None
+    if isinstance(params, dict):
+        raise _swingdb.ProgrammingError("named parameters are not supported; pass a list or tuple for ? / $1 placeholders")
+    if isinstance(params, (str, bytes)):
+        raise _swingdb.ProgrammingError("parameters must be a list or tuple, not a single string")
+    return [_param(v) for v in params]
+
+
+def connect(database: str | os.PathLike = ":memory:", read_only: bool = False, verify_checksums: bool = True) -> "Connection":
+    """Opens a database.
+
+    ``connect()`` or ``connect(":memory:")`` gives a private in-memory database;
+    ``connect("sales.swingdb")`` opens that database directory, creating it if
+    absent. With ``read_only=True`` every write is refused (and other processes
+    may write meanwhile: readers always see consistent snapshots).
+    """
+    path = None if database in (None, ":memory:", "") else os.fspath(database)
+    db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums)
+    return Connection(db)
+
+
+class Connection:
+    """A connection to a swingdb database (see :func:`connect`).
+
+    Statements commit on their own unless a transaction is open (``BEGIN`` or
+    :meth:`begin`); :meth:`commit` and :meth:`rollback` end it.
+    """
+
+    def __init__(self, db):
+        self._db = db
+        self._con = db.connect()
+
+    # -- running SQL -------------------------------------------------------
+    def sql(self, query: str, params=None) -> Result | None:
+        """Runs SQL and returns its :class:`Result` (None for statements without rows, like DDL)."""
+        result = Result(self._con.execute(query, _params(params)))
+        return result if result.columns else None
+
+    def execute(self, query: str, params=None) -> "Cursor":
+        """Runs SQL on a new cursor and returns it (like ``sqlite3``)."""
+        return self.cursor().execute(query, params)
+
+    def executemany(self, query: str, seq_of_params) -> "Cursor":
+        """Runs SQL once per parameter set, all in one transaction."""
+        return self.cursor().executemany(query, seq_of_params)
+
+    def cursor(self) -> "Cursor":
+        """A new DB-API cursor on this connection."""
+        return Cursor(self)
+
+    # -- transactions ------------------------------------------------------
+    def begin(self) -> None:
+        """Opens an explicit transaction."""
+        self._con.execute("BEGIN")
+
+    def commit(self) -> None:
+        """Commits the open transaction (no-op without one: statements autocommit)."""
+        if self._con.in_transaction:
+            self._con.execute("COMMIT")
+
+    def rollback(self) -> None:
+        """Rolls back the open transaction (no-op without one)."""
+        if self._con.in_transaction:
+            self._con.execute("ROLLBACK")
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether an explicit transaction is open."""
+        return self._con.in_transaction
+
+    # -- catalog and maintenance ------------------------------------------
+    def table_names(self) -> list[str]:
+        """Names of the stored tables."""
+        return self._con.table_names()
+
+    @property
+    def path(self) -> str | None:
+        """The database directory, or None for an in-memory database."""
+        return None if self._db.in_memory else self._db.path
+
+    def version(self) -> int:
+        """The newest committed version of the database."""
+        return self._db.version()
+
+    def verify(self) -> dict:
+        """Checks size, CRC-32 and structure of every stored segment; raises CorruptionError on damage."""
+        return self._db.verify()
+
+    def collect_garbage(self) -> dict:
+        """Deletes versions and segments that no reader in any process still uses."""
+        return self._db.collect_garbage()
+
+    # -- lifetime ----------------------------------------------------------
+    def close(self) -> None:
+        """Closes the connection (an open transaction is rolled back). Results stay valid."""
+        self._con.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._con.closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if not self.closed:
+            if exc_type is None:
+                self.commit()
+            else:
+                self.rollback()
+            self.close()
+        return False
+
+    def __repr__(self):
+        where = self.path or ":memory:"
+        return f"<swingdb.Connection {where}{' (closed)' if self.closed else ''}>"
+
+
+class Cursor:
+    """A DB-API 2.0 cursor. Also offers the result methods of :class:`Result`
+    (``arrow()``, ``df()``, ``pl()``, ``numpy()``, ``fetch_record_batch()``)."""
+
+    arraysize = 1
+
+    def __init__(self, connection: Connection):
+        self.connection = connection
+        self._result: Result | None = None
+        self._rowcount = -1
+        self._closed = False
+
+    def _check(self):
+        if self._closed:
+            raise _swingdb.InterfaceError("the cursor is closed")
+
+    def execute(self, query: str, params=None) -> "Cursor":
+        """Runs one SQL string (may hold several statements; the last one's rows are kept)."""
+        self._check()
+        self._result = Result(self.connection._con.execute(query, _params(params)))
+        affected = self._result.rows_affected
+        self._rowcount = -1 if affected is None else affected
+        return self
+
+    def executemany(self, query: str, seq_of_params) -> "Cursor":
+        """Runs ``query`` for each parameter set, atomically (one transaction)."""
+        self._check()
+        con = self.connection
+        own_txn = not con.in_transaction
+        if own_txn:
+            con.begin()
+        total = 0
+        try:
+            for params in seq_of_params:
+                self.execute(query, params)
+                total += max(self._rowcount, 0)
+        except BaseException:
+            if own_txn:
+                con.rollback()
+            raise
+        if own_txn:
+            con.commit()
+        self._rowcount = total
+        self._result = None
+        return self
+
+    @property
+    def description(self):
+        """Seven-item column descriptions of the last result (None without rows)."""
+        return None if self._result is None else self._result.description
+
+    @property
+    def rowcount(self) -> int:
+        """Rows changed by the last DML statement, else -1."""
+        return self._rowcount
+
+    def _need_result(self) -> Result:
+        self._check()
+        if self._result is None or not self._result.columns:
+            raise _swingdb.ProgrammingError("no result to fetch: execute a query first")
+        return self._result
+
+    def fetchone(self):
+        """The next row as a tuple, or None."""
+        return self._need_result().fetchone()
+
+    def fetchmany(self, size: int | None = None):
+        """Up to ``size`` (default ``arraysize``) next rows."""
+        return self._need_result().fetchmany(self.arraysize if size is None else size)
+
+    def fetchall(self):
+        """All remaining rows."""
+        return self._need_result().fetchall()
+
+    def arrow(self):
+        """The remaining rows as a ``pyarrow.Table`` (zero-copy)."""
+        return self._need_result().arrow()
+
+    def df(self):
+        """The remaining rows as a ``pandas.DataFrame``."""
+        return self._need_result().df()
+
+    def pl(self):
+        """The remaining rows as a ``polars.DataFrame``."""
+        return self._need_result().pl()
+
+    def numpy(self, **kwargs):
+        """The remaining rows as a dict of numpy arrays."""
+        return self._need_result().numpy(**kwargs)
+
+    def fetch_record_batch(self, rows_per_batch: int = 1_000_000):
+        """A ``pyarrow.RecordBatchReader`` over the remaining rows (streams)."""
+        return self._need_result().fetch_record_batch(rows_per_batch)
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._need_result().__arrow_c_stream__(requested_schema)
+
+    def __iter__(self):
+        return iter(self._need_result())
+
+    def setinputsizes(self, sizes):
+        """DB-API no-op."""
+
+    def setoutputsize(self, size, column=None):
+        """DB-API no-op."""
+
+    def close(self):
+        """Closes the cursor."""
+        self._closed = True
+        self._result = None

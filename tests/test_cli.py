@@ -1,0 +1,60 @@
+import shutil
+import subprocess
+
+import pytest
+
+CLI = shutil.which("swingdb")
+pytestmark = pytest.mark.skipif(CLI is None, reason="the swingdb shell is installed into .venv/bin by `make build`")
+
+
+def run(*args, stdin=None):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, input=stdin, timeout=60)
+
+
+def test_help():
+    p = run("--help")
+    assert p.returncode == 0 and "Usage" in p.stdout and "--command" in p.stdout
+
+
+def test_one_shot_and_persistence(tmp_path):
+    db = str(tmp_path / "cli.swingdb")
+    assert run(db, "-c", "CREATE TABLE t AS SELECT 1 AS a, 'x' AS b").returncode == 0
+    p = run(db, "-c", "SELECT * FROM t")
+    assert p.returncode == 0
+    assert "| a | b |" in p.stdout and "| 1 | x |" in p.stdout and "1 row" in p.stdout
+
+
+def test_error_exit_code():
+    p = run("-c", "SELECT * FROM missing_table")
+    assert p.returncode == 1 and "missing_table" in p.stderr
+
+
+def test_script_on_stdin(tmp_path):
+    p = run(str(tmp_path / "s.swingdb"), stdin="CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1), (2);\nSELECT sum(a) AS s FROM t;\n")
+    assert p.returncode == 0 and "| 3 |" in p.stdout
+
+
+def test_interactive_shell(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    db = str(tmp_path / "i.swingdb")
+    child = pexpect.spawn(CLI, [db], encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "dumb"})
+    child.expect("swingdb> ")
+    child.sendline("CREATE TABLE items (id INTEGER NOT NULL,")
+    child.expect(r"\.\.\.> ")
+    child.sendline("name VARCHAR);")
+    child.expect("swingdb> ")
+    child.sendline("INSERT INTO items VALUES (1, 'apple');")
+    child.expect("1 row affected")
+    child.sendline(".tables")
+    child.expect("items")
+    child.sendline(".schema items")
+    child.expect("name")
+    child.sendline(".timer on")
+    child.sendline("SELECT name FROM items;")
+    child.expect("apple")
+    child.expect("Run Time")
+    child.sendline(".help")
+    child.expect(".tables")
+    child.sendline(".quit")
+    child.expect(pexpect.EOF)
+    assert (tmp_path / ".swingdb_history").exists()

@@ -1,0 +1,92 @@
+import json
+import os
+
+import pytest
+
+import swingdb
+
+
+def test_in_memory_default_and_explicit():
+    for con in (swingdb.connect(), swingdb.connect(":memory:")):
+        con.sql("CREATE TABLE t (a INTEGER)")
+        con.sql("INSERT INTO t VALUES (1), (2)")
+        assert con.sql("SELECT count(*) FROM t").fetchall() == [(2,)]
+        assert con.path is None
+        con.close()
+
+
+def test_in_memory_databases_are_private():
+    a, b = swingdb.connect(), swingdb.connect()
+    a.sql("CREATE TABLE t (a INTEGER)")
+    assert b.table_names() == []
+    assert a.table_names() == ["t"]
+
+
+def test_directory_is_created_and_persists(db_path):
+    with swingdb.connect(db_path) as con:
+        con.sql("CREATE TABLE t (a BIGINT, s VARCHAR)")
+        con.sql("INSERT INTO t VALUES (1, 'x'), (2, NULL)")
+    assert os.path.isdir(db_path)
+    marker = json.load(open(os.path.join(db_path, "swingdb.json")))
+    assert marker["format"] == "swingdb"
+    with swingdb.connect(db_path) as con:
+        assert con.sql("SELECT * FROM t ORDER BY a").fetchall() == [(1, "x"), (2, None)]
+
+
+def test_read_only_refuses_writes_but_reads(db_path):
+    with swingdb.connect(db_path) as con:
+        con.sql("CREATE TABLE t AS SELECT 1 AS a")
+    with swingdb.connect(db_path, read_only=True) as ro:
+        assert ro.sql("SELECT a FROM t").fetchall() == [(1,)]
+        with pytest.raises(swingdb.OperationalError, match="read-only"):
+            ro.sql("INSERT INTO t VALUES (2)")
+        assert ro.sql("SELECT count(*) FROM t").fetchall() == [(1,)]
+
+
+def test_read_only_of_missing_database_is_an_error(tmp_path):
+    with pytest.raises(swingdb.OperationalError, match="does not exist"):
+        swingdb.connect(str(tmp_path / "nope.swingdb"), read_only=True)
+
+
+def test_directory_that_is_not_a_database(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(swingdb.OperationalError, match="not a swingdb database"):
+        swingdb.connect(str(tmp_path))
+
+
+def test_file_instead_of_directory(tmp_path):
+    f = tmp_path / "file.db"
+    f.write_text("x")
+    with pytest.raises(swingdb.OperationalError, match="is a file"):
+        swingdb.connect(str(f))
+
+
+def test_newer_format_version_is_refused(db_path):
+    swingdb.connect(db_path).close()
+    with open(os.path.join(db_path, "swingdb.json"), "w") as fh:
+        json.dump({"format": "swingdb", "format_version": 99}, fh)
+    with pytest.raises(swingdb.OperationalError, match="upgrade swingdb"):
+        swingdb.connect(db_path)
+
+
+def test_context_manager_closes_and_rolls_back_on_error(db_path):
+    with pytest.raises(RuntimeError):
+        with swingdb.connect(db_path) as con:
+            con.sql("CREATE TABLE t (a INTEGER)")
+            con.begin()
+            con.sql("INSERT INTO t VALUES (1)")
+            raise RuntimeError("boom")
+    assert con.closed
+    with swingdb.connect(db_path) as con2:
+        assert con2.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
+
+
+def test_closed_connection_raises(con):
+    con.close()
+    with pytest.raises(swingdb.ProgrammingError, match="closed"):
+        con.sql("SELECT 1")
+
+
+def test_pathlike_is_accepted(tmp_path):
+    with swingdb.connect(tmp_path / "p.swingdb") as con:
+        assert con.path.endswith("p.swingdb")

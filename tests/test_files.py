@@ -1,0 +1,74 @@
+import json
+
+import pyarrow as pa
+import pyarrow.csv
+import pyarrow.feather
+import pyarrow.parquet as pq
+import pytest
+
+import swingdb
+
+
+@pytest.fixture
+def sample():
+    return pa.table({"id": pa.array([1, 2, 3], pa.int64()), "name": ["a", "b", None], "x": [0.5, 1.5, 2.5]})
+
+
+def test_query_parquet_csv_arrow_json_by_path(con, tmp_path, sample):
+    pq.write_table(sample, tmp_path / "s.parquet")
+    pyarrow.csv.write_csv(sample, tmp_path / "s.csv")
+    pyarrow.feather.write_feather(sample, tmp_path / "s.arrow", compression="uncompressed")
+    with open(tmp_path / "s.json", "w") as fh:
+        for row in sample.to_pylist():
+            fh.write(json.dumps(row) + "\n")
+    for ext in ("parquet", "csv", "arrow", "json"):
+        rows = con.sql(f"SELECT id, name FROM '{tmp_path}/s.{ext}' ORDER BY id").fetchall()
+        assert rows == [(1, "a"), (2, "b"), (3, None)], ext
+
+
+def test_read_functions(con, tmp_path, sample):
+    pq.write_table(sample, tmp_path / "s.parquet")
+    pyarrow.csv.write_csv(sample, tmp_path / "data.txt", write_options=pyarrow.csv.WriteOptions(delimiter="|"))
+    assert con.sql(f"SELECT sum(x) FROM read_parquet('{tmp_path}/s.parquet')").fetchall() == [(4.5,)]
+    assert con.sql(f"SELECT count(*) FROM read_csv('{tmp_path}/data.txt', true, '|')").fetchall() == [(3,)]
+    with pytest.raises(swingdb.ProgrammingError, match="read_csv takes a file path"):
+        con.sql("SELECT * FROM read_csv(42)")
+
+
+def test_create_table_from_file(con, tmp_path, sample):
+    pq.write_table(sample, tmp_path / "s.parquet")
+    con.sql(f"CREATE TABLE t AS SELECT * FROM '{tmp_path}/s.parquet'")
+    assert con.sql("SELECT count(*), sum(id) FROM t").fetchall() == [(3, 6)]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "json", "arrow"])
+def test_copy_to_and_from(con, tmp_path, fmt):
+    con.sql("CREATE TABLE t (id BIGINT, name VARCHAR)")
+    con.sql("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)")
+    out = tmp_path / f"out.{fmt}"
+    con.sql(f"COPY t TO '{out}' (FORMAT {fmt})")
+    assert out.exists()
+    con.sql("CREATE TABLE back (id BIGINT, name VARCHAR)")
+    n = con.execute(f"COPY back FROM '{out}' (FORMAT {fmt})").rowcount
+    assert n == 3
+    assert con.sql("SELECT * FROM back ORDER BY id").fetchall() == [(1, "a"), (2, "b"), (3, None)]
+
+
+def test_copy_from_csv_with_type_error_loads_nothing(con, tmp_path):
+    (tmp_path / "bad.csv").write_text("id\n1\n2\nthree\n")
+    con.sql("CREATE TABLE t (id INTEGER)")
+    with pytest.raises(swingdb.DatabaseError):
+        con.sql(f"COPY t FROM '{tmp_path}/bad.csv'")
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
+
+
+def test_stored_segments_are_plain_arrow_ipc_files(db_path):
+    with swingdb.connect(db_path) as con:
+        con.sql("CREATE TABLE t AS SELECT range AS a FROM range(1000)")
+    import os
+
+    seg_dir = os.path.join(db_path, "segments")
+    (name,) = os.listdir(seg_dir)
+    with pa.memory_map(os.path.join(seg_dir, name)) as source:
+        table = pa.ipc.open_file(source).read_all()
+    assert table.column("a").to_pylist() == list(range(1000))

