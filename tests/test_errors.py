@@ -59,9 +59,9 @@ def _segment_files(db_path):
 
 def test_corrupted_segment_is_reported_and_other_tables_still_read(db_path):
     with swingdb.connect(db_path) as con:
-        con.sql("CREATE TABLE victim AS SELECT range AS a, range * 2 AS b FROM range(100000)")
+        con.sql("CREATE TABLE victim AS SELECT value AS a, value * 2 AS b FROM range(100000)")
         before = set(_segment_files(db_path))
-        con.sql("CREATE TABLE healthy AS SELECT range AS a FROM range(10)")
+        con.sql("CREATE TABLE healthy AS SELECT value AS a FROM range(10)")
         (victim_file,) = before
     # Flip bytes in the middle of the data (a new file: segments are never modified in place).
     data = bytearray(open(victim_file, "rb").read())

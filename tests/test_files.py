@@ -64,7 +64,7 @@ def test_copy_from_csv_with_type_error_loads_nothing(con, tmp_path):
 
 def test_stored_segments_are_plain_arrow_ipc_files(db_path):
     with swingdb.connect(db_path) as con:
-        con.sql("CREATE TABLE t AS SELECT range AS a FROM range(1000)")
+        con.sql("CREATE TABLE t AS SELECT value AS a FROM range(1000)")
     import os
 
     seg_dir = os.path.join(db_path, "segments")

@@ -9,7 +9,7 @@ import swingdb
 
 @pytest.fixture
 def filled(con):
-    con.sql("CREATE TABLE t AS SELECT range AS id, range * 0.5 AS x, 'row' || range AS s FROM range(10)")
+    con.sql("CREATE TABLE t AS SELECT value AS id, value * 0.5 AS x, 'row' || value AS s FROM range(10)")
     return con
 
 
@@ -52,7 +52,7 @@ def test_result_is_read_once(filled):
 
 
 def test_fetch_record_batch_streams(con):
-    con.sql("CREATE TABLE big AS SELECT range AS a FROM range(100000)")
+    con.sql("CREATE TABLE big AS SELECT value AS a FROM range(100000)")
     reader = con.execute("SELECT a FROM big").fetch_record_batch(1000)
     sizes = [b.num_rows for b in reader]
     assert sum(sizes) == 100000 and max(sizes) <= 1000

@@ -14,7 +14,7 @@ def _mapped_files():
 
 def test_scan_memory_maps_segment_and_results_point_into_it(db_path):
     con = swingdb.connect(db_path)
-    con.sql("CREATE TABLE t AS SELECT range AS a, range * 2 AS b FROM range(200000)")
+    con.sql("CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(200000)")
     (seg,) = _segments(db_path)
     seg_path = os.path.realpath(os.path.join(db_path, "segments", seg))
     table = con.sql("SELECT a, b FROM t").arrow()
@@ -55,7 +55,7 @@ def test_min_max_statistics_skip_segments(db_path):
     con = swingdb.connect(db_path)
     con.sql("CREATE TABLE t (a BIGINT)")
     for lo in range(0, 5000, 1000):
-        con.sql(f"INSERT INTO t SELECT range + {lo} FROM range(1000)")
+        con.sql(f"INSERT INTO t SELECT value + {lo} FROM range(1000)")
     # Five segments of 1000 rows each; each is one batch in the scan.
     assert "partition_sizes=[5]" in _physical_plan(con, "SELECT * FROM t")
     # Only the segment whose max >= 4500 is scanned.
@@ -77,7 +77,7 @@ def test_ten_thousand_single_row_inserts_are_compacted(db_path):
 
 def test_gc_never_removes_what_another_process_reads(db_path):
     con = swingdb.connect(db_path)
-    con.sql("CREATE TABLE t AS SELECT range AS a FROM range(1000)")
+    con.sql("CREATE TABLE t AS SELECT value AS a FROM range(1000)")
     import subprocess
     import sys
     import textwrap

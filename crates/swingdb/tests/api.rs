@@ -68,7 +68,7 @@ fn results_outlive_connection_database_and_drop() {
     let tmp = tempfile::tempdir().unwrap();
     let db = Database::open(tmp.path().join("db"), OpenOptions::default()).unwrap();
     let con = db.connect().unwrap();
-    con.execute("CREATE TABLE t AS SELECT range AS a FROM range(100000)", &[]).unwrap();
+    con.execute("CREATE TABLE t AS SELECT value AS a FROM range(100000)", &[]).unwrap();
     let batches = rows(&con, "SELECT a FROM t");
     con.execute("DROP TABLE t", &[]).unwrap();
     db.collect_garbage().unwrap();

@@ -16,6 +16,7 @@ use datafusion::arrow::compute::{cast_with_options, concat_batches, filter_recor
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, ParamValues, ScalarValue, TableReference};
+use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::datasource::provider_as_source;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::logical_expr::{
@@ -27,7 +28,8 @@ use datafusion::sql::parser::{DFParser, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{
     AlterTableOperation, CopyOption, CopySource, CopyTarget, ObjectName, RenameTableNameKind, Statement as SqlStatement,
 };
-use datafusion::sql::sqlparser::dialect::GenericDialect;
+use datafusion::sql::sqlparser::dialect::{GenericDialect, PostgreSqlDialect};
+use datafusion::sql::sqlparser::parser::Parser as SqlParser;
 use futures::StreamExt;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -118,6 +120,20 @@ fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<Recor
     Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
 }
 
+/// DataFusion itself refuses NULLs for non-nullable columns while computing an
+/// INSERT's rows, naming its internal column; say it in the table's terms.
+fn not_null_violation(err: Error, schema: &SchemaRef, table: &str) -> Error {
+    if !err.message().contains("non-nullable but contains null") {
+        return err;
+    }
+    let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
+    let which = match not_null.as_slice() {
+        [one] => format!("column '{one}'"),
+        many => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
+    };
+    Error::new(ErrorKind::Integrity, format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"))
+}
+
 /// Schema for a new table: no field metadata, view types stored as plain ones.
 fn storage_schema(schema: &Schema) -> SchemaRef {
     let fields: Vec<Field> = schema
@@ -190,8 +206,17 @@ impl Connection {
 
     async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
         let sql = number_placeholders(sql)?;
-        let statements = DFParser::parse_sql_with_dialect(&sql, &GenericDialect {})
-            .map_err(|e| Error::programming(format!("SQL syntax error: {e}")))?;
+        let statements = match DFParser::parse_sql_with_dialect(&sql, &GenericDialect {}) {
+            Ok(statements) => statements,
+            // DataFusion's parser knows only its own COPY ... TO syntax; the
+            // PostgreSQL / DuckDB style COPY t FROM|TO 'file' (FORMAT ...) parses here.
+            Err(e) => match SqlParser::parse_sql(&PostgreSqlDialect {}, &sql) {
+                Ok(parsed) if parsed.iter().any(|s| matches!(s, SqlStatement::Copy { .. })) => {
+                    parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()
+                }
+                _ => return Err(Error::programming(format!("SQL syntax error: {e}"))),
+            },
+        };
         let mut last = QueryResult::empty();
         for statement in statements {
             last = self.run_statement(statement, params).await?;
@@ -210,7 +235,9 @@ impl Connection {
     /// failed commit) deletes everything it wrote.
     fn finish(&self, commit: bool) -> Result<()> {
         let Some(mut txn) = self.txn.lock().unwrap().take() else { return Ok(()) };
-        let working = std::mem::take(&mut *self.tables.lock().unwrap());
+        // The tables stay visible after the transaction ends: results still being
+        // streamed (information_schema, say) read the catalog as they execute.
+        let working = self.tables.lock().unwrap().clone();
         let outcome = if commit { self.core.commit(&txn.base, &working, &mut txn.new_files).map(|_| ()) } else { Ok(()) };
         if !commit || outcome.is_err() {
             for f in &txn.new_files {
@@ -294,6 +321,9 @@ impl Connection {
                 SqlStatement::Copy { source, to: false, target, options, .. } => {
                     return self.copy_from(source, target, options).await
                 }
+                SqlStatement::Copy { source, to: true, target, options, .. } => {
+                    return self.copy_to(source, target, options).await
+                }
                 _ => {}
             }
         }
@@ -365,7 +395,8 @@ impl Connection {
     async fn write_stream(&self, mut stream: SendableRecordBatchStream, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
         let mut writer = TableWriter::new(self.core.dir(), schema.clone());
         while let Some(batch) = stream.next().await {
-            writer.push(conform(&batch?, schema, table)?)?;
+            let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table))?;
+            writer.push(conform(&batch, schema, table)?)?;
         }
         let (segments, files) = writer.finish()?;
         self.record_files(files);
@@ -380,7 +411,10 @@ impl Connection {
                 if op == InsertOp::Replace {
                     return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
                 }
-                let stream = self.stream_plan(dml.input.as_ref().clone()).await?;
+                let stream = self
+                    .stream_plan(dml.input.as_ref().clone())
+                    .await
+                    .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
                 let added = self.write_stream(stream, &meta.schema, &name).await?;
                 let count: u64 = added.iter().map(|s| s.rows).sum();
                 let mut segments = if op == InsertOp::Overwrite { Vec::new() } else { meta.segments.clone() };
@@ -393,7 +427,7 @@ impl Connection {
                 let plan = replace_scan(&dml.input, &dml.table_name, source)?;
                 let plan = LogicalPlanBuilder::from(plan).project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?.build()?;
                 let hits = self.collect_plan(plan).await?;
-                let row_ids = row_ids(&hits, 0);
+                let row_ids = u64_values(&hits, 0);
                 let count = row_ids.len() as u64;
                 let segments = self.remove_rows(&meta, row_ids)?;
                 self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
@@ -410,7 +444,7 @@ impl Connection {
                 let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
                 let updated = self.collect_plan(plan).await?;
                 let id_column = projection.expr.len();
-                let row_ids = row_ids(&updated, id_column);
+                let row_ids = u64_values(&updated, id_column);
                 let count = row_ids.len() as u64;
                 // The new versions of the rows, in table column order.
                 let out_schema = projection.schema.as_arrow();
@@ -507,6 +541,44 @@ impl Connection {
         Ok(QueryResult::empty())
     }
 
+    async fn copy_to(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
+        let CopyTarget::File { filename } = target else {
+            return Err(Error::new(ErrorKind::NotSupported, "COPY TO writes files only, e.g. COPY t TO 'out.parquet'"));
+        };
+        let options = CopyOptions::parse(options, filename)?;
+        let state = self.ctx.state();
+        let input = match source {
+            CopySource::Table { table_name, columns } => {
+                let list = if columns.is_empty() {
+                    "*".to_string()
+                } else {
+                    columns.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                };
+                state.create_logical_plan(&format!("SELECT {list} FROM {table_name}")).await?
+            }
+            CopySource::Query(query) => {
+                state.statement_to_plan(DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())))).await?
+            }
+        };
+        let extension = match options.kind {
+            FileKind::Csv => "csv",
+            FileKind::Parquet => "parquet",
+            FileKind::Json => "json",
+            FileKind::Arrow => "arrow",
+        };
+        let factory = state
+            .get_file_format_factory(extension)
+            .ok_or_else(|| Error::internal(format!("no writer registered for {extension}")))?;
+        let mut format_options = HashMap::new();
+        if options.kind == FileKind::Csv {
+            format_options.insert("format.has_header".to_string(), options.header.to_string());
+            format_options.insert("format.delimiter".to_string(), (options.delimiter as char).to_string());
+        }
+        let plan = LogicalPlanBuilder::copy_to(input, filename.clone(), format_as_file_type(factory), format_options, vec![])?.build()?;
+        let batches = self.collect_plan(plan).await?;
+        Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+    }
+
     async fn copy_from(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
         let CopySource::Table { table_name, columns } = source else {
             return Err(Error::programming("COPY (query) FROM is not valid; COPY FROM loads into a table"));
@@ -519,6 +591,28 @@ impl Connection {
         };
         let name = object_name(table_name)?;
         let meta = self.table(&name)?;
+        let options = CopyOptions::parse(options, filename)?;
+        let state = self.ctx.state();
+        let provider = file_table(&state, filename, options.kind, options.header, options.delimiter).await?;
+        let stream = self.stream_plan(LogicalPlanBuilder::scan("copy_source", provider_as_source(provider), None)?.build()?).await?;
+        let added = self.write_stream(stream, &meta.schema, &name).await?;
+        let count = added.iter().map(|s| s.rows).sum();
+        let mut segments = meta.segments.clone();
+        segments.extend(added);
+        self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+        Ok(QueryResult::count(count))
+    }
+}
+
+/// The options of a PostgreSQL / DuckDB style COPY statement.
+struct CopyOptions {
+    kind: FileKind,
+    header: bool,
+    delimiter: u8,
+}
+
+impl CopyOptions {
+    fn parse(options: &[CopyOption], filename: &str) -> Result<Self> {
         let mut kind = None;
         let mut header = true;
         let mut delimiter = b',';
@@ -539,24 +633,19 @@ impl Connection {
             None => std::path::Path::new(filename)
                 .extension()
                 .and_then(|e| FileKind::from_name(&e.to_string_lossy()))
-                .ok_or_else(|| Error::programming(format!("cannot tell the format of '{filename}'; add (FORMAT csv|parquet|json|arrow)")))?,
+                .ok_or_else(|| {
+                    Error::programming(format!("cannot tell the format of '{filename}'; add (FORMAT csv|parquet|json|arrow)"))
+                })?,
         };
-        let state = self.ctx.state();
-        let provider = file_table(&state, filename, kind, header, delimiter).await?;
-        let stream = self.stream_plan(LogicalPlanBuilder::scan("copy_source", provider_as_source(provider), None)?.build()?).await?;
-        let added = self.write_stream(stream, &meta.schema, &name).await?;
-        let count = added.iter().map(|s| s.rows).sum();
-        let mut segments = meta.segments.clone();
-        segments.extend(added);
-        self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
-        Ok(QueryResult::count(count))
+        Ok(Self { kind, header, delimiter })
     }
 }
 
-fn row_ids(batches: &[RecordBatch], column: usize) -> Vec<u64> {
+/// The values of a UInt64 column (row ids, counts) across batches.
+fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
     let mut ids = Vec::new();
     for batch in batches {
-        let array = batch.column(column).as_any().downcast_ref::<UInt64Array>().expect("row ids are UInt64");
+        let array = batch.column(column).as_any().downcast_ref::<UInt64Array>().expect("a UInt64 column");
         ids.extend(array.values().iter().copied());
     }
     ids

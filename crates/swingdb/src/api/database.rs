@@ -122,6 +122,15 @@ impl DbCore {
             if dir.publish(&next)? {
                 let live: HashSet<&str> = next.segment_files().collect();
                 self.store.retain(&live);
+                // Segments this transaction wrote but never published (compaction
+                // merged them away before the commit) are garbage already.
+                new_files.retain(|f| {
+                    let published = f.file_name().and_then(|n| n.to_str()).is_some_and(|n| live.contains(n));
+                    if !published {
+                        let _ = std::fs::remove_file(f);
+                    }
+                    published
+                });
                 // The commit is durable; collecting garbage is housekeeping whose
                 // failure must not turn a successful commit into an error.
                 let _ = dir.collect_garbage();
