@@ -83,7 +83,7 @@ def same_rows(a: list[tuple], b: list[tuple], ordered: bool = True, rel: float =
             return f"row {i}: {len(ra)} vs {len(rb)} columns"
         for x, y in zip(ra, rb):
             if isinstance(x, (int, float)) and isinstance(y, (int, float)) and not isinstance(x, bool):
-                if not math.isclose(x, y, rel_tol=rel, abs_tol=1e-9):
+                if not math.isclose(x, y, rel_tol=rel, abs_tol=1e-6):
                     return f"row {i}: {ra} vs {rb}"
             elif x != y:
                 return f"row {i}: {ra} vs {rb}"

@@ -105,3 +105,23 @@ def test_gc_never_removes_what_another_process_reads(db_path):
     report = con.collect_garbage()
     assert report["segments"] >= 1
     assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+
+
+def test_select_of_a_stored_table_reaches_numpy_as_one_view_into_the_file(db_path):
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(300000)")
+    (seg,) = _segments(db_path)
+    seg_path = os.path.realpath(os.path.join(db_path, "segments", seg))
+    arrays = con.sql("SELECT a, b FROM t").numpy()
+    lo_hi = []
+    with open("/proc/self/maps") as fh:
+        for line in fh:
+            parts = line.split()
+            if parts[-1] == seg_path:
+                lo_hi.append(tuple(int(x, 16) for x in parts[0].split("-")))
+    for name in ("a", "b"):
+        arr = arrays[name]
+        addr = arr.__array_interface__["data"][0]
+        assert any(lo <= addr and addr + arr.nbytes <= hi for lo, hi in lo_hi), name
+        assert not arr.flags.writeable
+    assert arrays["b"][299999] == 599998

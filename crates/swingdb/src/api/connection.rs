@@ -18,7 +18,11 @@ use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::datasource::provider_as_source;
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::logical_expr::{
     DdlStatement, DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp,
 };
@@ -384,7 +388,17 @@ impl Connection {
 
     async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
         let df = self.ctx.execute_logical_plan(plan).await?;
-        Ok(df.execute_stream().await?)
+        let task_ctx = Arc::new(df.task_ctx());
+        let physical = df.create_physical_plan().await?;
+        if physical.output_partitioning().partition_count() > 1 && reads_in_storage_order(&physical) {
+            // A plain read of stored tables: DataFusion split the scan into
+            // contiguous ranges; reading them one after the other keeps storage
+            // order, so adjacent slices can be joined back into whole arrays.
+            let schema = physical.schema();
+            let streams = execute_stream_partitioned(physical, task_ctx)?;
+            return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())));
+        }
+        Ok(execute_stream(physical, task_ctx)?)
     }
 
     async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
@@ -638,6 +652,18 @@ impl CopyOptions {
                 })?,
         };
         Ok(Self { kind, header, delimiter })
+    }
+}
+
+/// Whether `plan` is a chain of order-preserving single-input operators over a
+/// scan of stored segments.
+fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    match plan.children().as_slice() {
+        [] => plan
+            .downcast_ref::<DataSourceExec>()
+            .is_some_and(|scan| scan.data_source().downcast_ref::<MemorySourceConfig>().is_some()),
+        [child] => plan.maintains_input_order().first() == Some(&true) && reads_in_storage_order(child),
+        _ => false,
     }
 }
 

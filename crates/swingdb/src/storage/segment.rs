@@ -19,7 +19,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
@@ -113,6 +114,31 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
 pub struct MappedSegment {
     path: PathBuf,
     batches: Vec<RecordBatch>,
+    /// The whole file as one buffer; every array buffer above is a slice of it.
+    file: Arc<Buffer>,
+}
+
+/// Whole-file buffers of the live mapped segments, by mapping address, so that
+/// adjacent slices of one segment can be joined back without copying.
+static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Buffer>>>> = LazyLock::new(Default::default);
+
+/// A buffer covering `len` bytes from the start of `buffer`, if `buffer` lies in
+/// a live mapped segment that is long enough: the same memory, no copy.
+pub fn extend_mapped(buffer: &Buffer, len: usize) -> Option<Buffer> {
+    let key = buffer.data_ptr().as_ptr() as usize;
+    let file = MAPPINGS.lock().unwrap().get(&key)?.upgrade()?;
+    let offset = (buffer.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
+    (offset.checked_add(len)? <= file.len()).then(|| file.slice_with_length(offset, len))
+}
+
+impl Drop for MappedSegment {
+    fn drop(&mut self) {
+        let key = self.file.data_ptr().as_ptr() as usize;
+        let mut map = MAPPINGS.lock().unwrap();
+        if map.get(&key).is_some_and(|w| w.as_ptr() == Arc::as_ptr(&self.file)) {
+            map.remove(&key);
+        }
+    }
 }
 
 impl MappedSegment {
@@ -143,14 +169,20 @@ impl MappedSegment {
                 )));
             }
         }
-        let batches = decode(mmap, schema, verify).map_err(|e| {
+        let ptr = NonNull::new(mmap.as_ptr() as *mut u8).expect("mmap is never null");
+        let len = mmap.len();
+        // SAFETY: `ptr..ptr+len` is the mapping, which the `Arc` owner keeps alive for
+        // as long as any buffer sliced from it exists.
+        let file = Arc::new(unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) });
+        let batches = decode(&file, schema, verify).map_err(|e| {
             Error::corruption(format!("segment {shown} is damaged: {}", e.message()))
         })?;
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         if rows as u64 != meta.rows {
             return Err(Error::corruption(format!("segment {shown} holds {rows} rows, the manifest says {}", meta.rows)));
         }
-        Ok(Self { path: path.to_path_buf(), batches })
+        MAPPINGS.lock().unwrap().insert(file.data_ptr().as_ptr() as usize, Arc::downgrade(&file));
+        Ok(Self { path: path.to_path_buf(), batches, file })
     }
 
     /// The decoded batches (zero-copy views into the mapping).
@@ -164,15 +196,11 @@ impl MappedSegment {
     }
 }
 
-fn decode(mmap: Mmap, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBatch>> {
-    let len = mmap.len();
+fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBatch>> {
+    let len = buffer.len();
     if len < 10 {
         return Err(Error::corruption("file is too short to be an Arrow IPC file"));
     }
-    let ptr = NonNull::new(mmap.as_ptr() as *mut u8).expect("mmap is never null");
-    // SAFETY: `ptr..ptr+len` is the mapping, which the `Arc` owner keeps alive for
-    // as long as any buffer sliced from it exists.
-    let buffer = unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) };
     let trailer: [u8; 10] = buffer[len - 10..].try_into().expect("10 bytes");
     let footer_len = read_footer_length(trailer)?;
     if footer_len + 10 > len {
@@ -196,13 +224,13 @@ fn decode(mmap: Mmap, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBat
     }
     for block in footer.dictionaries().iter().flatten() {
         let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
-        let data = checked_slice(&buffer, block.offset(), block_len)?;
+        let data = checked_slice(buffer, block.offset(), block_len)?;
         decoder.read_dictionary(block, &data)?;
     }
     let mut batches = Vec::new();
     for block in footer.recordBatches().iter().flatten() {
         let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
-        let data = checked_slice(&buffer, block.offset(), block_len)?;
+        let data = checked_slice(buffer, block.offset(), block_len)?;
         if let Some(batch) = decoder.read_record_batch(block, &data)? {
             batches.push(batch);
         }
