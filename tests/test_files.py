@@ -72,3 +72,11 @@ def test_stored_segments_are_plain_arrow_ipc_files(db_path):
     with pa.memory_map(os.path.join(seg_dir, name)) as source:
         table = pa.ipc.open_file(source).read_all()
     assert table.column("a").to_pylist() == list(range(1000))
+
+
+def test_copy_to_runs_without_fetching_the_result(con, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    con.sql("CREATE TABLE t AS SELECT 1 AS a")
+    con.sql("COPY t TO 'relative.parquet'")  # DataFusion's own COPY syntax, result never read
+    assert (tmp_path / "relative.parquet").is_file()
+    assert con.sql("SELECT a FROM 'relative.parquet'").fetchall() == [(1,)]

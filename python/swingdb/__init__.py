@@ -11,6 +11,9 @@ interface without copying: a ``SELECT`` over a stored table returns arrays that
 point into the database's memory-mapped files.
 """
 
+from importlib.metadata import PackageNotFoundError as _NotFound
+from importlib.metadata import version as _version
+
 from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     ConflictError,
     CorruptionError,
@@ -44,6 +47,11 @@ from .dbapi import (  # noqa: F401
     paramstyle,
     threadsafety,
 )
+
+try:
+    __version__ = _version("swingdb")
+except _NotFound:  # running from a source tree without installing
+    __version__ = "0.0.0+unknown"
 
 __all__ = [
     "connect",

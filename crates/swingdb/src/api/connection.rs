@@ -376,6 +376,11 @@ impl Connection {
                 format!("{} is not supported yet", other.name()),
             )),
             LogicalPlan::Dml(dml) => self.run_dml(dml).await,
+            // Side effects happen now, not when (or if) someone reads the result.
+            copy @ LogicalPlan::Copy(_) => {
+                let batches = self.collect_plan(copy).await?;
+                Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+            }
             LogicalPlan::Statement(s) if !matches!(s, datafusion::logical_expr::Statement::SetVariable(_)) => {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
