@@ -7,26 +7,30 @@ def _segments(db_path):
     return sorted(os.listdir(os.path.join(db_path, "segments")))
 
 
-def _mapped_files():
+def _only_segment_path(db_path):
+    (seg,) = _segments(db_path)
+    return os.path.realpath(os.path.join(db_path, "segments", seg))
+
+
+def _mapping_ranges(path):
+    """Address ranges at which this process has `path` memory-mapped."""
+    ranges = []
     with open("/proc/self/maps") as fh:
-        return {line.split()[-1] for line in fh if len(line.split()) >= 6}
+        for line in fh:
+            parts = line.split()
+            if len(parts) >= 6 and parts[-1] == path:
+                ranges.append(tuple(int(x, 16) for x in parts[0].split("-")))
+    return ranges
 
 
 def test_scan_memory_maps_segment_and_results_point_into_it(db_path):
     con = swingdb.connect(db_path)
     con.sql("CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(200000)")
-    (seg,) = _segments(db_path)
-    seg_path = os.path.realpath(os.path.join(db_path, "segments", seg))
+    seg_path = _only_segment_path(db_path)
     table = con.sql("SELECT a, b FROM t").arrow()
-    assert seg_path in _mapped_files()
+    ranges = _mapping_ranges(seg_path)
+    assert ranges, "the segment file is memory-mapped"
     # The result's buffer addresses lie inside the file's mapping.
-    ranges = []
-    with open("/proc/self/maps") as fh:
-        for line in fh:
-            parts = line.split()
-            if parts[-1] == seg_path:
-                lo, hi = (int(x, 16) for x in parts[0].split("-"))
-                ranges.append((lo, hi))
     for chunk in table.column("a").chunks:
         addr = chunk.buffers()[1].address
         assert any(lo <= addr < hi for lo, hi in ranges), "result buffer is not inside the mapped segment"
@@ -110,15 +114,8 @@ def test_gc_never_removes_what_another_process_reads(db_path):
 def test_select_of_a_stored_table_reaches_numpy_as_one_view_into_the_file(db_path):
     con = swingdb.connect(db_path)
     con.sql("CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(300000)")
-    (seg,) = _segments(db_path)
-    seg_path = os.path.realpath(os.path.join(db_path, "segments", seg))
     arrays = con.sql("SELECT a, b FROM t").numpy()
-    lo_hi = []
-    with open("/proc/self/maps") as fh:
-        for line in fh:
-            parts = line.split()
-            if parts[-1] == seg_path:
-                lo_hi.append(tuple(int(x, 16) for x in parts[0].split("-")))
+    lo_hi = _mapping_ranges(_only_segment_path(db_path))
     for name in ("a", "b"):
         arr = arrays[name]
         addr = arr.__array_interface__["data"][0]
