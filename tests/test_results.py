@@ -107,3 +107,17 @@ def test_repr_and_html(filled):
 
 def test_sql_returns_none_for_ddl(con):
     assert con.sql("CREATE TABLE z (a INTEGER)") is None
+
+
+def test_numpy_temporal_and_boolean_columns_keep_nulls(con):
+    import datetime as dt
+
+    con.sql("CREATE TABLE d (day DATE, ts TIMESTAMP, flag BOOLEAN)")
+    con.execute("INSERT INTO d VALUES (?, ?, ?)", [dt.date(2020, 1, 2), dt.datetime(2020, 1, 2, 3, 4, 5), True])
+    con.sql("INSERT INTO d VALUES (NULL, NULL, NULL)")
+    arrays = con.sql("SELECT * FROM d ORDER BY day NULLS LAST").numpy()
+    assert arrays["day"].dtype == np.dtype("datetime64[D]")
+    assert arrays["day"].mask.tolist() == [False, True]
+    assert arrays["day"][0] == np.datetime64("2020-01-02")
+    assert arrays["ts"][0] == np.datetime64("2020-01-02T03:04:05")
+    assert arrays["flag"].mask.tolist() == [False, True] and bool(arrays["flag"][0]) is True

@@ -183,3 +183,10 @@ def test_selects_datafusion_supports(con):
 def test_primary_key_is_refused_honestly(con):
     with pytest.raises(swingdb.NotSupportedError, match="PRIMARY KEY"):
         con.sql("CREATE TABLE t (a INTEGER PRIMARY KEY)")
+
+
+def test_parameter_count_must_match(con):
+    with pytest.raises(swingdb.ProgrammingError, match=r"\$1"):
+        con.execute("SELECT ?", [])
+    with pytest.raises(swingdb.ProgrammingError, match="2 parameters were given but the statement has 1"):
+        con.execute("SELECT ? + 1", [1, 2])

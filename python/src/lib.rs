@@ -10,7 +10,9 @@ use pyo3::types::{PyBool, PyBytes, PyCapsule, PyDict, PyFloat, PyInt, PyString, 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 use swingdb::arrow::array::RecordBatchReader;
-use swingdb::arrow::datatypes::i256;
+use swingdb::arrow::datatypes::{i256, SchemaRef};
+use swingdb::arrow::error::ArrowError;
+use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
 use swingdb::arrow::ffi_stream::FFI_ArrowArrayStream;
 use swingdb::datafusion::scalar::ScalarValue;
@@ -111,6 +113,24 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
         index + 1,
         value.get_type().name()?
     )))
+}
+
+/// A reader that turns a panic (a bug) into an error: the C stream interface
+/// calls it from foreign code, where unwinding would abort the process.
+struct PanicSafe(swingdb::QueryResult);
+
+impl Iterator for PanicSafe {
+    type Item = Result<RecordBatch, ArrowError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        catch_unwind(AssertUnwindSafe(|| self.0.next()))
+            .unwrap_or_else(|_| Some(Err(ArrowError::ExternalError("internal error (please report): panic while reading a result".into()))))
+    }
+}
+
+impl RecordBatchReader for PanicSafe {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
+    }
 }
 
 /// An open database handle.
@@ -256,7 +276,7 @@ impl PyResult_ {
             return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
         }
         let result = self.result.lock().unwrap().take().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
-        let reader: Box<dyn RecordBatchReader + Send> = Box::new(result);
+        let reader: Box<dyn RecordBatchReader + Send> = Box::new(PanicSafe(result));
         PyCapsule::new_with_value(py, FFI_ArrowArrayStream::new(reader), c"arrow_array_stream")
     }
 }

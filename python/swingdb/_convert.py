@@ -14,25 +14,23 @@ def _zero_copy_ok(col: pa.ChunkedArray) -> bool:
 
 
 def numpy_column(col: pa.ChunkedArray, nulls: str = "mask"):
-    """One column as numpy: a read-only view where possible."""
+    """One column as numpy: a read-only view where the layout allows it."""
     if _zero_copy_ok(col):
         return col.chunk(0).to_numpy(zero_copy_only=True)
     t = col.type
     arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_temporal(t):
-        if arr.null_count == 0:
-            return arr.to_numpy(zero_copy_only=False)
-        if nulls == "nan" and pa.types.is_floating(t):
-            return arr.to_numpy(zero_copy_only=False)
-        mask = arr.is_null().to_numpy(zero_copy_only=False)
-        values = arr.fill_null(pa.scalar(0, t) if not pa.types.is_temporal(t) else pa.scalar(0, pa.int64()).cast(t)).to_numpy(zero_copy_only=False)
-        return np.ma.MaskedArray(values, mask=mask)
-    if pa.types.is_boolean(t):
-        if arr.null_count == 0:
-            return arr.to_numpy(zero_copy_only=False)
-        return np.ma.MaskedArray(arr.fill_null(False).to_numpy(zero_copy_only=False), mask=arr.is_null().to_numpy(zero_copy_only=False))
-    values = np.array(arr.to_pylist(), dtype=object)
-    return values
+    numeric = pa.types.is_integer(t) or pa.types.is_floating(t)
+    if not (numeric or pa.types.is_temporal(t) or pa.types.is_boolean(t)):
+        # Strings, decimals, nested values: Python objects, only because numpy was asked for.
+        return np.array(arr.to_pylist(), dtype=object)
+    if arr.null_count == 0 or (nulls == "nan" and pa.types.is_floating(t)):
+        return arr.to_numpy(zero_copy_only=False)
+    mask = arr.is_null().to_numpy(zero_copy_only=False)
+    if pa.types.is_temporal(t):
+        values = arr.to_numpy(zero_copy_only=False)  # NaT under the mask
+    else:
+        values = arr.fill_null(pa.scalar(False if pa.types.is_boolean(t) else 0, t)).to_numpy(zero_copy_only=False)
+    return np.ma.MaskedArray(values, mask=mask)
 
 
 def pandas_column(col: pa.ChunkedArray, pd):

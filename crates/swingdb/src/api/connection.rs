@@ -222,8 +222,9 @@ impl Connection {
             },
         };
         let mut last = QueryResult::empty();
+        let single = statements.len() == 1;
         for statement in statements {
-            last = self.run_statement(statement, params).await?;
+            last = self.run_statement(statement, params, single).await?;
         }
         Ok(last)
     }
@@ -252,7 +253,8 @@ impl Connection {
         outcome
     }
 
-    async fn run_statement(&self, statement: DFStatement, params: &[ScalarValue]) -> Result<QueryResult> {
+    /// Runs one statement; `exact_params` asks that it use every parameter given.
+    async fn run_statement(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::StartTransaction { .. } => {
@@ -279,7 +281,7 @@ impl Connection {
         }
         let saved_tables = self.tables.lock().unwrap().clone();
         let mark = self.txn.lock().unwrap().as_ref().map_or(0, |t| t.new_files.len());
-        let outcome = self.run_in_txn(statement, params).await;
+        let outcome = self.run_in_txn(statement, params, exact_params).await;
         if let Err(e) = outcome {
             // Statement-level rollback: restore the tables, delete its files.
             *self.tables.lock().unwrap() = saved_tables;
@@ -318,7 +320,7 @@ impl Connection {
         self.tables.lock().unwrap().insert(name.to_string(), Arc::new(meta));
     }
 
-    async fn run_in_txn(&self, statement: DFStatement, params: &[ScalarValue]) -> Result<QueryResult> {
+    async fn run_in_txn(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::AlterTable(alter) => return self.alter_table(&alter.name, &alter.operations, alter.if_exists),
@@ -333,6 +335,13 @@ impl Connection {
         }
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await?;
+        let wanted = plan.get_parameter_types()?.len();
+        if exact_params && params.len() > wanted {
+            return Err(Error::programming(format!(
+                "{} parameters were given but the statement has {wanted} placeholders",
+                params.len()
+            )));
+        }
         if !params.is_empty() {
             plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
         }
