@@ -92,3 +92,35 @@ assert digest() == before
 print("ok")
 """
     assert run_python(code, db).stdout.strip() == "ok"
+
+
+def test_writable_views_are_private_copy_on_write(tmp_path):
+    db = str(tmp_path / "cow.swingdb")
+    code = PRELUDE + """
+import hashlib, subprocess
+db = sys.argv[1]
+con = swingdb.connect(db)
+con.sql("CREATE TABLE t AS SELECT value AS a, CAST(value AS DOUBLE) AS x FROM range(100000)")
+seg_dir = os.path.join(db, "segments")
+digest = lambda: {f: hashlib.sha256(open(os.path.join(seg_dir, f), "rb").read()).hexdigest() for f in os.listdir(seg_dir)}
+before = digest()
+shared = con.sql("SELECT a, x FROM t").numpy()
+mine = con.sql("SELECT a, x FROM t").numpy(writable=True)
+assert mine["a"].flags.writeable and not shared["a"].flags.writeable
+assert not np.shares_memory(mine["a"], shared["a"])
+assert (mine["a"] == shared["a"]).all()
+mine["a"][:] = -1
+mine["x"] *= 2
+assert (mine["a"] == -1).all()
+# The shared view, a new query, another process and the files see no change.
+assert int(shared["a"].sum()) == sum(range(100000))
+assert con.sql("SELECT min(a) FROM t").fetchall() == [(0,)]
+other = subprocess.run([sys.executable, "-c", "import sys, swingdb; print(swingdb.connect(sys.argv[1], read_only=True).sql('SELECT min(a) FROM t').fetchall()[0][0])", db], capture_output=True, text=True, check=True)
+assert other.stdout.strip() == "0"
+assert digest() == before
+# Columns that are not views of stored data come back as writable copies.
+nulls = con.sql("SELECT CASE WHEN a % 2 = 0 THEN a END AS n FROM t").numpy(writable=True)["n"]
+nulls[0] = 5
+print("ok")
+"""
+    assert run_python(code, db).stdout.strip() == "ok"

@@ -281,12 +281,21 @@ impl PyResult_ {
     }
 }
 
+/// The segment file mapped at `address`, as `(fd, offset)` with a new file
+/// descriptor the caller must close, or None if no stored segment is mapped there.
+#[pyfunction]
+fn mapped_file(address: usize) -> Option<(i32, u64)> {
+    use std::os::fd::IntoRawFd;
+    swingdb::storage::segment::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
+}
+
 #[pymodule]
 fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyDatabase>()?;
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
+    m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
     for (name, ty) in [
         ("Warning", py.get_type::<Warning>()),
         ("Error", py.get_type::<Error>()),

@@ -3,8 +3,13 @@ Arrow layout allows it, and keep NULLs exactly."""
 
 from __future__ import annotations
 
+import mmap
+import os
+
 import numpy as np
 import pyarrow as pa
+
+from . import _swingdb
 
 
 def _zero_copy_ok(col: pa.ChunkedArray) -> bool:
@@ -31,6 +36,28 @@ def numpy_column(col: pa.ChunkedArray, nulls: str = "mask"):
     else:
         values = arr.fill_null(pa.scalar(False if pa.types.is_boolean(t) else 0, t)).to_numpy(zero_copy_only=False)
     return np.ma.MaskedArray(values, mask=mask)
+
+
+def private_copy_on_write(arr: np.ndarray) -> np.ndarray:
+    """A writable version of `arr`. When `arr` views a stored segment, this is a
+    private copy-on-write mapping of the same file pages (MAP_PRIVATE): nothing is
+    copied up front, written pages become private to this process, and the file
+    and other processes never see the writes. Other arrays are copied."""
+    if arr.flags.writeable or isinstance(arr, np.ma.MaskedArray) or arr.dtype == object:
+        return arr if arr.flags.writeable else arr.copy()
+    located = _swingdb.mapped_file(arr.__array_interface__["data"][0])
+    if located is None:
+        return arr.copy()
+    fd, offset = located
+    try:
+        start = offset - offset % mmap.ALLOCATIONGRANULARITY
+        length = offset - start + arr.nbytes
+        if length == 0:
+            return arr.copy()
+        region = mmap.mmap(fd, length, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE, offset=start)
+    finally:
+        os.close(fd)
+    return np.frombuffer(region, dtype=arr.dtype, count=len(arr), offset=offset - start)
 
 
 def pandas_column(col: pa.ChunkedArray, pd):

@@ -146,7 +146,7 @@ class Result:
         data = {name: pandas_column(col, pd) for name, col in zip(table.column_names, table.columns)}
         return pd.DataFrame(data, copy=False) if data else pd.DataFrame()
 
-    def numpy(self, nulls: str = "mask"):
+    def numpy(self, nulls: str = "mask", writable: bool = False):
         """The remaining rows as ``{column: numpy array}``.
 
         Numeric and temporal columns without NULLs are read-only views of the
@@ -154,11 +154,18 @@ class Result:
         (``nulls="mask"``, default) or, for floats, NaN-filled arrays
         (``nulls="nan"``). Booleans are bit-packed in Arrow, so they are
         converted (copied) to numpy bools; strings become object arrays.
+
+        With ``writable=True`` every array may be written to: views of stored
+        data become private copy-on-write mappings of the same file pages, so
+        writes stay in this process and the database files never change.
         """
-        from ._convert import numpy_column
+        from ._convert import numpy_column, private_copy_on_write
 
         table = self.arrow()
-        return {name: numpy_column(col, nulls) for name, col in zip(table.column_names, table.columns)}
+        arrays = {name: numpy_column(col, nulls) for name, col in zip(table.column_names, table.columns)}
+        if writable:
+            arrays = {name: private_copy_on_write(arr) for name, arr in arrays.items()}
+        return arrays
 
     # -- display -------------------------------------------------------------
     def _preview(self):

@@ -114,28 +114,47 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
 pub struct MappedSegment {
     path: PathBuf,
     batches: Vec<RecordBatch>,
-    /// The whole file as one buffer; every array buffer above is a slice of it.
-    file: Arc<Buffer>,
+    mapping: Arc<Mapping>,
 }
 
-/// Whole-file buffers of the live mapped segments, by mapping address, so that
-/// adjacent slices of one segment can be joined back without copying.
-static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Buffer>>>> = LazyLock::new(Default::default);
+/// A mapped segment file: the whole file as one buffer (every array buffer of
+/// the segment is a slice of it) and the open file it maps.
+#[derive(Debug)]
+struct Mapping {
+    buffer: Buffer,
+    file: File,
+}
+
+/// The live mappings by start address: adjacent slices of one segment can be
+/// joined back, and an address can be traced to its file, without copying.
+static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Mapping>>>> = LazyLock::new(Default::default);
 
 /// A buffer covering `len` bytes from the start of `buffer`, if `buffer` lies in
 /// a live mapped segment that is long enough: the same memory, no copy.
 pub fn extend_mapped(buffer: &Buffer, len: usize) -> Option<Buffer> {
     let key = buffer.data_ptr().as_ptr() as usize;
-    let file = MAPPINGS.lock().unwrap().get(&key)?.upgrade()?;
+    let mapping = MAPPINGS.lock().unwrap().get(&key)?.upgrade()?;
+    let file = &mapping.buffer;
     let offset = (buffer.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
     (offset.checked_add(len)? <= file.len()).then(|| file.slice_with_length(offset, len))
 }
 
+/// The segment file mapped at `address` (a new handle to it, valid also after
+/// the file was unlinked) and the offset of `address` in it, if any.
+pub fn locate_mapped(address: usize) -> Option<(File, u64)> {
+    let map = MAPPINGS.lock().unwrap();
+    map.iter().find_map(|(&start, weak)| {
+        let mapping = weak.upgrade()?;
+        let offset = address.checked_sub(start)?;
+        (offset < mapping.buffer.len()).then(|| Some((mapping.file.try_clone().ok()?, offset as u64))).flatten()
+    })
+}
+
 impl Drop for MappedSegment {
     fn drop(&mut self) {
-        let key = self.file.data_ptr().as_ptr() as usize;
+        let key = self.mapping.buffer.data_ptr().as_ptr() as usize;
         let mut map = MAPPINGS.lock().unwrap();
-        if map.get(&key).is_some_and(|w| w.as_ptr() == Arc::as_ptr(&self.file)) {
+        if map.get(&key).is_some_and(|w| w.as_ptr() == Arc::as_ptr(&self.mapping)) {
             map.remove(&key);
         }
     }
@@ -173,16 +192,17 @@ impl MappedSegment {
         let len = mmap.len();
         // SAFETY: `ptr..ptr+len` is the mapping, which the `Arc` owner keeps alive for
         // as long as any buffer sliced from it exists.
-        let file = Arc::new(unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) });
-        let batches = decode(&file, schema, verify).map_err(|e| {
+        let buffer = unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) };
+        let mapping = Arc::new(Mapping { buffer, file });
+        let batches = decode(&mapping.buffer, schema, verify).map_err(|e| {
             Error::corruption(format!("segment {shown} is damaged: {}", e.message()))
         })?;
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         if rows as u64 != meta.rows {
             return Err(Error::corruption(format!("segment {shown} holds {rows} rows, the manifest says {}", meta.rows)));
         }
-        MAPPINGS.lock().unwrap().insert(file.data_ptr().as_ptr() as usize, Arc::downgrade(&file));
-        Ok(Self { path: path.to_path_buf(), batches, file })
+        MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
+        Ok(Self { path: path.to_path_buf(), batches, mapping })
     }
 
     /// The decoded batches (zero-copy views into the mapping).
