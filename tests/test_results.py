@@ -121,3 +121,17 @@ def test_numpy_temporal_and_boolean_columns_keep_nulls(con):
     assert arrays["day"][0] == np.datetime64("2020-01-02")
     assert arrays["ts"][0] == np.datetime64("2020-01-02T03:04:05")
     assert arrays["flag"].mask.tolist() == [False, True] and bool(arrays["flag"][0]) is True
+
+
+def test_numpy_types_views_and_conversions(con):
+    con.sql(
+        "CREATE TABLE k AS SELECT DATE '2020-01-01' AS day, TIMESTAMP '2020-01-01 10:00:00' AS ts, "
+        "CAST(1.5 AS DECIMAL(10,2)) AS m, true AS f, 'x' AS s, CAST(3 AS SMALLINT) AS i16"
+    )
+    arrays = con.sql("SELECT * FROM k").numpy()
+    assert arrays["day"].dtype == np.dtype("datetime64[D]") and arrays["day"][0] == np.datetime64("2020-01-01")
+    assert arrays["ts"].dtype.kind == "M" and not arrays["ts"].flags.writeable  # a view
+    assert arrays["i16"].dtype == np.int16 and not arrays["i16"].flags.writeable
+    assert arrays["f"].dtype == np.bool_ and arrays["f"][0]
+    assert arrays["m"].dtype == object and str(arrays["m"][0]) == "1.50"
+    assert arrays["s"].dtype == object and arrays["s"][0] == "x"

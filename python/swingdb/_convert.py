@@ -13,9 +13,18 @@ from . import _swingdb
 
 
 def _zero_copy_ok(col: pa.ChunkedArray) -> bool:
+    """Whether numpy can view the column's single Arrow buffer as it is: 8/16/32/64-bit
+    numbers, and 64-bit temporal types (date32 is 32-bit days, which numpy has no
+    type for, so it is converted)."""
     t = col.type
-    numeric = pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_temporal(t)
-    return numeric and not pa.types.is_time(t) and col.null_count == 0 and col.num_chunks == 1
+    layout_matches = (
+        pa.types.is_integer(t)
+        or pa.types.is_floating(t)
+        or pa.types.is_timestamp(t)
+        or pa.types.is_duration(t)
+        or pa.types.is_date64(t)
+    )
+    return layout_matches and col.null_count == 0 and col.num_chunks == 1
 
 
 def numpy_column(col: pa.ChunkedArray, nulls: str = "mask"):
