@@ -33,7 +33,12 @@ test-python: build
 
 test: build test-rust test-python
 
-bench: build
+$(VENV)/.bench-deps: requirements-bench.txt $(VENV)/.deps
+	$(PY) -m pip install -q -r requirements-bench.txt
+	touch $@
+
+# e.g. make bench BENCH_ARGS="transfer --scale 1 --postgres"
+bench: build $(VENV)/.bench-deps
 	$(PY) -m bench $(BENCH_ARGS)
 
 clean:

@@ -133,5 +133,7 @@ def test_numpy_types_views_and_conversions(con):
     assert arrays["ts"].dtype.kind == "M" and not arrays["ts"].flags.writeable  # a view
     assert arrays["i16"].dtype == np.int16 and not arrays["i16"].flags.writeable
     assert arrays["f"].dtype == np.bool_ and arrays["f"][0]
-    assert arrays["m"].dtype == object and str(arrays["m"][0]) == "1.50"
+    assert arrays["m"].dtype == np.float64 and arrays["m"][0] == 1.5
+    exact = con.sql("SELECT m FROM k").numpy(decimals="object")["m"]
+    assert exact.dtype == object and str(exact[0]) == "1.50"
     assert arrays["s"].dtype == object and arrays["s"][0] == "x"

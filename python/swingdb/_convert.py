@@ -27,16 +27,20 @@ def _zero_copy_ok(col: pa.ChunkedArray) -> bool:
     return layout_matches and col.null_count == 0 and col.num_chunks == 1
 
 
-def numpy_column(col: pa.ChunkedArray, nulls: str = "mask"):
+def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "float"):
     """One column as numpy: a read-only view where the layout allows it."""
     if _zero_copy_ok(col):
         return col.chunk(0).to_numpy(zero_copy_only=True)
     t = col.type
     arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if pa.types.is_decimal(t) and decimals == "float":
+        # numpy has no decimal type: float64 (as DuckDB's fetchnumpy does), or exact
+        # decimal.Decimal objects with decimals="object".
+        arr, t = arr.cast(pa.float64()), pa.float64()
     numeric = pa.types.is_integer(t) or pa.types.is_floating(t)
     if not (numeric or pa.types.is_temporal(t) or pa.types.is_boolean(t)):
         # Strings, decimals, nested values: Python objects, only because numpy was asked for.
-        return np.array(arr.to_pylist(), dtype=object)
+        return arr.to_numpy(zero_copy_only=False)
     if arr.null_count == 0 or (nulls == "nan" and pa.types.is_floating(t)):
         return arr.to_numpy(zero_copy_only=False)
     mask = arr.is_null().to_numpy(zero_copy_only=False)

@@ -146,7 +146,7 @@ class Result:
         data = {name: pandas_column(col, pd) for name, col in zip(table.column_names, table.columns)}
         return pd.DataFrame(data, copy=False) if data else pd.DataFrame()
 
-    def numpy(self, nulls: str = "mask", writable: bool = False):
+    def numpy(self, nulls: str = "mask", writable: bool = False, decimals: str = "float"):
         """The remaining rows as ``{column: numpy array}``.
 
         Numeric and temporal columns without NULLs are read-only views of the
@@ -155,6 +155,9 @@ class Result:
         (``nulls="nan"``). Booleans are bit-packed in Arrow, so they are
         converted (copied) to numpy bools; strings become object arrays.
 
+        DECIMAL columns become float64 (numpy has no decimal type; DuckDB does the
+        same), or exact ``decimal.Decimal`` objects with ``decimals="object"``.
+
         With ``writable=True`` every array may be written to: views of stored
         data become private copy-on-write mappings of the same file pages, so
         writes stay in this process and the database files never change.
@@ -162,7 +165,7 @@ class Result:
         from ._convert import numpy_column, private_copy_on_write
 
         table = self.arrow()
-        arrays = {name: numpy_column(col, nulls) for name, col in zip(table.column_names, table.columns)}
+        arrays = {name: numpy_column(col, nulls, decimals) for name, col in zip(table.column_names, table.columns)}
         if writable:
             arrays = {name: private_copy_on_write(arr) for name, arr in arrays.items()}
         return arrays

@@ -1,0 +1,74 @@
+"""Benchmark reports: Markdown tables, PNG plots, and sections of docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+
+
+def markdown_table(results: list[dict]) -> str:
+    """One row per case, one column per system/target, milliseconds, plus swingdb's speed-up over DuckDB."""
+    columns = []
+    for r in results:
+        key = (r["system"], r["target"])
+        if key not in columns:
+            columns.append(key)
+    by_case = defaultdict(dict)
+    for r in results:
+        by_case[r["case"]][(r["system"], r["target"])] = r["seconds"]
+    head = "| case | " + " | ".join(f"{s} {t}" for s, t in columns) + " | DuckDB / swingdb (numpy) |"
+    sep = "|---|" + "---:|" * (len(columns) + 1)
+    lines = [head, sep]
+    for case, cells in by_case.items():
+        values = " | ".join(f"{1e3 * cells[c]:.2f}" if c in cells else "" for c in columns)
+        ours, theirs = cells.get(("swingdb", "numpy")), cells.get(("DuckDB", "numpy"))
+        ratio = f"{theirs / ours:.0f}x" if ours and theirs else ""
+        lines.append(f"| {case} | {values} | {ratio} |")
+    return "\n".join(lines) + "\n\n(milliseconds)\n"
+
+
+def bar_plot(results: list[dict], path: str, title: str) -> None:
+    """Grouped horizontal bars, log-scale time axis, one group per case."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    cases = list(dict.fromkeys(r["case"] for r in results))
+    series = list(dict.fromkeys((r["system"], r["target"]) for r in results))
+    fig, ax = plt.subplots(figsize=(11, 1.2 + 0.32 * len(cases) * len(series) / 2))
+    height = 0.8 / len(series)
+    cmap = plt.get_cmap("tab20")
+    for i, key in enumerate(series):
+        xs, ys = [], []
+        for j, case in enumerate(cases):
+            for r in results:
+                if r["case"] == case and (r["system"], r["target"]) == key:
+                    xs.append(1e3 * r["seconds"])
+                    ys.append(j + i * height)
+        ax.barh(ys, xs, height=height, label=f"{key[0]} → {key[1]}", color=cmap(i % 20))
+    ax.set_xscale("log")
+    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(cases))])
+    ax.set_yticklabels(cases)
+    ax.invert_yaxis()
+    ax.set_xlabel("milliseconds (log scale, lower is better)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def replace_section(doc: str, name: str, text: str) -> None:
+    """Writes `text` between `<!-- name -->` markers in `doc` (appending them the first time)."""
+    start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+    content = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
+    block = f"{start}\n{text.rstrip()}\n{end}"
+    if start in content:
+        content = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, content, flags=re.S)
+    else:
+        content = content.rstrip() + "\n\n" + block + "\n"
+    with open(doc, "w") as fh:
+        fh.write(content)
