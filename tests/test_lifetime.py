@@ -4,9 +4,13 @@ released with the last array (each scenario in a fresh process)."""
 from conftest import run_python
 
 PRELUDE = """
-import gc, os, sys
+import gc, hashlib, os, sys
 import numpy as np
 import swingdb
+
+def segment_digests(db):
+    seg_dir = os.path.join(db, "segments")
+    return {f: hashlib.sha256(open(os.path.join(seg_dir, f), "rb").read()).hexdigest() for f in os.listdir(seg_dir)}
 
 def mapped(directory):
     # Whether a file of `directory` is mapped (also once unlinked: "(deleted)").
@@ -72,13 +76,10 @@ print("ok")
 def test_base_data_is_read_only(tmp_path):
     db = str(tmp_path / "ro.swingdb")
     code = PRELUDE + """
-import hashlib
 db = sys.argv[1]
 con = swingdb.connect(db)
 con.sql("CREATE TABLE t AS SELECT value AS a FROM range(1000)")
-seg_dir = os.path.join(db, "segments")
-digest = lambda: {f: hashlib.sha256(open(os.path.join(seg_dir, f), "rb").read()).hexdigest() for f in os.listdir(seg_dir)}
-before = digest()
+before = segment_digests(db)
 a = con.sql("SELECT a FROM t").numpy()["a"]
 try:
     a[0] = 42
@@ -88,7 +89,7 @@ else:
     raise AssertionError("writing into a stored column must fail")
 df = con.sql("SELECT a FROM t").df()
 assert np.shares_memory(df["a"].to_numpy(), a), "pandas column views the same mapped memory"
-assert digest() == before
+assert segment_digests(db) == before
 print("ok")
 """
     assert run_python(code, db).stdout.strip() == "ok"
@@ -97,13 +98,11 @@ print("ok")
 def test_writable_views_are_private_copy_on_write(tmp_path):
     db = str(tmp_path / "cow.swingdb")
     code = PRELUDE + """
-import hashlib, subprocess
+import subprocess
 db = sys.argv[1]
 con = swingdb.connect(db)
 con.sql("CREATE TABLE t AS SELECT value AS a, CAST(value AS DOUBLE) AS x FROM range(100000)")
-seg_dir = os.path.join(db, "segments")
-digest = lambda: {f: hashlib.sha256(open(os.path.join(seg_dir, f), "rb").read()).hexdigest() for f in os.listdir(seg_dir)}
-before = digest()
+before = segment_digests(db)
 shared = con.sql("SELECT a, x FROM t").numpy()
 mine = con.sql("SELECT a, x FROM t").numpy(writable=True)
 assert mine["a"].flags.writeable and not shared["a"].flags.writeable
@@ -117,7 +116,7 @@ assert int(shared["a"].sum()) == sum(range(100000))
 assert con.sql("SELECT min(a) FROM t").fetchall() == [(0,)]
 other = subprocess.run([sys.executable, "-c", "import sys, swingdb; print(swingdb.connect(sys.argv[1], read_only=True).sql('SELECT min(a) FROM t').fetchall()[0][0])", db], capture_output=True, text=True, check=True)
 assert other.stdout.strip() == "0"
-assert digest() == before
+assert segment_digests(db) == before
 # Columns that are not views of stored data come back as writable copies.
 nulls = con.sql("SELECT CASE WHEN a % 2 = 0 THEN a END AS n FROM t").numpy(writable=True)["n"]
 nulls[0] = 5
