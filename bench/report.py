@@ -23,7 +23,7 @@ def markdown_table(results: list[dict]) -> str:
     for case, cells in by_case.items():
         values = " | ".join(f"{1e3 * cells[c]:.2f}" if c in cells else "" for c in columns)
         ours, theirs = cells.get(("swingdb", "numpy")), cells.get(("DuckDB", "numpy"))
-        ratio = f"{theirs / ours:.0f}x" if ours and theirs else ""
+        ratio = f"{theirs / ours:.1f}x" if ours and theirs else ""
         lines.append(f"| {case} | {values} | {ratio} |")
     return "\n".join(lines) + "\n\n(milliseconds)\n"
 

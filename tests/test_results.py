@@ -137,3 +137,11 @@ def test_numpy_types_views_and_conversions(con):
     exact = con.sql("SELECT m FROM k").numpy(decimals="object")["m"]
     assert exact.dtype == object and str(exact[0]) == "1.50"
     assert arrays["s"].dtype == object and arrays["s"][0] == "x"
+
+
+def test_pandas_dtypes_do_not_depend_on_chunking(con):
+    con.sql("CREATE TABLE big AS SELECT value AS a, value * 0.5 AS x FROM range(100000)")
+    whole = con.sql("SELECT a, x FROM big").df()
+    filtered = con.sql("SELECT a, x FROM big WHERE a % 3 = 0").df()
+    assert whole.dtypes.tolist() == filtered.dtypes.tolist() == [np.dtype("int64"), np.dtype("float64")]
+    assert len(filtered) == 33334

@@ -74,10 +74,13 @@ def private_copy_on_write(arr: np.ndarray) -> np.ndarray:
 
 
 def pandas_column(col: pa.ChunkedArray, pd):
-    """One column for pandas: numpy view for non-null numerics, ArrowDtype otherwise."""
+    """One column for pandas: plain numpy dtypes for non-null numbers (a view of the
+    engine's buffer when it is one piece, joined otherwise, so the dtype does not
+    depend on how the result was chunked); ArrowDtype, which keeps NULLs and does
+    not copy, for everything else."""
     t = col.type
-    if _zero_copy_ok(col) and (pa.types.is_integer(t) or pa.types.is_floating(t)):
-        return pd.Series(col.chunk(0).to_numpy(zero_copy_only=True), copy=False)
+    if (pa.types.is_integer(t) or pa.types.is_floating(t)) and col.null_count == 0:
+        return pd.Series(numpy_column(col), copy=False)
     return pd.Series(pd.arrays.ArrowExtensionArray(col), copy=False)
 
 
