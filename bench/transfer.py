@@ -170,14 +170,13 @@ def main():
     if not args.no_sqlite:
         systems["SQLite (pandas.read_sql)"] = load_sqlite(parquet, os.path.join(args.work, f"transfer-{tag}.sqlite"))
     pg = None
-    if args.postgres:
-        from .postgres import LocalPostgres
-
-        pg = LocalPostgres().__enter__()
-        systems.update(load_postgres(parquet, pg))
-
     results = []
     try:
+        if args.postgres:
+            from .postgres import LocalPostgres
+
+            pg = LocalPostgres().__enter__()
+            systems.update(load_postgres(parquet, pg))
         for label, sql in cases(args.scale):
             for system, targets in systems.items():
                 for target, fetch in targets.items():
