@@ -14,7 +14,7 @@ use swingdb::arrow::datatypes::{i256, SchemaRef};
 use swingdb::arrow::error::ArrowError;
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
-use swingdb::arrow::ffi_stream::FFI_ArrowArrayStream;
+use swingdb::arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use swingdb::datafusion::scalar::ScalarValue;
 use swingdb::{ErrorKind, OpenOptions};
 
@@ -219,6 +219,28 @@ impl PyConnection {
             params.unwrap_or_default().iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?;
         let result = self.with(py, |c| c.execute(&sql, &values))?;
         Ok(PyResult_ { result: Mutex::new(Some(result)) })
+    }
+
+    /// Makes an object with `__arrow_c_stream__` queryable as table `name`,
+    /// sharing its buffers (nothing is copied).
+    fn register(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>) -> PyResult<()> {
+        let capsule = data.call_method0("__arrow_c_stream__")?;
+        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+        let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+        // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
+        // moves it out and leaves a released stream behind for the capsule to drop.
+        let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
+            .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+        let schema = reader.schema();
+        let batches = py
+            .detach(|| reader.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+        self.with(py, |c| c.register(&name, schema, batches))
+    }
+
+    /// Removes a registration; returns whether there was one.
+    fn unregister(&self, py: Python<'_>, name: String) -> PyResult<bool> {
+        self.with(py, |c| Ok(c.unregister(&name)))
     }
 
     /// Whether an explicit transaction is open.

@@ -6,7 +6,7 @@ import datetime as _dt
 import decimal as _decimal
 import os
 
-from . import _swingdb
+from . import _swingdb, ingest
 from .result import Result
 
 _EPOCH = _dt.datetime(1970, 1, 1)
@@ -68,13 +68,70 @@ class Connection:
 
     # -- running SQL -------------------------------------------------------
     def sql(self, query: str, params=None) -> Result | None:
-        """Runs SQL and returns its :class:`Result` (None for statements without rows, like DDL)."""
-        result = Result(self._con.execute(query, _params(params)))
+        """Runs SQL and returns its :class:`Result` (None for statements without rows, like DDL).
+
+        A table name that is neither stored nor registered is looked up among the
+        caller's variables: ``con.sql("SELECT avg(x) FROM df")`` reads the
+        DataFrame ``df`` in place (a replacement scan)."""
+        result = Result(self._run(query, _params(params)))
         return result if result.columns else None
 
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs SQL on a new cursor and returns it (like ``sqlite3``)."""
         return self.cursor().execute(query, params)
+
+    def _run(self, query: str, params):
+        """Executes, resolving unknown table names from the calling code's variables."""
+        replaced = []
+        try:
+            while True:
+                try:
+                    return self._con.execute(query, params)
+                except _swingdb.ProgrammingError as error:
+                    name = ingest.missing_table(error)
+                    if name is None or name in replaced:
+                        raise
+                    value = ingest.find_in_caller(name)
+                    if value is None:
+                        raise
+                    self._con.register(name, ingest.to_arrow(value, name))
+                    replaced.append(name)
+        finally:
+            for name in replaced:
+                self._con.unregister(name)
+
+    # -- Python data -------------------------------------------------------
+    def register(self, name: str, data) -> "Connection":
+        """Makes ``data`` (pandas / polars DataFrame or LazyFrame, dict of numpy
+        arrays, numpy structured array, pyarrow Table / RecordBatch /
+        RecordBatchReader / Dataset, or anything with ``__arrow_c_stream__``)
+        queryable as table ``name``. Numeric buffers are shared, not copied;
+        nothing is stored. Shadows a stored table of the same name."""
+        self._con.register(name, ingest.to_arrow(data, name))
+        return self
+
+    def unregister(self, name: str) -> "Connection":
+        """Removes a registration made with :meth:`register`."""
+        if not self._con.unregister(name):
+            raise _swingdb.ProgrammingError(f"nothing is registered as '{name}'")
+        return self
+
+    def create_table(self, name: str, data) -> None:
+        """Stores ``data`` (anything :meth:`register` takes) as a new table ``name``."""
+        self._load(f'CREATE TABLE "{name}" AS SELECT * FROM {{source}}', data)
+
+    def insert(self, name: str, data) -> int:
+        """Appends ``data`` to table ``name`` (columns by position); returns the row count."""
+        result = self._load(f'INSERT INTO "{name}" SELECT * FROM {{source}}', data)
+        return result.rows_affected or 0
+
+    def _load(self, template: str, data):
+        source = f"__swingdb_load_{id(data):x}"
+        self._con.register(source, ingest.to_arrow(data))
+        try:
+            return self._con.execute(template.format(source=f'"{source}"'), None)
+        finally:
+            self._con.unregister(source)
 
     def executemany(self, query: str, seq_of_params) -> "Cursor":
         """Runs SQL once per parameter set, all in one transaction."""
@@ -172,7 +229,7 @@ class Cursor:
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs one SQL string (may hold several statements; the last one's rows are kept)."""
         self._check()
-        self._result = Result(self.connection._con.execute(query, _params(params)))
+        self._result = Result(self.connection._run(query, _params(params)))
         affected = self._result.rows_affected
         self._rowcount = -1 if affected is None else affected
         return self

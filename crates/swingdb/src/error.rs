@@ -169,7 +169,9 @@ impl From<DataFusionError> for Error {
             },
             other => other,
         };
-        Self::new(datafusion_kind(&err), datafusion_message(&err))
+        // Tables live in one schema: name them as the user wrote them.
+        let message = datafusion_message(&err).replace("'swingdb.main.", "'");
+        Self::new(datafusion_kind(&err), message)
     }
 }
 

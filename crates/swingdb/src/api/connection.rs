@@ -9,7 +9,7 @@ use crate::sql::functions::{file_table, FileKind};
 use crate::sql::params::number_placeholders;
 use crate::sql::session::new_context;
 use crate::sql::table::SegmentTable;
-use crate::sql::{Tables, CATALOG, SCHEMA};
+use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions, UInt64Array};
 use datafusion::arrow::compute::{cast_with_options, concat_batches, filter_record_batch, CastOptions};
@@ -18,6 +18,7 @@ use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::datasource::provider_as_source;
+use datafusion::datasource::MemTable;
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::SendableRecordBatchStream;
@@ -56,6 +57,7 @@ pub struct Connection {
     core: Arc<DbCore>,
     ctx: SessionContext,
     tables: Tables,
+    registered: Registered,
     txn: Mutex<Option<Txn>>,
     busy: tokio::sync::Mutex<()>,
 }
@@ -173,8 +175,9 @@ fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn Tabl
 impl Connection {
     pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
-        let ctx = new_context(tables.clone(), core.store.clone())?;
-        Ok(Self { core, ctx, tables, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()) })
+        let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
+        let ctx = new_context(tables.clone(), registered.clone(), core.store.clone())?;
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()) })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -184,6 +187,21 @@ impl Connection {
             let _busy = self.busy.lock().await;
             self.execute_async(sql, params).await
         })
+    }
+
+    /// Makes `batches` queryable as table `name` on this connection, without
+    /// copying them (their buffers stay where they are) and without storing
+    /// them. Replaces an earlier registration of the same name.
+    pub fn register(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<()> {
+        let name = name.to_string();
+        let table = MemTable::try_new(schema, vec![batches])?;
+        self.registered.lock().unwrap().insert(name, Arc::new(table));
+        Ok(())
+    }
+
+    /// Removes a registration; returns whether there was one.
+    pub fn unregister(&self, name: &str) -> bool {
+        self.registered.lock().unwrap().remove(name).is_some()
     }
 
     /// Whether an explicit transaction (`BEGIN`) is open.

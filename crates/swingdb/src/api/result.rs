@@ -1,7 +1,7 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use super::coalesce::merge_adjacent;
+use super::coalesce::{continues, join_run};
 use super::database::runtime;
 use crate::error::Result;
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
@@ -17,8 +17,8 @@ pub struct QueryResult {
     schema: SchemaRef,
     stream: Option<SendableRecordBatchStream>,
     ready: std::vec::IntoIter<RecordBatch>,
-    /// A batch held back in case the next one continues it (see [`merge_adjacent`]).
-    held: Option<RecordBatch>,
+    /// Batches held back while each continues the one before (see [`continues`]).
+    run: Vec<RecordBatch>,
     rows_affected: Option<u64>,
 }
 
@@ -31,19 +31,19 @@ impl std::fmt::Debug for QueryResult {
 impl QueryResult {
     /// A result without rows or columns (DDL, transaction control).
     pub(crate) fn empty() -> Self {
-        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), held: None, rows_affected: None }
+        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None }
     }
 
     /// A result of a DML statement: one row, one `count` column.
     pub(crate) fn count(n: u64) -> Self {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self { schema, stream: None, ready: vec![batch].into_iter(), held: None, rows_affected: Some(n) }
+        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n) }
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), held: None, rows_affected: None }
+        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None }
     }
 
     /// The schema of the rows.
@@ -57,20 +57,20 @@ impl QueryResult {
     }
 
     /// The next batch, or `None` at the end. Blocks while the query computes it.
-    /// Consecutive slices of one stored segment arrive joined into one batch.
+    /// Consecutive slices of one buffer (a stored segment, registered data)
+    /// arrive joined into one batch.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
-            let next = self.next_computed()?;
-            match (self.held.take(), next) {
-                (held, None) => return Ok(held),
-                (None, Some(next)) => self.held = Some(next),
-                (Some(held), Some(next)) => match merge_adjacent(&held, &next) {
-                    Some(merged) => self.held = Some(merged),
-                    None => {
-                        self.held = Some(next);
-                        return Ok(Some(held));
+            match self.next_computed()? {
+                None => return Ok((!self.run.is_empty()).then(|| join_run(&std::mem::take(&mut self.run)))),
+                Some(next) => {
+                    if self.run.last().is_none_or(|last| continues(last, &next)) {
+                        self.run.push(next);
+                    } else {
+                        let joined = join_run(&std::mem::replace(&mut self.run, vec![next]));
+                        return Ok(Some(joined));
                     }
-                },
+                }
             }
         }
     }

@@ -19,33 +19,43 @@ pub const SCHEMA: &str = "main";
 /// connection (which changes it statement by statement) and DataFusion.
 pub type Tables = Arc<Mutex<BTreeMap<String, Arc<TableMeta>>>>;
 
-/// DataFusion schema provider over a connection's [`Tables`].
+/// Data registered on a connection under a name (DataFrames, Arrow tables):
+/// queryable like tables, never stored. Shadows a stored table of the same name.
+pub type Registered = Arc<Mutex<BTreeMap<String, Arc<dyn TableProvider>>>>;
+
+/// DataFusion schema provider over a connection's [`Tables`] and [`Registered`] data.
 #[derive(Debug)]
 pub struct TablesSchema {
     tables: Tables,
+    registered: Registered,
     store: Arc<SegmentStore>,
 }
 
 impl TablesSchema {
-    /// A provider over `tables`, mapping segments through `store`.
-    pub fn new(tables: Tables, store: Arc<SegmentStore>) -> Self {
-        Self { tables, store }
+    /// A provider over `tables` and `registered`, mapping segments through `store`.
+    pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Self {
+        Self { tables, registered, store }
     }
 }
 
 #[async_trait]
 impl SchemaProvider for TablesSchema {
     fn table_names(&self) -> Vec<String> {
-        self.tables.lock().unwrap().keys().cloned().collect()
+        let mut names: Vec<String> = self.tables.lock().unwrap().keys().cloned().collect();
+        names.extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
+        names
     }
 
     async fn table(&self, name: &str) -> DFResult<Option<Arc<dyn TableProvider>>> {
+        if let Some(provider) = self.registered.lock().unwrap().get(name) {
+            return Ok(Some(provider.clone()));
+        }
         let meta = self.tables.lock().unwrap().get(name).cloned();
         Ok(meta.map(|m| Arc::new(SegmentTable::new(m, self.store.clone())) as Arc<dyn TableProvider>))
     }
 
     fn table_exist(&self, name: &str) -> bool {
-        self.tables.lock().unwrap().contains_key(name)
+        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().contains_key(name)
     }
 
     fn register_table(&self, name: String, _table: Arc<dyn TableProvider>) -> DFResult<Option<Arc<dyn TableProvider>>> {

@@ -7,5 +7,5 @@ pub mod params;
 pub mod session;
 pub mod table;
 
-pub use catalog::{Tables, TablesSchema, CATALOG, SCHEMA};
+pub use catalog::{Registered, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

@@ -2,7 +2,7 @@
 //! the default, information_schema on, file paths usable as tables, and the
 //! `read_*` table functions.
 
-use super::catalog::{Tables, TablesSchema, CATALOG, SCHEMA};
+use super::catalog::{Registered, Tables, TablesSchema, CATALOG, SCHEMA};
 use super::functions::{FileKind, ReadFile};
 use crate::error::Result;
 use crate::storage::SegmentStore;
@@ -11,8 +11,9 @@ use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::sync::Arc;
 
-/// A session whose default catalog is `tables`, read through `store`.
-pub fn new_context(tables: Tables, store: Arc<SegmentStore>) -> Result<SessionContext> {
+/// A session whose default catalog is `tables` (read through `store`) plus the
+/// `registered` data.
+pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Result<SessionContext> {
     let mut config = SessionConfig::new()
         .with_information_schema(true)
         .with_default_catalog_and_schema(CATALOG, SCHEMA)
@@ -23,7 +24,7 @@ pub fn new_context(tables: Tables, store: Arc<SegmentStore>) -> Result<SessionCo
     let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
     let ctx = SessionContext::new_with_state(state);
     let catalog = MemoryCatalogProvider::new();
-    catalog.register_schema(SCHEMA, Arc::new(TablesSchema::new(tables, store)))?;
+    catalog.register_schema(SCHEMA, Arc::new(TablesSchema::new(tables, registered, store)))?;
     ctx.register_catalog(CATALOG, Arc::new(catalog));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind)));

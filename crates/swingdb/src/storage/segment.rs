@@ -125,19 +125,9 @@ struct Mapping {
     file: File,
 }
 
-/// The live mappings by start address: adjacent slices of one segment can be
-/// joined back, and an address can be traced to its file, without copying.
+/// The live mappings by start address, so that an address inside one can be
+/// traced back to its file.
 static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Mapping>>>> = LazyLock::new(Default::default);
-
-/// A buffer covering `len` bytes from the start of `buffer`, if `buffer` lies in
-/// a live mapped segment that is long enough: the same memory, no copy.
-pub fn extend_mapped(buffer: &Buffer, len: usize) -> Option<Buffer> {
-    let key = buffer.data_ptr().as_ptr() as usize;
-    let mapping = MAPPINGS.lock().unwrap().get(&key)?.upgrade()?;
-    let file = &mapping.buffer;
-    let offset = (buffer.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
-    (offset.checked_add(len)? <= file.len()).then(|| file.slice_with_length(offset, len))
-}
 
 /// The segment file mapped at `address` (a new handle to it, valid also after
 /// the file was unlinked) and the offset of `address` in it, if any.

@@ -55,7 +55,11 @@ impl<'a> TableWriter<'a> {
         if self.pending_rows == 0 {
             return Ok(());
         }
-        let all = concat_batches(&self.schema, &self.pending)?;
+        // One batch goes to the file as it is; several are joined first.
+        let all = match self.pending.as_slice() {
+            [one] => one.clone(),
+            many => concat_batches(&self.schema, many)?,
+        };
         self.pending.clear();
         let take = all.num_rows().min(SEGMENT_MAX_ROWS);
         let (now, rest) = (all.slice(0, take), all.slice(take, all.num_rows() - take));

@@ -1,0 +1,103 @@
+"""Python data in: register (zero-copy), replacement scans, create_table / insert."""
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pytest
+
+import swingdb
+
+
+def test_registered_numpy_data_is_queried_in_place(con):
+    x = np.arange(1_000_000, dtype=np.int64)
+    con.register("nums", {"x": x})
+    out = con.sql("SELECT x FROM nums").numpy()["x"]
+    # The result is the caller's own array: no copy on the way in or out.
+    assert np.shares_memory(out, x)
+    assert con.sql("SELECT sum(x) FROM nums").fetchall() == [(int(x.sum()),)]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: pd.DataFrame({"a": [1, 2, 3], "s": ["x", "y", None]}),
+        lambda: {"a": np.array([1, 2, 3]), "s": np.array(["x", "y", None], dtype=object)},
+        lambda: np.array([(1, b"x"), (2, b"y"), (3, b"z")], dtype=[("a", "i8"), ("s", "S1")]),
+        lambda: pa.table({"a": [1, 2, 3], "s": ["x", "y", None]}),
+        lambda: pa.record_batch({"a": [1, 2, 3], "s": ["x", "y", None]}),
+        lambda: pa.table({"a": [1, 2, 3]}).to_reader(),
+        lambda: ds.dataset(pa.table({"a": [1, 2, 3]})),
+        lambda: pl.DataFrame({"a": [1, 2, 3], "s": ["x", "y", None]}),
+        lambda: pl.DataFrame({"a": [1, 2, 3]}).lazy(),
+    ],
+    ids=["pandas", "dict", "structured", "table", "batch", "reader", "dataset", "polars", "lazyframe"],
+)
+def test_register_every_kind_of_data(con, make):
+    con.register("d", make())
+    assert con.sql("SELECT sum(a) FROM d").fetchall() == [(6,)]
+    con.unregister("d")
+    with pytest.raises(swingdb.ProgrammingError, match="table 'd' not found"):
+        con.sql("SELECT * FROM d")
+
+
+def test_unregister_unknown_name(con):
+    with pytest.raises(swingdb.ProgrammingError, match="nothing is registered as 'ghost'"):
+        con.unregister("ghost")
+
+
+def test_replacement_scan_finds_local_and_global_variables(con):
+    frame = pd.DataFrame({"x": [1.0, 2.0, 3.0]})
+    assert con.sql("SELECT avg(x) FROM frame").fetchall() == [(2.0,)]
+    assert con.execute("SELECT count(*) FROM frame WHERE x > ?", [1.5]).fetchall() == [(2,)]
+    # Nothing stays registered afterwards.
+    del frame
+    with pytest.raises(swingdb.ProgrammingError, match="frame"):
+        con.sql("SELECT * FROM frame")
+
+
+def test_replacement_scan_of_unsupported_object_names_it(con):
+    not_data = object()  # noqa: F841 (looked up by name)
+    with pytest.raises(swingdb.ProgrammingError, match="'not_data' is a builtins.object"):
+        con.sql("SELECT * FROM not_data")
+
+
+def test_create_table_and_insert_persist(db_path):
+    df = pd.DataFrame({"id": np.arange(5), "name": list("abcde")})
+    with swingdb.connect(db_path) as con:
+        con.create_table("people", df)
+        assert con.insert("people", df) == 5
+    with swingdb.connect(db_path) as con:
+        assert con.sql("SELECT count(*), sum(id) FROM people").fetchall() == [(10, 20)]
+        con.sql("CREATE TABLE copy AS SELECT * FROM df")  # replacement scan inside DDL
+        assert con.sql("SELECT count(*) FROM copy").fetchall() == [(5,)]
+
+
+def test_pandas_types_are_mapped(con):
+    df = pd.DataFrame(
+        {
+            "s": pd.Series(["a", None, "c"], dtype=object),
+            "n": pd.array([1, None, 3], dtype="Int64"),
+            "cat": pd.Categorical(["x", "y", "x"]),
+            "ts": pd.to_datetime(["2024-01-01 10:00", "2024-01-02 11:00", None]).tz_localize("Europe/Amsterdam"),
+        }
+    )
+    con.create_table("typed", df)
+    schema = con.sql("SELECT * FROM typed").arrow().schema
+    assert schema.field("s").type == pa.string()
+    assert schema.field("n").type == pa.int64()
+    assert pa.types.is_dictionary(schema.field("cat").type)
+    assert schema.field("ts").type.tz == "Europe/Amsterdam"
+    assert con.sql("SELECT count(n), count(s), count(ts) FROM typed").fetchall() == [(2, 2, 2)]
+    back = con.sql("SELECT ts FROM typed").fetchall()
+    assert back[0][0] == dt.datetime(2024, 1, 1, 9, 0, tzinfo=dt.timezone.utc) or back[0][0].utcoffset() is not None
+
+
+def test_mixed_object_column_is_a_clear_error(con):
+    bad = pd.DataFrame({"mixed": [1, "x", 2.5]})
+    with pytest.raises(swingdb.DataError, match="column mixed"):
+        con.create_table("t", bad)
+    assert con.table_names() == []
