@@ -145,3 +145,24 @@ def test_pandas_dtypes_do_not_depend_on_chunking(con):
     filtered = con.sql("SELECT a, x FROM big WHERE a % 3 = 0").df()
     assert whole.dtypes.tolist() == filtered.dtypes.tolist() == [np.dtype("int64"), np.dtype("float64")]
     assert len(filtered) == 33334
+
+
+def _anon_kib():
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1])
+    raise AssertionError("no RssAnon in /proc/self/status")
+
+
+def test_streaming_a_computed_result_does_not_materialize_it(con):
+    rows = 20_000_000
+    con.sql(f"CREATE TABLE s AS SELECT value AS a FROM range({rows})")
+    before = peak = _anon_kib()
+    total = 0
+    for batch in con.execute("SELECT a * 2 AS b FROM s").fetch_record_batch(100_000):
+        total += batch.num_rows
+        peak = max(peak, _anon_kib())
+    assert total == rows
+    # The whole result is 160 MB of new int64 values; streaming holds a few batches.
+    assert peak - before < 60 * 1024, f"{(peak - before) / 1024:.0f} MiB held while streaming"

@@ -15,6 +15,7 @@
 //! ```
 
 pub mod api;
+pub mod coalesce;
 pub mod error;
 pub mod sql;
 pub mod storage;

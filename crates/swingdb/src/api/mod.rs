@@ -1,6 +1,5 @@
 //! The public face of the core: [`Database`], [`Connection`], [`QueryResult`].
 
-pub mod coalesce;
 pub mod connection;
 pub mod database;
 pub mod result;

@@ -1,7 +1,7 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use super::coalesce::{continues, join_run};
+use crate::coalesce::{continues, join_run};
 use super::database::runtime;
 use crate::error::Result;
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};

@@ -5,6 +5,7 @@ use super::dir::DbDir;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::write_segment;
 use super::store::SegmentStore;
+use crate::coalesce::{continues, join_run};
 use crate::error::Result;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -55,10 +56,13 @@ impl<'a> TableWriter<'a> {
         if self.pending_rows == 0 {
             return Ok(());
         }
-        // One batch goes to the file as it is; several are joined first.
-        let all = match self.pending.as_slice() {
-            [one] => one.clone(),
-            many => concat_batches(&self.schema, many)?,
+        // Consecutive slices of one buffer (DataFusion cuts scans of registered
+        // data into slices) go to the file as the buffer they are; only pieces
+        // from different places are copied together first.
+        let all = if self.pending.windows(2).all(|w| continues(&w[0], &w[1])) {
+            join_run(&self.pending)
+        } else {
+            concat_batches(&self.schema, &self.pending)?
         };
         self.pending.clear();
         let take = all.num_rows().min(SEGMENT_MAX_ROWS);
