@@ -101,3 +101,23 @@ def test_mixed_object_column_is_a_clear_error(con):
     with pytest.raises(swingdb.DataError, match="column mixed"):
         con.create_table("t", bad)
     assert con.table_names() == []
+
+
+def test_load_reports_progress(con):
+    seen = []
+    con.create_table("t", {"a": np.arange(100_000)}, progress=seen.append)
+    assert seen and seen == sorted(seen) and seen[-1] == 100_000
+
+
+def test_progress_bar_draws_on_request(con, capsys):
+    con.create_table("t", {"a": np.arange(50_000)}, progress=True)
+    err = capsys.readouterr().err
+    assert "loading t" in err and "100%" in err and "50,000/50,000 rows" in err
+
+
+def test_failing_progress_callback_does_not_fail_the_load(con):
+    def broken(rows):
+        raise RuntimeError("display went away")
+
+    con.create_table("t", {"a": np.arange(10)}, progress=broken)
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(10,)]

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyCapsule, PyDict, PyFloat, PyInt, PyString, PyTuple};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::RecordBatchReader;
 use swingdb::arrow::datatypes::{i256, SchemaRef};
 use swingdb::arrow::error::ArrowError;
@@ -212,12 +212,35 @@ impl PyConnection {
 
 #[pymethods]
 impl PyConnection {
-    /// Runs SQL with positional parameters; returns a result.
-    #[pyo3(signature = (sql, params=None))]
-    fn execute(&self, py: Python<'_>, sql: String, params: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<PyResult_> {
+    /// Runs SQL with positional parameters; returns a result. `progress`, if
+    /// given, is called with the number of rows stored so far.
+    #[pyo3(signature = (sql, params=None, progress=None))]
+    fn execute(
+        &self,
+        py: Python<'_>,
+        sql: String,
+        params: Option<Vec<Bound<'_, PyAny>>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<PyResult_> {
         let values =
             params.unwrap_or_default().iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?;
-        let result = self.with(py, |c| c.execute(&sql, &values))?;
+        let hook = progress.map(|callback| {
+            Arc::new(move |rows: u64| {
+                Python::attach(|py| {
+                    // A failing progress callback must not fail the load.
+                    let _ = callback.call1(py, (rows,));
+                })
+            }) as swingdb::api::connection::ProgressHook
+        });
+        let has_hook = hook.is_some();
+        let result = self.with(py, |c| {
+            c.set_progress(hook);
+            let result = c.execute(&sql, &values);
+            if has_hook {
+                c.set_progress(None);
+            }
+            result
+        })?;
         Ok(PyResult_ { result: Mutex::new(Some(result)) })
     }
 

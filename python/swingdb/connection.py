@@ -7,6 +7,7 @@ import decimal as _decimal
 import os
 
 from . import _swingdb, ingest
+from .progress import progress_for
 from .result import Result
 
 _EPOCH = _dt.datetime(1970, 1, 1)
@@ -116,20 +117,26 @@ class Connection:
             raise _swingdb.ProgrammingError(f"nothing is registered as '{name}'")
         return self
 
-    def create_table(self, name: str, data) -> None:
-        """Stores ``data`` (anything :meth:`register` takes) as a new table ``name``."""
-        self._load(f'CREATE TABLE "{name}" AS SELECT * FROM {{source}}', data)
+    def create_table(self, name: str, data, progress=None) -> None:
+        """Stores ``data`` (anything :meth:`register` takes) as a new table ``name``.
 
-    def insert(self, name: str, data) -> int:
+        ``progress``: None shows a bar on a terminal for loads of a million rows
+        or more, True always, False never; a callable gets the rows stored so far."""
+        self._load(f'CREATE TABLE "{name}" AS SELECT * FROM {{source}}', data, name, progress)
+
+    def insert(self, name: str, data, progress=None) -> int:
         """Appends ``data`` to table ``name`` (columns by position); returns the row count."""
-        result = self._load(f'INSERT INTO "{name}" SELECT * FROM {{source}}', data)
+        result = self._load(f'INSERT INTO "{name}" SELECT * FROM {{source}}', data, name, progress)
         return result.rows_affected or 0
 
-    def _load(self, template: str, data):
+    def _load(self, template: str, data, name: str, progress):
         source = f"__swingdb_load_{id(data):x}"
-        self._con.register(source, ingest.to_arrow(data))
+        arrow = ingest.to_arrow(data, name)
+        total = getattr(arrow, "num_rows", 0)
+        self._con.register(source, arrow)
         try:
-            return self._con.execute(template.format(source=f'"{source}"'), None)
+            report = progress_for(f"loading {name}", total, progress)
+            return self._con.execute(template.format(source=f'"{source}"'), None, report)
         finally:
             self._con.unregister(source)
 

@@ -60,7 +60,11 @@ pub struct Connection {
     registered: Registered,
     txn: Mutex<Option<Txn>>,
     busy: tokio::sync::Mutex<()>,
+    progress: Mutex<Option<ProgressHook>>,
 }
+
+/// Called with the number of rows written so far while a statement stores rows.
+pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
 
 impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -177,7 +181,7 @@ impl Connection {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
         let ctx = new_context(tables.clone(), registered.clone(), core.store.clone())?;
-        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()) })
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None) })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -202,6 +206,12 @@ impl Connection {
     /// Removes a registration; returns whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
         self.registered.lock().unwrap().remove(name).is_some()
+    }
+
+    /// Sets (or with `None` clears) the hook told how many rows statements have
+    /// stored so far, for progress bars on long loads.
+    pub fn set_progress(&self, hook: Option<ProgressHook>) {
+        *self.progress.lock().unwrap() = hook;
     }
 
     /// Whether an explicit transaction (`BEGIN`) is open.
@@ -440,9 +450,15 @@ impl Connection {
     /// Drains `stream` into new segments of `table` (shaped as `schema`).
     async fn write_stream(&self, mut stream: SendableRecordBatchStream, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
         let mut writer = TableWriter::new(self.core.dir(), schema.clone());
+        let progress = self.progress.lock().unwrap().clone();
+        let mut rows = 0;
         while let Some(batch) = stream.next().await {
             let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table))?;
+            rows += batch.num_rows() as u64;
             writer.push(conform(&batch, schema, table)?)?;
+            if let Some(report) = &progress {
+                report(rows);
+            }
         }
         let (segments, files) = writer.finish()?;
         self.record_files(files);
