@@ -147,6 +147,9 @@ impl PruningStatistics for SegmentStats<'_> {
     }
 }
 
+/// Largest slice a scan hands DataFusion, so operators never see huge batches.
+const MAX_SLICE_ROWS: usize = 1 << 17;
+
 /// Cuts batches into zero-copy slices of at most `size` rows, so that
 /// DataFusion can spread them over its partitions.
 pub fn slice_batches(batches: Vec<RecordBatch>, size: usize) -> Vec<RecordBatch> {
@@ -191,7 +194,14 @@ impl TableProvider for SegmentTable {
         limit: Option<usize>,
     ) -> DFResult<Arc<dyn ExecutionPlan>> {
         let batches = self.batches(Some(state), filters)?;
-        let slices = slice_batches(batches, state.config().batch_size());
+        // Enough slices for every partition to get several (DataFusion spreads
+        // them), but no smaller than the configured batch size: per-batch
+        // overhead then stays small for large tables, and plain reads hand over
+        // few, large arrays.
+        let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+        let config = state.config();
+        let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
+        let slices = slice_batches(batches, per_slice);
         let source = MemorySourceConfig::try_new(&[slices], self.schema(), projection.cloned())?.with_limit(limit);
         Ok(DataSourceExec::from_data_source(source))
     }
