@@ -166,3 +166,28 @@ def test_streaming_a_computed_result_does_not_materialize_it(con):
     assert total == rows
     # The whole result is 160 MB of new int64 values; streaming holds a few batches.
     assert peak - before < 60 * 1024, f"{(peak - before) / 1024:.0f} MiB held while streaming"
+
+
+def test_threads_share_a_connection_without_deadlock(con):
+    import threading
+
+    con.sql("CREATE TABLE th AS SELECT value AS a FROM range(2000000)")
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(5):
+                results.append(con.sql("SELECT sum(a) FROM th").fetchall()[0][0])
+                seen = []
+                con.create_table(f"t{threading.get_ident()}_{len(results)}", {"a": np.arange(300_000)}, progress=seen.append)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "deadlock"
+    assert not errors, errors
+    assert results == [sum(range(2000000))] * 20

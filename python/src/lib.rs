@@ -45,10 +45,10 @@ fn to_py(err: swingdb::Error) -> PyErr {
     }
 }
 
-/// Runs `f` without the GIL, turning core errors into Python exceptions and a
-/// panic (a bug) into `InternalError` instead of unwinding into Python.
-fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> swingdb::Result<T> + Send) -> PyResult<T> {
-    py.detach(|| match catch_unwind(AssertUnwindSafe(f)) {
+/// Runs `f`, turning core errors into Python exceptions and a panic (a bug)
+/// into `InternalError` instead of unwinding into Python. Call it without the GIL.
+fn guarded<T>(f: impl FnOnce() -> swingdb::Result<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result.map_err(to_py),
         Err(panic) => {
             let what = panic
@@ -58,7 +58,12 @@ fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> swingdb::Result<T> + Send
                 .unwrap_or_else(|| "unknown panic".into());
             Err(InternalError::new_err(format!("internal error (please report): {what}")))
         }
-    })
+    }
+}
+
+/// [`guarded`], with the GIL released while the engine works.
+fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> swingdb::Result<T> + Send) -> PyResult<T> {
+    py.detach(|| guarded(f))
 }
 
 /// Converts one Python parameter value. Dates, datetimes and decimals arrive
@@ -203,10 +208,15 @@ struct PyConnection {
 }
 
 impl PyConnection {
+    /// Runs `f` on the connection. The GIL is released *before* waiting for the
+    /// connection's lock: a thread that waits for another thread's statement
+    /// must not hold the GIL that statement needs to hand back its result.
     fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&swingdb::Connection) -> swingdb::Result<T> + Send) -> PyResult<T> {
-        let guard = self.con.lock().unwrap();
-        let con = guard.as_ref().ok_or_else(|| ProgrammingError::new_err("the connection is closed"))?;
-        engine(py, || f(con))
+        py.detach(|| {
+            let guard = self.con.lock().unwrap();
+            let con = guard.as_ref().ok_or_else(|| ProgrammingError::new_err("the connection is closed"))?;
+            guarded(|| f(con))
+        })
     }
 }
 
@@ -268,9 +278,8 @@ impl PyConnection {
 
     /// Whether an explicit transaction is open.
     #[getter]
-    fn in_transaction(&self) -> PyResult<bool> {
-        let guard = self.con.lock().unwrap();
-        Ok(guard.as_ref().is_some_and(|c| c.in_transaction()))
+    fn in_transaction(&self, py: Python<'_>) -> bool {
+        py.detach(|| self.con.lock().unwrap().as_ref().is_some_and(|c| c.in_transaction()))
     }
 
     /// Names of the tables.
@@ -280,14 +289,13 @@ impl PyConnection {
 
     /// Closes the connection, rolling back an open transaction.
     fn close(&self, py: Python<'_>) {
-        let con = self.con.lock().unwrap().take();
-        py.detach(|| drop(con));
+        py.detach(|| drop(self.con.lock().unwrap().take()));
     }
 
     /// Whether `close()` was called.
     #[getter]
-    fn closed(&self) -> bool {
-        self.con.lock().unwrap().is_none()
+    fn closed(&self, py: Python<'_>) -> bool {
+        py.detach(|| self.con.lock().unwrap().is_none())
     }
 }
 
