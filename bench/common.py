@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import decimal
 import math
@@ -88,3 +89,22 @@ def same_rows(a: list[tuple], b: list[tuple], ordered: bool = True, rel: float =
             elif x != y:
                 return f"row {i}: {ra} vs {rb}"
     return None
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
+    """The options every lineitem benchmark takes, parsed; work and output directories created."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=float, default=1.0, help="TPC-H scale factor (1 = 6M lineitem rows)")
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
+    parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    os.makedirs(args.out, exist_ok=True)
+    args.tag = f"sf{args.scale:g}"
+    return args

@@ -11,7 +11,6 @@ the same run for reference.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import re
@@ -27,7 +26,7 @@ import pyarrow.parquet as pq
 
 import swingdb
 
-from .common import machine, timed
+from .common import lineitem_args, machine, timed
 from .report import bar_plot, markdown_table, replace_section
 from .tpch import generate
 
@@ -106,17 +105,8 @@ def postgres_ingest(pg):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
-    parser.add_argument("--no-sqlite", action="store_true")
-    parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
-    args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    os.makedirs(args.out, exist_ok=True)
-    tag = f"sf{args.scale:g}"
+    args = lineitem_args(__doc__, runs=3)
+    tag = args.tag
     parquet = os.path.join(generate(args.scale, os.path.join(args.work, f"tpch-{tag}")), "lineitem.parquet")
     table = pq.read_table(parquet)
     # The DataFrame a pandas user has: float64 amounts, datetime64 dates, str text.

@@ -47,22 +47,27 @@ def assign(x, y, centroids):
     return d.argmin(axis=1).astype(np.int32)
 
 
+def kmeans(fetch_numpy, register, query_rows, points, iterations, clock):
+    """k-means where each iteration reads the points from the database into numpy
+    and hands the assignments back; `clock` times only those two handoffs."""
+    centroids = np.stack([points["x"][:K], points["y"][:K]], axis=1)
+    for _ in range(iterations):
+        with clock:
+            cols = fetch_numpy("SELECT id, x, y FROM points")
+        labels = assign(cols["x"], cols["y"], centroids)
+        with clock:
+            register("labels", {"id": cols["id"], "grp": labels})
+        rows = query_rows("SELECT l.grp, avg(p.x), avg(p.y) FROM points p JOIN labels l ON p.id = l.id GROUP BY l.grp ORDER BY l.grp")
+        centroids = np.array([[r[1], r[2]] for r in rows])
+    return centroids
+
+
 def kmeans_swingdb(path, points, iterations, clock):
     shutil.rmtree(path, ignore_errors=True)
     con = swingdb.connect(path)
     con.create_table("points", points)
-    centroids = np.stack([points["x"][:K], points["y"][:K]], axis=1)
-    for _ in range(iterations):
-        with clock:
-            cols = con.sql("SELECT id, x, y FROM points").numpy()  # views of the stored file
-        labels = assign(cols["x"], cols["y"], centroids)
-        with clock:
-            con.register("labels", {"id": cols["id"], "grp": labels})
-        rows = con.sql(
-            "SELECT l.grp, avg(p.x), avg(p.y) FROM points p JOIN labels l ON p.id = l.id GROUP BY l.grp ORDER BY l.grp"
-        ).fetchall()
-        centroids = np.array([[r[1], r[2]] for r in rows])
-    return centroids
+    # numpy() of the stored points gives views of the segment file.
+    return kmeans(lambda q: con.sql(q).numpy(), con.register, lambda q: con.sql(q).fetchall(), points, iterations, clock)
 
 
 def kmeans_duckdb(path, points, iterations, clock):
@@ -72,18 +77,7 @@ def kmeans_duckdb(path, points, iterations, clock):
     con.register("src", points)
     con.execute("CREATE TABLE points AS SELECT * FROM src")
     con.unregister("src")
-    centroids = np.stack([points["x"][:K], points["y"][:K]], axis=1)
-    for _ in range(iterations):
-        with clock:
-            cols = con.sql("SELECT id, x, y FROM points").fetchnumpy()
-        labels = assign(cols["x"], cols["y"], centroids)
-        with clock:
-            con.register("labels", {"id": cols["id"], "grp": labels})
-        rows = con.sql(
-            "SELECT l.grp, avg(p.x), avg(p.y) FROM points p JOIN labels l ON p.id = l.id GROUP BY l.grp ORDER BY l.grp"
-        ).fetchall()
-        centroids = np.array([[r[1], r[2]] for r in rows])
-    return centroids
+    return kmeans(lambda q: con.sql(q).fetchnumpy(), con.register, lambda q: con.sql(q).fetchall(), points, iterations, clock)
 
 
 def main():

@@ -18,6 +18,7 @@ import duckdb
 import swingdb
 
 from .common import machine, same_rows, timed
+from .report import replace_section
 from .tpch import QUERIES, TABLES, generate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -89,9 +90,25 @@ def main():
         print(f"Q{q:>2}: swingdb {1e3 * sw_t:8.1f} ms  duckdb {1e3 * dd_t:8.1f} ms  ratio {sw_t / dd_t:5.2f}  {'OK' if diff is None else 'MISMATCH ' + diff}")
     geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
     print(f"geometric mean ratio swingdb/duckdb: {geo:.2f}  ({sum(r['match'] for r in rows)}/{len(rows)} answers match)")
-    report = {"scale": args.scale, "runs": args.runs, "machine": machine(), "loads": loads, "queries": rows, "geomean_ratio": geo}
+    info = machine()
+    report = {"scale": args.scale, "runs": args.runs, "machine": info, "loads": loads, "queries": rows, "geomean_ratio": geo}
     with open(os.path.join(args.out, f"tpch-sf{args.scale:g}.json"), "w") as fh:
         json.dump(report, fh, indent=2, default=str)
+    lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB | answer |", "|---:|---:|---:|---:|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r['query']} | {1e3 * r['swingdb_s']:.1f} | {1e3 * r['duckdb_s']:.1f} | {r['ratio']:.2f} | {'same' if r['match'] else 'DIFFERENT'} |"
+        )
+    body = (
+        f"Data generated locally with `tpchgen-cli` (Parquet), loaded into a swingdb database directory and a DuckDB "
+        f"file with `CREATE TABLE ... AS SELECT * FROM <parquet>` (swingdb {loads['swingdb']:.2f} s, DuckDB "
+        f"{loads['duckdb']:.2f} s). Warm runs, median of {args.runs}, all rows fetched into Python. {info['cpu']}, "
+        f"{info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}. Answers are compared with DuckDB's "
+        f"(numbers within 1e-6; DataFusion returns avg of a DECIMAL as DECIMAL with 6 decimals, DuckDB as DOUBLE).\n\n"
+        + "\n".join(lines)
+        + f"\n\nGeometric mean of the ratios: **{geo:.2f}**; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n"
+    )
+    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
 
 
 if __name__ == "__main__":

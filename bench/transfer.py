@@ -11,7 +11,6 @@ or a DataFrame.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import os
@@ -29,7 +28,7 @@ import pyarrow.parquet as pq
 
 import swingdb
 
-from .common import machine, timed
+from .common import lineitem_args, machine, timed
 from .report import bar_plot, markdown_table, replace_section
 from .tpch import generate
 
@@ -149,17 +148,8 @@ def load_postgres(parquet: str, pg):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
-    parser.add_argument("--no-sqlite", action="store_true")
-    parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
-    args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    os.makedirs(args.out, exist_ok=True)
-    tag = f"sf{args.scale:g}"
+    args = lineitem_args(__doc__, runs=5)
+    tag = args.tag
     parquet = os.path.join(generate(args.scale, os.path.join(args.work, f"tpch-{tag}")), "lineitem.parquet")
     rows = pq.ParquetFile(parquet).metadata.num_rows
 
@@ -202,7 +192,7 @@ def main():
         + markdown_table(results)
         + f"\n![transfer](img/transfer-{tag}.png)\n"
     )
-    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench.transfer`)\n\n" + body)
+    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench transfer`)\n\n" + body)
 
 
 if __name__ == "__main__":
