@@ -7,7 +7,6 @@ persistent database, TPC-H Q1, and a zero-copy fetch into numpy.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 

@@ -13,7 +13,6 @@ import pytest
 
 import swingdb
 
-from conftest import run_python
 
 WRITER = textwrap.dedent(
     """
