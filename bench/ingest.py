@@ -11,7 +11,6 @@ the same run for reference.
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 import shutil
@@ -27,7 +26,7 @@ import pyarrow.parquet as pq
 import swingdb
 
 from .common import lineitem_args, machine, timed
-from .report import bar_plot, markdown_table, replace_section
+from .report import markdown_table, replace_section, save
 from .tpch import generate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -144,11 +143,8 @@ def main():
         if pg is not None:
             pg.__exit__(None, None, None)
 
-    with open(os.path.join(args.out, f"ingest-{tag}.csv"), "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(results[0]))
-        writer.writeheader()
-        writer.writerows(results)
-    bar_plot(results, os.path.join(ROOT, "docs", "img", f"ingest-{tag}.png"), title=f"lineitem SF{args.scale:g} into a persistent table, median of {args.runs} (log scale)")
+    img = save(results, args.out, os.path.join(ROOT, "docs", "img"), f"ingest-{tag}",
+               f"lineitem SF{args.scale:g} into a persistent table, median of {args.runs} (log scale)")
     info = machine()
     table_md = re.sub(r"\| DuckDB / swingdb \(numpy\) \|", "| |", markdown_table(results))
     body = (
@@ -158,7 +154,7 @@ def main():
         + table_md.replace("(milliseconds)", "(milliseconds; MB/s = Arrow bytes / time)")
         + "\n"
         + "\n".join(f"- {r['system']} from {r['target']}: {nbytes / 1e6 / r['seconds']:.0f} MB/s" for r in results)
-        + f"\n\n![ingest](img/ingest-{tag}.png)\n"
+        + f"\n\n![ingest]({img})\n"
     )
     replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"ingest-{tag}", f"## Transfer to database, SF{args.scale:g} (`python -m bench ingest`)\n\n" + body)
 

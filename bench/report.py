@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from collections import defaultdict
@@ -72,3 +73,14 @@ def replace_section(doc: str, name: str, text: str) -> None:
         content = content.rstrip() + "\n\n" + block + "\n"
     with open(doc, "w") as fh:
         fh.write(content)
+
+
+def save(results: list[dict], out_dir: str, docs_img: str, name: str, title: str) -> str:
+    """Writes the raw results as `out_dir/name.csv` and their plot as
+    `docs_img/name.png`; returns the plot's path relative to docs/."""
+    with open(os.path.join(out_dir, f"{name}.csv"), "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(results[0]))
+        writer.writeheader()
+        writer.writerows(results)
+    bar_plot(results, os.path.join(docs_img, f"{name}.png"), title=title)
+    return f"img/{name}.png"

@@ -11,7 +11,6 @@ or a DataFrame.
 
 from __future__ import annotations
 
-import csv
 import io
 import os
 import shutil
@@ -29,7 +28,7 @@ import pyarrow.parquet as pq
 import swingdb
 
 from .common import lineitem_args, machine, timed
-from .report import bar_plot, markdown_table, replace_section
+from .report import markdown_table, replace_section, save
 from .tpch import generate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -178,19 +177,15 @@ def main():
         if pg is not None:
             pg.__exit__(None, None, None)
 
-    with open(os.path.join(args.out, f"transfer-{tag}.csv"), "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(results[0]))
-        writer.writeheader()
-        writer.writerows(results)
-    img = os.path.join(ROOT, "docs", "img", f"transfer-{tag}.png")
-    bar_plot(results, img, title=f"TPC-H lineitem SF{args.scale:g} ({rows:,} rows) to the client, median of {args.runs} (log scale)")
+    img = save(results, args.out, os.path.join(ROOT, "docs", "img"), f"transfer-{tag}",
+               f"TPC-H lineitem SF{args.scale:g} ({rows:,} rows) to the client, median of {args.runs} (log scale)")
     info = machine()
     body = (
         f"Scale factor {args.scale:g} ({rows:,} rows), median of {args.runs} warm runs, measured "
         f"{time.strftime('%Y-%m-%d')} on {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; "
         f"DuckDB {info['duckdb']}, pyarrow {info['pyarrow']}, pandas {info['pandas']}, polars {info['polars']}, numpy {info['numpy']}.\n\n"
         + markdown_table(results)
-        + f"\n![transfer](img/transfer-{tag}.png)\n"
+        + f"\n![transfer]({img})\n"
     )
     replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench transfer`)\n\n" + body)
 
