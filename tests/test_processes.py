@@ -164,3 +164,25 @@ def test_crash_loop_every_reopen_shows_last_committed_version(db_path):
         con.close()
         committed = n
     assert committed > 25
+
+
+def test_in_memory_database_of_a_killed_process_is_swept():
+    code = """
+        import os, swingdb, time
+        con = swingdb.connect()
+        con.sql("CREATE TABLE t AS SELECT value AS a FROM range(1000)")
+        print(os.getpid(), flush=True)
+        time.sleep(600)
+    """
+    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True)
+    pid = int(p.stdout.readline())
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    if base is None:
+        pytest.skip("no /dev/shm")
+    left = [d for d in os.listdir(base) if d.startswith(f"swingdb-mem-{pid}-")]
+    assert len(left) == 1
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    assert os.path.isdir(os.path.join(base, left[0])), "a SIGKILL leaves the directory behind"
+    swingdb.connect().close()  # opening any in-memory database sweeps abandoned ones
+    assert not os.path.exists(os.path.join(base, left[0]))

@@ -183,10 +183,12 @@ impl DbDir {
     }
 
     /// Creates a fresh private database directory in memory (tmpfs) that is
-    /// removed when this handle is dropped.
+    /// removed when this handle is dropped. Directories that crashed processes
+    /// left behind are removed on the way.
     pub fn in_memory() -> Result<Self> {
         let base = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
-        let root = base.join(format!("swingdb-mem-{}-{}", std::process::id(), random_id()));
+        sweep_abandoned_memory_databases(&base);
+        let root = base.join(format!("{MEMORY_PREFIX}{}-{}", std::process::id(), random_id()));
         let mut dir = Self::open(&root, true, false)?;
         dir.ephemeral = true;
         Ok(dir)
@@ -442,6 +444,45 @@ impl Drop for DbDir {
     }
 }
 
+/// Name prefix of in-memory database directories.
+const MEMORY_PREFIX: &str = "swingdb-mem-";
+
+/// Whether process `pid` is gone (kill(pid, 0) fails with ESRCH).
+fn process_gone(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence; nothing is sent.
+    let failed = unsafe { libc::kill(pid, 0) } == -1;
+    failed && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// Removes in-memory database directories under `base` whose creating process
+/// is gone and whose every lease is unlocked: their process died without
+/// dropping them (a crash or SIGKILL).
+fn sweep_abandoned_memory_databases(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(MEMORY_PREFIX).and_then(|rest| rest.split('-').next()?.parse::<i32>().ok()) else {
+            continue;
+        };
+        if !process_gone(pid) {
+            continue;
+        }
+        let root = entry.path();
+        let Ok(leases) = fs::read_dir(root.join(LEASES)) else { continue };
+        let alive = leases.flatten().any(|lease| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(lease.path())
+                .map(|f| flock(&f, libc::LOCK_EX | libc::LOCK_NB).is_err())
+                .unwrap_or(false)
+        });
+        if !alive {
+            let _ = fs::remove_dir_all(&root);
+        }
+    }
+}
+
 fn init(root: &Path) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
         let p = root.join(sub);
@@ -497,6 +538,26 @@ mod tests {
         std::fs::write(db.join(MARKER), "{\"format\": \"swingdb\", \"format_version\": 9}").unwrap();
         let err = DbDir::open(&db, true, false).unwrap_err();
         assert!(err.message().contains("upgrade swingdb"), "{}", err.message());
+    }
+
+    #[test]
+    fn abandoned_memory_databases_are_swept_live_ones_kept() {
+        let base = tempfile::tempdir().unwrap();
+        // Process ids above the kernel's pid_max (4194304 at most) never exist.
+        let dead = base.path().join(format!("{MEMORY_PREFIX}99999999-dead"));
+        drop(DbDir::open(&dead, true, false).unwrap());
+        // A crash leaves the directory and its (now unlocked) lease file behind.
+        std::fs::write(dead.join(LEASES).join("gone.lease"), "").unwrap();
+        let live_root = base.path().join(format!("{MEMORY_PREFIX}99999998-live"));
+        let live = DbDir::open(&live_root, true, false).unwrap();
+        sweep_abandoned_memory_databases(base.path());
+        assert!(!dead.exists(), "a directory nobody holds a lease on is removed");
+        assert!(live_root.exists(), "a directory with a live lease is kept");
+        let ours = base.path().join(format!("{MEMORY_PREFIX}{}-busy", std::process::id()));
+        std::fs::create_dir_all(ours.join(LEASES)).unwrap();
+        sweep_abandoned_memory_databases(base.path());
+        assert!(ours.exists(), "a directory of a running process is kept, even while it has no lease yet");
+        drop(live);
     }
 
     #[test]
