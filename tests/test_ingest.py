@@ -121,3 +121,32 @@ def test_failing_progress_callback_does_not_fail_the_load(con):
 
     con.create_table("t", {"a": np.arange(10)}, progress=broken)
     assert con.sql("SELECT count(*) FROM t").fetchall() == [(10,)]
+
+
+def test_storing_registered_data_makes_no_intermediate_copy(tmp_path):
+    import threading
+    import time
+
+    def anon_mib():
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) for line in fh if line.startswith("RssAnon:")) / 1024
+
+    x = np.arange(40_000_000, dtype=np.int64)  # 305 MiB
+    con = swingdb.connect(tmp_path / "nocopy.swingdb")
+    before, peak, done = anon_mib(), [0.0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], anon_mib())
+            time.sleep(0.001)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        con.create_table("t", {"x": x})
+    finally:
+        done.set()
+        sampler.join()
+    assert con.sql("SELECT count(*), max(x) FROM t").fetchall() == [(40_000_000, 39_999_999)]
+    # A copy of the column on its way to the file would add ~305 MiB.
+    assert peak[0] - before < 100, f"{peak[0] - before:.0f} MiB of private memory while storing 305 MiB"
