@@ -89,7 +89,17 @@ impl DbCore {
         dir.sync_segments()?;
         loop {
             let latest_version = dir.latest_version()?;
-            let latest = if latest_version == base.version { Arc::new(base.clone()) } else { dir.read_manifest(latest_version)? };
+            let latest = if latest_version == base.version {
+                Arc::new(base.clone())
+            } else {
+                match dir.read_manifest(latest_version) {
+                    Ok(m) => m,
+                    // Unpinned, it may have been superseded and collected since we
+                    // listed it: look for the newest version again.
+                    Err(_) if dir.latest_version()? > latest_version => continue,
+                    Err(e) => return Err(e),
+                }
+            };
             for name in changed.keys() {
                 let before = base.tables.get(*name).map(|t| t.modified);
                 let now = latest.tables.get(*name).map(|t| t.modified);

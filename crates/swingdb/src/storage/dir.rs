@@ -399,7 +399,9 @@ impl DbDir {
                 Err(_) => continue,
             };
             let files = manifest.segment_files().map(str::to_string);
-            if version == latest || pinned.contains(&version) {
+            // Versions published while this collection runs are newer than
+            // `latest`: they are kept like the newest.
+            if version >= latest || pinned.contains(&version) {
                 keep_files.extend(files);
             } else {
                 garbage_files.extend(files);
