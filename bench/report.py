@@ -8,8 +8,9 @@ import re
 from collections import defaultdict
 
 
-def markdown_table(results: list[dict]) -> str:
-    """One row per case, one column per system/target, milliseconds, plus swingdb's speed-up over DuckDB."""
+def markdown_table(results: list[dict], ratio_target: str | None = None) -> str:
+    """One row per case, one column per system/target, milliseconds; with
+    `ratio_target`, a last column with swingdb's speed-up over DuckDB for that target."""
     columns = []
     for r in results:
         key = (r["system"], r["target"])
@@ -18,14 +19,16 @@ def markdown_table(results: list[dict]) -> str:
     by_case = defaultdict(dict)
     for r in results:
         by_case[r["case"]][(r["system"], r["target"])] = r["seconds"]
-    head = "| case | " + " | ".join(f"{s} {t}" for s, t in columns) + " | DuckDB / swingdb (numpy) |"
-    sep = "|---|" + "---:|" * (len(columns) + 1)
+    ratio_head = [f"DuckDB / swingdb ({ratio_target})"] if ratio_target else []
+    head = "| " + " | ".join(["case"] + [f"{s} {t}" for s, t in columns] + ratio_head) + " |"
+    sep = "|---|" + "---:|" * (len(columns) + len(ratio_head))
     lines = [head, sep]
     for case, cells in by_case.items():
-        values = " | ".join(f"{1e3 * cells[c]:.2f}" if c in cells else "" for c in columns)
-        ours, theirs = cells.get(("swingdb", "numpy")), cells.get(("DuckDB", "numpy"))
-        ratio = f"{theirs / ours:.1f}x" if ours and theirs else ""
-        lines.append(f"| {case} | {values} | {ratio} |")
+        row = [case] + [f"{1e3 * cells[c]:.2f}" if c in cells else "" for c in columns]
+        if ratio_target:
+            ours, theirs = cells.get(("swingdb", ratio_target)), cells.get(("DuckDB", ratio_target))
+            row.append(f"{theirs / ours:.1f}x" if ours and theirs else "")
+        lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n\n(milliseconds)\n"
 
 

@@ -103,7 +103,7 @@ def main():
             print(f"{n:>12,} points  {system:<8} handoff {1e3 * per_iter:9.3f} ms/iteration   whole run {total:6.2f} s", flush=True)
     bar_plot(results, os.path.join(ROOT, "docs", "img", "roundtrip.png"), title=f"k-means round trip: handoff time per iteration (log scale), {args.iterations} iterations")
     info = machine()
-    table = markdown_table(results).replace("| DuckDB / swingdb (numpy) |", "| |")
+    table = markdown_table(results)
     body = (
         f"k = {K}, {args.iterations} iterations; per iteration the points are read into numpy and the assignments handed "
         f"back (time outside numpy and SQL computation). {info['cpu']}, {info['cores']} cores, DuckDB {info['duckdb']}.\n\n"

@@ -184,7 +184,7 @@ def main():
         f"Scale factor {args.scale:g} ({rows:,} rows), median of {args.runs} warm runs, measured "
         f"{time.strftime('%Y-%m-%d')} on {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; "
         f"DuckDB {info['duckdb']}, pyarrow {info['pyarrow']}, pandas {info['pandas']}, polars {info['polars']}, numpy {info['numpy']}.\n\n"
-        + markdown_table(results)
+        + markdown_table(results, ratio_target="numpy")
         + f"\n![transfer]({img})\n"
     )
     replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench transfer`)\n\n" + body)

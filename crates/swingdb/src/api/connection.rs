@@ -622,12 +622,7 @@ impl Connection {
                 state.statement_to_plan(DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())))).await?
             }
         };
-        let extension = match options.kind {
-            FileKind::Csv => "csv",
-            FileKind::Parquet => "parquet",
-            FileKind::Json => "json",
-            FileKind::Arrow => "arrow",
-        };
+        let extension = options.kind.name();
         let factory = state
             .get_file_format_factory(extension)
             .ok_or_else(|| Error::internal(format!("no writer registered for {extension}")))?;

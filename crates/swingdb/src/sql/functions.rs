@@ -29,6 +29,16 @@ pub enum FileKind {
 }
 
 impl FileKind {
+    /// The format's name, as in `FORMAT csv` and DataFusion's writer registry.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Csv => "csv",
+            FileKind::Parquet => "parquet",
+            FileKind::Json => "json",
+            FileKind::Arrow => "arrow",
+        }
+    }
+
     /// The SQL function name.
     pub fn function_name(self) -> &'static str {
         match self {
