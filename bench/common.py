@@ -32,6 +32,9 @@ def machine() -> dict:
         "os": platform.platform(),
         "python": platform.python_version(),
     }
+    import sqlite3
+
+    info["sqlite"] = sqlite3.sqlite_version
     for mod in ("swingdb", "duckdb", "pyarrow", "pandas", "polars", "numpy"):
         try:
             m = __import__(mod)

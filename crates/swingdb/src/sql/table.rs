@@ -6,7 +6,7 @@ use crate::storage::{SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
-use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, ScalarValue};
@@ -53,32 +53,52 @@ impl SegmentTable {
         ((id >> ROW_BITS) as usize, (id & ((1 << ROW_BITS) - 1)) as usize)
     }
 
-    /// All batches of the segments that may hold rows matching `filters`, in
-    /// segment order (zero-copy views into the mapped files).
-    pub fn batches(&self, state: Option<&dyn Session>, filters: &[Expr]) -> DFResult<Vec<RecordBatch>> {
+    /// The batches of the segments that may hold rows matching `filters`, in
+    /// segment order, with the columns of `projection` (indices into
+    /// [`TableProvider::schema`], all when `None`): zero-copy views into the
+    /// mapped files, each column checked against its checksum on first use.
+    pub fn batches(&self, state: Option<&dyn Session>, filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
         let keep = match (state, conjunction(filters.iter().cloned())) {
             (Some(state), Some(predicate)) => self.prune(state, predicate)?,
             _ => vec![true; self.meta.segments.len()],
         };
+        let width = self.meta.schema.fields().len();
+        let all: Vec<usize> = (0..self.schema().fields().len()).collect();
+        let projection = projection.unwrap_or(&all);
+        let schema = self.projected_schema(Some(projection))?;
+        // The stored columns to read, each once, and where each output column comes from.
+        let mut stored: Vec<usize> = Vec::new();
+        for &i in projection.iter().filter(|&&i| i < width) {
+            if !stored.contains(&i) {
+                stored.push(i);
+            }
+        }
         let mut out = Vec::new();
         for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| *k) {
-            let mapped = self.store.map(&self.meta, seg)?;
-            match &self.row_id {
-                None => out.extend(mapped.batches().iter().cloned()),
-                Some(schema) => {
-                    let mut row = 0u64;
-                    for batch in mapped.batches() {
-                        let base = ((index as u64) << ROW_BITS) + row;
-                        let ids: UInt64Array = (base..base + batch.num_rows() as u64).collect();
-                        let mut columns = batch.columns().to_vec();
-                        columns.push(Arc::new(ids));
-                        out.push(RecordBatch::try_new(schema.clone(), columns)?);
-                        row += batch.num_rows() as u64;
-                    }
-                }
+            let mut row = 0u64;
+            for batch in self.store.map(&self.meta, seg)?.batches(Some(&stored))? {
+                let base = ((index as u64) << ROW_BITS) + row;
+                row += batch.num_rows() as u64;
+                let columns: Vec<ArrayRef> = projection
+                    .iter()
+                    .map(|&i| match stored.iter().position(|&s| s == i) {
+                        Some(at) => batch.column(at).clone(),
+                        None => Arc::new((base..base + batch.num_rows() as u64).collect::<UInt64Array>()) as ArrayRef,
+                    })
+                    .collect();
+                let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+                out.push(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?);
             }
         }
         Ok(out)
+    }
+
+    /// The schema of scans with `projection` (all columns when `None`).
+    fn projected_schema(&self, projection: Option<&[usize]>) -> DFResult<SchemaRef> {
+        Ok(match projection {
+            Some(p) => Arc::new(self.schema().project(p)?),
+            None => self.schema(),
+        })
     }
 
     /// Which segments may hold rows matching `predicate`. Pruning is only an
@@ -193,7 +213,8 @@ impl TableProvider for SegmentTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> DFResult<Arc<dyn ExecutionPlan>> {
-        let batches = self.batches(Some(state), filters)?;
+        let projection = projection.map(|p| p.as_slice());
+        let batches = self.batches(Some(state), filters, projection)?;
         // Enough slices for every partition to get several (DataFusion spreads
         // them), but no smaller than the configured batch size: per-batch
         // overhead then stays small for large tables, and plain reads hand over
@@ -202,7 +223,7 @@ impl TableProvider for SegmentTable {
         let config = state.config();
         let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
         let slices = slice_batches(batches, per_slice);
-        let source = MemorySourceConfig::try_new(&[slices], self.schema(), projection.cloned())?.with_limit(limit);
+        let source = MemorySourceConfig::try_new(&[slices], self.projected_schema(projection)?, None)?.with_limit(limit);
         Ok(DataSourceExec::from_data_source(source))
     }
 }

@@ -37,6 +37,16 @@ pub struct SegmentMeta {
     pub bytes: u64,
     /// CRC-32 of the whole file.
     pub crc32: u32,
+    /// CRC-32 of the file's Arrow metadata (footer, message headers and
+    /// dictionaries), checked when the segment is mapped. Absent in manifests
+    /// written before per-column checksums: those files are checked whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_crc32: Option<u32>,
+    /// CRC-32 of each column's buffers, in schema order, checked the first time
+    /// a query reads the column: a query touching 2 of 10 columns reads and
+    /// checks only those.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub column_crc32: Vec<u32>,
     /// Per-column statistics, in schema order.
     pub stats: Vec<ColumnStats>,
 }
@@ -183,6 +193,8 @@ mod tests {
             rows: 3,
             bytes: 100,
             crc32: 42,
+            layout_crc32: Some(7),
+            column_crc32: vec![1, 2],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 }],
         };
         m.tables.insert("t".into(), Arc::new(TableMeta { schema: schema.clone(), segments: vec![seg], modified: 7 }));

@@ -4,7 +4,7 @@
 
 use super::manifest::{ColumnStats, SegmentMeta};
 use crate::error::{Error, Result};
-use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, StringArray};
+use datafusion::arrow::array::{Array, ArrayData, ArrayRef, RecordBatch, StringArray};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -20,7 +20,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex, Weak};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
@@ -82,6 +82,7 @@ pub fn column_stats(array: &ArrayRef) -> Result<ColumnStats> {
 /// and returns its manifest entry. The caller fsyncs the directory.
 pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
     let file = OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .open(path)
@@ -97,12 +98,16 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
     sink.flush().map_err(|e| Error::io(format!("writing segment {}", path.display()), e))?;
     let file = sink.inner.into_inner().map_err(|e| Error::io(format!("writing segment {}", path.display()), e.into_error()))?;
     file.sync_all().map_err(|e| Error::io(format!("syncing segment {}", path.display()), e))?;
+    let (layout_crc32, column_crc32) = written_checksums(&file, &batch.schema())
+        .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?;
     let stats = batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>()?;
     Ok(SegmentMeta {
         file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
         rows: batch.num_rows() as u64,
         bytes: sink.written,
         crc32: sink.hasher.finalize(),
+        layout_crc32: Some(layout_crc32),
+        column_crc32,
         stats,
     })
 }
@@ -113,8 +118,14 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
 #[derive(Debug)]
 pub struct MappedSegment {
     path: PathBuf,
+    schema: SchemaRef,
     batches: Vec<RecordBatch>,
     mapping: Arc<Mapping>,
+    /// Expected CRC-32 per column; empty when columns need no check (checked
+    /// with the whole file, or not at all).
+    column_crc32: Vec<u32>,
+    /// Per column, once checked: whether its bytes matched.
+    checked: Vec<OnceLock<bool>>,
 }
 
 /// A mapped segment file: the whole file as one buffer (every array buffer of
@@ -151,38 +162,37 @@ impl Drop for MappedSegment {
 }
 
 impl MappedSegment {
-    /// Maps `path`, checks it against `meta` (size always; CRC-32 when `verify`),
-    /// and decodes it against the table's `schema`.
+    /// Maps `path`, checks it against `meta` (size always; with `verify`, the
+    /// CRC-32 of its Arrow metadata now and of each column when it is first
+    /// read, or of the whole file now for segments without per-column
+    /// checksums), and decodes it against the table's `schema`.
     pub fn open(path: &Path, meta: &SegmentMeta, schema: &SchemaRef, verify: bool) -> Result<Self> {
         let shown = path.display();
         let file = File::open(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => Error::corruption(format!("segment {shown} is missing")),
             _ => Error::io(format!("opening segment {shown}"), e),
         })?;
-        // SAFETY: segment files are never modified or truncated after they are
-        // published (see module docs), so the mapping cannot change under us.
-        let mmap = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(format!("mapping segment {shown}"), e))?;
-        if mmap.len() as u64 != meta.bytes {
+        let buffer = map_file(&file).map_err(|e| Error::io(format!("mapping segment {shown}"), e))?;
+        if buffer.len() as u64 != meta.bytes {
             return Err(Error::corruption(format!(
                 "segment {shown} is damaged: {} bytes on disk, {} expected",
-                mmap.len(),
+                buffer.len(),
                 meta.bytes
             )));
         }
+        let per_column = meta.layout_crc32.is_some() && meta.column_crc32.len() == schema.fields().len();
         if verify {
-            let crc = crc32fast::hash(&mmap);
-            if crc != meta.crc32 {
+            let (what, crc, expected) = match meta.layout_crc32.filter(|_| per_column) {
+                Some(expected) => ("metadata checksum", layout_crc(&buffer), expected),
+                None => ("checksum", Ok(crc32fast::hash(&buffer)), meta.crc32),
+            };
+            let crc = crc.map_err(|e| Error::corruption(format!("segment {shown} is damaged: {}", e.message())))?;
+            if crc != expected {
                 return Err(Error::corruption(format!(
-                    "segment {shown} is damaged: checksum {crc:08x} does not match the manifest's {:08x}",
-                    meta.crc32
+                    "segment {shown} is damaged: {what} {crc:08x} does not match the manifest's {expected:08x}"
                 )));
             }
         }
-        let ptr = NonNull::new(mmap.as_ptr() as *mut u8).expect("mmap is never null");
-        let len = mmap.len();
-        // SAFETY: `ptr..ptr+len` is the mapping, which the `Arc` owner keeps alive for
-        // as long as any buffer sliced from it exists.
-        let buffer = unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) };
         let mapping = Arc::new(Mapping { buffer, file });
         let batches = decode(&mapping.buffer, schema, verify).map_err(|e| {
             Error::corruption(format!("segment {shown} is damaged: {}", e.message()))
@@ -192,12 +202,43 @@ impl MappedSegment {
             return Err(Error::corruption(format!("segment {shown} holds {rows} rows, the manifest says {}", meta.rows)));
         }
         MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
-        Ok(Self { path: path.to_path_buf(), batches, mapping })
+        let column_crc32 = if verify && per_column { meta.column_crc32.clone() } else { Vec::new() };
+        let checked = column_crc32.iter().map(|_| OnceLock::new()).collect();
+        Ok(Self { path: path.to_path_buf(), schema: schema.clone(), batches, mapping, column_crc32, checked })
     }
 
-    /// The decoded batches (zero-copy views into the mapping).
-    pub fn batches(&self) -> &[RecordBatch] {
-        &self.batches
+    /// The decoded batches (zero-copy views into the mapping) with the columns
+    /// of `projection` (all when `None`), each column checked against its
+    /// checksum the first time it is handed out: unchecked bytes never reach a
+    /// query.
+    pub fn batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
+        let all: Vec<usize>;
+        let columns = match projection {
+            Some(p) => p,
+            None => {
+                all = (0..self.schema.fields().len()).collect();
+                &all
+            }
+        };
+        for &c in columns {
+            self.check_column(c)?;
+        }
+        match projection {
+            None => Ok(self.batches.clone()),
+            Some(p) => Ok(self.batches.iter().map(|b| b.project(p)).collect::<std::result::Result<_, _>>()?),
+        }
+    }
+
+    fn check_column(&self, column: usize) -> Result<()> {
+        let Some(&expected) = self.column_crc32.get(column) else { return Ok(()) };
+        if *self.checked[column].get_or_init(|| column_crc(&self.batches, column) == expected) {
+            return Ok(());
+        }
+        Err(Error::corruption(format!(
+            "segment {} is damaged: column {} does not match its checksum",
+            self.path.display(),
+            self.schema.field(column).name()
+        )))
     }
 
     /// The file this segment was mapped from.
@@ -206,7 +247,28 @@ impl MappedSegment {
     }
 }
 
-fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBatch>> {
+/// Maps a whole file as one Arrow buffer that owns the mapping.
+fn map_file(file: &File) -> io::Result<Buffer> {
+    // SAFETY: segment files are never modified or truncated after they are
+    // published (see module docs), so the mapping cannot change under us.
+    let mmap = unsafe { Mmap::map(file) }?;
+    let ptr = NonNull::new(mmap.as_ptr() as *mut u8).expect("mmap is never null");
+    let len = mmap.len();
+    // SAFETY: `ptr..ptr+len` is the mapping, which the `Arc` owner keeps alive for
+    // as long as any buffer sliced from it exists.
+    Ok(unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(mmap)) })
+}
+
+/// Layout and per-column checksums of a segment just written to `file`, read
+/// back from the file itself (what a later reader will see).
+fn written_checksums(file: &File, schema: &SchemaRef) -> Result<(u32, Vec<u32>)> {
+    let buffer = map_file(file).map_err(|e| Error::io("mapping the new segment", e))?;
+    let batches = decode(&buffer, schema, true)?;
+    Ok((layout_crc(&buffer)?, (0..schema.fields().len()).map(|c| column_crc(&batches, c)).collect()))
+}
+
+/// The footer of an Arrow IPC file in `buffer` and where it starts.
+fn footer(buffer: &Buffer) -> Result<(datafusion::arrow::ipc::Footer<'_>, usize)> {
     let len = buffer.len();
     if len < 10 {
         return Err(Error::corruption("file is too short to be an Arrow IPC file"));
@@ -216,8 +278,49 @@ fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<Reco
     if footer_len + 10 > len {
         return Err(Error::corruption("footer length points outside the file"));
     }
-    let footer = root_as_footer(&buffer[len - 10 - footer_len..len - 10])
-        .map_err(|e| Error::corruption(format!("unreadable footer: {e}")))?;
+    let start = len - 10 - footer_len;
+    let footer = root_as_footer(&buffer[start..len - 10]).map_err(|e| Error::corruption(format!("unreadable footer: {e}")))?;
+    Ok((footer, start))
+}
+
+/// CRC-32 of everything a decoder reads besides column data: dictionary
+/// blocks whole, each record batch's message header, the footer and trailer.
+fn layout_crc(buffer: &Buffer) -> Result<u32> {
+    let (footer, footer_start) = footer(buffer)?;
+    let mut hasher = crc32fast::Hasher::new();
+    for block in footer.dictionaries().iter().flatten() {
+        hasher.update(&checked_slice(buffer, block.offset(), block.metaDataLength() as usize + block.bodyLength() as usize)?);
+    }
+    for block in footer.recordBatches().iter().flatten() {
+        hasher.update(&checked_slice(buffer, block.offset(), block.metaDataLength() as usize)?);
+    }
+    hasher.update(&buffer[footer_start..]);
+    Ok(hasher.finalize())
+}
+
+/// CRC-32 of one column's buffers across `batches` (validity, values, offsets
+/// and children, in order).
+fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
+    fn hash(hasher: &mut crc32fast::Hasher, data: &ArrayData) {
+        if let Some(nulls) = data.nulls() {
+            hasher.update(nulls.buffer().as_slice());
+        }
+        for buffer in data.buffers() {
+            hasher.update(buffer.as_slice());
+        }
+        for child in data.child_data() {
+            hash(hasher, child);
+        }
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    for batch in batches {
+        hash(&mut hasher, &batch.column(column).to_data());
+    }
+    hasher.finalize()
+}
+
+fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBatch>> {
+    let (footer, _) = footer(buffer)?;
     let file_schema = footer.schema().map(fb_to_schema).ok_or_else(|| Error::corruption("footer has no schema"))?;
     if file_schema.fields().len() != schema.fields().len() {
         return Err(Error::corruption(format!(
@@ -228,8 +331,10 @@ fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<Reco
     }
     let mut decoder = FileDecoder::new(schema.clone(), footer.version()).with_require_alignment(true);
     if trusted {
-        // SAFETY: the CRC-32 of the whole file matched the one recorded when this
-        // process family wrote it, so the bytes are the ones arrow-rs produced.
+        // SAFETY: the metadata's CRC-32 (or the whole file's) matched the one
+        // recorded when the file was written, so buffer positions and lengths
+        // are the ones arrow-rs produced; column data is only handed out after
+        // its own checksum matched (`MappedSegment::batches`).
         decoder = unsafe { decoder.with_skip_validation(true) };
     }
     for block in footer.dictionaries().iter().flatten() {
@@ -288,25 +393,63 @@ mod tests {
         assert_eq!(meta.stats[1].nulls, 1);
         assert_eq!(meta.stats[1].min.as_deref(), Some("a"));
         let seg = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
-        assert_eq!(seg.batches(), &[batch]);
-        let values = seg.batches()[0].column(0).to_data().buffers()[0].as_ptr() as usize;
+        assert_eq!(seg.batches(None).unwrap(), vec![batch.clone()]);
+        let values = seg.batches(None).unwrap()[0].column(0).to_data().buffers()[0].as_ptr() as usize;
         assert_eq!(values % ALIGNMENT, 0, "buffers are 64-byte aligned");
     }
 
+    /// Rewrites `path` with byte `at` flipped (a new file: segments are never modified in place).
+    fn flip(path: &Path, at: impl FnOnce(&[u8]) -> usize) {
+        let mut bytes = std::fs::read(path).unwrap();
+        let i = at(&bytes);
+        bytes[i] ^= 0xff;
+        std::fs::remove_file(path).unwrap();
+        std::fs::write(path, &bytes).unwrap();
+    }
+
     #[test]
-    fn flipped_byte_is_reported_with_the_file_name() {
+    fn damaged_column_is_reported_when_read_and_other_columns_still_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.arrow");
         let batch = sample();
         let meta = write_segment(&path, &batch).unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 0xff;
-        std::fs::remove_file(&path).unwrap();
-        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(meta.column_crc32.len(), 2);
+        let ids: Vec<u8> = [3i64, 1, 2].iter().flat_map(|v| v.to_le_bytes()).collect();
+        flip(&path, |bytes| bytes.windows(ids.len()).position(|w| w == ids).expect("id values in the file") + 8);
+        let seg = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
+        assert_eq!(seg.batches(Some(&[1])).unwrap()[0].column(0), batch.column(1), "the intact column reads");
+        let err = seg.batches(Some(&[0])).unwrap_err();
+        assert_eq!(err.kind(), crate::error::ErrorKind::Corruption);
+        assert!(err.message().contains("s.arrow") && err.message().contains("column id"), "{}", err.message());
+        assert!(seg.batches(None).is_err(), "the damage is remembered, not re-read as fine");
+        // Without verification the same file decodes (values wrong), as asked.
+        let unchecked = MappedSegment::open(&path, &meta, &batch.schema(), false).unwrap();
+        assert_ne!(unchecked.batches(None).unwrap()[0].column(0), batch.column(0));
+    }
+
+    #[test]
+    fn damaged_metadata_is_reported_when_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.arrow");
+        let batch = sample();
+        let meta = write_segment(&path, &batch).unwrap();
+        flip(&path, |bytes| bytes.len() - 20); // inside the footer
         let err = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Corruption);
         assert!(err.message().contains("s.arrow"), "{}", err.message());
+    }
+
+    #[test]
+    fn segments_without_column_checksums_are_checked_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.arrow");
+        let batch = sample();
+        let mut meta = write_segment(&path, &batch).unwrap();
+        (meta.layout_crc32, meta.column_crc32) = (None, Vec::new()); // as manifests before per-column checksums
+        MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
+        flip(&path, |bytes| bytes.len() / 2);
+        let err = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap_err();
+        assert!(err.message().contains("checksum"), "{}", err.message());
     }
 
     #[test]

@@ -104,8 +104,8 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     }
     let mut writer = TableWriter::new(store.dir(), table.schema.clone());
     for &i in &small {
-        for batch in store.map(table, &table.segments[i])?.batches() {
-            writer.push(batch.clone())?;
+        for batch in store.map(table, &table.segments[i])?.batches(None)? {
+            writer.push(batch)?;
         }
     }
     let (merged, files) = writer.finish()?;
