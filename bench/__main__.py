@@ -1,22 +1,43 @@
-"""`python -m bench <benchmark> [options]`: tpch (TPC-H against DuckDB), ingest
-(DataFrames into a stored table against DuckDB, SQLite, PostgreSQL), transfer
-(results to numpy / pandas / pyarrow / polars against DuckDB, SQLite, PostgreSQL),
-roundtrip (k-means handing data back and forth, against DuckDB), micro (seed 000's
-selection / projection / grouping / join micro-benchmarks against DuckDB, SQLite,
-pandas, polars, PostgreSQL)."""
+"""`python -m bench <benchmark> [options]`: tpch (TPC-H against DuckDB, warm and
+cold), ingest (DataFrames into a stored table against DuckDB, SQLite, PostgreSQL),
+transfer (results to numpy / pandas / pyarrow / polars against DuckDB, SQLite,
+PostgreSQL), roundtrip (k-means handing data back and forth, against DuckDB),
+micro (seed 000's selection / projection / grouping / join micro-benchmarks
+against DuckDB, SQLite, pandas, polars, PostgreSQL), or all of them in turn.
+
+`python -m bench all --quick` runs every benchmark at a small size in a few
+minutes and reports to bench/results/benchmarks-quick.md; without --quick,
+reports go to docs/benchmarks.md and docs/img/. --postgres adds a local
+PostgreSQL server (Debian's package) where a benchmark supports it."""
 
 import sys
 
+BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
+              "roundtrip": "bench.roundtrip"}
+TAKES_POSTGRES = {"micro", "transfer", "ingest"}
+
+
+def run(name: str, argv: list[str]) -> None:
+    module = __import__(BENCHMARKS[name], fromlist=["main"])
+    sys.argv = [f"bench {name}"] + argv
+    module.main()
+
 
 def main():
-    benchmarks = {"tpch": "bench.tpch_run", "transfer": "bench.transfer", "ingest": "bench.ingest", "roundtrip": "bench.roundtrip", "micro": "bench.micro"}
-    if len(sys.argv) < 2 or sys.argv[1] not in benchmarks:
+    if len(sys.argv) < 2 or sys.argv[1] not in list(BENCHMARKS) + ["all"]:
         print(__doc__)
-        print("usage: python -m bench {" + ",".join(benchmarks) + "} [--help]")
+        print("usage: python -m bench {" + ",".join(list(BENCHMARKS) + ["all"]) + "} [--help]")
         sys.exit(2)
-    module = __import__(benchmarks[sys.argv[1]], fromlist=["main"])
-    sys.argv = [f"bench {sys.argv[1]}"] + sys.argv[2:]
-    module.main()
+    name, argv = sys.argv[1], sys.argv[2:]
+    if name != "all":
+        run(name, argv)
+        return
+    unknown = set(argv) - {"--quick", "--postgres"}
+    if unknown:
+        sys.exit(f"bench all takes only --quick and --postgres (got {' '.join(sorted(unknown))}); run single benchmarks for more")
+    for each in BENCHMARKS:
+        print(f"\n#### bench {each}", flush=True)
+        run(each, [a for a in argv if a != "--postgres" or each in TAKES_POSTGRES])
 
 
 main()

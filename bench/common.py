@@ -97,17 +97,30 @@ def same_rows(a: list[tuple], b: list[tuple], ordered: bool = True, rel: float =
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def report_target(quick: bool) -> tuple[str, str]:
+    """(Markdown file, image directory) a run writes its report to: docs/ for
+    full runs, bench/results/ for --quick runs, which check the harness and
+    give a first look rather than publishable figures."""
+    base = os.path.join(ROOT, "bench", "results") if quick else os.path.join(ROOT, "docs")
+    os.makedirs(os.path.join(base, "img"), exist_ok=True)
+    return os.path.join(base, "benchmarks-quick.md" if quick else "benchmarks.md"), os.path.join(base, "img")
+
+
 def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
     """The options every lineitem benchmark takes, parsed; work and output directories created."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0, help="TPC-H scale factor (1 = 6M lineitem rows)")
     parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--quick", action="store_true", help="scale factor 0.1, report to bench/results/")
     parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
     parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = parser.parse_args()
+    if args.quick:
+        args.scale = 0.1
     os.makedirs(args.work, exist_ok=True)
     os.makedirs(args.out, exist_ok=True)
     args.tag = f"sf{args.scale:g}"
+    args.doc, args.img = report_target(args.quick)
     return args

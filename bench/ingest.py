@@ -28,7 +28,6 @@ from .common import lineitem_args, machine, timed
 from .report import markdown_table, replace_section, save
 from .tpch import generate
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def disk_write_mb_s(directory: str, megabytes: int = 1024) -> float:
@@ -103,7 +102,7 @@ def postgres_ingest(pg):
 
 
 def main():
-    args = lineitem_args(__doc__, runs=3)
+    args = lineitem_args(__doc__, runs=5)
     tag = args.tag
     parquet = os.path.join(generate(args.scale, os.path.join(args.work, f"tpch-{tag}")), "lineitem.parquet")
     table = pq.read_table(parquet)
@@ -142,7 +141,7 @@ def main():
         if pg is not None:
             pg.__exit__(None, None, None)
 
-    img = save(results, args.out, os.path.join(ROOT, "docs", "img"), f"ingest-{tag}",
+    img = save(results, args.out, args.img, f"ingest-{tag}",
                f"lineitem SF{args.scale:g} into a persistent table, median of {args.runs} (log scale)")
     info = machine()
     table_md = markdown_table(results)
@@ -155,7 +154,7 @@ def main():
         + "\n".join(f"- {r['system']} from {r['target']}: {nbytes / 1e6 / r['seconds']:.0f} MB/s" for r in results)
         + f"\n\n![ingest]({img})\n"
     )
-    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"ingest-{tag}", f"## Transfer to database, SF{args.scale:g} (`python -m bench ingest`)\n\n" + body)
+    replace_section(args.doc, f"ingest-{tag}", f"## Transfer to database, SF{args.scale:g} (`python -m bench ingest`)\n\n" + body)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def operations():
     for p in (1, 10, 50):
         yield f"selection+projection {p}%", "project", p
     for g in ("1", "500", "10% of rows"):
-        yield f"grouping, {g} groups", "group", g
+        yield f"grouping, {g} group{'' if g == '1' else 's'}", "group", g
     for p in (1, 10):
         yield f"join, {p}% table", "join", p
 

@@ -21,10 +21,9 @@ import numpy as np
 
 import swingdb
 
-from .common import machine
+from .common import ROOT, machine, report_target
 from .report import bar_plot, markdown_table, replace_section
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 K = 8
 
 
@@ -83,8 +82,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100000,1000000,10000000")
     parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="100k and 1M points, report to bench/results/")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
     args = parser.parse_args()
+    if args.quick:
+        args.sizes = "100000,1000000"
+    doc, img = report_target(args.quick)
     os.makedirs(args.work, exist_ok=True)
     rng = np.random.default_rng(0)
     results = []
@@ -101,7 +104,7 @@ def main():
             per_iter = clock.total / args.iterations
             results.append({"case": f"{n:,} points", "system": system, "target": "handoff per iteration", "seconds": per_iter, "rows": n})
             print(f"{n:>12,} points  {system:<8} handoff {1e3 * per_iter:9.3f} ms/iteration   whole run {total:6.2f} s", flush=True)
-    bar_plot(results, os.path.join(ROOT, "docs", "img", "roundtrip.png"), title=f"k-means round trip: handoff time per iteration (log scale), {args.iterations} iterations")
+    bar_plot(results, os.path.join(img, "roundtrip.png"), title=f"k-means round trip: handoff time per iteration (log scale), {args.iterations} iterations")
     info = machine()
     table = markdown_table(results)
     body = (
@@ -110,7 +113,7 @@ def main():
         + table
         + "\n![roundtrip](img/roundtrip.png)\n"
     )
-    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), "roundtrip", "## Round trip: k-means (`python -m bench roundtrip`)\n\n" + body)
+    replace_section(doc, "roundtrip", "## Round trip: k-means (`python -m bench roundtrip`)\n\n" + body)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ import duckdb
 
 import swingdb
 
-from .common import machine, same_rows, timed
+from .common import ROOT, machine, report_target, same_rows, timed
 from .report import replace_section
 from .tpch import QUERIES, TABLES, generate
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def load(scale: float, data: str, work: str):
@@ -60,14 +59,43 @@ def cold_open_ms(sw_path: str, runs: int = 5) -> float:
     return 1e3 * times[len(times) // 2]
 
 
+COLD_QUERY = """
+import sys, time
+system, path, sql = sys.argv[1:4]
+if system == "swingdb":
+    import swingdb
+    t0 = time.perf_counter()
+    swingdb.connect(path, read_only=True).sql(sql).fetchall()
+else:
+    import duckdb
+    t0 = time.perf_counter()
+    duckdb.connect(path, read_only=True).execute(sql).fetchall()
+print(time.perf_counter() - t0)
+"""
+
+
+def cold_query_s(system: str, path: str, sql: str, runs: int) -> float:
+    """Median time of `sql` in a fresh process per run: opening the database,
+    the query and fetching its rows (imports not timed; files in the page cache)."""
+    import statistics
+    import subprocess
+    import sys
+
+    return statistics.median(float(subprocess.check_output([sys.executable, "-c", COLD_QUERY, system, path, sql])) for _ in range(runs))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="scale factor 0.1, report to bench/results/")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold runs (a fresh process per run)")
     parser.add_argument("--queries", default="1-22")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = parser.parse_args()
+    if args.quick:
+        args.scale = 0.1
     lo, _, hi = args.queries.partition("-")
     numbers = range(int(lo), int(hi or lo) + 1)
 
@@ -86,29 +114,44 @@ def main():
         sw_t, _, sw_rows = timed(lambda: sw.sql(sql).fetchall(), args.runs)
         dd_t, _, dd_rows = timed(lambda: dd.execute(sql).fetchall(), args.runs)
         diff = same_rows(sw_rows, dd_rows, ordered="ORDER BY" in sql.upper())
-        rows.append({"query": q, "swingdb_s": sw_t, "duckdb_s": dd_t, "ratio": sw_t / dd_t, "match": diff is None, "diff": diff})
-        print(f"Q{q:>2}: swingdb {1e3 * sw_t:8.1f} ms  duckdb {1e3 * dd_t:8.1f} ms  ratio {sw_t / dd_t:5.2f}  {'OK' if diff is None else 'MISMATCH ' + diff}")
-    geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
-    print(f"geometric mean ratio swingdb/duckdb: {geo:.2f}  ({sum(r['match'] for r in rows)}/{len(rows)} answers match)")
+        row = {"query": q, "swingdb_s": sw_t, "duckdb_s": dd_t, "ratio": sw_t / dd_t, "match": diff is None, "diff": diff}
+        if not args.no_cold:
+            row["swingdb_cold_s"] = cold_query_s("swingdb", sw_path, sql, args.runs)
+            row["duckdb_cold_s"] = cold_query_s("duckdb", dd_path, sql, args.runs)
+            row["cold_ratio"] = row["swingdb_cold_s"] / row["duckdb_cold_s"]
+        rows.append(row)
+        cold = f"  cold {1e3 * row['swingdb_cold_s']:8.1f} / {1e3 * row['duckdb_cold_s']:8.1f} ms" if not args.no_cold else ""
+        print(f"Q{q:>2}: swingdb {1e3 * sw_t:8.1f} ms  duckdb {1e3 * dd_t:8.1f} ms  ratio {sw_t / dd_t:5.2f}{cold}  {'OK' if diff is None else 'MISMATCH ' + diff}")
+    geomean = lambda key: math.exp(sum(math.log(r[key]) for r in rows) / len(rows))  # noqa: E731
+    geo = geomean("ratio")
+    geo_cold = None if args.no_cold else geomean("cold_ratio")
+    print(f"geometric mean ratio swingdb/duckdb: {geo:.2f} warm" + (f", {geo_cold:.2f} cold" if geo_cold else "")
+          + f"  ({sum(r['match'] for r in rows)}/{len(rows)} answers match)")
     info = machine()
-    report = {"scale": args.scale, "runs": args.runs, "machine": info, "loads": loads, "queries": rows, "geomean_ratio": geo}
+    report = {"scale": args.scale, "runs": args.runs, "machine": info, "loads": loads, "queries": rows, "geomean_ratio": geo, "geomean_cold_ratio": geo_cold}
     with open(os.path.join(args.out, f"tpch-sf{args.scale:g}.json"), "w") as fh:
         json.dump(report, fh, indent=2, default=str)
-    lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB | answer |", "|---:|---:|---:|---:|---|"]
+    cold_head = "" if args.no_cold else " swingdb cold (ms) | DuckDB cold (ms) | cold ratio |"
+    lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB |" + cold_head + " answer |",
+             "|---:|---:|---:|---:|" + ("" if args.no_cold else "---:|---:|---:|") + "---|"]
     for r in rows:
+        cold = "" if args.no_cold else f" {1e3 * r['swingdb_cold_s']:.1f} | {1e3 * r['duckdb_cold_s']:.1f} | {r['cold_ratio']:.2f} |"
         lines.append(
-            f"| {r['query']} | {1e3 * r['swingdb_s']:.1f} | {1e3 * r['duckdb_s']:.1f} | {r['ratio']:.2f} | {'same' if r['match'] else 'DIFFERENT'} |"
+            f"| {r['query']} | {1e3 * r['swingdb_s']:.1f} | {1e3 * r['duckdb_s']:.1f} | {r['ratio']:.2f} |{cold} {'same' if r['match'] else 'DIFFERENT'} |"
         )
     body = (
         f"Data generated locally with `tpchgen-cli` (Parquet), loaded into a swingdb database directory and a DuckDB "
         f"file with `CREATE TABLE ... AS SELECT * FROM <parquet>` (swingdb {loads['swingdb']:.2f} s, DuckDB "
-        f"{loads['duckdb']:.2f} s). Warm runs, median of {args.runs}, all rows fetched into Python. {info['cpu']}, "
+        f"{loads['duckdb']:.2f} s). Warm runs: median of {args.runs} in one open connection; cold runs: median of "
+        f"{args.runs} fresh processes, each opening the database and running one query (imports not timed, files in "
+        f"the OS page cache); all rows fetched into Python. {info['cpu']}, "
         f"{info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}. Answers are compared with DuckDB's "
         f"(numbers within 1e-6; DataFusion returns avg of a DECIMAL as DECIMAL with 6 decimals, DuckDB as DOUBLE).\n\n"
         + "\n".join(lines)
-        + f"\n\nGeometric mean of the ratios: **{geo:.2f}**; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n"
+        + f"\n\nGeometric mean of the ratios: **{geo:.2f}** warm" + (f", **{geo_cold:.2f}** cold" if geo_cold else "")
+        + f"; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n"
     )
-    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
+    replace_section(report_target(args.quick)[0], f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
 
 
 if __name__ == "__main__":

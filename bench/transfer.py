@@ -31,7 +31,6 @@ from .common import lineitem_args, machine, timed
 from .report import markdown_table, replace_section, save
 from .tpch import generate
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMERIC = ["l_orderkey", "l_partkey", "l_suppkey", "l_linenumber"]
 
 
@@ -177,7 +176,7 @@ def main():
         if pg is not None:
             pg.__exit__(None, None, None)
 
-    img = save(results, args.out, os.path.join(ROOT, "docs", "img"), f"transfer-{tag}",
+    img = save(results, args.out, args.img, f"transfer-{tag}",
                f"TPC-H lineitem SF{args.scale:g} ({rows:,} rows) to the client, median of {args.runs} (log scale)")
     info = machine()
     body = (
@@ -187,7 +186,7 @@ def main():
         + markdown_table(results, ratio_target="numpy")
         + f"\n![transfer]({img})\n"
     )
-    replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench transfer`)\n\n" + body)
+    replace_section(args.doc, f"transfer-{tag}", f"## Transfer to client, SF{args.scale:g} (`python -m bench transfer`)\n\n" + body)
 
 
 if __name__ == "__main__":
