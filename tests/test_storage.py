@@ -122,3 +122,19 @@ def test_select_of_a_stored_table_reaches_numpy_as_one_view_into_the_file(db_pat
         assert any(lo <= addr and addr + arr.nbytes <= hi for lo, hi in lo_hi), name
         assert not arr.flags.writeable
     assert (arrays["b"] == 2 * arrays["a"]).all() and arrays["b"].max() == 599998
+
+
+def test_scans_report_rows_not_mapped_file_sizes_to_the_join_planner(db_path):
+    # Each scan slice is a window into the whole mapped file; counting the file per
+    # slice made a 100k-row join partner look several MB big, so the planner hashed
+    # both sides instead of building one small hash table from it.
+    with swingdb.connect(db_path) as con:
+        con.sql("SET datafusion.execution.target_partitions = 2")
+        con.sql("CREATE TABLE big AS SELECT value AS id, value * 2 AS x FROM range(400000)")
+        con.sql("CREATE TABLE small AS SELECT value * 3 AS id FROM range(100000)")
+        plan = con.sql("EXPLAIN SELECT big.x FROM big JOIN small ON big.id = small.id").fetchall()[-1][1]
+        assert "mode=CollectLeft" in plan, plan
+        con.sql("SET datafusion.explain.show_statistics = true")
+        plan = con.sql("EXPLAIN SELECT id FROM small").fetchall()[-1][1]
+        assert "Rows=Exact(100000)" in plan and "Bytes=Absent" in plan, plan
+        assert con.sql("SELECT count(*) FROM big JOIN small ON big.id = small.id").fetchall() == [(100000,)]

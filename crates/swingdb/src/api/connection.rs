@@ -8,6 +8,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::functions::{file_table, FileKind};
 use crate::sql::params::number_placeholders;
 use crate::sql::session::new_context;
+use crate::sql::source::SegmentSource;
+use datafusion::datasource::memory::MemorySourceConfig;
 use crate::sql::table::SegmentTable;
 use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
@@ -19,7 +21,6 @@ use datafusion::common::{Column, ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::datasource::provider_as_source;
 use datafusion::datasource::MemTable;
-use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -699,12 +700,15 @@ impl CopyOptions {
 }
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
-/// scan of stored segments.
+/// scan of stored segments or registered in-memory data.
 fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
     match plan.children().as_slice() {
         [] => plan
             .downcast_ref::<DataSourceExec>()
-            .is_some_and(|scan| scan.data_source().downcast_ref::<MemorySourceConfig>().is_some()),
+            .is_some_and(|scan| {
+                let source = scan.data_source();
+                source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+            }),
         [child] => plan.maintains_input_order().first() == Some(&true) && reads_in_storage_order(child),
         _ => false,
     }

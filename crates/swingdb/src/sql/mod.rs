@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod functions;
 pub mod params;
 pub mod session;
+pub mod source;
 pub mod table;
 
 pub use catalog::{Registered, Tables, TablesSchema, CATALOG, SCHEMA};

@@ -2,6 +2,7 @@
 //! prunes segments by their min/max statistics, maps the survivors and hands
 //! DataFusion zero-copy slices of the mapped batches.
 
+use super::source::SegmentSource;
 use crate::storage::{SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
@@ -224,6 +225,6 @@ impl TableProvider for SegmentTable {
         let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
         let slices = slice_batches(batches, per_slice);
         let source = MemorySourceConfig::try_new(&[slices], self.projected_schema(projection)?, None)?.with_limit(limit);
-        Ok(DataSourceExec::from_data_source(source))
+        Ok(DataSourceExec::from_data_source(SegmentSource::new(source)))
     }
 }
