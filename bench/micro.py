@@ -245,7 +245,7 @@ def report(results: list[dict], args) -> None:
     """Raw CSV, one log-log plot per mode, Markdown tables into docs/benchmarks.md."""
     tag = "micro"
     doc, img_dir = report_target(args.quick)
-    with open(os.path.join(args.out, f"{tag}.csv"), "w", newline="") as fh:
+    with open(os.path.join(args.out, f"{tag}-quick.csv" if args.quick else f"{tag}.csv"), "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(results[0]))
         writer.writeheader()
         writer.writerows(results)

@@ -18,7 +18,7 @@ import duckdb
 import swingdb
 
 from .common import ROOT, machine, report_target, same_rows, timed
-from .report import replace_section
+from .report import replace_section, save
 from .tpch import QUERIES, TABLES, generate
 
 
@@ -131,6 +131,15 @@ def main():
     report = {"scale": args.scale, "runs": args.runs, "machine": info, "loads": loads, "queries": rows, "geomean_ratio": geo, "geomean_cold_ratio": geo_cold}
     with open(os.path.join(args.out, f"tpch-sf{args.scale:g}.json"), "w") as fh:
         json.dump(report, fh, indent=2, default=str)
+    doc, img_dir = report_target(args.quick)
+    timings = [
+        {"case": f"Q{r['query']}", "system": system, "target": mode, "seconds": r[key]}
+        for r in rows
+        for system, mode, key in (("swingdb", "warm", "swingdb_s"), ("DuckDB", "warm", "duckdb_s"),
+                                  ("swingdb", "cold", "swingdb_cold_s"), ("DuckDB", "cold", "duckdb_cold_s"))
+        if key in r
+    ]
+    img = save(timings, args.out, img_dir, f"tpch-sf{args.scale:g}", f"TPC-H SF{args.scale:g}, median of {args.runs} (log scale)")
     cold_head = "" if args.no_cold else " swingdb cold (ms) | DuckDB cold (ms) | cold ratio |"
     lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB |" + cold_head + " answer |",
              "|---:|---:|---:|---:|" + ("" if args.no_cold else "---:|---:|---:|") + "---|"]
@@ -149,9 +158,9 @@ def main():
         f"(numbers within 1e-6; DataFusion returns avg of a DECIMAL as DECIMAL with 6 decimals, DuckDB as DOUBLE).\n\n"
         + "\n".join(lines)
         + f"\n\nGeometric mean of the ratios: **{geo:.2f}** warm" + (f", **{geo_cold:.2f}** cold" if geo_cold else "")
-        + f"; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n"
+        + f"; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n\n![tpch]({img})\n"
     )
-    replace_section(report_target(args.quick)[0], f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
+    replace_section(doc, f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
 
 
 if __name__ == "__main__":
