@@ -106,16 +106,21 @@ def report_target(quick: bool) -> tuple[str, str]:
     return os.path.join(base, "benchmarks-quick.md" if quick else "benchmarks.md"), os.path.join(base, "img")
 
 
-def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
-    """The options every lineitem benchmark takes, parsed; work and output directories created."""
+def scale_parser(doc: str, runs: int) -> argparse.ArgumentParser:
+    """A parser with the options of every TPC-H-data benchmark: --scale, --runs,
+    --quick, --work, --out. Parse it with `parse_scale_args`."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0, help="TPC-H scale factor (1 = 6M lineitem rows)")
     parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--quick", action="store_true", help="scale factor 0.1, report to bench/results/")
-    parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
-    parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    return parser
+
+
+def parse_scale_args(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """Parses a `scale_parser`: applies --quick, creates the work and output
+    directories, and adds `tag` (e.g. sf1) and the report's `doc` and `img` paths."""
     args = parser.parse_args()
     if args.quick:
         args.scale = 0.1
@@ -124,3 +129,11 @@ def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
     args.tag = f"sf{args.scale:g}"
     args.doc, args.img = report_target(args.quick)
     return args
+
+
+def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
+    """The options every lineitem benchmark takes, parsed; work and output directories created."""
+    parser = scale_parser(doc, runs)
+    parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
+    parser.add_argument("--no-sqlite", action="store_true")
+    return parse_scale_args(parser)

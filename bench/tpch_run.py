@@ -6,7 +6,6 @@ DuckDB's, per-query medians, geometric-mean ratio.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -17,7 +16,7 @@ import duckdb
 
 import swingdb
 
-from .common import ROOT, machine, report_target, same_rows, timed
+from .common import machine, parse_scale_args, same_rows, scale_parser, timed
 from .report import replace_section, save
 from .tpch import QUERIES, TABLES, generate
 
@@ -85,23 +84,14 @@ def cold_query_s(system: str, path: str, sql: str, runs: int) -> float:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="scale factor 0.1, report to bench/results/")
+    parser = scale_parser(__doc__, runs=5)
     parser.add_argument("--no-cold", action="store_true", help="skip the cold runs (a fresh process per run)")
     parser.add_argument("--queries", default="1-22")
-    parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
-    args = parser.parse_args()
-    if args.quick:
-        args.scale = 0.1
+    args = parse_scale_args(parser)
     lo, _, hi = args.queries.partition("-")
     numbers = range(int(lo), int(hi or lo) + 1)
 
-    os.makedirs(args.work, exist_ok=True)
-    os.makedirs(args.out, exist_ok=True)
-    data = generate(args.scale, os.path.join(args.work, f"tpch-sf{args.scale:g}"))
+    data = generate(args.scale, os.path.join(args.work, f"tpch-{args.tag}"))
     sw_path, dd_path, loads = load(args.scale, data, args.work)
     print(f"load: swingdb {loads['swingdb']:.2f} s, duckdb {loads['duckdb']:.2f} s")
     print(f"cold open of the swingdb database: {cold_open_ms(sw_path):.2f} ms (median of 5 fresh processes)")
@@ -129,9 +119,8 @@ def main():
           + f"  ({sum(r['match'] for r in rows)}/{len(rows)} answers match)")
     info = machine()
     report = {"scale": args.scale, "runs": args.runs, "machine": info, "loads": loads, "queries": rows, "geomean_ratio": geo, "geomean_cold_ratio": geo_cold}
-    with open(os.path.join(args.out, f"tpch-sf{args.scale:g}.json"), "w") as fh:
+    with open(os.path.join(args.out, f"tpch-{args.tag}.json"), "w") as fh:
         json.dump(report, fh, indent=2, default=str)
-    doc, img_dir = report_target(args.quick)
     timings = [
         {"case": f"Q{r['query']}", "system": system, "target": mode, "seconds": r[key]}
         for r in rows
@@ -139,7 +128,7 @@ def main():
                                   ("swingdb", "cold", "swingdb_cold_s"), ("DuckDB", "cold", "duckdb_cold_s"))
         if key in r
     ]
-    img = save(timings, args.out, img_dir, f"tpch-sf{args.scale:g}", f"TPC-H SF{args.scale:g}, median of {args.runs} (log scale)")
+    img = save(timings, args.out, args.img, f"tpch-{args.tag}", f"TPC-H SF{args.scale:g}, median of {args.runs} (log scale)")
     cold_head = "" if args.no_cold else " swingdb cold (ms) | DuckDB cold (ms) | cold ratio |"
     lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB |" + cold_head + " answer |",
              "|---:|---:|---:|---:|" + ("" if args.no_cold else "---:|---:|---:|") + "---|"]
@@ -160,7 +149,7 @@ def main():
         + f"\n\nGeometric mean of the ratios: **{geo:.2f}** warm" + (f", **{geo_cold:.2f}** cold" if geo_cold else "")
         + f"; {sum(r['match'] for r in rows)}/{len(rows)} answers match.\n\n![tpch]({img})\n"
     )
-    replace_section(doc, f"tpch-sf{args.scale:g}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
+    replace_section(args.doc, f"tpch-{args.tag}", f"## TPC-H SF{args.scale:g} (`python -m bench tpch`)\n\n" + body)
 
 
 if __name__ == "__main__":
