@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: setup build demo test test-rust test-python bench clean
+.PHONY: setup debs build demo test test-rust test-python stress bench clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -16,11 +16,18 @@ $(VENV)/.deps: requirements-dev.txt
 
 setup: $(VENV)/.deps
 
-# Builds the Python extension into .venv and the `swingdb` shell into .venv/bin.
+# Debian packages the tests use: strace injects syscall delays (the lost-commit
+# regression test); mount and runuser (util-linux) are on every Debian system.
+debs:
+	@command -v strace >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; }
+
+# Builds the Python extension into .venv, the `swingdb` shell into .venv/bin, and
+# the torture suite's worker (with failpoints, never in the package or the shell).
 build: setup
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
 	cargo build --release -q -p swingdb-cli
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
+	cargo build --release -q -p swingdb-stress
 
 demo: build
 	$(PY) examples/demo.py --scale $(SCALE)
@@ -28,10 +35,15 @@ demo: build
 test-rust:
 	cargo test --release --workspace --exclude swingdb-python
 
-test-python: build
+test-python: build debs
 	PATH=$(VENV)/bin:$$PATH $(PY) -m pytest -q tests
 
 test: build test-rust test-python
+
+# The full torture run (make stress STRESS_ARGS="--minutes 90 --report docs/reliability.md").
+STRESS_ARGS ?= --minutes 10
+stress: build
+	PATH=$(VENV)/bin:$$PATH $(PY) -m stress $(STRESS_ARGS)
 
 $(VENV)/.bench-deps: requirements-bench.txt $(VENV)/.deps
 	$(PY) -m pip install -q -r requirements-bench.txt

@@ -122,20 +122,66 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
 
 /// A reader that turns a panic (a bug) into an error: the C stream interface
 /// calls it from foreign code, where unwinding would abort the process.
-struct PanicSafe(swingdb::QueryResult);
+/// The first error it meets is also kept in `error`, so that the Python side
+/// can raise it as its DB-API class (through the C interface only its text
+/// travels, and pyarrow would raise its own exception types).
+struct PanicSafe {
+    result: swingdb::QueryResult,
+    error: Arc<Mutex<Option<swingdb::Error>>>,
+}
 
 impl Iterator for PanicSafe {
     type Item = Result<RecordBatch, ArrowError>;
     fn next(&mut self) -> Option<Self::Item> {
-        catch_unwind(AssertUnwindSafe(|| self.0.next()))
-            .unwrap_or_else(|_| Some(Err(ArrowError::ExternalError("internal error (please report): panic while reading a result".into()))))
+        let item = catch_unwind(AssertUnwindSafe(|| self.result.next())).unwrap_or_else(|_| {
+            Some(Err(ArrowError::ExternalError(Box::new(swingdb::Error::internal(
+                "internal error (please report): panic while reading a result",
+            )))))
+        });
+        match item {
+            Some(Err(e)) => {
+                let err = swingdb::Error::from(e);
+                let message = err.message().to_string();
+                self.error.lock().unwrap().get_or_insert(err);
+                Some(Err(ArrowError::ExternalError(message.into())))
+            }
+            other => other,
+        }
     }
 }
 
 impl RecordBatchReader for PanicSafe {
     fn schema(&self) -> SchemaRef {
-        self.0.schema()
+        self.result.schema()
     }
+}
+
+/// Imports an object with `__arrow_c_stream__` as batches, sharing its buffers.
+fn import_stream(py: Python<'_>, name: &str, data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
+    let capsule = data.call_method0("__arrow_c_stream__")?;
+    let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+    let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+    // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
+    // moves it out and leaves a released stream behind for the capsule to drop.
+    let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
+        .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+    let schema = reader.schema();
+    let batches = py
+        .detach(|| reader.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+    Ok((schema, batches))
+}
+
+/// A progress hook that calls a Python callable with the rows stored so far.
+fn progress_hook(progress: Option<Py<PyAny>>) -> Option<swingdb::api::connection::ProgressHook> {
+    progress.map(|callback| {
+        Arc::new(move |rows: u64| {
+            Python::attach(|py| {
+                // A failing progress callback must not fail the load.
+                let _ = callback.call1(py, (rows,));
+            })
+        }) as swingdb::api::connection::ProgressHook
+    })
 }
 
 /// An open database handle.
@@ -147,11 +193,12 @@ struct PyDatabase {
 #[pymethods]
 impl PyDatabase {
     #[new]
-    #[pyo3(signature = (path=None, read_only=false, verify_checksums=true))]
-    fn new(py: Python<'_>, path: Option<String>, read_only: bool, verify_checksums: bool) -> PyResult<Self> {
+    #[pyo3(signature = (path=None, read_only=false, verify_checksums=true, external_access=true))]
+    fn new(py: Python<'_>, path: Option<String>, read_only: bool, verify_checksums: bool, external_access: bool) -> PyResult<Self> {
+        let options = OpenOptions { read_only, create: true, verify_checksums, external_access };
         let db = engine(py, || match path {
-            None => swingdb::Database::in_memory(),
-            Some(p) => swingdb::Database::open(p, OpenOptions { read_only, create: true, verify_checksums }),
+            None => swingdb::Database::in_memory_with(options),
+            Some(p) => swingdb::Database::open(p, options),
         })?;
         Ok(Self { db })
     }
@@ -234,14 +281,7 @@ impl PyConnection {
     ) -> PyResult<PyResult_> {
         let values =
             params.unwrap_or_default().iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?;
-        let hook = progress.map(|callback| {
-            Arc::new(move |rows: u64| {
-                Python::attach(|py| {
-                    // A failing progress callback must not fail the load.
-                    let _ = callback.call1(py, (rows,));
-                })
-            }) as swingdb::api::connection::ProgressHook
-        });
+        let hook = progress_hook(progress);
         let has_hook = hook.is_some();
         let result = self.with(py, |c| {
             c.set_progress(hook);
@@ -251,24 +291,32 @@ impl PyConnection {
             }
             result
         })?;
-        Ok(PyResult_ { result: Mutex::new(Some(result)) })
+        Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
     }
 
     /// Makes an object with `__arrow_c_stream__` queryable as table `name`,
     /// sharing its buffers (nothing is copied).
     fn register(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>) -> PyResult<()> {
-        let capsule = data.call_method0("__arrow_c_stream__")?;
-        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
-        let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
-        // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
-        // moves it out and leaves a released stream behind for the capsule to drop.
-        let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
-            .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
-        let schema = reader.schema();
-        let batches = py
-            .detach(|| reader.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+        let (schema, batches) = import_stream(py, &name, &data)?;
         self.with(py, |c| c.register(&name, schema, batches))
+    }
+
+    /// Stores `data` (with `__arrow_c_stream__`) as the new table `name`
+    /// (`create`) or appends it; the name is passed as a name, never as SQL.
+    /// Returns the rows stored.
+    #[pyo3(signature = (name, data, create, progress=None))]
+    fn store(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>, create: bool, progress: Option<Py<PyAny>>) -> PyResult<u64> {
+        let (schema, batches) = import_stream(py, &name, &data)?;
+        let hook = progress_hook(progress);
+        let has_hook = hook.is_some();
+        self.with(py, |c| {
+            c.set_progress(hook);
+            let result = c.store(&name, schema, batches, create);
+            if has_hook {
+                c.set_progress(None);
+            }
+            Ok(result?.rows_affected().unwrap_or(0))
+        })
     }
 
     /// Removes a registration; returns whether there was one.
@@ -303,6 +351,8 @@ impl PyConnection {
 #[pyclass(name = "Result", module = "swingdb._swingdb", frozen)]
 struct PyResult_ {
     result: Mutex<Option<swingdb::QueryResult>>,
+    /// The error that ended the exported stream, if one did.
+    error: Arc<Mutex<Option<swingdb::Error>>>,
 }
 
 #[pymethods]
@@ -311,6 +361,12 @@ impl PyResult_ {
     #[getter]
     fn rows_affected(&self) -> Option<u64> {
         self.result.lock().unwrap().as_ref().and_then(|r| r.rows_affected())
+    }
+
+    /// The error that ended the exported stream as its DB-API exception
+    /// (not raised), or None.
+    fn stream_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.error.lock().unwrap().clone().map(|e| to_py(e).into_value(py).into_any())
     }
 
     /// The Arrow schema, as a PyCapsule (Arrow PyCapsule interface).
@@ -329,7 +385,7 @@ impl PyResult_ {
             return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
         }
         let result = self.result.lock().unwrap().take().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
-        let reader: Box<dyn RecordBatchReader + Send> = Box::new(PanicSafe(result));
+        let reader: Box<dyn RecordBatchReader + Send> = Box::new(PanicSafe { result, error: self.error.clone() });
         PyCapsule::new_with_value(py, FFI_ArrowArrayStream::new(reader), c"arrow_array_stream")
     }
 }

@@ -13,6 +13,9 @@ from .result import Result
 _EPOCH = _dt.datetime(1970, 1, 1)
 _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 _MICRO = _dt.timedelta(microseconds=1)
+# DECIMAL limits of Arrow's widest decimal type (Decimal256).
+_MAX_DECIMAL_DIGITS = 76
+_MAX_DECIMAL_SCALE = 76
 
 
 def _param(value):
@@ -28,6 +31,11 @@ def _param(value):
         if not isinstance(exponent, int):
             raise _swingdb.DataError(f"cannot store the decimal {value}")
         scale = max(-exponent, 0)
+        if scale > _MAX_DECIMAL_SCALE or len(digits) + max(exponent, 0) > _MAX_DECIMAL_DIGITS:
+            raise _swingdb.DataError(
+                f"the decimal {value} does not fit a DECIMAL (at most {_MAX_DECIMAL_DIGITS} digits and "
+                f"{_MAX_DECIMAL_SCALE} after the point); pass it as a float or a string"
+            )
         text = "".join(map(str, digits)) + "0" * max(exponent, 0)
         return ("decimal", ("-" if sign else "") + text, scale)
     return value
@@ -43,16 +51,23 @@ def _params(params):
     return [_param(v) for v in params]
 
 
-def connect(database: str | os.PathLike = ":memory:", read_only: bool = False, verify_checksums: bool = True) -> "Connection":
+def connect(
+    database: str | os.PathLike = ":memory:",
+    read_only: bool = False,
+    verify_checksums: bool = True,
+    external_access: bool = True,
+) -> "Connection":
     """Opens a database.
 
     ``connect()`` or ``connect(":memory:")`` gives a private in-memory database;
     ``connect("sales.swingdb")`` opens that database directory, creating it if
     absent. With ``read_only=True`` every write is refused (and other processes
     may write meanwhile: readers always see consistent snapshots).
+    With ``external_access=False`` SQL cannot touch files (COPY, ``read_csv``,
+    ``FROM 'file.parquet'``): for code that runs SQL it did not write.
     """
     path = None if database in (None, ":memory:", "") else os.fspath(database)
-    db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums)
+    db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums, external_access=external_access)
     return Connection(db)
 
 
@@ -65,6 +80,7 @@ class Connection:
 
     def __init__(self, db):
         self._db = db
+        self._path = None if db.in_memory else db.path
         self._con = db.connect()
 
     # -- running SQL -------------------------------------------------------
@@ -120,25 +136,23 @@ class Connection:
     def create_table(self, name: str, data, progress=None) -> None:
         """Stores ``data`` (anything :meth:`register` takes) as a new table ``name``.
 
-        ``progress``: None shows a bar on a terminal for loads of a million rows
-        or more, True always, False never; a callable gets the rows stored so far."""
-        self._load(f'CREATE TABLE "{name}" AS SELECT * FROM {{source}}', data, name, progress)
+        The name is used exactly as given (like a quoted SQL identifier) and is
+        never pasted into SQL. ``progress``: None shows a bar on a terminal for
+        loads of a million rows or more, True always, False never; a callable
+        gets the rows stored so far."""
+        self._store(name, data, True, progress)
 
     def insert(self, name: str, data, progress=None) -> int:
         """Appends ``data`` to table ``name`` (columns by position); returns the row count."""
-        result = self._load(f'INSERT INTO "{name}" SELECT * FROM {{source}}', data, name, progress)
-        return result.rows_affected or 0
+        return self._store(name, data, False, progress)
 
-    def _load(self, template: str, data, name: str, progress):
-        source = f"__swingdb_load_{id(data):x}"
+    def _store(self, name: str, data, create: bool, progress) -> int:
+        if not isinstance(name, str):
+            raise _swingdb.ProgrammingError(f"a table name must be a string, not {type(name).__name__}")
         arrow = ingest.to_arrow(data, name)
         total = getattr(arrow, "num_rows", 0)
-        self._con.register(source, arrow)
-        try:
-            report = progress_for(f"loading {name}", total, progress)
-            return self._con.execute(template.format(source=f'"{source}"'), None, report)
-        finally:
-            self._con.unregister(source)
+        report = progress_for(f"loading {name}", total, progress)
+        return self._con.store(name, arrow, create, report)
 
     def executemany(self, query: str, seq_of_params) -> "Cursor":
         """Runs SQL once per parameter set, all in one transaction."""
@@ -155,13 +169,19 @@ class Connection:
 
     def commit(self) -> None:
         """Commits the open transaction (no-op without one: statements autocommit)."""
+        self._check_open()
         if self._con.in_transaction:
             self._con.execute("COMMIT")
 
     def rollback(self) -> None:
         """Rolls back the open transaction (no-op without one)."""
+        self._check_open()
         if self._con.in_transaction:
             self._con.execute("ROLLBACK")
+
+    def _check_open(self) -> None:
+        if self._con.closed:
+            raise _swingdb.ProgrammingError("the connection is closed")
 
     @property
     def in_transaction(self) -> bool:
@@ -176,24 +196,30 @@ class Connection:
     @property
     def path(self) -> str | None:
         """The database directory, or None for an in-memory database."""
-        return None if self._db.in_memory else self._db.path
+        return self._path
 
     def version(self) -> int:
         """The newest committed version of the database."""
+        self._check_open()
         return self._db.version()
 
     def verify(self) -> dict:
-        """Checks size, CRC-32 and structure of every stored segment; raises CorruptionError on damage."""
+        """Checks the manifest's checksum and the size, CRC-32 and structure of every
+        stored segment; raises CorruptionError on damage."""
+        self._check_open()
         return self._db.verify()
 
     def collect_garbage(self) -> dict:
         """Deletes versions and segments that no reader in any process still uses."""
+        self._check_open()
         return self._db.collect_garbage()
 
     # -- lifetime ----------------------------------------------------------
     def close(self) -> None:
-        """Closes the connection (an open transaction is rolled back). Results stay valid."""
+        """Closes the connection (an open transaction is rolled back) and lets go of
+        the database handle. Results stay valid."""
         self._con.close()
+        self._db = None
 
     @property
     def closed(self) -> bool:

@@ -24,6 +24,7 @@ class Result:
 
     def __init__(self, native):
         self._native = native
+        self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
         self.schema: pa.Schema = pa.schema(native)
         self._reader: pa.RecordBatchReader | None = None
@@ -60,15 +61,31 @@ class Result:
         reader = self._stream()
         while True:
             try:
-                yield reader.read_next_batch()
+                batch = reader.read_next_batch()
             except StopIteration:
                 return
+            except pa.ArrowException as error:
+                raise self._dbapi_error(error) from None
+            yield batch
+
+    def _dbapi_error(self, error: Exception) -> Exception:
+        """The swingdb exception behind a failure pyarrow reports in its own terms."""
+        native = self._errors.stream_error()
+        if native is not None:
+            return native
+        if isinstance(error, pa.ArrowNotImplementedError):
+            return _swingdb.NotSupportedError(str(error))
+        if isinstance(error, (pa.ArrowMemoryError, pa.ArrowIOError)):
+            return _swingdb.OperationalError(str(error))
+        return _swingdb.DataError(str(error))
 
     def fetch_record_batch(self, rows_per_batch: int = 1_000_000) -> pa.RecordBatchReader:
         """A ``pyarrow.RecordBatchReader`` yielding batches of at most ``rows_per_batch`` rows,
         computed as they are read (results larger than memory stream through)."""
         if self._pending:
             raise _swingdb.InterfaceError("rows were already fetched one by one; fetch the rest with fetchall()")
+        if isinstance(rows_per_batch, bool) or not isinstance(rows_per_batch, int) or rows_per_batch < 1:
+            raise _swingdb.ProgrammingError(f"rows_per_batch must be a positive integer, not {rows_per_batch!r}")
 
         def sliced():
             for batch in self._batches():

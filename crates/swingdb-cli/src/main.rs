@@ -7,6 +7,7 @@ use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 use std::time::Instant;
 use swingdb::arrow::util::pretty::pretty_format_batches;
+use swingdb::datafusion::scalar::ScalarValue;
 use swingdb::{Connection, Database, OpenOptions};
 
 /// swingdb: an embedded, Arrow-native SQL database.
@@ -39,8 +40,13 @@ struct Shell {
 impl Shell {
     /// Runs SQL and prints its rows; returns whether it succeeded.
     fn run_sql(&self, sql: &str) -> bool {
+        self.run_sql_with(sql, &[])
+    }
+
+    /// Runs `sql` with positional parameters (names the user typed go here, never into the SQL text).
+    fn run_sql_with(&self, sql: &str, params: &[ScalarValue]) -> bool {
         let start = Instant::now();
-        let outcome = self.con.execute(sql, &[]).and_then(|mut r| {
+        let outcome = self.con.execute(sql, params).and_then(|mut r| {
             let affected = r.rows_affected();
             let schema = r.schema();
             let batches = r.collect_batches()?;
@@ -90,11 +96,11 @@ impl Shell {
             },
             ".schema" => match parts.next() {
                 Some(t) => {
-                    let quoted = t.replace('\'', "''");
-                    self.run_sql(&format!(
+                    self.run_sql_with(
                         "SELECT column_name, data_type, is_nullable FROM information_schema.columns \
-                         WHERE table_name = '{quoted}' AND table_schema = 'main' ORDER BY ordinal_position"
-                    ));
+                         WHERE table_name = $1 AND table_schema = 'main' ORDER BY ordinal_position",
+                        &[ScalarValue::Utf8(Some(t.to_string()))],
+                    );
                 }
                 None => eprintln!("usage: .schema TABLE"),
             },

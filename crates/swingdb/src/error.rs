@@ -103,6 +103,8 @@ fn datafusion_kind(err: &DataFusionError) -> ErrorKind {
         DataFusionError::ParquetError(_) | DataFusionError::ObjectStore(_) => ErrorKind::Operational,
         DataFusionError::IoError(_) | DataFusionError::ResourcesExhausted(_) => ErrorKind::Operational,
         DataFusionError::NotImplemented(_) => ErrorKind::NotSupported,
+        // A SET of an unknown or malformed setting is the user's mistake.
+        DataFusionError::Configuration(_) => ErrorKind::Programming,
         DataFusionError::Internal(_) => ErrorKind::Internal,
         DataFusionError::Context(_, inner) => datafusion_kind(inner),
         DataFusionError::Diagnostic(_, inner) => datafusion_kind(inner),
@@ -146,6 +148,7 @@ fn datafusion_message(err: &DataFusionError) -> String {
         },
         DataFusionError::SQL(e, _) => format!("SQL syntax error: {e}"),
         DataFusionError::Plan(m) | DataFusionError::Execution(m) | DataFusionError::NotImplemented(m) => m.clone(),
+        DataFusionError::Configuration(m) => format!("invalid setting: {m}"),
         DataFusionError::SchemaError(e, _) => e.to_string(),
         other => other.strip_backtrace(),
     }
@@ -205,6 +208,13 @@ mod tests {
         let back = Error::from(wrapped);
         assert_eq!(back.kind(), ErrorKind::Integrity);
         assert!(back.message().contains("column 'a'"), "{}", back.message());
+    }
+
+    #[test]
+    fn bad_settings_are_programming_errors() {
+        let e = Error::from(DataFusionError::Configuration("Config value \"u\" not found on ExecutionOptions".into()));
+        assert_eq!(e.kind(), ErrorKind::Programming);
+        assert!(e.message().starts_with("invalid setting"), "{}", e.message());
     }
 
     #[test]

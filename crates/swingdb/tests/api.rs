@@ -81,3 +81,21 @@ fn results_outlive_connection_database_and_drop() {
     assert_eq!(total, (0..100000).sum::<i64>());
     assert!(batches.iter().all(|b| b.column(0).null_count() == 0));
 }
+
+/// A statement at the expression-depth limit plans and runs on a thread that
+/// has just the stack `Connection` asks for (4 MiB), without a fresh one.
+#[test]
+fn a_statement_at_the_depth_limit_fits_the_planning_stack() {
+    let db = Database::in_memory().unwrap();
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t AS SELECT value AS i FROM range(2000)", &[]).unwrap();
+    let chain = (0..998).map(|k| format!("i = {k}")).collect::<Vec<_>>().join(" OR ");
+    let sql = format!("SELECT count(*) FROM t WHERE {chain}");
+    let n = std::thread::Builder::new()
+        .stack_size((4 << 20) + (512 << 10))
+        .spawn(move || single_i64(&con, &sql))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(n, 998);
+}

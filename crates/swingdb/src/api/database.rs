@@ -17,13 +17,23 @@ pub struct OpenOptions {
     pub create: bool,
     /// Check each segment's CRC-32 the first time this handle maps it.
     pub verify_checksums: bool,
+    /// Let SQL read and write files (COPY, `read_csv(...)`, `FROM 'file.parquet'`).
+    /// Turn it off for code that runs untrusted SQL (DuckDB's `enable_external_access`).
+    pub external_access: bool,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        Self { read_only: false, create: true, verify_checksums: true }
+        Self { read_only: false, create: true, verify_checksums: true, external_access: true }
     }
 }
+
+/// Stack of the engine's worker threads. Plans of statements at the
+/// expression-depth limit (`sql::parse::MAX_EXPRESSION_DEPTH`) are walked
+/// recursively by the planner and evaluated recursively by the executor; 2 MiB
+/// (tokio's default) overflowed on a 1,000-term OR chain, 16 MiB leaves room.
+/// It is address space: pages are used only as deep as a thread recurses.
+const WORKER_STACK: usize = 16 << 20;
 
 /// The tokio runtime all swingdb work runs on (one per process).
 pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
@@ -31,6 +41,7 @@ pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
     RUNTIME.get_or_init(|| {
         tokio::runtime::Builder::new_multi_thread()
             .thread_name("swingdb")
+            .thread_stack_size(WORKER_STACK)
             .enable_all()
             .build()
             .expect("tokio runtime starts")
@@ -42,6 +53,7 @@ pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
 pub(crate) struct DbCore {
     pub(crate) store: Arc<SegmentStore>,
     pub(crate) in_memory: bool,
+    pub(crate) external_access: bool,
 }
 
 impl DbCore {
@@ -81,25 +93,25 @@ impl DbCore {
             )));
         }
         for table in changed.values_mut().flatten() {
-            if let Some((compacted, files)) = compact(&self.store, table)? {
-                new_files.extend(files);
-                *table = Arc::new(compacted);
+            // Compaction is housekeeping: if it cannot run (a full disk needs
+            // room for a second copy of the small segments), the commit goes
+            // ahead without it and a later one compacts.
+            match compact(&self.store, table) {
+                Ok(Some((compacted, files))) => {
+                    new_files.extend(files);
+                    *table = Arc::new(compacted);
+                }
+                Ok(None) => {}
+                Err(e) => log::info!("compaction skipped: {e}"),
             }
         }
         dir.sync_segments()?;
-        loop {
+        let version = {
+            // Under the commit lock the newest version cannot change and no
+            // garbage is collected: the number picked here was never used.
+            let lock = dir.lock_commits()?;
             let latest_version = dir.latest_version()?;
-            let latest = if latest_version == base.version {
-                Arc::new(base.clone())
-            } else {
-                match dir.read_manifest(latest_version) {
-                    Ok(m) => m,
-                    // Unpinned, it may have been superseded and collected since we
-                    // listed it: look for the newest version again.
-                    Err(_) if dir.latest_version()? > latest_version => continue,
-                    Err(e) => return Err(e),
-                }
-            };
+            let latest = if latest_version == base.version { Arc::new(base.clone()) } else { dir.read_manifest(latest_version)? };
             for name in changed.keys() {
                 let before = base.tables.get(*name).map(|t| t.modified);
                 let now = latest.tables.get(*name).map(|t| t.modified);
@@ -129,24 +141,32 @@ impl DbCore {
                 }
             }
             let next = Manifest { version, tables };
-            if dir.publish(&next)? {
-                let live: HashSet<&str> = next.segment_files().collect();
-                self.store.retain(&live);
-                // Segments this transaction wrote but never published (compaction
-                // merged them away before the commit) are garbage already.
-                new_files.retain(|f| {
-                    let published = f.file_name().and_then(|n| n.to_str()).is_some_and(|n| live.contains(n));
-                    if !published {
-                        let _ = std::fs::remove_file(f);
-                    }
-                    published
-                });
-                // The commit is durable; collecting garbage is housekeeping whose
-                // failure must not turn a successful commit into an error.
-                let _ = dir.collect_garbage();
-                return Ok(Some(version));
+            if !dir.publish(&next, &lock)? {
+                return Err(Error::internal(format!(
+                    "version {version} of {} was published by a process that did not hold its commit lock \
+                     (an older swingdb?); nothing was written: retry",
+                    dir.root().display()
+                )));
             }
+            let live: HashSet<&str> = next.segment_files().collect();
+            self.store.retain(&live);
+            // Segments this transaction wrote but never published (compaction
+            // merged them away before the commit) are garbage already.
+            new_files.retain(|f| {
+                let published = f.file_name().and_then(|n| n.to_str()).is_some_and(|n| live.contains(n));
+                if !published {
+                    let _ = std::fs::remove_file(f);
+                }
+                published
+            });
+            version
+        };
+        // The commit is durable; collecting garbage is housekeeping whose
+        // failure (or a lock held elsewhere) must not turn it into an error.
+        if let Err(e) = dir.collect_garbage(false) {
+            log::info!("garbage collection after commit {version} failed: {e}");
         }
+        Ok(Some(version))
     }
 }
 
@@ -173,17 +193,22 @@ impl Database {
     /// Opens (by default creating) the database directory at `path`.
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self> {
         let dir = DbDir::open(path.as_ref(), options.create, options.read_only)?;
-        Ok(Self::from_dir(dir, options.verify_checksums, false))
+        Ok(Self::from_dir(dir, &options, false))
     }
 
     /// A new private database in memory (a tmpfs directory removed on close).
     pub fn in_memory() -> Result<Self> {
-        Ok(Self::from_dir(DbDir::in_memory()?, true, true))
+        Self::in_memory_with(OpenOptions::default())
     }
 
-    fn from_dir(dir: DbDir, verify: bool, in_memory: bool) -> Self {
-        let store = Arc::new(SegmentStore::new(Arc::new(dir), verify));
-        Self { core: Arc::new(DbCore { store, in_memory }) }
+    /// [`Database::in_memory`] with `options` (`read_only` and `create` do not apply).
+    pub fn in_memory_with(options: OpenOptions) -> Result<Self> {
+        Ok(Self::from_dir(DbDir::in_memory()?, &OpenOptions { read_only: false, ..options }, true))
+    }
+
+    fn from_dir(dir: DbDir, options: &OpenOptions, in_memory: bool) -> Self {
+        let store = Arc::new(SegmentStore::new(Arc::new(dir), options.verify_checksums));
+        Self { core: Arc::new(DbCore { store, in_memory, external_access: options.external_access }) }
     }
 
     /// A new connection.
@@ -207,16 +232,19 @@ impl Database {
     }
 
     /// Removes versions and segments no reader pins any more.
+    /// Waits for commits in progress to finish.
     pub fn collect_garbage(&self) -> Result<GcReport> {
-        self.core.dir().collect_garbage()
+        self.core.dir().collect_garbage(true)
     }
 
-    /// Checks every segment of the newest version: size, CRC-32 and Arrow
-    /// structure, reading the files afresh.
+    /// Checks the newest version's manifest checksum and every segment of it:
+    /// size, CRC-32 and Arrow structure, reading the files afresh.
     pub fn verify(&self) -> Result<VerifyReport> {
         let dir = self.core.dir();
-        let manifest = dir.pin_latest()?;
+        let pinned = dir.pin_latest()?;
         let result = (|| {
+            // Read afresh (not the cached copy), so that its checksum is checked now.
+            let manifest = if pinned.version == 0 { Manifest::default() } else { dir.read_manifest_uncached(pinned.version)? };
             let mut report = VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
             for table in manifest.tables.values() {
                 for seg in &table.segments {
@@ -227,7 +255,7 @@ impl Database {
             }
             Ok(report)
         })();
-        dir.unpin(manifest.version);
+        dir.unpin(pinned.version);
         result
     }
 }

@@ -96,12 +96,13 @@ pub async fn file_table(
 #[derive(Debug)]
 pub struct ReadFile {
     kind: FileKind,
+    allowed: bool,
 }
 
 impl ReadFile {
-    /// A table function of `kind`.
-    pub fn new(kind: FileKind) -> Self {
-        Self { kind }
+    /// A table function of `kind`; refuses to run unless `allowed`.
+    pub fn new(kind: FileKind, allowed: bool) -> Self {
+        Self { kind, allowed }
     }
 }
 
@@ -117,6 +118,9 @@ fn literal_string(expr: &Expr) -> Option<String> {
 impl TableFunctionImpl for ReadFile {
     fn call_with_args(&self, args: TableFunctionArgs) -> DFResult<Arc<dyn TableProvider>> {
         let name = self.kind.function_name();
+        if !self.allowed {
+            return plan_err!("{name} reads files, and external access is disabled for this database (external_access=False)");
+        }
         let exprs = args.exprs();
         let Some(path) = exprs.first().and_then(literal_string) else {
             return plan_err!("{name} takes a file path as a string literal, e.g. {name}('data.csv')");

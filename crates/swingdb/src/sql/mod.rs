@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod functions;
 pub mod params;
+pub mod parse;
 pub mod session;
 pub mod source;
 pub mod table;

@@ -13,19 +13,31 @@ pub fn number_placeholders(sql: &str) -> Result<String> {
     let tokens = Tokenizer::new(&GenericDialect {}, sql)
         .tokenize_with_location()
         .map_err(|e| Error::programming(format!("SQL syntax error: {e}")))?;
-    // Byte offset of the start of each line, to turn (line, column) into offsets.
-    let mut line_starts = vec![0usize];
-    line_starts.extend(sql.match_indices('\n').map(|(i, _)| i + 1));
+    // Tokens come in order: walk a cursor forward through the text to each
+    // placeholder's (line, column), so the whole rewrite is linear in the text.
     let mut out = String::with_capacity(sql.len() + 8);
     let mut copied = 0;
     let mut n = 0;
+    let (mut offset, mut line, mut column) = (0usize, 1u64, 1u64);
+    let mut chars = sql.char_indices().peekable();
     for tok in tokens {
         if !matches!(&tok.token, Token::Placeholder(p) if p == "?") {
             continue;
         }
-        let loc = tok.span.start;
-        let line_start = line_starts[(loc.line as usize).saturating_sub(1)];
-        let offset = line_start + sql[line_start..].chars().take((loc.column as usize).saturating_sub(1)).map(char::len_utf8).sum::<usize>();
+        let target = tok.span.start;
+        while (line, column) < (target.line, target.column) {
+            let Some((i, c)) = chars.next() else { break };
+            offset = i + c.len_utf8();
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        if let Some(&(i, _)) = chars.peek() {
+            offset = i;
+        }
         n += 1;
         out.push_str(&sql[copied..offset]);
         out.push_str(&format!("${n}"));

@@ -18,8 +18,9 @@ use std::sync::Arc;
 const BATCH_SIZE: usize = 32 * 1024;
 
 /// A session whose default catalog is `tables` (read through `store`) plus the
-/// `registered` data.
-pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Result<SessionContext> {
+/// `registered` data. Without `external_access`, file paths are not tables and
+/// the `read_*` functions refuse to run.
+pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentStore>, external_access: bool) -> Result<SessionContext> {
     let mut config = SessionConfig::new()
         .with_information_schema(true)
         .with_default_catalog_and_schema(CATALOG, SCHEMA)
@@ -34,7 +35,7 @@ pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentSto
     catalog.register_schema(SCHEMA, Arc::new(TablesSchema::new(tables, registered, store)))?;
     ctx.register_catalog(CATALOG, Arc::new(catalog));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
-        ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind)));
+        ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));
     }
-    Ok(ctx.enable_url_table())
+    Ok(if external_access { ctx.enable_url_table() } else { ctx })
 }

@@ -1,59 +1,87 @@
 //! The database directory: its layout, the atomic publication of manifests, the
-//! leases that tell other processes which versions this one still reads, and the
-//! garbage collector that honours them.
+//! pins that tell other processes which versions this one still reads, the
+//! leases that own new segment files, and the garbage collector that honours both.
 //!
 //! ```text
-//! sales.swingdb/
-//!   swingdb.json             format marker (kind + format version)
-//!   manifests/<version>.json one immutable manifest per committed version
-//!   segments/<lease>-<n>.arrow  immutable Arrow IPC segment files
-//!   leases/<lease>.lease     one per open database handle, flock()ed while alive,
-//!                            listing the versions that handle still pins
-//!   gc.lock                  readers pin under a shared lock, GC runs under an exclusive one
+//! sales.swingdb/               (0700; every file swingdb creates is 0600)
+//!   swingdb.json               format marker (kind + format version)
+//!   manifests/<version>.json   one immutable, checksummed manifest per committed version
+//!   segments/<lease>-<n>.arrow immutable Arrow IPC segment files
+//!   leases/<lease>.lease       one per handle that writes, flock()ed while it lives
+//!   commit.lock                flock()ed exclusively while a commit picks and publishes
+//!                              its version, and while garbage is collected
+//!   gc.lock                    flock()ed shared while a version is pinned, exclusively
+//!                              while garbage is collected; a read lock on byte V
+//!                              (an open-file-description lock) pins version V
 //! ```
 //!
-//! Publishing version N is `link(tmp, manifests/N.json)`, which fails if another
-//! writer published N first: two writers can never both publish the same version.
+//! # Which interleavings between processes are possible, and why each is safe
+//!
+//! **Version numbers are used once, ever.** A commit takes `commit.lock`, reads
+//! the newest version N, and publishes N+1 with `link(tmp, N+1.json)` before it
+//! lets go. Garbage collection also holds `commit.lock` and never deletes the
+//! newest manifest, so while a committer holds the lock N is the newest version
+//! that ever existed and N+1 was never published (and so never collected). The
+//! `link` refusing an existing name stays as a second line of defence. (Without
+//! the lock, a slow writer could publish N+1 after N+1 had been published *and*
+//! collected by others; its commit would be reported and never seen.)
+//!
+//! **Pinned versions are never collected.** A reader takes `gc.lock` shared,
+//! lists the newest version V, read-locks byte V, reads the manifest, and lets
+//! go of the shared lock. The collector decides under `gc.lock` exclusive, so
+//! it either runs entirely before the pin (and then V was the newest, which it
+//! keeps) or entirely after (and then sees the byte lock). Byte locks die with
+//! their process, so a crashed reader pins nothing.
+//!
+//! **Files of live writers are never collected.** Segment and temporary
+//! manifest names start with their writer's lease id. A lease file is locked
+//! *before* its writer creates any file named after it, and the collector
+//! deletes a lease only while holding its lock; a new lease re-checks after
+//! locking that its name still refers to its own file (the collector may have
+//! locked and deleted it in between) and starts over with a new id if not. A
+//! file is an orphan only if its lease is unlocked. The collector holds
+//! `commit.lock`, so no manifest is published while it runs: a writer that
+//! published and exited before the collection began left a manifest the
+//! collector sees, and one that had not published yet cannot publish until the
+//! collection ends.
+//!
+//! **Readers write nothing.** Pins are byte locks on a file opened read-only if
+//! need be, and a handle takes a lease only when it first writes, so readers
+//! work on a full disk, on read-only media and on databases of other users
+//! that they may read. Where `gc.lock` is missing and cannot be created (read-only
+//! media), nobody can collect either, and pins are not needed.
+//!
+//! **Nobody else can block the owner.** Lock files are created 0600 in a 0700
+//! directory (and made 0600 again if they were loosened), and the collection
+//! after a commit only *tries* the locks: if anyone holds them, it is skipped
+//! and the commit still succeeds.
 
+use super::failpoint;
+use super::files::{
+    byte_locked_elsewhere, create_private_dir, create_private_file, flock, flock_exclusive_within, io_err, lock_byte_shared,
+    open_lock_file, still_named, sync_dir, try_flock, unlock_byte,
+};
 use super::manifest::{Manifest, FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::unix::io::AsRawFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 const MARKER: &str = "swingdb.json";
 const MANIFESTS: &str = "manifests";
 const SEGMENTS: &str = "segments";
 const LEASES: &str = "leases";
 const GC_LOCK: &str = "gc.lock";
+const COMMIT_LOCK: &str = "commit.lock";
 
-fn io_err(what: impl std::fmt::Display, path: &Path) -> impl FnOnce(io::Error) -> Error {
-    let context = format!("{what} {}", path.display());
-    move |e| Error::io(context, e)
-}
-
-fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
-    loop {
-        // SAFETY: plain syscall on a descriptor we own.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), op) };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
-    }
-}
-
-/// fsyncs a directory so that file creations, links and unlinks in it are durable.
-pub fn sync_dir(path: &Path) -> Result<()> {
-    File::open(path).and_then(|d| d.sync_all()).map_err(io_err("syncing directory", path))
-}
+/// How long a commit waits for another process's commit (or collection) to
+/// finish before it gives up with an error naming the lock.
+const COMMIT_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn random_id() -> String {
     let mut bytes = [0u8; 8];
@@ -79,30 +107,34 @@ fn owner_of(name: &str) -> Option<&str> {
     rest.split_once('-').map(|(id, _)| id)
 }
 
-/// A lease: a lock file held for the lifetime of one open database handle. Its
-/// content lists the versions the handle pins; the lock tells others it is alive.
+/// A lease: a lock file held for the lifetime of one writing database handle.
+/// Files named after its id belong to that handle while the lock is held.
 #[derive(Debug)]
 struct Lease {
     id: String,
     path: PathBuf,
-    file: File,
-    pins: BTreeMap<u64, usize>,
+    _file: File,
 }
 
 impl Lease {
-    fn acquire(dir: &Path) -> Result<Self> {
-        let id = random_id();
-        let path = dir.join(LEASES).join(format!("{id}.lease"));
-        let file = OpenOptions::new().read(true).write(true).create_new(true).open(&path).map_err(io_err("creating lease", &path))?;
-        flock(&file, libc::LOCK_EX | libc::LOCK_NB).map_err(io_err("locking lease", &path))?;
-        Ok(Self { id, path, file, pins: BTreeMap::new() })
-    }
-
-    fn write_pins(&mut self) -> Result<()> {
-        let text: String = self.pins.keys().map(|v| format!("{v}\n")).collect();
-        self.file.set_len(0).map_err(io_err("writing lease", &self.path))?;
-        use std::os::unix::fs::FileExt;
-        self.file.write_all_at(text.as_bytes(), 0).map_err(io_err("writing lease", &self.path))
+    /// Creates and locks a new lease. The lock is taken before any file is
+    /// named after the id; a collector that locked and deleted the fresh file
+    /// first is noticed (the name no longer refers to it) and a new id is tried.
+    fn acquire(root: &Path) -> Result<Self> {
+        let dir = root.join(LEASES);
+        for _ in 0..16 {
+            let id = random_id();
+            let path = dir.join(format!("{id}.lease"));
+            let file = create_private_file(&path).map_err(io_err("creating lease", &path))?;
+            failpoint::hit("lease.after_create")?;
+            if !try_flock(&file, libc::LOCK_EX).map_err(io_err("locking lease", &path))? {
+                continue; // a collector holds it and is about to delete it
+            }
+            if still_named(&file, &path) {
+                return Ok(Self { id, path, _file: file });
+            }
+        }
+        Err(Error::operational(format!("could not create a lease in {}: every attempt was collected at once", dir.display())))
     }
 }
 
@@ -110,6 +142,15 @@ impl Drop for Lease {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.path);
     }
+}
+
+/// This handle's pins: a read lock on byte V of `gc.lock` per pinned version V,
+/// counted so that several readers of one version share one lock.
+#[derive(Debug)]
+struct Pins {
+    /// `gc.lock`, opened once; `None` on read-only media without one.
+    file: Option<File>,
+    counts: BTreeMap<u64, usize>,
 }
 
 /// What `DbDir::collect_garbage` removed.
@@ -121,6 +162,21 @@ pub struct GcReport {
     pub segments: usize,
     /// Dead leases (of crashed or exited processes) cleared.
     pub leases: usize,
+    /// Whether the collection was skipped because another process held a lock.
+    pub skipped: bool,
+}
+
+/// Proof that this handle holds `commit.lock`: publishing needs one.
+#[derive(Debug)]
+pub struct CommitLock {
+    file: File,
+}
+
+impl Drop for CommitLock {
+    fn drop(&mut self) {
+        let _ = failpoint::hit("commit.before_unlock");
+        let _ = flock(&self.file, libc::LOCK_UN);
+    }
 }
 
 /// An open database directory. One per database handle; many may exist for the
@@ -131,14 +187,16 @@ pub struct DbDir {
     read_only: bool,
     /// Removes the directory when dropped (in-memory databases).
     ephemeral: bool,
-    lease: Mutex<Lease>,
+    /// Taken on the first write.
+    lease: Mutex<Option<Lease>>,
+    pins: Mutex<Pins>,
     next_segment: AtomicU64,
     cache: Mutex<Option<Arc<Manifest>>>,
 }
 
 impl DbDir {
     /// Opens the database directory at `root`, creating it when `create` is set
-    /// and it does not exist yet.
+    /// and it does not exist yet. Opening writes nothing to an existing database.
     pub fn open(root: &Path, create: bool, read_only: bool) -> Result<Self> {
         let marker = root.join(MARKER);
         match fs::metadata(root) {
@@ -163,7 +221,10 @@ impl DbDir {
                 init(root)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound && create && !read_only => {
-                fs::create_dir_all(root).map_err(io_err("creating database directory", root))?;
+                if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    fs::create_dir_all(parent).map_err(io_err("creating directory", parent))?;
+                }
+                create_private_dir(root).map_err(io_err("creating database directory", root))?;
                 init(root)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -171,12 +232,21 @@ impl DbDir {
             }
             Err(e) => return Err(Error::io(format!("opening database {}", root.display()), e)),
         }
-        let lease = Lease::acquire(root)?;
+        // gc.lock is made (private) if missing; the handle keeps it open
+        // read-only, which is all read locks and shared flocks need, so that an
+        // idle handle holds nothing open for writing.
+        let gc_lock = root.join(GC_LOCK);
+        let pin_file = match open_lock_file(&gc_lock)? {
+            Some(_) => Some(File::open(&gc_lock).map_err(io_err("opening", &gc_lock))?),
+            None => None,
+        };
+        let pins = Pins { file: pin_file, counts: BTreeMap::new() };
         Ok(Self {
             root: root.to_path_buf(),
             read_only,
             ephemeral: false,
-            lease: Mutex::new(lease),
+            lease: Mutex::new(None),
+            pins: Mutex::new(pins),
             next_segment: AtomicU64::new(0),
             cache: Mutex::new(None),
         })
@@ -204,16 +274,36 @@ impl DbDir {
         self.read_only
     }
 
+    fn refuse_read_only(&self) -> Result<()> {
+        if self.read_only {
+            return Err(Error::operational(format!(
+                "database {} is open read-only; reopen it without read_only=True to change it",
+                self.root.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// This handle's lease id, taking the lease on first use.
+    fn lease_id(&self) -> Result<String> {
+        self.refuse_read_only()?;
+        let mut lease = self.lease.lock().unwrap();
+        if lease.is_none() {
+            *lease = Some(Lease::acquire(&self.root)?);
+        }
+        Ok(lease.as_ref().expect("just taken").id.clone())
+    }
+
     /// Path of a segment file by name.
     pub fn segment_path(&self, file: &str) -> PathBuf {
         self.root.join(SEGMENTS).join(file)
     }
 
     /// A fresh, unused path for a new segment, owned by this handle's lease.
-    pub fn new_segment_path(&self) -> PathBuf {
-        let lease = self.lease.lock().unwrap().id.clone();
+    pub fn new_segment_path(&self) -> Result<PathBuf> {
+        let lease = self.lease_id()?;
         let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
-        self.root.join(SEGMENTS).join(format!("{lease}-{n}.arrow"))
+        Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.arrow")))
     }
 
     /// fsyncs the segments directory (after new segments, before their manifest).
@@ -234,7 +324,13 @@ impl DbDir {
         Ok(latest)
     }
 
-    /// Reads manifest `version` (0 is the empty database).
+    /// Path of manifest `version`.
+    pub fn manifest_path(&self, version: u64) -> PathBuf {
+        self.root.join(MANIFESTS).join(manifest_name(version))
+    }
+
+    /// Reads manifest `version` (0 is the empty database), checking its checksum.
+    /// Version numbers are never reused, so a cached copy is always right.
     pub fn read_manifest(&self, version: u64) -> Result<Arc<Manifest>> {
         if version == 0 {
             return Ok(Arc::new(Manifest::default()));
@@ -242,136 +338,194 @@ impl DbDir {
         if let Some(m) = self.cache.lock().unwrap().as_ref().filter(|m| m.version == version) {
             return Ok(m.clone());
         }
-        let path = self.root.join(MANIFESTS).join(manifest_name(version));
+        let manifest = Arc::new(self.read_manifest_uncached(version)?);
+        *self.cache.lock().unwrap() = Some(manifest.clone());
+        Ok(manifest)
+    }
+
+    /// Reads and checks manifest `version` from disk, bypassing the cache.
+    pub fn read_manifest_uncached(&self, version: u64) -> Result<Manifest> {
+        let path = self.manifest_path(version);
         let bytes = fs::read(&path).map_err(io_err("reading manifest", &path))?;
         let manifest = Manifest::from_json(&bytes, &path.display().to_string())?;
         if manifest.version != version {
             return Err(Error::corruption(format!("manifest {} claims version {}", path.display(), manifest.version)));
         }
-        let manifest = Arc::new(manifest);
-        *self.cache.lock().unwrap() = Some(manifest.clone());
         Ok(manifest)
-    }
-
-    fn gc_lock(&self, exclusive: bool) -> Result<File> {
-        let path = self.root.join(GC_LOCK);
-        let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io_err("opening", &path))?;
-        flock(&file, if exclusive { libc::LOCK_EX } else { libc::LOCK_SH }).map_err(io_err("locking", &path))?;
-        Ok(file)
     }
 
     /// Pins the newest version and returns its manifest. The version's segments
     /// stay on disk until [`DbDir::unpin`] is called, whatever other processes
     /// commit or collect meanwhile.
     pub fn pin_latest(&self) -> Result<Arc<Manifest>> {
-        let _guard = self.gc_lock(false)?;
-        let version = self.latest_version()?;
-        self.pin(version)?;
-        match self.read_manifest(version) {
-            Ok(m) => Ok(m),
-            Err(e) => {
-                self.unpin(version);
-                Err(e)
-            }
+        let mut pins = self.pins.lock().unwrap();
+        let path = self.root.join(GC_LOCK);
+        if let Some(file) = &pins.file {
+            flock(file, libc::LOCK_SH).map_err(io_err("locking", &path))?;
         }
+        let result = (|| {
+            let version = self.latest_version()?;
+            failpoint::hit("pin.after_read_latest")?;
+            Self::pin_locked(&mut pins, version, &path)?;
+            match self.read_manifest(version) {
+                Ok(m) => Ok(m),
+                Err(e) => {
+                    Self::unpin_locked(&mut pins, version);
+                    Err(e)
+                }
+            }
+        })();
+        if let Some(file) = &pins.file {
+            let _ = flock(file, libc::LOCK_UN);
+        }
+        result
     }
 
-    /// Records a pin; the caller holds the shared GC lock, so a collector never
-    /// reads a half-written lease.
-    fn pin(&self, version: u64) -> Result<()> {
-        let mut lease = self.lease.lock().unwrap();
-        let count = lease.pins.entry(version).or_insert(0);
-        *count += 1;
-        if *count == 1 {
-            lease.write_pins()?;
+    fn pin_locked(pins: &mut Pins, version: u64, path: &Path) -> Result<()> {
+        let count = pins.counts.entry(version).or_insert(0);
+        if *count == 0 {
+            if let Some(file) = &pins.file {
+                lock_byte_shared(file, version).map_err(io_err(format!("pinning version {version} in"), path))?;
+            }
         }
+        *count += 1;
         Ok(())
     }
 
-    /// Adds one more pin on a version this handle already pins.
-    pub fn repin(&self, version: u64) -> Result<()> {
-        let _guard = self.gc_lock(false)?;
-        self.pin(version)
+    fn unpin_locked(pins: &mut Pins, version: u64) {
+        if let Some(count) = pins.counts.get_mut(&version) {
+            *count -= 1;
+            if *count == 0 {
+                pins.counts.remove(&version);
+                if let Some(file) = &pins.file {
+                    let _ = unlock_byte(file, version);
+                }
+            }
+        }
     }
 
     /// Releases one pin of `version`.
     pub fn unpin(&self, version: u64) {
-        let _guard = self.gc_lock(false);
-        let mut lease = self.lease.lock().unwrap();
-        if let Some(count) = lease.pins.get_mut(&version) {
-            *count -= 1;
-            if *count == 0 {
-                lease.pins.remove(&version);
-                let _ = lease.write_pins();
-            }
-        }
+        Self::unpin_locked(&mut self.pins.lock().unwrap(), version);
     }
 
-    /// Publishes `manifest` as its version. Returns `Ok(false)` when that version
-    /// already exists (another writer won the race).
-    pub fn publish(&self, manifest: &Manifest) -> Result<bool> {
-        if self.read_only {
-            return Err(Error::operational(format!("database {} is open read-only", self.root.display())));
+    /// Takes `commit.lock`, waiting for another commit or collection to end.
+    pub fn lock_commits(&self) -> Result<CommitLock> {
+        self.refuse_read_only()?;
+        let path = self.root.join(COMMIT_LOCK);
+        let file = open_lock_file(&path)?
+            .ok_or_else(|| Error::operational(format!("cannot create {}: is the database on read-only media?", path.display())))?;
+        if !flock_exclusive_within(&file, COMMIT_LOCK_TIMEOUT).map_err(io_err("locking", &path))? {
+            return Err(Error::operational(format!(
+                "another process has held {} for {} s (a commit or garbage collection that does not end); nothing was written",
+                path.display(),
+                COMMIT_LOCK_TIMEOUT.as_secs()
+            )));
         }
+        failpoint::hit("commit.after_lock")?;
+        Ok(CommitLock { file })
+    }
+
+    /// Publishes `manifest` as its version. Returns `Ok(false)` when that
+    /// version already exists. The caller holds `commit.lock` and numbered the
+    /// manifest one above the newest version it saw under that lock.
+    pub fn publish(&self, manifest: &Manifest, _lock: &CommitLock) -> Result<bool> {
         let dir = self.root.join(MANIFESTS);
-        let lease = self.lease.lock().unwrap().id.clone();
+        let lease = self.lease_id()?;
         let tmp = dir.join(format!("tmp-{lease}-{}", manifest.version));
         let target = dir.join(manifest_name(manifest.version));
         {
-            let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
-            f.write_all(&manifest.to_json()).map_err(io_err("writing", &tmp))?;
-            f.sync_all().map_err(io_err("syncing", &tmp))?;
+            let mut f = create_private_file(&tmp).map_err(io_err("creating manifest", &tmp))?;
+            let written = f.write_all(&manifest.to_json()).map_err(io_err("writing manifest", &tmp));
+            if let Err(e) = written.and_then(|_| f.sync_all().map_err(io_err("syncing manifest", &tmp))) {
+                let _ = fs::remove_file(&tmp);
+                return Err(e);
+            }
+        }
+        if let Err(e) = failpoint::hit("publish.before_link") {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
         }
         let linked = fs::hard_link(&tmp, &target);
         let _ = fs::remove_file(&tmp);
         match linked {
             Ok(()) => {
+                failpoint::hit("publish.after_link")?;
                 sync_dir(&dir)?;
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(Error::io(format!("publishing {}", target.display()), e)),
+            Err(e) => Err(Error::io(format!("publishing manifest {}", target.display()), e)),
         }
     }
 
     /// Is the lease `id` held by a live handle (in any process)? A dead lease's
-    /// file is removed on the way.
-    fn lease_alive(&self, id: &str, own: &str) -> bool {
-        if id == own {
+    /// file is removed on the way (only while holding its lock, so a lease that
+    /// is being created is never removed after its owner locked it).
+    fn lease_alive(&self, id: &str, own: Option<&str>) -> bool {
+        if Some(id) == own {
             return true;
         }
         let path = self.root.join(LEASES).join(format!("{id}.lease"));
-        let Ok(file) = OpenOptions::new().read(true).write(true).open(&path) else { return false };
-        if flock(&file, libc::LOCK_EX | libc::LOCK_NB).is_ok() {
-            let _ = fs::remove_file(&path);
-            return false;
+        let Ok(file) = File::open(&path) else { return false };
+        match try_flock(&file, libc::LOCK_EX) {
+            Ok(true) => {
+                if still_named(&file, &path) {
+                    let _ = fs::remove_file(&path);
+                }
+                false
+            }
+            _ => true,
         }
-        true
     }
 
     /// Deletes manifests no live handle pins (keeping the newest), the segments
     /// only they referenced, and files left by crashed writers. Never removes
-    /// anything a live reader in any process still pins.
-    pub fn collect_garbage(&self) -> Result<GcReport> {
+    /// anything a live reader in any process still pins. With `wait`, waits for
+    /// the locks; without, skips the collection if another process holds them.
+    pub fn collect_garbage(&self, wait: bool) -> Result<GcReport> {
         if self.read_only {
             return Ok(GcReport::default());
         }
-        let _guard = self.gc_lock(true)?;
-        let own = self.lease.lock().unwrap().id.clone();
+        let skipped = GcReport { skipped: true, ..Default::default() };
+        let commit_path = self.root.join(COMMIT_LOCK);
+        let Some(commit_file) = open_lock_file(&commit_path)? else { return Ok(skipped) };
+        let gc_path = self.root.join(GC_LOCK);
+        let Some(gc_file) = open_lock_file(&gc_path)? else { return Ok(skipped) };
+        let commit_held = if wait {
+            flock_exclusive_within(&commit_file, COMMIT_LOCK_TIMEOUT)
+        } else {
+            try_flock(&commit_file, libc::LOCK_EX)
+        };
+        if !commit_held.map_err(io_err("locking", &commit_path))? {
+            return if wait {
+                Err(Error::operational(format!("{} stayed locked for {} s; garbage was not collected", commit_path.display(), COMMIT_LOCK_TIMEOUT.as_secs())))
+            } else {
+                Ok(skipped)
+            };
+        }
+        let gc_held = if wait { flock(&gc_file, libc::LOCK_EX).map(|_| true) } else { try_flock(&gc_file, libc::LOCK_EX) };
+        if !gc_held.map_err(io_err("locking", &gc_path))? {
+            return Ok(skipped);
+        }
+        failpoint::hit("gc.after_lock")?;
+        // Both locks are released when the files close at the end of this call.
+        self.collect_locked(&gc_file)
+    }
+
+    fn collect_locked(&self, gc_file: &File) -> Result<GcReport> {
+        let own_lease = self.lease.lock().unwrap().as_ref().map(|l| l.id.clone());
+        let own = own_lease.as_deref();
         let mut report = GcReport::default();
 
-        // Versions pinned by live leases.
+        // Leases: clear dead ones.
         let leases_dir = self.root.join(LEASES);
-        let mut pinned = HashSet::new();
         let mut alive: HashMap<String, bool> = HashMap::new();
         for entry in fs::read_dir(&leases_dir).map_err(io_err("listing", &leases_dir))? {
             let name = entry.map_err(io_err("listing", &leases_dir))?.file_name().to_string_lossy().into_owned();
             let Some(id) = name.strip_suffix(".lease") else { continue };
-            let live = self.lease_alive(id, &own);
-            if live {
-                let text = fs::read_to_string(leases_dir.join(&name)).unwrap_or_default();
-                pinned.extend(text.lines().filter_map(|l| l.trim().parse::<u64>().ok()));
-            } else {
+            let live = self.lease_alive(id, own);
+            if !live {
                 report.leases += 1;
             }
             alive.insert(id.to_string(), live);
@@ -388,24 +542,26 @@ impl DbDir {
             let Some(version) = parse_manifest_name(&name) else {
                 // A temporary manifest of a writer that died before publishing.
                 let owner = owner_of(&name).unwrap_or_default().to_string();
-                if !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, &own)) {
+                if !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own)) {
                     let _ = fs::remove_file(&path);
                 }
                 continue;
             };
-            let manifest = match self.read_manifest_uncached(&path) {
+            let manifest = match self.read_manifest_uncached(version) {
                 Ok(m) => m,
                 Err(e) if version == latest => return Err(e),
+                // A damaged old manifest: keep it (and so its files) for
+                // verify() to report; never guess what it referenced.
                 Err(_) => continue,
             };
             let files = manifest.segment_files().map(str::to_string);
-            // Versions published while this collection runs are newer than
-            // `latest`: they are kept like the newest.
-            if version >= latest || pinned.contains(&version) {
+            let pinned = byte_locked_elsewhere(gc_file, version).map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
+            if version >= latest || pinned {
                 keep_files.extend(files);
             } else {
                 garbage_files.extend(files);
-                fs::remove_file(&path).map_err(io_err("removing", &path))?;
+                failpoint::hit("gc.before_unlink")?;
+                fs::remove_file(&path).map_err(io_err("removing manifest", &path))?;
                 report.manifests += 1;
             }
         }
@@ -419,22 +575,18 @@ impl DbDir {
             }
             let remove = garbage_files.contains(&name) || {
                 let owner = owner_of(&name).unwrap_or_default().to_string();
-                !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, &own))
+                !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
             };
             if remove {
-                match fs::remove_file(segments_dir.join(&name)) {
+                let path = segments_dir.join(&name);
+                match fs::remove_file(&path) {
                     Ok(()) => report.segments += 1,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(Error::io(format!("removing segment {name}"), e)),
+                    Err(e) => return Err(Error::io(format!("removing segment {}", path.display()), e)),
                 }
             }
         }
         Ok(report)
-    }
-
-    fn read_manifest_uncached(&self, path: &Path) -> Result<Manifest> {
-        let bytes = fs::read(path).map_err(io_err("reading manifest", path))?;
-        Manifest::from_json(&bytes, &path.display().to_string())
     }
 }
 
@@ -456,44 +608,47 @@ fn process_gone(pid: i32) -> bool {
     failed && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
 }
 
-/// Removes in-memory database directories under `base` whose creating process
-/// is gone and whose every lease is unlocked: their process died without
-/// dropping them (a crash or SIGKILL).
+/// Removes in-memory database directories under `base` that belong to this
+/// user, whose creating process is gone and whose every lease is unlocked: their
+/// process died without dropping them (a crash or SIGKILL).
 fn sweep_abandoned_memory_databases(base: &Path) {
     let Ok(entries) = fs::read_dir(base) else { return };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = name.strip_prefix(MEMORY_PREFIX).and_then(|rest| rest.split('-').next()?.parse::<i32>().ok()) else {
             continue;
         };
-        if !process_gone(pid) {
+        let root = entry.path();
+        let ours = fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if !ours || !process_gone(pid) {
             continue;
         }
-        let root = entry.path();
         let Ok(leases) = fs::read_dir(root.join(LEASES)) else { continue };
-        let alive = leases.flatten().any(|lease| {
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(lease.path())
-                .map(|f| flock(&f, libc::LOCK_EX | libc::LOCK_NB).is_err())
-                .unwrap_or(false)
-        });
+        let alive = leases
+            .flatten()
+            .any(|lease| File::open(lease.path()).map(|f| !try_flock(&f, libc::LOCK_EX).unwrap_or(false)).unwrap_or(false));
         if !alive {
             let _ = fs::remove_dir_all(&root);
         }
     }
 }
 
+/// Lays out a new database in the empty directory `root`.
 fn init(root: &Path) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
         let p = root.join(sub);
-        fs::create_dir_all(&p).map_err(io_err("creating", &p))?;
+        match create_private_dir(&p) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(Error::io(format!("creating {}", p.display()), e)),
+            _ => {}
+        }
     }
     let marker = root.join(MARKER);
     let tmp = root.join(format!("{MARKER}.tmp"));
     let text = format!("{{\"format\": \"swingdb\", \"format_version\": {FORMAT_VERSION}}}\n");
-    let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+    let _ = fs::remove_file(&tmp);
+    let mut f = create_private_file(&tmp).map_err(io_err("creating", &tmp))?;
     f.write_all(text.as_bytes()).map_err(io_err("writing", &tmp))?;
     f.sync_all().map_err(io_err("syncing", &tmp))?;
     fs::rename(&tmp, &marker).map_err(io_err("creating", &marker))?;
@@ -552,6 +707,7 @@ mod tests {
         std::fs::write(dead.join(LEASES).join("gone.lease"), "").unwrap();
         let live_root = base.path().join(format!("{MEMORY_PREFIX}99999998-live"));
         let live = DbDir::open(&live_root, true, false).unwrap();
+        live.new_segment_path().unwrap(); // a handle that writes holds a lease
         sweep_abandoned_memory_databases(base.path());
         assert!(!dead.exists(), "a directory nobody holds a lease on is removed");
         assert!(live_root.exists(), "a directory with a live lease is kept");
@@ -568,8 +724,8 @@ mod tests {
         let a = DbDir::open(&tmp.path().join("d"), true, false).unwrap();
         let b = DbDir::open(&tmp.path().join("d"), true, false).unwrap();
         let m = Manifest { version: 1, ..Default::default() };
-        assert!(a.publish(&m).unwrap());
-        assert!(!b.publish(&m).unwrap());
+        assert!(a.publish(&m, &a.lock_commits().unwrap()).unwrap());
+        assert!(!b.publish(&m, &b.lock_commits().unwrap()).unwrap());
         assert_eq!(b.latest_version().unwrap(), 1);
     }
 
@@ -580,19 +736,19 @@ mod tests {
         let writer = DbDir::open(&root, true, false).unwrap();
         let reader = DbDir::open(&root, true, false).unwrap();
         for v in 1..=3 {
-            writer.publish(&Manifest { version: v, ..Default::default() }).unwrap();
+            writer.publish(&Manifest { version: v, ..Default::default() }, &writer.lock_commits().unwrap()).unwrap();
             if v == 1 {
                 assert_eq!(reader.pin_latest().unwrap().version, 1);
             }
         }
-        let report = writer.collect_garbage().unwrap();
+        let report = writer.collect_garbage(true).unwrap();
         assert_eq!(report.manifests, 1, "only version 2 is unpinned and old");
         assert!(root.join(MANIFESTS).join(manifest_name(1)).exists());
         drop(reader);
         // A crashed writer's orphan segment and lease file (not locked by anyone).
-        std::fs::write(root.join(LEASES).join("dead.lease"), "1\n").unwrap();
+        std::fs::write(root.join(LEASES).join("dead.lease"), "").unwrap();
         std::fs::write(root.join(SEGMENTS).join("dead-0.arrow"), "x").unwrap();
-        let report = writer.collect_garbage().unwrap();
+        let report = writer.collect_garbage(true).unwrap();
         assert_eq!(report.manifests, 1);
         assert_eq!(report.segments, 1);
         assert_eq!(report.leases, 1);

@@ -12,7 +12,11 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 /// The on-disk format version this build writes and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 added the manifest checksum; version 1 manifests are read without.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The first format version whose manifests must carry a checksum.
+const CHECKSUMMED_SINCE: u32 = 2;
 
 /// Minimum and maximum of one column in one segment, as text in the column's own
 /// type (cast back on use), plus its NULL count.
@@ -95,6 +99,17 @@ struct ManifestJson {
     format_version: u32,
     version: u64,
     tables: BTreeMap<String, TableJson>,
+    /// CRC-32 of the compact JSON of everything else (this field absent), so
+    /// that the check does not depend on whitespace or pretty-printing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    crc32: Option<u32>,
+}
+
+impl ManifestJson {
+    fn checksum(&self) -> u32 {
+        debug_assert!(self.crc32.is_none());
+        crc32fast::hash(&serde_json::to_vec(self).expect("manifest serializes"))
+    }
 }
 
 /// One committed version of the database.
@@ -136,19 +151,31 @@ impl Manifest {
                 (name.clone(), TableJson { columns: encode_schema(&t.schema), segments: t.segments.clone(), modified: t.modified })
             })
             .collect();
-        let json = ManifestJson { format_version: FORMAT_VERSION, version: self.version, tables };
+        let mut json = ManifestJson { format_version: FORMAT_VERSION, version: self.version, tables, crc32: None };
+        json.crc32 = Some(json.checksum());
         serde_json::to_vec_pretty(&json).expect("manifest serializes")
     }
 
     /// Parses a manifest read from `origin` (a path, for error messages).
     pub fn from_json(bytes: &[u8], origin: &str) -> Result<Self> {
-        let json: ManifestJson = serde_json::from_slice(bytes)
+        let mut json: ManifestJson = serde_json::from_slice(bytes)
             .map_err(|e| Error::corruption(format!("manifest {origin} is damaged: {e}")))?;
         if json.format_version > FORMAT_VERSION {
             return Err(Error::operational(format!(
                 "manifest {origin} has format version {}, this swingdb reads up to {FORMAT_VERSION}: upgrade swingdb",
                 json.format_version
             )));
+        }
+        match json.crc32.take() {
+            Some(stored) if stored != json.checksum() => {
+                return Err(Error::corruption(format!(
+                    "manifest {origin} is damaged: its checksum does not match its content (was it edited?)"
+                )))
+            }
+            None if json.format_version >= CHECKSUMMED_SINCE => {
+                return Err(Error::corruption(format!("manifest {origin} is damaged: its checksum is missing")))
+            }
+            _ => {}
         }
         let tables = json
             .tables
@@ -207,6 +234,40 @@ mod tests {
         let json = br#"{"format_version": 99, "version": 1, "tables": {}}"#;
         let err = Manifest::from_json(json, "m.json").unwrap_err();
         assert!(err.message().contains("upgrade swingdb"), "{}", err.message());
+    }
+
+    #[test]
+    fn edited_manifest_fails_its_checksum() {
+        let mut m = Manifest { version: 3, ..Default::default() };
+        let schema = Arc::new(Schema::new(vec![Field::new("i", DataType::Int64, false)]));
+        let seg = SegmentMeta {
+            file: "a-1.arrow".into(),
+            rows: 3,
+            bytes: 100,
+            crc32: 42,
+            layout_crc32: None,
+            column_crc32: vec![],
+            stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0 }],
+        };
+        m.tables.insert("t".into(), Arc::new(TableMeta { schema, segments: vec![seg], modified: 3 }));
+        let text = String::from_utf8(m.to_json()).unwrap();
+        // Whitespace is not content: a reformatted manifest still checks.
+        let compact = serde_json::to_vec(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
+        assert_eq!(Manifest::from_json(&compact, "m.json").unwrap(), m);
+        for (from, to) in [("\"9999\"", "\"6999\""), ("\"rows\": 3", "\"rows\": 4"), ("\"crc32\": 42", "\"crc32\": 43")] {
+            assert!(text.contains(from), "{from} in {text}");
+            let err = Manifest::from_json(text.replacen(from, to, 1).as_bytes(), "m.json").unwrap_err();
+            assert_eq!(err.kind(), crate::error::ErrorKind::Corruption, "{from}");
+            assert!(err.message().contains("m.json") && err.message().contains("checksum"), "{}", err.message());
+        }
+        let stripped: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut stripped = stripped.as_object().unwrap().clone();
+        stripped.remove("crc32");
+        let err = Manifest::from_json(&serde_json::to_vec(&stripped).unwrap(), "m.json").unwrap_err();
+        assert!(err.message().contains("checksum is missing"), "{}", err.message());
+        // Version 1 manifests predate checksums and are still read.
+        stripped.insert("format_version".into(), 1.into());
+        assert_eq!(Manifest::from_json(&serde_json::to_vec(&stripped).unwrap(), "m.json").unwrap(), m);
     }
 
     #[test]

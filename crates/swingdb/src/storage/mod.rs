@@ -2,12 +2,14 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod dir;
+pub mod failpoint;
+pub mod files;
 pub mod manifest;
 pub mod segment;
 pub mod store;
 pub mod writer;
 
-pub use dir::{DbDir, GcReport};
+pub use dir::{CommitLock, DbDir, GcReport};
 pub use manifest::{ColumnStats, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
 pub use store::SegmentStore;

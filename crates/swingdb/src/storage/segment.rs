@@ -15,7 +15,8 @@ use datafusion::arrow::ipc::{root_as_footer, MetadataVersion};
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
 use memmap2::Mmap;
-use std::fs::{File, OpenOptions};
+use super::files::create_private_file;
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
@@ -81,23 +82,22 @@ pub fn column_stats(array: &ArrayRef) -> Result<ColumnStats> {
 /// Writes `batch` as a new segment file `path` (which must not exist), fsyncs it,
 /// and returns its manifest entry. The caller fsyncs the directory.
 pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| Error::io(format!("creating segment {}", path.display()), e))?;
+    let context = |what: &str| format!("{what} segment {}", path.display());
+    let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
+    // Errors of the Arrow writer (a full disk, say) carry no path: name it.
+    let named = |e: datafusion::arrow::error::ArrowError| Error::operational(format!("{}: {e}", context("writing")));
     let sink = ChecksumWriter { inner: BufWriter::with_capacity(1 << 20, file), hasher: crc32fast::Hasher::new(), written: 0 };
     let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
-    let mut writer = FileWriter::try_new_with_options(sink, &batch.schema(), options)?;
+    let mut writer = FileWriter::try_new_with_options(sink, &batch.schema(), options).map_err(named)?;
     if batch.num_rows() > 0 {
-        writer.write(batch)?;
+        writer.write(batch).map_err(named)?;
     }
-    writer.finish()?;
-    let mut sink = writer.into_inner()?;
-    sink.flush().map_err(|e| Error::io(format!("writing segment {}", path.display()), e))?;
-    let file = sink.inner.into_inner().map_err(|e| Error::io(format!("writing segment {}", path.display()), e.into_error()))?;
-    file.sync_all().map_err(|e| Error::io(format!("syncing segment {}", path.display()), e))?;
+    writer.finish().map_err(named)?;
+    let mut sink = writer.into_inner().map_err(named)?;
+    sink.flush().map_err(|e| Error::io(context("writing"), e))?;
+    let file = sink.inner.into_inner().map_err(|e| Error::io(context("writing"), e.into_error()))?;
+    file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
+    super::failpoint::hit("segment.after_write")?;
     let (layout_crc32, column_crc32) = written_checksums(&file, &batch.schema())
         .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?;
     let stats = batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>()?;

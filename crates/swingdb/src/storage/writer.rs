@@ -71,7 +71,7 @@ impl<'a> TableWriter<'a> {
         if rest.num_rows() > 0 {
             self.pending.push(rest);
         }
-        let path = self.dir.new_segment_path();
+        let path = self.dir.new_segment_path()?;
         self.files.push(path.clone());
         self.segments.push(write_segment(&path, &now)?);
         Ok(())
@@ -102,6 +102,7 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     if small.len() <= COMPACT_TRIGGER {
         return Ok(None);
     }
+    super::failpoint::hit("compact.before_write")?;
     let mut writer = TableWriter::new(store.dir(), table.schema.clone());
     for &i in &small {
         for batch in store.map(table, &table.segments[i])?.batches(None)? {

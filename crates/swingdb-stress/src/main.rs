@@ -1,0 +1,223 @@
+//! `swingdb-stress`: the worker processes of the torture suite (`python -m
+//! stress`). Built with the storage layer's failpoints, configured through the
+//! `SWINGDB_FAILPOINTS` environment variable by the harness.
+//!
+//! ```text
+//! swingdb-stress setup  DB WRITERS ACCOUNTS      tables for WRITERS writers, ACCOUNTS accounts of 1000
+//! swingdb-stress writer DB LOG ID SEED OPS       OPS random transactions of writer ID, logged to LOG
+//! swingdb-stress reader DB SECONDS WRITERS TOTAL checks snapshots until SECONDS have passed
+//! swingdb-stress state  DB WRITERS               prints each writer's fingerprint and the checks (JSON)
+//! ```
+//!
+//! A writer logs, fsynced, `pending SEQ FP` before each COMMIT and
+//! `committed SEQ FP` after it returns (or `aborted SEQ` / `failed SEQ ERROR`):
+//! after a kill, the database must show exactly the last committed fingerprint
+//! or the pending one after it, never anything else.
+
+use std::fs::{File, OpenOptions as FileOptions};
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use swingdb::arrow::array::{Array, Int64Array};
+use swingdb::arrow::compute::cast;
+use swingdb::arrow::datatypes::DataType;
+use swingdb::{Connection, Database, ErrorKind, OpenOptions};
+
+type Res<T> = Result<T, String>;
+
+/// A small deterministic generator (xorshift64*), enough to pick operations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn run(con: &Connection, sql: &str) -> Result<(), swingdb::Error> {
+    con.execute(sql, &[])?.collect_batches().map(|_| ())
+}
+
+/// The first row's integer values of a query.
+fn ints(con: &Connection, sql: &str) -> Res<Vec<i64>> {
+    let batches = con.execute(sql, &[]).and_then(|mut r| r.collect_batches()).map_err(|e| format!("{sql}: {e}"))?;
+    let batch = batches.iter().find(|b| b.num_rows() > 0).ok_or_else(|| format!("{sql}: no rows"))?;
+    batch
+        .columns()
+        .iter()
+        .map(|c| {
+            let c = cast(c, &DataType::Int64).map_err(|e| e.to_string())?;
+            let c = c.as_any().downcast_ref::<Int64Array>().expect("Int64");
+            Ok(if c.is_null(0) { 0 } else { c.value(0) })
+        })
+        .collect()
+}
+
+/// What a writer's tables hold, as one comparable string.
+fn fingerprint(con: &Connection, id: u32) -> Res<String> {
+    let names = con.table_names().map_err(|e| e.to_string())?;
+    let data = ints(con, &format!("SELECT count(*), sum(x) FROM w{id}_data"))?;
+    let aux = if names.contains(&format!("w{id}_aux")) {
+        let a = ints(con, &format!("SELECT count(*), sum(x) FROM w{id}_aux"))?;
+        format!("{}:{}", a[0], a[1])
+    } else {
+        "-".into()
+    };
+    let events = ints(con, &format!("SELECT count(*), max(seq) FROM w{id}_events"))?;
+    Ok(format!("d={}:{},a={aux},e={}:{}", data[0], data[1], events[0], events[1]))
+}
+
+struct Log(File);
+
+impl Log {
+    fn line(&mut self, text: &str) -> Res<()> {
+        self.0.write_all(format!("{text}\n").as_bytes()).and_then(|_| self.0.sync_data()).map_err(|e| format!("log: {e}"))
+    }
+}
+
+fn open(db: &str) -> Res<Database> {
+    Database::open(db, OpenOptions::default()).map_err(|e| format!("open {db}: {e}"))
+}
+
+fn setup(db: &str, writers: u32, accounts: u32) -> Res<()> {
+    let con = open(db)?.connect().map_err(|e| e.to_string())?;
+    let mut sql = format!("CREATE TABLE acct AS SELECT value AS id, CAST(1000 AS BIGINT) AS bal FROM range({accounts});");
+    for w in 0..writers {
+        sql += &format!("CREATE TABLE w{w}_data (x BIGINT); CREATE TABLE w{w}_events (seq BIGINT NOT NULL);");
+    }
+    run(&con, &sql).map_err(|e| e.to_string())
+}
+
+/// One random transaction body of writer `id`.
+fn body(con: &Connection, id: u32, rng: &mut Rng) -> Result<(), swingdb::Error> {
+    let steps = if rng.below(4) == 0 { 2 + rng.below(3) } else { 1 };
+    for _ in 0..steps {
+        let r = rng.below(1000);
+        let sql = match rng.below(9) {
+            0 => format!("INSERT INTO w{id}_data SELECT value + {r} FROM range({})", 1 + rng.below(50_000)),
+            1 | 2 => format!("INSERT INTO w{id}_data VALUES ({r})"),
+            3 => format!("UPDATE w{id}_data SET x = x + 1 WHERE x % 7 = {}", r % 7),
+            4 => format!("DELETE FROM w{id}_data WHERE x % 13 = {}", r % 13),
+            5 => format!("CREATE OR REPLACE TABLE w{id}_aux AS SELECT x FROM w{id}_data WHERE x % 5 = {}", r % 5),
+            6 => format!("DROP TABLE IF EXISTS w{id}_aux"),
+            _ => {
+                // A transfer between two shared accounts: writers conflict here.
+                let (a, b) = (rng.below(8), rng.below(8));
+                format!("UPDATE acct SET bal = bal - {r} WHERE id = {a}; UPDATE acct SET bal = bal + {r} WHERE id = {b}")
+            }
+        };
+        run(con, &sql)?;
+    }
+    Ok(())
+}
+
+fn writer(db: &str, log: &str, id: u32, seed: u64, ops: u64) -> Res<()> {
+    let mut log = Log(FileOptions::new().create(true).append(true).open(log).map_err(|e| format!("{log}: {e}"))?);
+    let database = open(db)?;
+    let con = database.connect().map_err(|e| e.to_string())?;
+    let mut rng = Rng(seed | 1);
+    for _ in 0..ops {
+        run(&con, "BEGIN").map_err(|e| e.to_string())?;
+        let seq = ints(&con, &format!("SELECT coalesce(max(seq), -1) + 1 FROM w{id}_events"))?[0];
+        let done = body(&con, id, &mut rng).and_then(|_| run(&con, &format!("INSERT INTO w{id}_events VALUES ({seq})")));
+        if let Err(e) = done {
+            run(&con, "ROLLBACK").map_err(|e| e.to_string())?;
+            log.line(&format!("aborted {seq} {}", e.message().replace('\n', " ")))?;
+            continue;
+        }
+        let fp = fingerprint(&con, id)?;
+        log.line(&format!("pending {seq} {fp}"))?;
+        match run(&con, "COMMIT") {
+            Ok(()) => log.line(&format!("committed {seq} {fp}"))?,
+            // A conflict is decided before anything is published.
+            Err(e) if e.kind() == ErrorKind::Conflict => log.line(&format!("aborted {seq} conflict"))?,
+            // Other failures (injected I/O errors) may come after the manifest is linked.
+            Err(e) => log.line(&format!("failed {seq} {}", e.message().replace('\n', " ")))?,
+        }
+    }
+    Ok(())
+}
+
+fn reader(db: &str, seconds: f64, writers: u32, total: i64) -> Res<()> {
+    let database = Database::open(db, OpenOptions { read_only: true, ..Default::default() }).map_err(|e| e.to_string())?;
+    let con = database.connect().map_err(|e| e.to_string())?;
+    let events: Vec<String> = (0..writers).map(|w| format!("(SELECT count(*) FROM w{w}_events)")).collect();
+    let events_sql = format!("SELECT {}", events.join(" + "));
+    let end = Instant::now() + Duration::from_secs_f64(seconds);
+    let (mut last_events, mut reads) = (0, 0u64);
+    while Instant::now() < end {
+        run(&con, "BEGIN").map_err(|e| e.to_string())?;
+        let acct = ints(&con, "SELECT sum(bal), count(*) FROM acct")?;
+        let seen = ints(&con, &events_sql)?[0];
+        run(&con, "COMMIT").map_err(|e| e.to_string())?;
+        if acct[0] != total {
+            return Err(format!("a snapshot shows accounts summing to {} instead of {total}", acct[0]));
+        }
+        if seen < last_events {
+            return Err(format!("snapshots went back in time: {seen} events after {last_events}"));
+        }
+        last_events = seen;
+        reads += 1;
+    }
+    println!("reads {reads} events {last_events}");
+    Ok(())
+}
+
+fn state(db: &str, writers: u32) -> Res<()> {
+    let database = open(db)?;
+    let report = database.verify().map_err(|e| format!("verify: {e}"))?;
+    let con = database.connect().map_err(|e| e.to_string())?;
+    let acct = ints(&con, "SELECT sum(bal) FROM acct")?[0];
+    let fps = (0..writers).map(|w| fingerprint(&con, w).map(|fp| format!("\"{w}\": \"{fp}\""))).collect::<Res<Vec<_>>>()?;
+    let seqs = (0..writers)
+        .map(|w| {
+            let batches = con
+                .execute(&format!("SELECT seq FROM w{w}_events ORDER BY seq"), &[])
+                .and_then(|mut r| r.collect_batches())
+                .map_err(|e| e.to_string())?;
+            let all: Vec<String> = batches
+                .iter()
+                .flat_map(|b| {
+                    let c = b.column(0).as_any().downcast_ref::<Int64Array>().expect("Int64").clone();
+                    (0..c.len()).map(move |i| c.value(i).to_string())
+                })
+                .collect();
+            Ok(format!("\"{w}\": [{}]", all.join(",")))
+        })
+        .collect::<Res<Vec<_>>>()?;
+    let gc = database.collect_garbage().map_err(|e| format!("collect_garbage: {e}"))?;
+    println!(
+        "{{\"verify_rows\": {}, \"acct\": {acct}, \"fingerprints\": {{{}}}, \"events\": {{{}}}, \"gc_segments\": {}}}",
+        report.rows,
+        fps.join(", "),
+        seqs.join(", "),
+        gc.segments
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+    let num = |i: usize| arg(i).parse::<u64>().unwrap_or(0);
+    let outcome = match arg(0).as_str() {
+        "setup" => setup(&arg(1), num(2) as u32, num(3) as u32),
+        "writer" => writer(&arg(1), &arg(2), num(3) as u32, num(4), num(5)),
+        "reader" => reader(&arg(1), arg(2).parse().unwrap_or(1.0), num(3) as u32, arg(4).parse().unwrap_or(0)),
+        "state" => state(&arg(1), num(2) as u32),
+        _ => Err("usage: swingdb-stress setup|writer|reader|state ... (see the source)".into()),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("swingdb-stress: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

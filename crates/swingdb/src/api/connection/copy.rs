@@ -1,0 +1,121 @@
+//! COPY in the PostgreSQL / DuckDB style: `COPY t TO 'file' (FORMAT ...)`,
+//! `COPY (query) TO 'file'` and `COPY t FROM 'file'`.
+
+use super::{object_name, u64_values, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::functions::{file_table, FileKind};
+use crate::storage::TableMeta;
+use datafusion::datasource::file_format::format_as_file_type;
+use datafusion::datasource::provider_as_source;
+use datafusion::common::{Column, TableReference};
+use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{CopyOption, CopySource, CopyTarget, Statement as SqlStatement};
+use std::collections::HashMap;
+
+impl Connection {
+    pub(super) async fn copy_to(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
+        let CopyTarget::File { filename } = target else {
+            return Err(Error::new(ErrorKind::NotSupported, "COPY TO writes files only, e.g. COPY t TO 'out.parquet'"));
+        };
+        let options = CopyOptions::parse(options, filename)?;
+        let state = self.ctx.state();
+        let input = match source {
+            CopySource::Table { table_name, columns } => {
+                // The plan is built from the parsed names, never from SQL text.
+                let name = object_name(table_name)?;
+                let frame = self.ctx.table(TableReference::bare(name)).await?;
+                let frame = if columns.is_empty() {
+                    frame
+                } else {
+                    let wanted = columns
+                        .iter()
+                        .map(|c| {
+                            let name = if c.quote_style.is_some() { c.value.clone() } else { c.value.to_lowercase() };
+                            Expr::Column(Column::new_unqualified(name))
+                        })
+                        .collect::<Vec<_>>();
+                    frame.select(wanted)?
+                };
+                frame.into_unoptimized_plan()
+            }
+            CopySource::Query(query) => {
+                state.statement_to_plan(DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())))).await?
+            }
+        };
+        let extension = options.kind.name();
+        let factory = state
+            .get_file_format_factory(extension)
+            .ok_or_else(|| Error::internal(format!("no writer registered for {extension}")))?;
+        let mut format_options = HashMap::new();
+        if options.kind == FileKind::Csv {
+            format_options.insert("format.has_header".to_string(), options.header.to_string());
+            format_options.insert("format.delimiter".to_string(), (options.delimiter as char).to_string());
+        }
+        let plan = LogicalPlanBuilder::copy_to(input, filename.clone(), format_as_file_type(factory), format_options, vec![])?.build()?;
+        let batches = self.collect_plan(plan).await?;
+        Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+    }
+
+    pub(super) async fn copy_from(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
+        let CopySource::Table { table_name, columns } = source else {
+            return Err(Error::programming("COPY (query) FROM is not valid; COPY FROM loads into a table"));
+        };
+        if !columns.is_empty() {
+            return Err(Error::new(ErrorKind::NotSupported, "COPY t (columns) FROM is not supported yet; load all columns"));
+        }
+        let CopyTarget::File { filename } = target else {
+            return Err(Error::new(ErrorKind::NotSupported, "COPY FROM reads files only, e.g. COPY t FROM 'data.csv'"));
+        };
+        let name = object_name(table_name)?;
+        let meta = self.table(&name)?;
+        let options = CopyOptions::parse(options, filename)?;
+        let state = self.ctx.state();
+        let provider = file_table(&state, filename, options.kind, options.header, options.delimiter).await?;
+        let stream = self.stream_plan(LogicalPlanBuilder::scan("copy_source", provider_as_source(provider), None)?.build()?).await?;
+        let added = self.write_stream(stream, &meta.schema, &name).await?;
+        let count = added.iter().map(|s| s.rows).sum();
+        let mut segments = meta.segments.clone();
+        segments.extend(added);
+        self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+        Ok(QueryResult::count(count))
+    }
+}
+
+/// The options of a PostgreSQL / DuckDB style COPY statement.
+struct CopyOptions {
+    kind: FileKind,
+    header: bool,
+    delimiter: u8,
+}
+
+impl CopyOptions {
+    fn parse(options: &[CopyOption], filename: &str) -> Result<Self> {
+        let mut kind = None;
+        let mut header = true;
+        let mut delimiter = b',';
+        for option in options {
+            match option {
+                CopyOption::Format(f) => {
+                    kind = Some(FileKind::from_name(&f.value).ok_or_else(|| {
+                        Error::programming(format!("unknown COPY format '{}'; use csv, parquet, json or arrow", f.value))
+                    })?)
+                }
+                CopyOption::Header(h) => header = *h,
+                CopyOption::Delimiter(d) if d.is_ascii() => delimiter = *d as u8,
+                other => return Err(Error::new(ErrorKind::NotSupported, format!("COPY option {other} is not supported"))),
+            }
+        }
+        let kind = match kind {
+            Some(k) => k,
+            None => std::path::Path::new(filename)
+                .extension()
+                .and_then(|e| FileKind::from_name(&e.to_string_lossy()))
+                .ok_or_else(|| {
+                    Error::programming(format!("cannot tell the format of '{filename}'; add (FORMAT csv|parquet|json|arrow)"))
+                })?,
+        };
+        Ok(Self { kind, header, delimiter })
+    }
+}

@@ -1,0 +1,124 @@
+//! CREATE, DROP and ALTER TABLE, and storing Python data as a table (passed by
+//! name, never pasted into SQL).
+
+use super::{object_name, table_name, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::TableMeta;
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::datasource::{provider_as_source, TableProvider};
+use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
+use datafusion::sql::sqlparser::ast::{AlterTableOperation, ObjectName, RenameTableNameKind};
+use std::sync::Arc;
+
+fn already_exists(name: &str) -> Error {
+    Error::programming(format!(
+        "table '{name}' already exists; use CREATE OR REPLACE TABLE, CREATE TABLE IF NOT EXISTS, or DROP TABLE first"
+    ))
+}
+
+/// Schema for a new table: no field metadata, view types stored as plain ones.
+fn storage_schema(schema: &Schema) -> SchemaRef {
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| {
+            let dt = match f.data_type() {
+                DataType::Utf8View => DataType::Utf8,
+                DataType::BinaryView => DataType::Binary,
+                other => other.clone(),
+            };
+            Field::new(f.name(), dt, f.is_nullable())
+        })
+        .collect();
+    Arc::new(Schema::new(fields))
+}
+
+impl Connection {
+    /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`.
+    pub(super) async fn create_table(&self, create: CreateMemoryTable) -> Result<QueryResult> {
+        if !create.constraints.is_empty() {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "PRIMARY KEY, UNIQUE and other key constraints are not supported yet (only NOT NULL is); remove them from CREATE TABLE",
+            ));
+        }
+        if !create.column_defaults.is_empty() {
+            return Err(Error::new(ErrorKind::NotSupported, "column DEFAULT values are not supported yet; remove them from CREATE TABLE"));
+        }
+        let name = table_name(&create.name)?;
+        let exists = self.tables.lock().unwrap().contains_key(&name);
+        if exists && create.if_not_exists {
+            return Ok(QueryResult::empty());
+        }
+        if exists && !create.or_replace {
+            return Err(already_exists(&name));
+        }
+        let schema = storage_schema(create.input.schema().as_arrow());
+        let stream = self.stream_plan(create.input.as_ref().clone()).await?;
+        let segments = self.write_stream(stream, &schema, &name).await?;
+        self.set_table(&name, TableMeta { schema, segments, modified: 0 });
+        Ok(QueryResult::empty())
+    }
+
+    /// `DROP TABLE [IF EXISTS] name`.
+    pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
+        let name = table_name(&drop.name)?;
+        let removed = self.tables.lock().unwrap().remove(&name);
+        if removed.is_none() && !drop.if_exists {
+            return Err(Error::programming(format!("table '{name}' does not exist (use DROP TABLE IF EXISTS to ignore)")));
+        }
+        Ok(QueryResult::empty())
+    }
+
+    /// Stores the rows of `source` as the new table `name`.
+    pub(super) async fn create_table_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
+        if self.tables.lock().unwrap().contains_key(name) {
+            return Err(already_exists(name));
+        }
+        let schema = storage_schema(&source.schema());
+        let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
+        let stream = self.stream_plan(plan).await?;
+        let segments = self.write_stream(stream, &schema, name).await?;
+        let rows = segments.iter().map(|s| s.rows).sum();
+        self.set_table(name, TableMeta { schema, segments, modified: 0 });
+        Ok(QueryResult::count(rows))
+    }
+
+    /// Appends the rows of `source` to table `name`, matching columns by position.
+    pub(super) async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
+        let meta = self.table(name)?;
+        let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
+        let stream = self.stream_plan(plan).await?;
+        let added = self.write_stream(stream, &meta.schema, name).await?;
+        let rows = added.iter().map(|s| s.rows).sum();
+        let mut segments = meta.segments.clone();
+        segments.extend(added);
+        self.set_table(name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+        Ok(QueryResult::count(rows))
+    }
+
+    pub(super) fn alter_table(&self, name: &ObjectName, operations: &[AlterTableOperation], if_exists: bool) -> Result<QueryResult> {
+        let old = object_name(name)?;
+        let [AlterTableOperation::RenameTable { table_name }] = operations else {
+            return Err(Error::new(ErrorKind::NotSupported, "only ALTER TABLE ... RENAME TO ... is supported yet"));
+        };
+        let new = match table_name {
+            RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n)?,
+        };
+        let mut tables = self.tables.lock().unwrap();
+        let Some(meta) = tables.get(&old).cloned() else {
+            if if_exists {
+                return Ok(QueryResult::empty());
+            }
+            return Err(Error::programming(format!("table '{old}' does not exist")));
+        };
+        if tables.contains_key(&new) {
+            return Err(Error::programming(format!("cannot rename '{old}' to '{new}': table '{new}' already exists")));
+        }
+        tables.remove(&old);
+        // A renamed table is a new entry for conflict detection.
+        tables.insert(new, Arc::new(meta.as_ref().clone()));
+        Ok(QueryResult::empty())
+    }
+}

@@ -1,0 +1,206 @@
+//! INSERT, UPDATE and DELETE: new rows go to new segments; changed and
+//! deleted rows are found by a private row-id column and their segments are
+//! rewritten without them (copy-on-write at segment granularity).
+
+use super::{table_name, u64_values, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::table::SegmentTable;
+use crate::storage::{SegmentMeta, TableMeta, TableWriter};
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::compute::{cast_with_options, concat_batches, filter_record_batch, CastOptions};
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{Column, TableReference};
+use datafusion::datasource::provider_as_source;
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::{DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Name of the row-id column DML adds to its private scans of the target table.
+const ROW_ID: &str = "__swingdb_row_id";
+
+/// Casts `batch` to the table's `schema` column by column and enforces NOT NULL.
+pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
+    if batch.num_columns() != schema.fields().len() {
+        return Err(Error::programming(format!(
+            "table '{table}' has {} columns but {} values were supplied",
+            schema.fields().len(),
+            batch.num_columns()
+        )));
+    }
+    let options = CastOptions { safe: false, ..Default::default() };
+    let mut columns = Vec::with_capacity(batch.num_columns());
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        let column = if column.data_type() == field.data_type() {
+            column.clone()
+        } else {
+            cast_with_options(column, field.data_type(), &options).map_err(|e| {
+                Error::new(
+                    ErrorKind::Data,
+                    format!(
+                        "column '{}' of table '{table}' is {}: cannot store a {} value there ({e})",
+                        field.name(),
+                        field.data_type(),
+                        column.data_type()
+                    ),
+                )
+            })?
+        };
+        if !field.is_nullable() && column.null_count() > 0 {
+            return Err(Error::new(
+                ErrorKind::Integrity,
+                format!("NULL value in column '{}' of table '{table}' violates its NOT NULL constraint", field.name()),
+            ));
+        }
+        columns.push(column);
+    }
+    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+    Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
+}
+
+/// DataFusion itself refuses NULLs for non-nullable columns while computing an
+/// INSERT's rows, naming its internal column; say it in the table's terms.
+pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str) -> Error {
+    if !err.message().contains("non-nullable but contains null") {
+        return err;
+    }
+    let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
+    let which = match not_null.as_slice() {
+        [one] => format!("column '{one}'"),
+        many => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
+    };
+    Error::new(ErrorKind::Integrity, format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"))
+}
+
+/// Replaces the scan of `table` inside `plan` by a scan of `source`.
+fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn TableSource>) -> Result<LogicalPlan> {
+    let replaced = plan.clone().transform_up(|node| match node {
+        LogicalPlan::TableScan(scan) if scan.table_name.resolved_eq(table) => {
+            let new = TableScanBuilder::new(scan.table_name.clone(), source.clone())
+                .with_filters(scan.filters.clone())
+                .with_fetch(scan.fetch)
+                .build()?;
+            Ok(Transformed::yes(LogicalPlan::TableScan(new)))
+        }
+        other => Ok(Transformed::yes(other.recompute_schema()?)),
+    })?;
+    Ok(replaced.data)
+}
+
+impl Connection {
+    pub(super) async fn run_dml(&self, dml: DmlStatement) -> Result<QueryResult> {
+        let name = table_name(&dml.table_name)?;
+        let meta = self.table(&name)?;
+        match dml.op {
+            WriteOp::Insert(op) => {
+                if op == InsertOp::Replace {
+                    return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
+                }
+                let stream = self
+                    .stream_plan(dml.input.as_ref().clone())
+                    .await
+                    .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
+                let added = self.write_stream(stream, &meta.schema, &name).await?;
+                let count: u64 = added.iter().map(|s| s.rows).sum();
+                let mut segments = if op == InsertOp::Overwrite { Vec::new() } else { meta.segments.clone() };
+                segments.extend(added);
+                self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+                Ok(QueryResult::count(count))
+            }
+            WriteOp::Delete => {
+                let source = self.row_id_source(&meta);
+                let plan = replace_scan(&dml.input, &dml.table_name, source)?;
+                let plan = LogicalPlanBuilder::from(plan).project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?.build()?;
+                let hits = self.collect_plan(plan).await?;
+                let row_ids = u64_values(&hits, 0);
+                let count = row_ids.len() as u64;
+                let segments = self.remove_rows(&meta, row_ids)?;
+                self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+                Ok(QueryResult::count(count))
+            }
+            WriteOp::Update => {
+                let LogicalPlan::Projection(projection) = dml.input.as_ref() else {
+                    return Err(Error::internal("UPDATE plan does not start with a projection"));
+                };
+                let source = self.row_id_source(&meta);
+                let input = replace_scan(&projection.input, &dml.table_name, source)?;
+                let mut exprs = projection.expr.clone();
+                exprs.push(Expr::Column(Column::new_unqualified(ROW_ID)));
+                let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
+                let updated = self.collect_plan(plan).await?;
+                let id_column = projection.expr.len();
+                let row_ids = u64_values(&updated, id_column);
+                let count = row_ids.len() as u64;
+                // The new versions of the rows, in table column order.
+                let out_schema = projection.schema.as_arrow();
+                let mut writer = TableWriter::new(self.core.dir(), meta.schema.clone());
+                for batch in &updated {
+                    let columns = meta
+                        .schema
+                        .fields()
+                        .iter()
+                        .map(|f| {
+                            out_schema
+                                .index_of(f.name())
+                                .map(|i| batch.column(i).clone())
+                                .map_err(|_| Error::internal(format!("UPDATE lost column '{}'", f.name())))
+                        })
+                        .collect::<Result<Vec<ArrayRef>>>()?;
+                    let shaped = RecordBatch::try_new_with_options(
+                        Arc::new(Schema::new(
+                            meta.schema.fields().iter().zip(&columns).map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true)).collect::<Vec<_>>(),
+                        )),
+                        columns,
+                        &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+                    )?;
+                    writer.push(conform(&shaped, &meta.schema, &name)?)?;
+                }
+                let (added, files) = writer.finish()?;
+                self.record_files(files);
+                let mut segments = self.remove_rows(&meta, row_ids)?;
+                segments.extend(added);
+                self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+                Ok(QueryResult::count(count))
+            }
+            other => Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),
+        }
+    }
+
+    fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
+        provider_as_source(Arc::new(SegmentTable::new(meta.clone(), self.core.store.clone()).with_row_ids(ROW_ID)))
+    }
+
+    /// Rewrites the segments that contain any of `row_ids` without those rows.
+    fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
+        let mut by_segment: HashMap<usize, Vec<usize>> = HashMap::new();
+        for id in row_ids {
+            let (seg, row) = SegmentTable::split_row_id(id);
+            by_segment.entry(seg).or_default().push(row);
+        }
+        let mut segments = Vec::with_capacity(meta.segments.len());
+        for (i, seg) in meta.segments.iter().enumerate() {
+            let Some(rows) = by_segment.get(&i) else {
+                segments.push(seg.clone());
+                continue;
+            };
+            if rows.len() as u64 == seg.rows {
+                continue;
+            }
+            let mapped = self.core.store.map(meta, seg)?;
+            let all = concat_batches(&meta.schema, &mapped.batches(None)?)?;
+            let mut keep = vec![true; all.num_rows()];
+            for &r in rows {
+                keep[r] = false;
+            }
+            let kept = filter_record_batch(&all, &BooleanArray::from(keep))?;
+            let mut one = TableWriter::new(self.core.dir(), meta.schema.clone());
+            one.push(kept)?;
+            let (written, files) = one.finish()?;
+            self.record_files(files);
+            segments.extend(written);
+        }
+        Ok(segments)
+    }
+}

@@ -1,0 +1,441 @@
+//! `Connection`: runs SQL statements inside transactions. Every statement is
+//! atomic (a failed one changes nothing); outside `BEGIN ... COMMIT` each one
+//! commits on its own.
+
+mod copy;
+mod ddl;
+mod dml;
+
+use dml::{conform, not_null_violation};
+
+use super::database::{runtime, DbCore};
+use super::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::parse;
+use crate::sql::session::new_context;
+use crate::sql::source::SegmentSource;
+use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
+use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
+use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::{ParamValues, ScalarValue, TableReference};
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::datasource::MemTable;
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::logical_expr::{DdlStatement, LogicalPlan};
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
+use datafusion::prelude::SessionContext;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{ObjectName, Statement as SqlStatement};
+use futures::StreamExt;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// An open transaction: the pinned version it started from and the segment
+/// files it has written so far (deleted again if it does not commit).
+struct Txn {
+    base: Arc<Manifest>,
+    explicit: bool,
+    new_files: Vec<PathBuf>,
+}
+
+/// A connection to a [`super::Database`]. Statements on one connection run one
+/// at a time; use several connections for parallel work.
+///
+/// A connection has one transaction at a time. Threads that share a connection
+/// share its transaction too (as with sqlite3 and DuckDB connections): one
+/// thread's ROLLBACK undoes what another ran since BEGIN. Give each thread its
+/// own connection to keep their transactions apart.
+pub struct Connection {
+    core: Arc<DbCore>,
+    ctx: SessionContext,
+    tables: Tables,
+    registered: Registered,
+    txn: Mutex<Option<Txn>>,
+    busy: tokio::sync::Mutex<()>,
+    progress: Mutex<Option<ProgressHook>>,
+}
+
+/// Called with the number of rows written so far while a statement stores rows.
+pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection").field("database", &self.core.dir().root()).finish()
+    }
+}
+
+/// Stack that parsing and planning a statement at the depth limit needs on
+/// the calling thread: DataFusion's planner is protected against deep
+/// recursion, but cloning, comparing and dropping expression trees recurse
+/// once per level. A statement at the limit plans and runs in 4 MiB (tested).
+const PLANNING_STACK: usize = 4 << 20;
+
+/// Runs `f` (which parses and plans on the calling thread) with at least
+/// [`PLANNING_STACK`] of stack: on the caller's own if it has that much left
+/// (an 8 MiB main or Python thread does; then this costs one comparison), else
+/// on a fresh 16 MiB stack (threads started with small stacks).
+fn on_planning_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(PLANNING_STACK, 4 * PLANNING_STACK, f)
+}
+
+/// Refuses names no table can have.
+fn check_table_name(name: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::programming("a table name cannot be empty"));
+    }
+    Ok(())
+}
+
+fn table_name(reference: &TableReference) -> Result<String> {
+    check_table_name(reference.table())?;
+    let ok_schema = reference.schema().is_none_or(|s| s == SCHEMA);
+    let ok_catalog = reference.catalog().is_none_or(|c| c == CATALOG);
+    if !ok_schema || !ok_catalog {
+        return Err(Error::programming(format!(
+            "'{reference}' is not in swingdb's schema '{SCHEMA}'; use a plain table name"
+        )));
+    }
+    Ok(reference.table().to_string())
+}
+
+fn object_name(name: &ObjectName) -> Result<String> {
+    let reference = TableReference::from(name.to_string().as_str());
+    // sqlparser keeps the user's case; SQL identifiers fold to lower case unless quoted.
+    let table = table_name(&reference)?;
+    let quoted = name.0.last().and_then(|p| p.as_ident()).is_some_and(|i| i.quote_style.is_some());
+    Ok(if quoted { table } else { table.to_lowercase() })
+}
+
+
+impl Connection {
+    pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
+        let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
+        let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
+        let ctx = new_context(tables.clone(), registered.clone(), core.store.clone(), core.external_access)?;
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None) })
+    }
+
+    /// Runs `sql` (one or more `;`-separated statements) with positional
+    /// parameters (`?` or `$1`) and returns the last statement's result.
+    pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
+        on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                self.execute_async(sql, params).await
+            })
+        })
+    }
+
+    /// Makes `batches` queryable as table `name` on this connection, without
+    /// copying them (their buffers stay where they are) and without storing
+    /// them. Replaces an earlier registration of the same name.
+    pub fn register(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<()> {
+        let name = name.to_string();
+        let table = MemTable::try_new(schema, vec![batches])?;
+        self.registered.lock().unwrap().insert(name, Arc::new(table));
+        Ok(())
+    }
+
+    /// Stores `batches` as the new table `name` (`create`) or appends them to
+    /// the existing table `name`, by column position, in one atomic statement.
+    /// The name is taken as it is (as if quoted in SQL); no SQL is built from it.
+    pub fn store(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>, create: bool) -> Result<QueryResult> {
+        check_table_name(name)?;
+        let source = Arc::new(MemTable::try_new(schema, vec![batches])?);
+        on_planning_stack(|| runtime().block_on(async {
+            let _busy = self.busy.lock().await;
+            self.atomically(|| async {
+                if create {
+                    self.create_table_from(name, source).await
+                } else {
+                    self.append_from(name, source).await
+                }
+            })
+            .await
+        }))
+    }
+
+    /// Removes a registration; returns whether there was one.
+    pub fn unregister(&self, name: &str) -> bool {
+        self.registered.lock().unwrap().remove(name).is_some()
+    }
+
+    /// Sets (or with `None` clears) the hook told how many rows statements have
+    /// stored so far, for progress bars on long loads.
+    pub fn set_progress(&self, hook: Option<ProgressHook>) {
+        *self.progress.lock().unwrap() = hook;
+    }
+
+    /// Whether an explicit transaction (`BEGIN`) is open.
+    pub fn in_transaction(&self) -> bool {
+        self.txn.lock().unwrap().as_ref().is_some_and(|t| t.explicit)
+    }
+
+    /// Names of the tables this connection sees.
+    pub fn table_names(&self) -> Result<Vec<String>> {
+        let implicit = self.txn.lock().unwrap().is_none();
+        if implicit {
+            let manifest = self.core.dir().pin_latest()?;
+            let names = manifest.tables.keys().cloned().collect();
+            self.core.dir().unpin(manifest.version);
+            return Ok(names);
+        }
+        Ok(self.tables.lock().unwrap().keys().cloned().collect())
+    }
+
+    /// The underlying DataFusion session (for registering functions, tuning).
+    pub fn session(&self) -> &SessionContext {
+        &self.ctx
+    }
+
+    async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
+        let statements = parse(sql)?;
+        let mut last = QueryResult::empty();
+        let single = statements.len() == 1;
+        for statement in statements {
+            last = self.run_statement(statement, params, single).await?;
+        }
+        Ok(last)
+    }
+
+    fn begin(&self, explicit: bool) -> Result<()> {
+        let manifest = self.core.dir().pin_latest()?;
+        *self.tables.lock().unwrap() = manifest.tables.clone();
+        *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new() });
+        Ok(())
+    }
+
+    /// Ends the open transaction: commits it, or (on `commit == false` or a
+    /// failed commit) deletes everything it wrote.
+    fn finish(&self, commit: bool) -> Result<()> {
+        let Some(mut txn) = self.txn.lock().unwrap().take() else { return Ok(()) };
+        // The tables stay visible after the transaction ends: results still being
+        // streamed (information_schema, say) read the catalog as they execute.
+        let working = self.tables.lock().unwrap().clone();
+        let outcome = if commit { self.core.commit(&txn.base, &working, &mut txn.new_files).map(|_| ()) } else { Ok(()) };
+        if !commit || outcome.is_err() {
+            for f in &txn.new_files {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        self.core.dir().unpin(txn.base.version);
+        outcome
+    }
+
+    /// Runs one statement; `exact_params` asks that it use every parameter given.
+    async fn run_statement(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+        if let DFStatement::Statement(s) = &statement {
+            match s.as_ref() {
+                SqlStatement::StartTransaction { .. } => {
+                    if self.in_transaction() {
+                        return Err(Error::programming("a transaction is already open; COMMIT or ROLLBACK it first"));
+                    }
+                    self.begin(true)?;
+                    return Ok(QueryResult::empty());
+                }
+                SqlStatement::Commit { .. } | SqlStatement::Rollback { .. } => {
+                    if !self.in_transaction() {
+                        return Err(Error::programming("no transaction is open (start one with BEGIN)"));
+                    }
+                    let commit = matches!(s.as_ref(), SqlStatement::Commit { .. });
+                    self.finish(commit)?;
+                    return Ok(QueryResult::empty());
+                }
+                _ => {}
+            }
+        }
+        self.atomically(|| self.run_in_txn(statement, params, exact_params)).await
+    }
+
+    /// Runs `body` as one atomic statement: inside the open transaction, or in
+    /// its own that commits if it succeeds. A failed statement changes nothing:
+    /// the tables are restored and the files it wrote deleted.
+    async fn atomically<F, Fut>(&self, body: F) -> Result<QueryResult>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<QueryResult>>,
+    {
+        let implicit = self.txn.lock().unwrap().is_none();
+        if implicit {
+            self.begin(false)?;
+        }
+        let saved_tables = self.tables.lock().unwrap().clone();
+        let mark = self.txn.lock().unwrap().as_ref().map_or(0, |t| t.new_files.len());
+        let outcome = body().await;
+        if let Err(e) = outcome {
+            *self.tables.lock().unwrap() = saved_tables;
+            if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+                for f in txn.new_files.drain(mark..) {
+                    let _ = std::fs::remove_file(f);
+                }
+            }
+            if implicit {
+                self.finish(false)?;
+            }
+            return Err(e);
+        }
+        if implicit {
+            self.finish(true)?;
+        }
+        outcome
+    }
+
+    fn record_files(&self, files: Vec<PathBuf>) {
+        if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+            txn.new_files.extend(files);
+        }
+    }
+
+    fn table(&self, name: &str) -> Result<Arc<TableMeta>> {
+        self.tables
+            .lock()
+            .unwrap()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| Error::programming(format!("table '{name}' does not exist")))
+    }
+
+    fn set_table(&self, name: &str, meta: TableMeta) {
+        self.tables.lock().unwrap().insert(name.to_string(), Arc::new(meta));
+    }
+
+    async fn run_in_txn(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+        if let DFStatement::Statement(s) = &statement {
+            match s.as_ref() {
+                SqlStatement::AlterTable(alter) => return self.alter_table(&alter.name, &alter.operations, alter.if_exists),
+                SqlStatement::Copy { .. } => self.check_external_access("COPY")?,
+                _ => {}
+            }
+            match s.as_ref() {
+                SqlStatement::Copy { source, to: false, target, options, .. } => {
+                    return self.copy_from(source, target, options).await
+                }
+                SqlStatement::Copy { source, to: true, target, options, .. } => {
+                    return self.copy_to(source, target, options).await
+                }
+                _ => {}
+            }
+        }
+        let state = self.ctx.state();
+        let mut plan = state.statement_to_plan(statement).await?;
+        let wanted = plan.get_parameter_types()?.len();
+        if exact_params && params.len() > wanted {
+            return Err(Error::programming(format!(
+                "{} parameters were given but the statement has {wanted} placeholders",
+                params.len()
+            )));
+        }
+        if !params.is_empty() {
+            plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
+        }
+        match plan {
+            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create).await,
+            LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
+            LogicalPlan::Ddl(other) => Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("{} is not supported yet", other.name()),
+            )),
+            LogicalPlan::Dml(dml) => self.run_dml(dml).await,
+            // Side effects happen now, not when (or if) someone reads the result.
+            copy @ LogicalPlan::Copy(_) => {
+                self.check_external_access("COPY")?;
+                let batches = self.collect_plan(copy).await?;
+                Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+            }
+            LogicalPlan::Statement(s) if !matches!(s, datafusion::logical_expr::Statement::SetVariable(_)) => {
+                Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
+            }
+            plan => {
+                let stream = self.stream_plan(plan).await?;
+                Ok(QueryResult::streaming(stream))
+            }
+        }
+    }
+
+    /// Refuses `what` (an access to files) when the database was opened with
+    /// `external_access` off.
+    fn check_external_access(&self, what: &str) -> Result<()> {
+        if self.core.external_access {
+            return Ok(());
+        }
+        Err(Error::programming(format!(
+            "{what} reads or writes files, and external access is disabled for this database (external_access=False)"
+        )))
+    }
+
+    async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
+        let df = self.ctx.execute_logical_plan(plan).await?;
+        let task_ctx = Arc::new(df.task_ctx());
+        let physical = df.create_physical_plan().await?;
+        if physical.output_partitioning().partition_count() > 1 && reads_in_storage_order(&physical) {
+            // A plain read of stored tables: DataFusion split the scan into
+            // contiguous ranges; reading them one after the other keeps storage
+            // order, so adjacent slices can be joined back into whole arrays.
+            let schema = physical.schema();
+            let streams = execute_stream_partitioned(physical, task_ctx)?;
+            return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())));
+        }
+        Ok(execute_stream(physical, task_ctx)?)
+    }
+
+    async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
+        Ok(self.ctx.execute_logical_plan(plan).await?.collect().await?)
+    }
+
+    /// Drains `stream` into new segments of `table` (shaped as `schema`).
+    async fn write_stream(&self, mut stream: SendableRecordBatchStream, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+        let mut writer = TableWriter::new(self.core.dir(), schema.clone());
+        let progress = self.progress.lock().unwrap().clone();
+        let mut rows = 0;
+        while let Some(batch) = stream.next().await {
+            let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table))?;
+            rows += batch.num_rows() as u64;
+            writer.push(conform(&batch, schema, table)?)?;
+            if let Some(report) = &progress {
+                report(rows);
+            }
+        }
+        let (segments, files) = writer.finish()?;
+        self.record_files(files);
+        Ok(segments)
+    }
+
+}
+
+
+/// Whether `plan` is a chain of order-preserving single-input operators over a
+/// scan of stored segments or registered in-memory data.
+fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    match plan.children().as_slice() {
+        [] => plan
+            .downcast_ref::<DataSourceExec>()
+            .is_some_and(|scan| {
+                let source = scan.data_source();
+                source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+            }),
+        [child] => plan.maintains_input_order().first() == Some(&true) && reads_in_storage_order(child),
+        _ => false,
+    }
+}
+
+/// The values of a UInt64 column (row ids, counts) across batches.
+fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
+    let mut ids = Vec::new();
+    for batch in batches {
+        let array = batch.column(column).as_any().downcast_ref::<UInt64Array>().expect("a UInt64 column");
+        ids.extend(array.values().iter().copied());
+    }
+    ids
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let _ = self.finish(false);
+    }
+}
+

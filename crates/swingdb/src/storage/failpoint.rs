@@ -1,0 +1,146 @@
+//! Failpoints: named places in the commit, publish, GC, lease and compaction
+//! paths where a test can make the process wait, fail or die.
+//!
+//! They exist only in builds with the `failpoints` feature (the torture suite's
+//! worker and the Rust tests); in every other build [`hit`] is an inlined
+//! `Ok(())` and the names cost nothing.
+//!
+//! Configuration, read once from the environment variable `SWINGDB_FAILPOINTS`
+//! and changeable with [`set`]: `name=action;name=action`, where an action is
+//! `[P%][N*]kind` with kind one of `delay(ms)`, `error`, `abort`, `off`; `P%`
+//! fires with probability P, `N*` only the first N times.
+//! Example: `publish.before_link=delay(500);gc.before_unlink=10%abort`.
+
+use crate::error::Result;
+
+/// Every failpoint name, in the order a commit passes them (the torture suite
+/// drives each in turn).
+pub const NAMES: &[&str] = &[
+    "lease.after_create",
+    "segment.after_write",
+    "compact.before_write",
+    "commit.after_lock",
+    "publish.before_link",
+    "publish.after_link",
+    "commit.before_unlock",
+    "gc.after_lock",
+    "gc.before_unlink",
+    "pin.after_read_latest",
+];
+
+#[cfg(feature = "failpoints")]
+mod imp {
+    use crate::error::{Error, Result};
+    use std::collections::HashMap;
+    use std::sync::{LazyLock, Mutex};
+
+    #[derive(Debug, Clone)]
+    enum Kind {
+        Delay(u64),
+        Error,
+        Abort,
+    }
+
+    #[derive(Debug, Clone)]
+    struct Action {
+        percent: u32,
+        remaining: Option<u64>,
+        kind: Kind,
+    }
+
+    fn parse_action(text: &str) -> Option<Option<Action>> {
+        let mut rest = text.trim();
+        if rest == "off" {
+            return Some(None);
+        }
+        let mut percent = 100;
+        if let Some((p, r)) = rest.split_once('%') {
+            percent = p.trim().parse().ok()?;
+            rest = r;
+        }
+        let mut remaining = None;
+        if let Some((n, r)) = rest.split_once('*') {
+            remaining = Some(n.trim().parse().ok()?);
+            rest = r;
+        }
+        let kind = match rest.trim() {
+            "error" => Kind::Error,
+            "abort" => Kind::Abort,
+            other => Kind::Delay(other.strip_prefix("delay(")?.strip_suffix(')')?.parse().ok()?),
+        };
+        Some(Some(Action { percent, remaining, kind }))
+    }
+
+    static POINTS: LazyLock<Mutex<HashMap<String, Action>>> = LazyLock::new(|| {
+        let mut map = HashMap::new();
+        for item in std::env::var("SWINGDB_FAILPOINTS").unwrap_or_default().split(';').filter(|s| !s.trim().is_empty()) {
+            let (name, action) = item.split_once('=').unwrap_or_else(|| panic!("SWINGDB_FAILPOINTS: '{item}' is not name=action"));
+            match parse_action(action) {
+                Some(Some(a)) => {
+                    map.insert(name.trim().to_string(), a);
+                }
+                Some(None) => {}
+                None => panic!("SWINGDB_FAILPOINTS: bad action '{action}' for {name}"),
+            }
+        }
+        Mutex::new(map)
+    });
+
+    fn chance(percent: u32) -> bool {
+        if percent >= 100 {
+            return true;
+        }
+        let mut byte = [0u8; 4];
+        let _ = std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom").expect("urandom"), &mut byte);
+        u32::from_le_bytes(byte) % 100 < percent
+    }
+
+    pub fn set(name: &str, action: &str) {
+        let parsed = parse_action(action).unwrap_or_else(|| panic!("bad failpoint action '{action}'"));
+        let mut points = POINTS.lock().unwrap();
+        match parsed {
+            Some(a) => points.insert(name.to_string(), a),
+            None => points.remove(name),
+        };
+    }
+
+    pub fn hit(name: &str) -> Result<()> {
+        let kind = {
+            let mut points = POINTS.lock().unwrap();
+            let Some(action) = points.get_mut(name) else { return Ok(()) };
+            if action.remaining == Some(0) || !chance(action.percent) {
+                return Ok(());
+            }
+            if let Some(n) = action.remaining.as_mut() {
+                *n -= 1;
+            }
+            action.kind.clone()
+        };
+        match kind {
+            Kind::Delay(ms) => {
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+                Ok(())
+            }
+            Kind::Error => Err(Error::operational(format!("failpoint {name}: injected error"))),
+            Kind::Abort => std::process::abort(),
+        }
+    }
+}
+
+/// Passes failpoint `name`: waits, fails or aborts the process there if a test
+/// configured it so. Always `Ok(())` in builds without the `failpoints` feature.
+#[inline(always)]
+pub fn hit(name: &str) -> Result<()> {
+    debug_assert!(NAMES.contains(&name), "unknown failpoint {name}");
+    #[cfg(feature = "failpoints")]
+    return imp::hit(name);
+    #[cfg(not(feature = "failpoints"))]
+    Ok(())
+}
+
+/// Configures failpoint `name` (`off` clears it); test builds only.
+#[cfg(feature = "failpoints")]
+pub fn set(name: &str, action: &str) {
+    assert!(NAMES.contains(&name), "unknown failpoint {name}");
+    imp::set(name, action)
+}

@@ -1,0 +1,1 @@
+"""swingdb's torture suite: `python -m stress --minutes N` (see __main__)."""

@@ -1,0 +1,133 @@
+"""swingdb's torture suite.
+
+    python -m stress --minutes 60                 # every scenario, time split between them
+    python -m stress --seconds 40 --only crash    # one scenario
+    python -m stress --minutes 90 --report docs/reliability.md
+
+Scenarios: crash (kill -9 at random moments and aborts at every failpoint,
+checked against the writers' fsynced logs), concurrency (4 writers + 4 readers
+with failpoint delays), faults (a full tmpfs and read-only remounts; needs
+root), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+any scenario found a failure; prints a summary table (and writes it to
+--report, with the machine it ran on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import shutil
+import sys
+
+from . import scenarios
+
+#: Share of the time budget each scenario gets.
+SHARES = {"crash": 0.35, "concurrency": 0.25, "faults": 0.05, "fuzz-sql": 0.2, "fuzz-files": 0.15}
+
+
+def table(tallies) -> str:
+    rows = ["| scenario | trials | failures | time | worst finding / notes |", "|---|---:|---:|---:|---|"]
+    for t in tallies:
+        worst = t.findings[0] if t.findings else "none"
+        notes = f"{worst}" + (f"; {t.notes()}" if t.notes() else "")
+        rows.append(f"| {t.name} | {t.trials:,} {t.unit} | {t.failures} | {t.seconds:.0f} s | {notes.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, Linux {platform.release()}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m stress", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--minutes", type=float)
+    length.add_argument("--seconds", type=float)
+    parser.add_argument("--only", default=",".join(SHARES), help="comma-separated scenarios")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--report", help="write the summary to this Markdown file")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = parser.parse_args(argv)
+    total = args.seconds if args.seconds else (args.minutes or 10) * 60
+    chosen = [s for s in args.only.split(",") if s]
+    unknown = [s for s in chosen if s not in scenarios.ALL]
+    if unknown:
+        parser.error(f"unknown scenario(s) {unknown}; choose from {list(scenarios.ALL)}")
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    share = sum(SHARES[s] for s in chosen)
+    work = scenarios.scratch()
+    print(f"stress: seed {seed}, {total:.0f} s, scratch {work}", flush=True)
+    tallies = []
+    try:
+        for name in chosen:
+            budget = total * SHARES[name] / share
+            rng = random.Random(f"{seed}-{name}")
+            sub = os.path.join(work, name)
+            os.makedirs(sub)
+            print(f"stress: {name} for {budget:.0f} s ...", flush=True)
+            tally = scenarios.ALL[name](budget, sub, rng)
+            print(f"stress: {name}: {tally.trials} {tally.unit}, {tally.failures} failures; {tally.notes()}", flush=True)
+            for finding in tally.findings[:5]:
+                print(f"    {finding}", flush=True)
+            tallies.append(tally)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    summary = table(tallies)
+    print(summary)
+    if args.report:
+        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        with open(args.report, "w") as f:
+            f.write(REPORT.format(stamp=stamp, machine=machine(), total=total / 60, seed=seed, table=summary, cmd=" ".join(sys.argv)))
+    return 1 if any(t.failures for t in tallies) else 0
+
+
+REPORT = """# Reliability: the torture suite
+
+What `python -m stress` (also `make stress`) found in its last published run.
+Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
+`{cmd}`.
+
+{table}
+
+## What each scenario does
+
+- **crash loop**: 1-3 writer processes (`swingdb-stress`, built with failpoints) run random
+  transactions (bulk and single-row INSERT, UPDATE, DELETE, CREATE OR REPLACE TABLE AS,
+  DROP, transfers between shared accounts, several statements per explicit transaction) and
+  log, fsynced, the state each transaction leads to before its COMMIT and after it returns.
+  They are killed with SIGKILL at a random moment, or abort themselves at a failpoint of the
+  commit, publish, GC, lease and compaction paths. After every kill the database is
+  verified (manifest and segment checksums) and each writer's tables must show exactly the
+  last state it logged as committed, or the one it was committing: no lost, partial or
+  resurrected transaction; the shared accounts must still balance.
+- **concurrency**: 4 writers and 4 readers with random delays at every failpoint. Readers
+  check in every snapshot that the shared accounts balance and that snapshots never go back
+  in time; at the end every transaction a writer reported committed must be there.
+- **faults**: a 32 MiB tmpfs is filled by a writer until ENOSPC (the error must be an
+  OperationalError naming the file); then readers (read-only and read-write handles) must
+  read everything committed, also after the file system is remounted read-only.
+- **fuzz-sql**: seed statements of every kind, mutated (tokens dropped, repeated, swapped,
+  long operator chains and deep nesting, NUL and non-ASCII characters, huge numbers), run
+  through the Python package in subprocesses: a subprocess that dies is a crash, an
+  exception that is not a `swingdb.Error` a finding.
+- **fuzz-files**: a database whose segment, manifest, marker or lock files are bit-flipped,
+  truncated, extended, overwritten, edited or emptied, then opened, queried, verified and
+  written to in subprocesses, counted the same way.
+"""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+"""The torture scenarios. Each runs for a time budget and returns a `Tally`:
+trials, failures and the worst finding."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+
+from . import fuzz, workers
+
+
+@dataclass
+class Tally:
+    """What one scenario did and found."""
+
+    name: str
+    unit: str
+    trials: int = 0
+    failures: int = 0
+    findings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    extra: str = ""
+    counts: dict = field(default_factory=dict)
+
+    def notes(self) -> str:
+        """The extra note and the counts, as one line."""
+        parts = [self.extra] if self.extra else []
+        parts += [f"{v:,} {k}" for k, v in self.counts.items()]
+        return "; ".join(parts)
+
+    def fail(self, what: str) -> None:
+        self.failures += 1
+        if len(self.findings) < 20:
+            self.findings.append(what)
+
+
+def _check(db: str, writers: int, logs: list[str], tally: Tally, *, all_committed: bool) -> None:
+    """After the writers ended (killed or not): the state is exactly one each
+    writer logged, every reported commit is there, the accounts still balance."""
+    try:
+        st = workers.state(db, writers)
+    except Exception as e:  # noqa: BLE001 - the finding is the message
+        tally.fail(f"verify/state failed: {e}")
+        return
+    if st["acct"] != workers.TOTAL:
+        tally.fail(f"accounts sum to {st['acct']}, not {workers.TOTAL}: a partial transaction")
+    for wid, log in enumerate(logs):
+        seen = workers.WriterLog(log)
+        fp = st["fingerprints"][str(wid)]
+        if fp not in seen.allowed:
+            tally.fail(f"writer {wid}: database shows {fp}, the log allows only {sorted(seen.allowed)}")
+        events = set(st["events"][str(wid)])
+        lost = seen.committed - events if all_committed else set()
+        if lost:
+            tally.fail(f"writer {wid}: committed transactions {sorted(lost)[:5]} are lost")
+        extra = events - seen.maybe
+        if extra:
+            tally.fail(f"writer {wid}: transactions {sorted(extra)[:5]} appear that never reached COMMIT")
+
+
+def crash(budget: float, work: str, rng: random.Random) -> Tally:
+    """kill -9 at random moments and aborts at every failpoint, mixed workloads."""
+    tally = Tally("crash loop (kill -9 and abort at failpoints)", "kills")
+    start = time.time()
+    db = os.path.join(work, "crash.swingdb")
+    writers = 3
+    workers.setup(db, writers)
+    logs = [os.path.join(work, f"crash-w{w}.log") for w in range(writers)]
+    trial = 0
+    while time.time() - start < budget:
+        trial += 1
+        n = rng.randint(1, writers)
+        point = rng.choice(workers.FAILPOINTS) if rng.random() < 0.5 else None
+        # Abort at the point for some writers; the others are killed from outside.
+        procs = []
+        for w in range(n):
+            fps = f"{point}={rng.randint(5, 40)}%abort" if point and w == 0 else ""
+            procs.append(workers.writer(db, logs[w], w, rng.getrandbits(63), 1_000_000, fps))
+        time.sleep(rng.uniform(0.02, 0.4))
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+        for p in procs:
+            p.wait()
+            if p.returncode not in (-signal.SIGKILL, -signal.SIGABRT):
+                err = p.stderr.read().decode(errors="replace").strip()
+                tally.fail(f"trial {trial}: a writer exited with {p.returncode}: {err[-300:]}")
+            p.stderr.close()
+        tally.trials += n
+        _check(db, writers, logs, tally, all_committed=True)
+        if trial % 200 == 0:  # keep the logs and the database from growing without end
+            tally.counts["commits"] = tally.counts.get("commits", 0) + sum(len(workers.WriterLog(log).committed) for log in logs)
+            shutil.rmtree(db)
+            for log in logs:
+                os.remove(log) if os.path.exists(log) else None
+            workers.setup(db, writers)
+    tally.counts["commits"] = tally.counts.get("commits", 0) + sum(len(workers.WriterLog(log).committed) for log in logs)
+    tally.seconds = time.time() - start
+    return tally
+
+
+def concurrency(budget: float, work: str, rng: random.Random, writers: int = 4, readers: int = 4) -> Tally:
+    """N writers (shared and own tables) + M readers with failpoint delays."""
+    tally = Tally(f"concurrency ({writers} writers + {readers} readers, failpoint delays)", "commits")
+    start = time.time()
+    db = os.path.join(work, "conc.swingdb")
+    workers.setup(db, writers)
+    logs = [os.path.join(work, f"conc-w{w}.log") for w in range(writers)]
+    delays = ";".join(
+        f"{p}={pct}%delay({ms})"
+        for p, pct, ms in [
+            ("lease.after_create", 50, 20),
+            ("commit.after_lock", 10, 5),
+            ("publish.before_link", 10, 20),
+            ("publish.after_link", 10, 5),
+            ("gc.after_lock", 20, 10),
+            ("gc.before_unlink", 10, 5),
+            ("pin.after_read_latest", 10, 5),
+            ("segment.after_write", 5, 10),
+        ]
+    )
+    seconds = max(1.0, budget - 5)
+    procs = [workers.writer(db, logs[w], w, rng.getrandbits(63), 1_000_000, delays) for w in range(writers)]
+    reads = [workers.reader(db, seconds, writers, delays) for _ in range(readers)]
+    peak_files = 0
+    while time.time() - start < seconds:
+        time.sleep(0.5)
+        peak_files = max(peak_files, len(os.listdir(os.path.join(db, "segments"))))
+    for r in reads:
+        out, err = r.communicate(timeout=300)
+        if r.returncode != 0:
+            tally.fail(f"reader: {err.strip()[-300:]}")
+    for p in procs:
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        p.stderr.close()
+    _check(db, writers, logs, tally, all_committed=True)
+    commits = sum(len(workers.WriterLog(log).committed) for log in logs)
+    tally.trials = commits
+    files = len(os.listdir(os.path.join(db, "segments")))
+    tally.extra = f"peak {peak_files} segment files, {files} after the final collection"
+    tally.seconds = time.time() - start
+    return tally
+
+
+def faults(budget: float, work: str, rng: random.Random) -> Tally:
+    """A full disk (small tmpfs) and read-only media: writes fail with an
+    OperationalError naming the file, reads keep working, nothing is lost."""
+    tally = Tally("faults (ENOSPC on a 32 MiB tmpfs, read-only remount)", "rounds")
+    start = time.time()
+    if os.geteuid() != 0:
+        tally.extra = "skipped: needs root to mount"
+        return tally
+    mount = os.path.join(work, "mnt")
+    os.makedirs(mount, exist_ok=True)
+    code = textwrap.dedent("""
+        import os, sys, swingdb
+        db, phase = sys.argv[1], sys.argv[2]
+        con = swingdb.connect(db, read_only=(phase == "ro"))
+        if phase == "fill":
+            con.sql("CREATE TABLE IF NOT EXISTS t (x BIGINT)")
+            ok = 0
+            while True:
+                try:
+                    con.execute("INSERT INTO t SELECT value FROM range(200000)")
+                    ok += 1
+                except swingdb.OperationalError as e:
+                    assert "No space left" in str(e) and ".swingdb" in str(e), str(e)
+                    break
+            print(ok * 200000)
+        n = con.sql("SELECT count(*) FROM t").fetchall()[0][0]
+        assert con.verify()["rows"] == n
+        print(n)
+    """)
+    while time.time() - start < budget:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mount], check=True)
+        try:
+            db = os.path.join(mount, "d.swingdb")
+            fill = subprocess.run([sys.executable, "-c", code, db, "fill"], capture_output=True, text=True, timeout=300)
+            if fill.returncode != 0:
+                tally.fail(f"full disk: {fill.stderr.strip()[-300:]}")
+                continue
+            stored, counted = fill.stdout.split()
+            if stored != counted:
+                tally.fail(f"full disk: {stored} rows committed, {counted} readable")
+            for phase in ("read", "ro"):
+                r = subprocess.run([sys.executable, "-c", code, db, phase], capture_output=True, text=True, timeout=300)
+                if r.returncode != 0 or r.stdout.split() != [stored]:
+                    tally.fail(f"{phase} on a full disk: {r.stderr.strip()[-300:]}")
+            subprocess.run(["mount", "-o", "remount,ro", mount], check=True)
+            for phase in ("read", "ro"):
+                r = subprocess.run([sys.executable, "-c", code, db, phase], capture_output=True, text=True, timeout=300)
+                if r.returncode != 0 or r.stdout.split() != [stored]:
+                    tally.fail(f"{phase} on read-only media: {r.stderr.strip()[-300:]}")
+            tally.trials += 1
+        finally:
+            subprocess.run(["umount", "-l", mount], check=False)
+    tally.seconds = time.time() - start
+    return tally
+
+
+def fuzz_sql(budget: float, work: str, rng: random.Random) -> Tally:
+    tally = Tally("fuzz: mutated SQL", "statements")
+    start = time.time()
+    fuzz.run_sql(budget, work, rng, tally)
+    tally.seconds = time.time() - start
+    return tally
+
+
+def fuzz_files(budget: float, work: str, rng: random.Random) -> Tally:
+    tally = Tally("fuzz: corrupted files (segments, manifests, leases, marker)", "files")
+    start = time.time()
+    fuzz.run_files(budget, work, rng, tally)
+    tally.seconds = time.time() - start
+    return tally
+
+
+ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
+
+
+def scratch() -> str:
+    return tempfile.mkdtemp(prefix="swingdb-stress-")

@@ -1,0 +1,100 @@
+"""The Rust worker processes (`swingdb-stress`, built with failpoints) and the
+reading of their logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+#: Every failpoint of the storage layer (crates/swingdb/src/storage/failpoint.rs).
+FAILPOINTS = [
+    "lease.after_create",
+    "segment.after_write",
+    "compact.before_write",
+    "commit.after_lock",
+    "publish.before_link",
+    "publish.after_link",
+    "commit.before_unlock",
+    "gc.after_lock",
+    "gc.before_unlink",
+    "pin.after_read_latest",
+]
+
+#: What an untouched writer's tables look like.
+EMPTY = "d=0:0,a=-,e=0:0"
+ACCOUNTS = 8
+TOTAL = ACCOUNTS * 1000
+
+
+def binary() -> str:
+    """Path of the worker binary (`make stress` and `make test` build it)."""
+    path = os.environ.get("SWINGDB_STRESS_BIN") or os.path.join(
+        os.environ.get("CARGO_TARGET_DIR", os.path.expanduser("~/.cache/swingdb-target")), "release", "swingdb-stress"
+    )
+    if not os.access(path, os.X_OK):
+        raise SystemExit(f"{path} is missing: build it with `cargo build --release -p swingdb-stress` (make stress does)")
+    return path
+
+
+def setup(db: str, writers: int) -> None:
+    subprocess.run([binary(), "setup", db, str(writers), str(ACCOUNTS)], check=True, capture_output=True, timeout=120)
+
+
+def writer(db: str, log: str, wid: int, seed: int, ops: int, failpoints: str = "") -> subprocess.Popen:
+    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints}
+    return subprocess.Popen(
+        [binary(), "writer", db, log, str(wid), str(seed), str(ops)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+
+def reader(db: str, seconds: float, writers: int, failpoints: str = "") -> subprocess.Popen:
+    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints}
+    return subprocess.Popen(
+        [binary(), "reader", db, str(seconds), str(writers), str(TOTAL)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def state(db: str, writers: int) -> dict:
+    """Verifies the database and returns each writer's fingerprint and events."""
+    out = subprocess.run([binary(), "state", db, str(writers)], capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError(f"state check failed: {out.stderr.strip()}")
+    return json.loads(out.stdout)
+
+
+class WriterLog:
+    """What one writer logged: the fingerprints the database may show now, and
+    the sequence numbers it reported committed."""
+
+    def __init__(self, path: str):
+        self.allowed = {EMPTY}
+        self.committed: set[int] = set()
+        self.maybe: set[int] = set()
+        if not os.path.exists(path):
+            return
+        pending = None
+        open_ended: set[str] = set()  # pending fingerprints whose outcome is unknown
+        last = EMPTY
+        with open(path) as f:
+            lines = f.read().splitlines()
+        for line in lines:
+            parts = line.split(" ", 2)
+            if len(parts) < 2 or not parts[1].lstrip("-").isdigit():
+                continue  # a line torn by the kill
+            kind, seq = parts[0], int(parts[1])
+            rest = parts[2] if len(parts) > 2 else ""
+            if kind == "pending":
+                pending = (seq, rest)
+                open_ended.add(rest)
+                self.maybe.add(seq)
+            elif kind == "committed":
+                last, pending, open_ended = rest, None, set()
+                self.committed.add(seq)
+            elif kind == "aborted" and pending and pending[0] == seq:
+                open_ended.discard(pending[1])
+                self.maybe.discard(seq)
+                pending = None
+            # "failed": the outcome is unknown, the pending fingerprint stays allowed.
+        self.allowed = {last} | open_ended
+        self.maybe |= self.committed

@@ -1,0 +1,448 @@
+"""Regression tests for the defects of the reliability review (issue 9): each
+failed before its fix. Lost commits, collected leases, SQL injection through
+names, other users, deep expressions, exceptions outside the DB-API classes,
+unchecked manifests, full and read-only disks, and the smaller ones."""
+
+import decimal
+import glob
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+
+import pyarrow as pa
+import pytest
+
+import swingdb
+from conftest import run_python
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting file systems and switching users needs root")
+
+
+# -- 1. a commit reported successful is never lost --------------------------------
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is installed by `make test`")
+def test_slow_publisher_racing_collection_loses_no_commit(db_path):
+    """The review's deterministic repro: B's link() is delayed 0.5 s while A
+    commits and collects garbage; B's commit must be visible afterwards."""
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE a (x BIGINT)")
+    con.sql("CREATE TABLE b (x BIGINT)")
+    con.close()
+    looper = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent("""
+            import sys, time, swingdb
+            con = swingdb.connect(sys.argv[1])
+            end = time.time() + 4
+            n = 0
+            while time.time() < end:
+                con.execute("INSERT INTO a VALUES (1)")
+                n += 1
+            print(n)
+        """), db_path],
+        stdout=subprocess.PIPE, text=True,
+    )
+    time.sleep(1.0)
+    slow = subprocess.run(
+        ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=linkat", "-e", "inject=linkat:delay_enter=500000:when=1",
+         sys.executable, "-c", textwrap.dedent("""
+            import sys, swingdb
+            con = swingdb.connect(sys.argv[1])
+            con.execute("INSERT INTO b VALUES (42)")
+            print(con.sql("SELECT count(*) FROM b").fetchall()[0][0])
+         """), db_path],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert slow.returncode == 0, slow.stderr
+    inserted = int(looper.communicate(timeout=120)[0])
+    assert slow.stdout.split() == ["1"], "the slow writer sees its own commit"
+    con = swingdb.connect(db_path)
+    assert con.sql("SELECT count(*), sum(x) FROM b").fetchall() == [(1, 42)]
+    assert con.sql("SELECT count(*) FROM a").fetchall() == [(inserted,)]
+
+
+def test_three_writers_lose_no_commit(db_path):
+    con = swingdb.connect(db_path)
+    for t in "abc":
+        con.sql(f"CREATE TABLE {t} (x BIGINT)")
+    con.close()
+    code = """
+        import sys, swingdb
+        con = swingdb.connect(sys.argv[1])
+        for i in range(300):
+            con.execute(f"INSERT INTO {sys.argv[2]} VALUES (?)", [i])
+    """
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), db_path, t]) for t in "abc"]
+    for p in procs:
+        assert p.wait(timeout=300) == 0
+    con = swingdb.connect(db_path)
+    for t in "abc":
+        assert con.sql(f"SELECT count(*), count(DISTINCT x) FROM {t}").fetchall() == [(300, 300)], t
+    assert con.verify()["rows"] == 900
+
+
+# -- 3. no SQL injection through names ------------------------------------------------
+
+
+def test_table_names_from_python_are_never_sql(con):
+    con.sql("CREATE TABLE victim AS SELECT 1 AS v")
+    evil = 'x" AS SELECT 1 AS a; DROP TABLE victim; CREATE TABLE "y'
+    data = pa.table({"a": [1, 2, 3]})
+    con.create_table(evil, data)
+    assert con.insert(evil, data) == 3
+    assert con.sql("SELECT v FROM victim").fetchall() == [(1,)]
+    assert sorted(con.table_names()) == sorted(["victim", evil])
+    assert con.sql('SELECT count(*) FROM "x"" AS SELECT 1 AS a; DROP TABLE victim; CREATE TABLE ""y"').fetchall() == [(6,)]
+    with pytest.raises(swingdb.ProgrammingError, match="table 'nope' does not exist"):
+        con.insert("nope", data)
+    with pytest.raises(swingdb.ProgrammingError, match="already exists"):
+        con.create_table(evil, data)
+
+
+def test_cli_schema_takes_the_name_as_a_value(tmp_path):
+    import pexpect
+
+    db = str(tmp_path / "cli.swingdb")
+    con = swingdb.connect(db)
+    con.sql("CREATE TABLE victim AS SELECT 1 AS v")
+    con.close()
+    child = pexpect.spawn("swingdb", [db], encoding="utf-8", timeout=30, env={**os.environ, "HOME": str(tmp_path), "TERM": "dumb"})
+    child.expect("swingdb> ")
+    child.sendline(".schema x' OR '1'='1")
+    child.expect("swingdb> ")
+    injected = child.before
+    child.sendline(".schema victim")
+    child.expect("swingdb> ")
+    listed = child.before
+    child.sendline(".quit")
+    child.expect(pexpect.EOF)
+    assert "| v " not in injected, injected
+    assert "| v " in listed, listed
+
+
+# -- 4. other local users -------------------------------------------------------------
+
+
+def _modes(root):
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            found[path] = stat.S_IMODE(os.lstat(path).st_mode)
+        found[dirpath] = stat.S_IMODE(os.lstat(dirpath).st_mode)
+    return found
+
+
+def test_databases_are_private_to_their_user(db_path):
+    old = os.umask(0o022)
+    try:
+        mem = swingdb.connect()
+        mem.sql("CREATE TABLE t AS SELECT 1 AS a")
+        disk = swingdb.connect(db_path)
+        disk.sql("CREATE TABLE t AS SELECT 1 AS a")
+        mem_root = mem._db.path
+        for root in (mem_root, db_path):
+            modes = _modes(root)
+            assert any(p.endswith(".arrow") for p in modes) and any(p.endswith(".lock") for p in modes)
+            for path, mode in modes.items():
+                expected = 0o700 if os.path.isdir(path) else 0o600
+                assert mode == expected, (path, oct(mode))
+    finally:
+        os.umask(old)
+
+
+@needs_root  # with a umask that takes the owner's write bit, only root can still write into the 0500 directories
+def test_a_stricter_umask_is_respected(db_path):
+    old = os.umask(0o277)
+    try:
+        con = swingdb.connect(db_path)
+        con.sql("CREATE TABLE t AS SELECT 1 AS a")
+        seg = glob.glob(os.path.join(db_path, "segments", "*.arrow"))[0]
+        assert stat.S_IMODE(os.stat(seg).st_mode) == 0o400
+        assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+    finally:
+        os.umask(old)
+
+
+@needs_root
+def test_another_user_can_neither_read_nor_lock(tmp_path):
+    os.chmod(tmp_path, 0o755)  # the parent is open: only swingdb's own modes protect the data
+    mem = swingdb.connect()
+    mem.sql("CREATE TABLE secret AS SELECT 'hunter2' AS pw")
+    disk_path = str(tmp_path / "d.swingdb")
+    disk = swingdb.connect(disk_path)
+    disk.sql("CREATE TABLE secret AS SELECT 'hunter2' AS pw")
+    targets = []
+    for root in (mem._db.path, disk_path):
+        targets += glob.glob(os.path.join(root, "segments", "*.arrow")) + [os.path.join(root, "gc.lock"), os.path.join(root, "commit.lock")]
+    probe = textwrap.dedent("""
+        import fcntl, sys
+        for path in sys.argv[1:]:
+            try:
+                with open(path, "rb") as f:
+                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                print("OPENED", path)
+            except OSError as e:
+                print("refused", e.errno)
+    """)
+    # The project's Python lives under /root; the other user runs the system's.
+    python = shutil.which("python3", path="/usr/bin:/bin") or pytest.skip("no system python3 for the other user")
+    out = subprocess.run(["runuser", "-u", "nobody", "--", python, "-c", probe, *targets], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "OPENED" not in out.stdout and out.stdout.count("refused") == len(targets), out.stdout
+
+
+def test_a_lock_held_by_someone_else_does_not_block_commits(db_path):
+    """A process holding gc.lock (the review's attack) makes garbage collection
+    wait, never a commit."""
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t (x BIGINT)")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent("""
+            import fcntl, sys, time
+            f = open(sys.argv[1], "rb")
+            fcntl.flock(f, fcntl.LOCK_SH)
+            print("held", flush=True)
+            time.sleep(600)
+        """), os.path.join(db_path, "gc.lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        out = run_python("""
+            import sys, swingdb
+            con = swingdb.connect(sys.argv[1])
+            for i in range(20):
+                con.execute("INSERT INTO t VALUES (?)", [i])
+            print(con.sql("SELECT count(*) FROM t").fetchall()[0][0])
+        """, db_path, timeout=60)
+        assert out.stdout.split() == ["20"]
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# -- 5. deep expressions ------------------------------------------------------------------
+
+
+def test_deep_expressions_give_a_clear_error_not_a_crash(con):
+    con.sql("CREATE TABLE t AS SELECT value AS i FROM range(100)")
+    at_limit = " OR ".join(f"i = {k}" for k in range(998))
+    assert con.sql(f"SELECT count(*) FROM t WHERE {at_limit}").fetchall() == [(100,)]
+    for sql in (
+        "SELECT count(*) FROM t WHERE " + " OR ".join(f"i = {k}" for k in range(9000)),
+        "SELECT " + " + ".join(["1"] * 10_000),
+        "SELECT " + "(" * 50_000 + "1" + ")" * 50_000,
+        "SELECT count(*) FROM t WHERE " + " AND ".join(["i >= 0"] * 300_000),
+    ):
+        with pytest.raises(swingdb.ProgrammingError, match="nested too deeply"):
+            con.sql(sql)
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(100,)]
+
+
+def test_deep_expressions_in_a_thread_with_a_small_stack():
+    out = run_python("""
+        import threading, swingdb
+        threading.stack_size(512 * 1024)
+        con = swingdb.connect()
+        con.sql("CREATE TABLE t AS SELECT value AS i FROM range(10)")
+        result = []
+        def work():
+            try:
+                con.sql("SELECT count(*) FROM t WHERE " + " OR ".join(f"i = {k}" for k in range(50_000)))
+            except swingdb.ProgrammingError as e:
+                result.append(str(e))
+            result.append(con.sql("SELECT count(*) FROM t WHERE " + " OR ".join(f"i = {k}" for k in range(900))).fetchall())
+        t = threading.Thread(target=work)
+        t.start(); t.join()
+        print(result)
+    """)
+    assert "nested too deeply" in out.stdout and "[(10,)]" in out.stdout
+
+
+# -- 6. every error is a DB-API error -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sql, cls",
+    [
+        ("SELECT 1/0", swingdb.DataError),
+        ("SELECT CAST('x' AS INT)", swingdb.DataError),
+        ("SELECT CAST(value AS TINYINT) FROM range(1000)", swingdb.DataError),
+    ],
+)
+def test_errors_while_streaming_are_dbapi_errors(con, sql, cls):
+    for fetch in ("fetchall", "arrow", "df", "numpy", "pl", "fetchone"):
+        try:
+            result = con.sql(sql)
+        except cls:
+            continue  # failed before streaming: also the right class
+        with pytest.raises(cls):
+            getattr(result, fetch)()
+        with pytest.raises(swingdb.Error):
+            con.sql(sql).fetch_record_batch().read_all()
+
+
+def test_api_misuse_gives_dbapi_errors(con):
+    with pytest.raises(swingdb.DataError, match="does not fit a DECIMAL"):
+        con.execute("SELECT ?", [decimal.Decimal("1E-1000")])
+    assert con.execute("SELECT ?", [decimal.Decimal("1.5")]).fetchall() == [(decimal.Decimal("1.5"),)]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(swingdb.ProgrammingError, match="positive integer"):
+            con.sql("SELECT 1").fetch_record_batch(bad)
+    with pytest.raises(swingdb.ProgrammingError):
+        con.sql("SET datafusion.u.batch_size = 1024")
+    assert con.execute("SELECT ?", ["a\x00b"]).fetchall() == [("a\x00b",)]
+    con.sql("CREATE TABLE s (x VARCHAR)")
+    con.execute("INSERT INTO s VALUES (?)", ["nul\x00inside"])
+    assert con.sql("SELECT length(x) FROM s").fetchall() == [(10,)]
+
+
+# -- 7. manifests are checksummed ---------------------------------------------------------
+
+
+def test_an_edited_manifest_is_detected(db_path):
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t AS SELECT CAST(value AS INT) AS i FROM range(10000)")
+    assert con.sql("SELECT count(*) FROM t WHERE i > 7000").fetchall() == [(2999,)]
+    con.close()
+    path = sorted(glob.glob(os.path.join(db_path, "manifests", "*.json")))[-1]
+    text = open(path).read()
+    assert '"9999"' in text
+    os.chmod(path, 0o600)
+    open(path, "w").write(text.replace('"9999"', '"6999"'))
+    con = swingdb.connect(db_path)
+    with pytest.raises(swingdb.CorruptionError, match=r"manifest .*json.*checksum"):
+        con.sql("SELECT count(*) FROM t WHERE i > 7000").fetchall()
+    with pytest.raises(swingdb.CorruptionError, match="checksum"):
+        con.verify()
+
+
+# -- 8. full and read-only disks ---------------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount)], check=True)
+    try:
+        yield str(mount)
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(mount, leave_bytes):
+    filler = os.path.join(mount, "filler")
+    with open(filler, "wb") as f:
+        chunk = b"\0" * (1 << 20)
+        while True:
+            free = shutil.disk_usage(mount).free
+            if free <= leave_bytes:
+                break
+            try:
+                f.write(chunk[: max(4096, min(len(chunk), free - leave_bytes))])
+                f.flush()
+            except OSError:
+                break
+    return filler
+
+
+def test_full_disk_readers_work_writers_get_clear_errors_small_writes_skip_compaction(small_disk):
+    db = os.path.join(small_disk, "d.swingdb")
+    con = swingdb.connect(db)
+    con.sql("CREATE TABLE t (x BIGINT)")
+    for k in range(9):  # nine small segments: the next commit would compact them
+        con.execute("INSERT INTO t SELECT value FROM range(400000)")
+    con.close()
+    filler = _fill(small_disk, 256 * 1024)
+    ro = swingdb.connect(db, read_only=True)
+    assert ro.sql("SELECT count(*) FROM t").fetchall() == [(3_600_000,)]
+    rw = swingdb.connect(db)
+    assert rw.sql("SELECT count(*) FROM t").fetchall() == [(3_600_000,)]
+    # A one-row insert fits; compacting 29 MB of small segments would not, so it is skipped.
+    rw.execute("INSERT INTO t VALUES (-1)")
+    assert rw.sql("SELECT count(*) FROM t").fetchall() == [(3_600_001,)]
+    _fill(small_disk, 0)
+    with pytest.raises(swingdb.OperationalError, match=r"(segment|manifest|lease) .*d\.swingdb.*No space left"):
+        rw.execute("INSERT INTO t SELECT value FROM range(1000000)")
+    assert rw.sql("SELECT count(*) FROM t").fetchall() == [(3_600_001,)]
+    os.remove(filler)
+    rw.execute("INSERT INTO t VALUES (-2)")
+    assert rw.sql("SELECT count(*) FROM t").fetchall() == [(3_600_002,)]
+    assert rw.verify()["rows"] == 3_600_002
+
+
+def test_read_only_media(small_disk):
+    db = os.path.join(small_disk, "d.swingdb")
+    con = swingdb.connect(db)
+    con.sql("CREATE TABLE t AS SELECT value AS x FROM range(1000)")
+    con.close()
+    subprocess.run(["mount", "-o", "remount,ro", small_disk], check=True)
+    for read_only in (True, False):
+        c = swingdb.connect(db, read_only=read_only)
+        assert c.sql("SELECT sum(x) FROM t").fetchall() == [(499500,)]
+        assert c.verify()["rows"] == 1000
+        with pytest.raises(swingdb.OperationalError, match="(?i)read-only"):
+            c.execute("INSERT INTO t VALUES (1)")
+        c.close()
+
+
+# -- 9. smaller ones ------------------------------------------------------------------------------
+
+
+def test_commit_and_rollback_on_a_closed_connection_raise(con):
+    con.close()
+    for method in (con.commit, con.rollback):
+        with pytest.raises(swingdb.ProgrammingError, match="closed"):
+            method()
+
+
+def test_empty_table_names_are_refused(con):
+    with pytest.raises(swingdb.ProgrammingError, match="empty"):
+        con.sql('CREATE TABLE "" (a INT)')
+    with pytest.raises(swingdb.ProgrammingError, match="empty"):
+        con.create_table("", pa.table({"a": [1]}))
+    assert con.table_names() == []
+
+
+def test_huge_select_lists_get_a_clear_error_not_a_hang(con):
+    """100,000 parameters hung in planning (DataFusion plans a select list in
+    quadratic time); past 10,000 items the error says what to do instead."""
+    n = 100_000
+    with pytest.raises(swingdb.ProgrammingError, match="100000 items"):
+        con.execute("SELECT " + ", ".join("?" for _ in range(n)), list(range(n)))
+    row = con.execute("SELECT " + ", ".join("?" for _ in range(2000)), list(range(2000))).fetchall()[0]
+    assert row[0] == 0 and row[-1] == 1999
+
+
+# -- 10. external access can be switched off ---------------------------------------------------------
+
+
+def test_external_access_off_refuses_files(tmp_path):
+    csv = tmp_path / "data.csv"
+    csv.write_text("a\n1\n2\n")
+    con = swingdb.connect(external_access=False)
+    con.sql("CREATE TABLE t (a BIGINT)")
+    for sql in (
+        f"COPY t FROM '{csv}'",
+        f"COPY t TO '{tmp_path / 'out.csv'}'",
+        f"COPY (SELECT 1) TO '{tmp_path / 'out.parquet'}'",
+        f"SELECT * FROM read_csv('{csv}')",
+    ):
+        with pytest.raises(swingdb.ProgrammingError, match="external access is disabled"):
+            con.sql(sql)
+    with pytest.raises(swingdb.ProgrammingError):
+        con.sql(f"SELECT * FROM '{csv}'")
+    assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.parquet").exists()
+    df = pa.table({"a": [5]})
+    assert con.sql("SELECT a FROM df").fetchall() == [(5,)]  # in-process data stays usable
+    open_con = swingdb.connect()
+    assert open_con.sql(f"SELECT count(*) FROM '{csv}'").fetchall() == [(2,)]

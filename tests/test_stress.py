@@ -1,0 +1,24 @@
+"""A seconds-long slice of every torture scenario (`make stress` runs them for
+minutes): kill -9 and failpoint aborts, concurrent writers and readers with
+failpoint delays, a full and a read-only disk, mutated SQL, corrupted files."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("faults", 5), ("fuzz-sql", 15), ("fuzz-files", 12)])
+def test_stress_slice_finds_nothing(scenario, seconds):
+    if scenario == "faults" and os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    out = subprocess.run(
+        [sys.executable, "-m", "stress", "--seconds", str(seconds), "--only", scenario, "--seed", "7"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    trials = [line for line in out.stdout.splitlines() if line.startswith(f"stress: {scenario}:")]
+    assert trials and int(trials[0].split()[2]) > 0, out.stdout
