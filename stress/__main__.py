@@ -3,6 +3,7 @@
     python -m stress --minutes 60                 # every scenario, time split between them
     python -m stress --seconds 40 --only crash    # one scenario
     python -m stress --minutes 90 --report docs/reliability.md
+    python -m stress --each crash=25,concurrency=10 --report docs/reliability.md
 
 Scenarios: crash (kill -9 at random moments and aborts at every failpoint,
 checked against the writers' fsynced logs), concurrency (4 writers + 4 readers
@@ -55,6 +56,7 @@ def main(argv=None) -> int:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--minutes", type=float)
     length.add_argument("--seconds", type=float)
+    length.add_argument("--each", help="minutes per scenario, e.g. crash=25,fuzz-sql=8 (runs just those)")
     parser.add_argument("--only", default=",".join(SHARES), help="comma-separated scenarios")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--report", help="write the summary to this Markdown file")
@@ -62,6 +64,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     total = args.seconds if args.seconds else (args.minutes or 10) * 60
     chosen = [s for s in args.only.split(",") if s]
+    budgets = {}
+    if args.each:
+        budgets = {k: float(v) * 60 for k, v in (item.split("=") for item in args.each.split(","))}
+        chosen = list(budgets)
+        total = sum(budgets.values())
     unknown = [s for s in chosen if s not in scenarios.ALL]
     if unknown:
         parser.error(f"unknown scenario(s) {unknown}; choose from {list(scenarios.ALL)}")
@@ -72,7 +79,7 @@ def main(argv=None) -> int:
     tallies = []
     try:
         for name in chosen:
-            budget = total * SHARES[name] / share
+            budget = budgets.get(name, total * SHARES[name] / share)
             rng = random.Random(f"{seed}-{name}")
             sub = os.path.join(work, name)
             os.makedirs(sub)

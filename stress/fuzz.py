@@ -90,33 +90,48 @@ def mutate(sql: str, rng: random.Random) -> str:
     return sql
 
 
-RUNNER = textwrap.dedent("""
-    import json, sys, traceback
-    import swingdb
-    path, stmts = sys.argv[1], json.load(open(sys.argv[2]))
+def runner(setup: str, body: str) -> str:
+    """A subprocess script that runs `body` for each item of a JSON list (item
+    `item`, index `k`), counting items that ran and those refused with a
+    swingdb.Error, and reporting any other exception; the progress file tells
+    which item a crash or hang happened at."""
+    return textwrap.dedent("""
+        import json, sys
+        import swingdb
+        path, items = sys.argv[1], json.load(open(sys.argv[2]))
+        {setup}
+        progress = open(path, "w")
+        ok = refused = 0
+        for k, item in enumerate(items):
+            progress.write(f"{{k}}\\n"); progress.flush()
+            try:
+        {body}
+                ok += 1
+            except swingdb.Error:
+                refused += 1
+            except Exception as e:
+                print("NONDBAPI", json.dumps([k, type(e).__module__ + "." + type(e).__name__ + ": " + str(e)[:200]]), flush=True)
+        print("COUNTS", ok, refused, flush=True)
+        print("DONE", flush=True)
+    """).format(setup=textwrap.dedent(setup).strip(), body=textwrap.indent(textwrap.dedent(body).strip(), " " * 8))
+
+
+SQL_RUNNER = runner(
+    """
     con = swingdb.connect()
     con.sql("CREATE TABLE t AS SELECT value AS i, 'x' || value AS s, value / 7.0 AS d FROM range(200)")
     con.sql("CREATE TABLE u (i BIGINT, s VARCHAR)")
-    progress = open(path, "w")
-    ok = refused = 0
-    for k, sql in enumerate(stmts):
-        progress.write(f"{k}\\n"); progress.flush()
-        try:
-            r = con.sql(sql)
-            if r is not None:
-                r.fetchall()
-            ok += 1
-        except swingdb.Error:
-            refused += 1
-        except RecursionError:
-            print("NONDBAPI", json.dumps([k, "RecursionError"]), flush=True)
-        except Exception as e:
-            print("NONDBAPI", json.dumps([k, type(e).__module__ + "." + type(e).__name__ + ": " + str(e)[:200]]), flush=True)
-        if con.in_transaction:
+    """,
+    """
+    try:
+        r = con.sql(item)
+        if r is not None:
+            r.fetchall()
+    finally:
+        if not con.closed and con.in_transaction:
             con.rollback()
-    print("COUNTS", ok, refused, flush=True)
-    print("DONE", flush=True)
-""")
+    """,
+)
 
 
 def _run_batch(items, code, work, tally, label, timeout=600):
@@ -153,34 +168,22 @@ def run_sql(budget, work, rng, tally, batch_size=2000):
     n = 0
     while time.time() < end:
         stmts = [mutate(rng.choice(SEED_SQL), rng) for _ in range(batch_size)]
-        tally.trials += _run_batch(stmts, RUNNER, work, tally, f"sql{n}")
+        tally.trials += _run_batch(stmts, SQL_RUNNER, work, tally, f"sql{n}")
         n += 1
 
 
-FILE_RUNNER = textwrap.dedent("""
-    import json, sys
-    import swingdb
-    path, dbs = sys.argv[1], json.load(open(sys.argv[2]))
-    progress = open(path, "w")
-    ok = refused = 0
-    for k, db in enumerate(dbs):
-        progress.write(f"{k}\\n"); progress.flush()
-        try:
-            con = swingdb.connect(db)
-            for name in con.table_names():
-                con.sql(f'SELECT * FROM "{name}"').arrow()
-                con.sql(f'SELECT count(*), min(i), max(i) FROM "{name}" WHERE i > 100').fetchall()
-            con.verify()
-            con.sql("INSERT INTO t SELECT * FROM t LIMIT 3")
-            con.close()
-            ok += 1
-        except swingdb.Error:
-            refused += 1
-        except Exception as e:
-            print("NONDBAPI", json.dumps([k, type(e).__module__ + "." + type(e).__name__ + ": " + str(e)[:200]]), flush=True)
-    print("COUNTS", ok, refused, flush=True)
-    print("DONE", flush=True)
-""")
+FILE_RUNNER = runner(
+    "",
+    """
+    con = swingdb.connect(item)
+    for name in con.table_names():
+        con.sql(f'SELECT * FROM "{name}"').arrow()
+        con.sql(f'SELECT count(*), min(i), max(i) FROM "{name}" WHERE i > 100').fetchall()
+    con.verify()
+    con.sql("INSERT INTO t SELECT * FROM t LIMIT 3")
+    con.close()
+    """,
+)
 
 BUILD_DB = textwrap.dedent("""
     import sys, swingdb

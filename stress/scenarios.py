@@ -75,10 +75,11 @@ def crash(budget: float, work: str, rng: random.Random) -> Tally:
     workers.setup(db, writers)
     logs = [os.path.join(work, f"crash-w{w}.log") for w in range(writers)]
     trial = 0
+    points = workers.failpoints()
     while time.time() - start < budget:
         trial += 1
         n = rng.randint(1, writers)
-        point = rng.choice(workers.FAILPOINTS) if rng.random() < 0.5 else None
+        point = rng.choice(points) if rng.random() < 0.5 else None
         # Abort at the point for some writers; the others are killed from outside.
         procs = []
         for w in range(n):
@@ -207,21 +208,21 @@ def faults(budget: float, work: str, rng: random.Random) -> Tally:
     return tally
 
 
-def fuzz_sql(budget: float, work: str, rng: random.Random) -> Tally:
-    tally = Tally("fuzz: mutated SQL", "statements")
-    start = time.time()
-    fuzz.run_sql(budget, work, rng, tally)
-    tally.seconds = time.time() - start
-    return tally
+def _fuzzing(name: str, unit: str, run):
+    """A scenario that runs `run(budget, work, rng, tally)` from the fuzz module."""
+
+    def scenario(budget: float, work: str, rng: random.Random) -> Tally:
+        tally = Tally(name, unit)
+        start = time.time()
+        run(budget, work, rng, tally)
+        tally.seconds = time.time() - start
+        return tally
+
+    return scenario
 
 
-def fuzz_files(budget: float, work: str, rng: random.Random) -> Tally:
-    tally = Tally("fuzz: corrupted files (segments, manifests, leases, marker)", "files")
-    start = time.time()
-    fuzz.run_files(budget, work, rng, tally)
-    tally.seconds = time.time() - start
-    return tally
-
+fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
+fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 
 ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
 

@@ -7,20 +7,6 @@ import json
 import os
 import subprocess
 
-#: Every failpoint of the storage layer (crates/swingdb/src/storage/failpoint.rs).
-FAILPOINTS = [
-    "lease.after_create",
-    "segment.after_write",
-    "compact.before_write",
-    "commit.after_lock",
-    "publish.before_link",
-    "publish.after_link",
-    "commit.before_unlock",
-    "gc.after_lock",
-    "gc.before_unlink",
-    "pin.after_read_latest",
-]
-
 #: What an untouched writer's tables look like.
 EMPTY = "d=0:0,a=-,e=0:0"
 ACCOUNTS = 8
@@ -35,6 +21,12 @@ def binary() -> str:
     if not os.access(path, os.X_OK):
         raise SystemExit(f"{path} is missing: build it with `cargo build --release -p swingdb-stress` (make stress does)")
     return path
+
+
+def failpoints() -> list[str]:
+    """Every failpoint of the storage layer, as the worker binary knows them."""
+    out = subprocess.run([binary(), "failpoints"], check=True, capture_output=True, text=True, timeout=60)
+    return out.stdout.split()
 
 
 def setup(db: str, writers: int) -> None:

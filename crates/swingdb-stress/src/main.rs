@@ -7,6 +7,7 @@
 //! swingdb-stress writer DB LOG ID SEED OPS       OPS random transactions of writer ID, logged to LOG
 //! swingdb-stress reader DB SECONDS WRITERS TOTAL checks snapshots until SECONDS have passed
 //! swingdb-stress state  DB WRITERS               prints each writer's fingerprint and the checks (JSON)
+//! swingdb-stress failpoints                      prints the names of the storage layer's failpoints
 //! ```
 //!
 //! A writer logs, fsynced, `pending SEQ FP` before each COMMIT and
@@ -211,7 +212,11 @@ fn main() -> ExitCode {
         "writer" => writer(&arg(1), &arg(2), num(3) as u32, num(4), num(5)),
         "reader" => reader(&arg(1), arg(2).parse().unwrap_or(1.0), num(3) as u32, arg(4).parse().unwrap_or(0)),
         "state" => state(&arg(1), num(2) as u32),
-        _ => Err("usage: swingdb-stress setup|writer|reader|state ... (see the source)".into()),
+        "failpoints" => {
+            println!("{}", swingdb::storage::failpoint::NAMES.join("\n"));
+            Ok(())
+        }
+        _ => Err("usage: swingdb-stress setup|writer|reader|state|failpoints ... (see the source)".into()),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
