@@ -187,7 +187,7 @@ def faults(budget: float, work: str, rng: random.Random) -> Tally:
             db = os.path.join(mount, "d.swingdb")
             fill = subprocess.run([sys.executable, "-c", code, db, "fill"], capture_output=True, text=True, timeout=300)
             if fill.returncode != 0:
-                tally.fail(f"full disk: {fill.stderr.strip()[-300:]}")
+                tally.fail(f"full disk: exit {fill.returncode}: {fill.stdout.strip()[-200:]} {fill.stderr.strip()[-300:]}")
                 continue
             stored, counted = fill.stdout.split()
             if stored != counted:
@@ -195,12 +195,12 @@ def faults(budget: float, work: str, rng: random.Random) -> Tally:
             for phase in ("read", "ro"):
                 r = subprocess.run([sys.executable, "-c", code, db, phase], capture_output=True, text=True, timeout=300)
                 if r.returncode != 0 or r.stdout.split() != [stored]:
-                    tally.fail(f"{phase} on a full disk: {r.stderr.strip()[-300:]}")
+                    tally.fail(f"{phase} on a full disk: exit {r.returncode}: {r.stdout.strip()[-200:]} {r.stderr.strip()[-300:]}")
             subprocess.run(["mount", "-o", "remount,ro", mount], check=True)
             for phase in ("read", "ro"):
                 r = subprocess.run([sys.executable, "-c", code, db, phase], capture_output=True, text=True, timeout=300)
                 if r.returncode != 0 or r.stdout.split() != [stored]:
-                    tally.fail(f"{phase} on read-only media: {r.stderr.strip()[-300:]}")
+                    tally.fail(f"{phase} on read-only media: exit {r.returncode}: {r.stdout.strip()[-200:]} {r.stderr.strip()[-300:]}")
             tally.trials += 1
         finally:
             subprocess.run(["umount", "-l", mount], check=False)

@@ -298,6 +298,8 @@ def test_api_misuse_gives_dbapi_errors(con):
     with pytest.raises(swingdb.ProgrammingError):
         con.sql("SET datafusion.u.batch_size = 1024")
     assert con.execute("SELECT ?", ["a\x00b"]).fetchall() == [("a\x00b",)]
+    with pytest.raises(swingdb.ProgrammingError, match="NUL character"):
+        con.sql('SELECT 1 AS "a\x00b"')
     con.sql("CREATE TABLE s (x VARCHAR)")
     con.execute("INSERT INTO s VALUES (?)", ["nul\x00inside"])
     assert con.sql("SELECT length(x) FROM s").fetchall() == [(10,)]
@@ -439,7 +441,7 @@ def test_external_access_off_refuses_files(tmp_path):
     ):
         with pytest.raises(swingdb.ProgrammingError, match="external access is disabled"):
             con.sql(sql)
-    with pytest.raises(swingdb.ProgrammingError):
+    with pytest.raises(swingdb.ProgrammingError, match="external access is disabled"):
         con.sql(f"SELECT * FROM '{csv}'")
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.parquet").exists()
     df = pa.table({"a": [5]})

@@ -373,7 +373,15 @@ impl PyResult_ {
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
         let guard = self.result.lock().unwrap();
         let result = guard.as_ref().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
-        let schema = FFI_ArrowSchema::try_from(result.schema().as_ref()).map_err(|e| InternalError::new_err(e.to_string()))?;
+        let schema = result.schema();
+        if let Some(field) = schema.fields().iter().find(|f| f.name().contains('\0')) {
+            // Arrow's C interface carries names as C strings.
+            return Err(ProgrammingError::new_err(format!(
+                "result column {:?} contains a NUL character, which cannot be handed to Python; rename it with AS",
+                field.name()
+            )));
+        }
+        let schema = FFI_ArrowSchema::try_from(schema.as_ref()).map_err(|e| InternalError::new_err(e.to_string()))?;
         PyCapsule::new_with_value(py, schema, c"arrow_schema")
     }
 

@@ -322,7 +322,7 @@ impl Connection {
             }
         }
         let state = self.ctx.state();
-        let mut plan = state.statement_to_plan(statement).await?;
+        let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
         if exact_params && params.len() > wanted {
             return Err(Error::programming(format!(
@@ -366,6 +366,19 @@ impl Connection {
         Err(Error::programming(format!(
             "{what} reads or writes files, and external access is disabled for this database (external_access=False)"
         )))
+    }
+
+    /// With external access off, a file path used as a table is "not found":
+    /// say why.
+    fn explain_missing_file(&self, err: Error) -> Error {
+        let looks_like_file = |m: &str| m.contains("not found") && (m.contains('/') || m.contains('.'));
+        if self.core.external_access || err.kind() != ErrorKind::Programming || !looks_like_file(err.message()) {
+            return err;
+        }
+        Error::programming(format!(
+            "{}: file paths are not tables here, because external access is disabled for this database (external_access=False)",
+            err.message()
+        ))
     }
 
     async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
