@@ -205,6 +205,12 @@ impl Connection {
 
     fn begin(&self, explicit: bool) -> Result<()> {
         let manifest = self.core.dir().pin_latest()?;
+        // Segments of older versions leave the handle's cache (queries and
+        // results still using them keep their own references): a reader that
+        // never commits would otherwise keep every segment it ever read open
+        // and mapped, until it runs out of file descriptors, and keep the
+        // space of collected files from being freed.
+        self.core.store.retain(&manifest.segment_files().collect());
         *self.tables.lock().unwrap() = manifest.tables.clone();
         *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new() });
         Ok(())
