@@ -28,11 +28,11 @@ impl Default for OpenOptions {
     }
 }
 
-/// Stack of the engine's worker threads. Plans of statements at the
-/// expression-depth limit (`sql::parse::MAX_EXPRESSION_DEPTH`) are walked
-/// recursively by the planner and evaluated recursively by the executor; 2 MiB
-/// (tokio's default) overflowed on a 1,000-term OR chain, 16 MiB leaves room.
-/// It is address space: pages are used only as deep as a thread recurses.
+/// Stack of the engine's worker threads. Physical expressions of statements at
+/// the expression-depth limit (`sql::parse::MAX_EXPRESSION_DEPTH`) are
+/// evaluated recursively, one or more frames per level; 16 MiB (tokio's
+/// default is 2) leaves ample room for that. It is address space only: pages
+/// are used only as deep as a thread recurses.
 const WORKER_STACK: usize = 16 << 20;
 
 /// The tokio runtime all swingdb work runs on (one per process).
