@@ -86,12 +86,8 @@ impl DbCore {
             return Ok(None);
         }
         let dir = self.dir();
-        if dir.read_only() {
-            return Err(Error::operational(format!(
-                "database {} is open read-only; reopen it without read_only=True to change it",
-                dir.root().display()
-            )));
-        }
+        // Before compaction writes anything.
+        dir.refuse_read_only()?;
         for table in changed.values_mut().flatten() {
             // Compaction is housekeeping: if it cannot run (a full disk needs
             // room for a second copy of the small segments), the commit goes

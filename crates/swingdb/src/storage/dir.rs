@@ -274,7 +274,8 @@ impl DbDir {
         self.read_only
     }
 
-    fn refuse_read_only(&self) -> Result<()> {
+    /// An error naming the database if this handle is read-only.
+    pub fn refuse_read_only(&self) -> Result<()> {
         if self.read_only {
             return Err(Error::operational(format!(
                 "database {} is open read-only; reopen it without read_only=True to change it",

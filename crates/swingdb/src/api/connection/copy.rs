@@ -5,9 +5,7 @@ use super::{object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::functions::{file_table, FileKind};
-use crate::storage::TableMeta;
 use datafusion::datasource::file_format::format_as_file_type;
-use datafusion::datasource::provider_as_source;
 use datafusion::common::{Column, TableReference};
 use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
 use datafusion::sql::parser::Statement as DFStatement;
@@ -69,17 +67,10 @@ impl Connection {
             return Err(Error::new(ErrorKind::NotSupported, "COPY FROM reads files only, e.g. COPY t FROM 'data.csv'"));
         };
         let name = object_name(table_name)?;
-        let meta = self.table(&name)?;
+        self.table(&name)?; // an unknown table is reported before the file is read
         let options = CopyOptions::parse(options, filename)?;
-        let state = self.ctx.state();
-        let provider = file_table(&state, filename, options.kind, options.header, options.delimiter).await?;
-        let stream = self.stream_plan(LogicalPlanBuilder::scan("copy_source", provider_as_source(provider), None)?.build()?).await?;
-        let added = self.write_stream(stream, &meta.schema, &name).await?;
-        let count = added.iter().map(|s| s.rows).sum();
-        let mut segments = meta.segments.clone();
-        segments.extend(added);
-        self.set_table(&name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
-        Ok(QueryResult::count(count))
+        let provider = file_table(&self.ctx.state(), filename, options.kind, options.header, options.delimiter).await?;
+        self.append_from(&name, provider).await
     }
 }
 
