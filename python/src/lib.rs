@@ -294,6 +294,13 @@ impl PyConnection {
         Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
     }
 
+    /// Publishes what this connection sees as snapshot `name`; returns its description.
+    #[pyo3(signature = (name, persist=false, replace=false))]
+    fn share<'py>(&self, py: Python<'py>, name: String, persist: bool, replace: bool) -> PyResult<Bound<'py, PyDict>> {
+        let info = self.with(py, |c| c.share(&name, swingdb::share::ShareOptions { persist, replace }))?;
+        snapshot_dict(py, &info)
+    }
+
     /// Makes an object with `__arrow_c_stream__` queryable as table `name`,
     /// sharing its buffers (nothing is copied).
     fn register(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>) -> PyResult<()> {
@@ -398,6 +405,43 @@ impl PyResult_ {
     }
 }
 
+fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::share::SnapshotInfo) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &info.name)?;
+    d.set_item("path", info.path.display().to_string())?;
+    d.set_item("persist", info.persist)?;
+    d.set_item("pid", info.pid)?;
+    d.set_item("source", &info.source)?;
+    d.set_item("tables", info.tables.clone())?;
+    d.set_item("rows", info.rows)?;
+    d.set_item("bytes", info.bytes)?;
+    d.set_item("created", info.created)?;
+    d.set_item("attached", info.attached)?;
+    Ok(d)
+}
+
+/// Attaches snapshot `name` as a new private database of this process.
+#[pyfunction]
+#[pyo3(signature = (name, verify_checksums=true, external_access=true))]
+fn attach(py: Python<'_>, name: String, verify_checksums: bool, external_access: bool) -> PyResult<PyDatabase> {
+    let options = OpenOptions { read_only: false, create: false, verify_checksums, external_access };
+    let db = engine(py, || swingdb::Database::attach(&name, options))?;
+    Ok(PyDatabase { db })
+}
+
+/// The snapshots of this user that can be attached.
+#[pyfunction]
+fn snapshots(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    let list = engine(py, swingdb::Database::snapshots)?;
+    list.iter().map(|info| snapshot_dict(py, info)).collect()
+}
+
+/// Removes snapshot `name`; databases attached from it keep what they have.
+#[pyfunction]
+fn discard(py: Python<'_>, name: String) -> PyResult<()> {
+    engine(py, || swingdb::Database::discard(&name))
+}
+
 /// The segment file mapped at `address`, as `(fd, offset)` with a new file
 /// descriptor the caller must close, or None if no stored segment is mapped there.
 #[pyfunction]
@@ -413,6 +457,9 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
     m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
+    m.add_function(wrap_pyfunction!(attach, m)?)?;
+    m.add_function(wrap_pyfunction!(snapshots, m)?)?;
+    m.add_function(wrap_pyfunction!(discard, m)?)?;
     for (name, ty) in [
         ("Warning", py.get_type::<Warning>()),
         ("Error", py.get_type::<Error>()),

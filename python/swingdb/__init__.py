@@ -30,6 +30,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
 )
 from .connection import Connection, Cursor, connect
 from .result import Result
+from .share import Snapshot, attach, discard, snapshots
 from .dbapi import (  # noqa: F401
     BINARY,
     DATETIME,
@@ -58,6 +59,10 @@ __all__ = [
     "Connection",
     "Cursor",
     "Result",
+    "Snapshot",
+    "attach",
+    "snapshots",
+    "discard",
     "Error",
     "Warning",
     "InterfaceError",

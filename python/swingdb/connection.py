@@ -214,6 +214,19 @@ class Connection:
         self._check_open()
         return self._db.collect_garbage()
 
+    # -- sharing -----------------------------------------------------------
+    def share(self, name: str, *, persist: bool = False, replace: bool = False):
+        """Publishes what this connection sees (inside a transaction: what it sees,
+        its own changes included) as the snapshot ``name``, which any process of
+        this user can :func:`swingdb.attach`. No table data is copied. The snapshot
+        ends when this connection closes or its process exits, unless ``persist``
+        (then it lasts until :func:`swingdb.discard`). ``replace`` points an existing
+        name at the new snapshot. Returns a :class:`swingdb.Snapshot`."""
+        from .share import Snapshot
+
+        self._check_open()
+        return Snapshot._from(self._con.share(name, persist=persist, replace=replace))
+
     # -- lifetime ----------------------------------------------------------
     def close(self) -> None:
         """Closes the connection (an open transaction is rolled back) and lets go of

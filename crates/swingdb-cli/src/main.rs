@@ -1,6 +1,6 @@
 //! `swingdb`: the interactive shell and one-shot SQL runner.
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 use std::io::{IsTerminal, Read};
@@ -12,8 +12,10 @@ use swingdb::{Connection, Database, OpenOptions};
 
 /// swingdb: an embedded, Arrow-native SQL database.
 #[derive(Parser, Debug)]
-#[command(name = "swingdb", version, about, long_about = None)]
+#[command(name = "swingdb", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 struct Args {
+    #[command(subcommand)]
+    snapshot: Option<SnapshotCommand>,
     /// Database directory (created if absent); in-memory when omitted.
     database: Option<String>,
     /// Run this SQL and exit (exit code 1 on error).
@@ -24,9 +26,33 @@ struct Args {
     read_only: bool,
 }
 
+/// Snapshots shared between processes.
+#[derive(Subcommand, Debug)]
+enum SnapshotCommand {
+    /// List the snapshots of this user that can be attached.
+    Snapshots,
+    /// Open the shell on a private copy of snapshot NAME (nothing is copied;
+    /// changes stay in this shell).
+    Attach {
+        /// The snapshot's name.
+        name: String,
+        /// Run this SQL on it and exit.
+        #[arg(short = 'c', long = "command")]
+        command: Option<String>,
+    },
+    /// Remove snapshot NAME (shells and programs attached to it keep their copies).
+    Discard {
+        /// The snapshot's name.
+        name: String,
+    },
+}
+
 const HELP: &str = "\
 Statements end with ';' and may span lines. Dot commands:
   .tables            list tables
+  .share NAME [persist]  publish what this shell sees as snapshot NAME
+                     (other processes: swingdb attach NAME); it ends with the
+                     shell unless 'persist' is given
   .schema TABLE      show a table's columns
   .timer on|off      print how long each statement took
   .help              this text
@@ -104,6 +130,24 @@ impl Shell {
                 }
                 None => eprintln!("usage: .schema TABLE"),
             },
+            ".share" => match (parts.next(), parts.next()) {
+                (Some(name), flag @ (None | Some("persist"))) => {
+                    let options = swingdb::share::ShareOptions { persist: flag.is_some(), replace: false };
+                    match self.con.share(name, options) {
+                        Ok(info) => println!(
+                            "shared '{}': {} table{}, {} rows, {} bytes{}",
+                            info.name,
+                            info.tables.len(),
+                            if info.tables.len() == 1 { "" } else { "s" },
+                            info.rows,
+                            info.bytes,
+                            if info.persist { " (persisted: swingdb discard NAME removes it)" } else { " (until this shell ends)" }
+                        ),
+                        Err(e) => eprintln!("Error: {e}"),
+                    }
+                }
+                _ => eprintln!("usage: .share NAME [persist]"),
+            },
             ".timer" => match parts.next() {
                 Some("on") => self.timer = true,
                 Some("off") => self.timer = false,
@@ -165,11 +209,66 @@ impl Shell {
     }
 }
 
+/// Prints the snapshots as a table.
+fn list_snapshots() -> ExitCode {
+    use std::sync::Arc;
+    use swingdb::arrow::array::{ArrayRef, StringArray, UInt64Array};
+    use swingdb::arrow::record_batch::RecordBatch;
+    let list = match Database::snapshots() {
+        Ok(list) => list,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = |f: &dyn Fn(&swingdb::share::SnapshotInfo) -> String| -> ArrayRef {
+        Arc::new(StringArray::from(list.iter().map(f).collect::<Vec<_>>()))
+    };
+    let number = |f: &dyn Fn(&swingdb::share::SnapshotInfo) -> u64| -> ArrayRef {
+        Arc::new(UInt64Array::from(list.iter().map(f).collect::<Vec<_>>()))
+    };
+    let batch = RecordBatch::try_from_iter([
+        ("name", text(&|s| s.name.clone())),
+        ("owner", text(&|s| if s.persist { "persisted".into() } else { format!("pid {}", s.pid) })),
+        ("tables", text(&|s| s.tables.join(", "))),
+        ("rows", number(&|s| s.rows)),
+        ("bytes", number(&|s| s.bytes)),
+        ("created", text(&|s| {
+            let age = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs_f64() - s.created;
+            format!("{:.0} s ago", age.max(0.0))
+        })),
+        ("attached", number(&|s| s.attached as u64)),
+    ])
+    .expect("columns of equal length");
+    match pretty_format_batches(&[batch]) {
+        Ok(table) => println!("{table}"),
+        Err(e) => eprintln!("Error: {e}"),
+    }
+    println!("{} snapshot{}", list.len(), if list.len() == 1 { "" } else { "s" });
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
-    let args = Args::parse();
-    let db = match &args.database {
-        Some(path) => Database::open(path, OpenOptions { read_only: args.read_only, ..Default::default() }),
-        None => Database::in_memory(),
+    let mut args = Args::parse();
+    let db = match args.snapshot.take() {
+        Some(SnapshotCommand::Snapshots) => return list_snapshots(),
+        Some(SnapshotCommand::Discard { name }) => {
+            return match Database::discard(&name) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("Error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(SnapshotCommand::Attach { name, command }) => {
+            args.command = command;
+            Database::attach(&name, OpenOptions::default())
+        }
+        None => match &args.database {
+            Some(path) => Database::open(path, OpenOptions { read_only: args.read_only, ..Default::default() }),
+            None => Database::in_memory(),
+        },
     };
     let con = match db.and_then(|db| db.connect()) {
         Ok(c) => c,

@@ -17,6 +17,7 @@
 pub mod api;
 pub mod coalesce;
 pub mod error;
+pub mod share;
 pub mod sql;
 pub mod storage;
 

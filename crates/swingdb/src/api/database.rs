@@ -3,10 +3,13 @@
 
 use super::connection::Connection;
 use crate::error::{Error, ErrorKind, Result};
+use crate::share::home::{Home, SCRATCH};
+use crate::share::{Published, SnapshotInfo};
+use crate::sql::Attached;
 use crate::storage::{compact, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How to open a database.
 #[derive(Debug, Clone)]
@@ -15,7 +18,9 @@ pub struct OpenOptions {
     pub read_only: bool,
     /// Create the directory if it does not exist (ignored with `read_only`).
     pub create: bool,
-    /// Check each segment's CRC-32 the first time this handle maps it.
+    /// Check each segment's CRC-32 the first time this handle maps it. Applies
+    /// to files on storage; files in memory (tmpfs: in-memory and attached
+    /// databases there) never crossed a disk, and are not checked again.
     pub verify_checksums: bool,
     /// Let SQL read and write files (COPY, `read_csv(...)`, `FROM 'file.parquet'`).
     /// Turn it off for code that runs untrusted SQL (DuckDB's `enable_external_access`).
@@ -52,13 +57,26 @@ pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
 #[derive(Debug)]
 pub(crate) struct DbCore {
     pub(crate) store: Arc<SegmentStore>,
-    pub(crate) in_memory: bool,
     pub(crate) external_access: bool,
+    /// Where this database's snapshots and the databases attached from them live.
+    pub(crate) home: Home,
+    /// Snapshots published from this handle that end with it.
+    pub(crate) shares: Mutex<Vec<Published>>,
+    /// Snapshots attached in SQL (`ATTACH SNAPSHOT 'name' AS alias`), by alias.
+    pub(crate) attached: Attached,
 }
 
 impl DbCore {
     pub(crate) fn dir(&self) -> &DbDir {
         self.store.dir()
+    }
+
+    /// Keeps `published` alive as long as this handle, forgetting snapshots
+    /// that were discarded or replaced meanwhile.
+    pub(crate) fn keep_share(&self, published: Published) {
+        let mut shares = self.shares.lock().unwrap();
+        shares.retain(Published::is_current);
+        shares.push(published);
     }
 
     /// Commits the tables `working` that a transaction derived from `base`.
@@ -166,6 +184,18 @@ impl DbCore {
     }
 }
 
+/// Whether `path` is on a tmpfs (memory) filesystem.
+fn on_tmpfs(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+    // SAFETY: a zeroed statfs is a valid value of this plain C struct; statfs
+    // only writes into it.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c_path is a valid NUL-terminated string and stat lives across the call.
+    let rc = unsafe { libc::statfs(c_path.as_ptr(), &mut stat) };
+    rc == 0 && stat.f_type == libc::TMPFS_MAGIC
+}
+
 /// What [`Database::verify`] checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyReport {
@@ -182,14 +212,15 @@ pub struct VerifyReport {
 /// An open database. Cheap to clone; every clone shares one handle.
 #[derive(Debug, Clone)]
 pub struct Database {
-    core: Arc<DbCore>,
+    pub(crate) core: Arc<DbCore>,
 }
 
 impl Database {
     /// Opens (by default creating) the database directory at `path`.
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self> {
         let dir = DbDir::open(path.as_ref(), options.create, options.read_only)?;
-        Ok(Self::from_dir(dir, &options, false))
+        let home = Home::at(dir.root());
+        Ok(Self::from_dir(dir, &options, home))
     }
 
     /// A new private database in memory (a tmpfs directory removed on close).
@@ -198,13 +229,53 @@ impl Database {
     }
 
     /// [`Database::in_memory`] with `options` (`read_only` and `create` do not apply).
+    /// The directory is claimed in the user's runtime home (`/dev/shm`), where
+    /// what crashed processes left behind is removed on the way.
     pub fn in_memory_with(options: OpenOptions) -> Result<Self> {
-        Ok(Self::from_dir(DbDir::in_memory()?, &OpenOptions { read_only: false, ..options }, true))
+        let home = Home::runtime()?;
+        crate::share::sweep(&home, None);
+        let claimed = home.claim(SCRATCH)?;
+        let dir = match DbDir::create_in(&claimed.path) {
+            Ok(dir) => dir.into_private(claimed.lock),
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&claimed.path);
+                return Err(e);
+            }
+        };
+        Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
     }
 
-    fn from_dir(dir: DbDir, options: &OpenOptions, in_memory: bool) -> Self {
-        let store = Arc::new(SegmentStore::new(Arc::new(dir), options.verify_checksums));
-        Self { core: Arc::new(DbCore { store, in_memory, external_access: options.external_access }) }
+    /// Attaches the snapshot `name` (see [`crate::Connection::share`]): a new
+    /// private database of this process that holds what the snapshot holds,
+    /// without copying it. Nobody else sees what is done to it; it is removed
+    /// when its last handle is dropped. `read_only` and `create` do not apply.
+    pub fn attach(name: &str, options: OpenOptions) -> Result<Self> {
+        let (dir, _) = crate::share::attach(name)?;
+        let home = Home::owning(dir.root());
+        Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
+    }
+
+    fn from_dir(dir: DbDir, options: &OpenOptions, home: Home) -> Self {
+        let verify = options.verify_checksums && !on_tmpfs(dir.root());
+        let store = Arc::new(SegmentStore::new(Arc::new(dir), verify));
+        let core = DbCore {
+            store,
+            external_access: options.external_access,
+            home,
+            shares: Mutex::new(Vec::new()),
+            attached: Attached::default(),
+        };
+        Self { core: Arc::new(core) }
+    }
+
+    /// The snapshots of this user that can be attached (see [`crate::share::snapshots`]).
+    pub fn snapshots() -> Result<Vec<SnapshotInfo>> {
+        crate::share::snapshots()
+    }
+
+    /// Removes snapshot `name`; databases attached from it keep what they have.
+    pub fn discard(name: &str) -> Result<()> {
+        crate::share::discard(name)
     }
 
     /// A new connection.
@@ -217,9 +288,10 @@ impl Database {
         self.core.dir().root()
     }
 
-    /// Whether this is a private in-memory database.
+    /// Whether this is a private database (in memory, or attached from a
+    /// snapshot), removed when its last handle is dropped.
     pub fn is_in_memory(&self) -> bool {
-        self.core.in_memory
+        self.core.dir().is_private()
     }
 
     /// The newest committed version.

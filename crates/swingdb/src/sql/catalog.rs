@@ -1,10 +1,11 @@
 //! The catalog DataFusion sees: the tables of one connection's current
-//! (transaction-local) state, as `SegmentTable`s.
+//! (transaction-local) state, as `SegmentTable`s, in schema `main`, and the
+//! snapshots attached in SQL as read-only schemas beside it.
 
 use super::table::SegmentTable;
 use crate::storage::{SegmentStore, TableMeta};
 use async_trait::async_trait;
-use datafusion::catalog::SchemaProvider;
+use datafusion::catalog::{CatalogProvider, SchemaProvider};
 use datafusion::datasource::TableProvider;
 use datafusion::error::{DataFusionError, Result as DFResult};
 use std::collections::BTreeMap;
@@ -23,6 +24,38 @@ pub type Tables = Arc<Mutex<BTreeMap<String, Arc<TableMeta>>>>;
 /// queryable like tables, never stored. Shadows a stored table of the same name.
 pub type Registered = Arc<Mutex<BTreeMap<String, Arc<dyn TableProvider>>>>;
 
+/// Snapshots attached in SQL (`ATTACH SNAPSHOT 'name' AS alias`), by alias:
+/// shared by every connection of a database. Each schema keeps its private
+/// database (and so its files) alive until it is detached.
+pub type Attached = Arc<Mutex<BTreeMap<String, Arc<TablesSchema>>>>;
+
+/// swingdb's catalog: schema `main` of the connection and the attached snapshots.
+#[derive(Debug)]
+pub struct SwingCatalog {
+    main: Arc<TablesSchema>,
+    attached: Attached,
+}
+
+impl SwingCatalog {
+    /// A catalog of `main` and `attached`.
+    pub fn new(main: Arc<TablesSchema>, attached: Attached) -> Self {
+        Self { main, attached }
+    }
+}
+
+impl CatalogProvider for SwingCatalog {
+    fn schema_names(&self) -> Vec<String> {
+        std::iter::once(SCHEMA.to_string()).chain(self.attached.lock().unwrap().keys().cloned()).collect()
+    }
+
+    fn schema(&self, name: &str) -> Option<Arc<dyn SchemaProvider>> {
+        if name == SCHEMA {
+            return Some(self.main.clone());
+        }
+        self.attached.lock().unwrap().get(name).map(|s| s.clone() as Arc<dyn SchemaProvider>)
+    }
+}
+
 /// DataFusion schema provider over a connection's [`Tables`] and [`Registered`] data.
 #[derive(Debug)]
 pub struct TablesSchema {
@@ -35,6 +68,11 @@ impl TablesSchema {
     /// A provider over `tables` and `registered`, mapping segments through `store`.
     pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Self {
         Self { tables, registered, store }
+    }
+
+    /// A provider of the fixed `tables` (an attached snapshot's), read through `store`.
+    pub fn fixed(tables: BTreeMap<String, Arc<TableMeta>>, store: Arc<SegmentStore>) -> Self {
+        Self::new(Arc::new(Mutex::new(tables)), Registered::default(), store)
     }
 }
 

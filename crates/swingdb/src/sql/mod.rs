@@ -9,5 +9,5 @@ pub mod session;
 pub mod source;
 pub mod table;
 
-pub use catalog::{Registered, Tables, TablesSchema, CATALOG, SCHEMA};
+pub use catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

@@ -10,6 +10,7 @@ use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStat
 use datafusion::sql::sqlparser::ast::{Expr, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 use std::ops::ControlFlow;
 
 /// Deepest nesting of expressions and subqueries a statement may have (DuckDB's
@@ -38,6 +39,7 @@ const STACK_RESERVE: usize = 1 << 20;
 /// placeholders) and checks every statement against the depth limit.
 pub fn parse(sql: &str) -> Result<Vec<DFStatement>> {
     let sql = number_placeholders(sql)?;
+    let sql = rewrite_attach_snapshot(&sql).unwrap_or(sql);
     // Parsing, checking and (for refused input) dropping a tree walk it
     // recursively: make sure the stack can hold the deepest tree this text can
     // make, on a larger stack of its own if the current one is too small.
@@ -47,6 +49,47 @@ pub fn parse(sql: &str) -> Result<Vec<DFStatement>> {
     } else {
         stacker::grow(needed, || parse_checked(&sql))
     }
+}
+
+/// The function call that stands for a snapshot in a parsed `ATTACH`
+/// statement (see [`rewrite_attach_snapshot`]).
+pub const SNAPSHOT_FUNCTION: &str = "swingdb_snapshot";
+
+/// `ATTACH SNAPSHOT 'name' AS alias` is swingdb's own statement; the parser
+/// knows `ATTACH <expression> AS alias`. Rewrites the snapshot into the call
+/// `swingdb_snapshot('name')` (at the start of a statement only, token by
+/// token, so strings and comments are never touched); `None` if there is none.
+fn rewrite_attach_snapshot(sql: &str) -> Option<String> {
+    if !sql.to_ascii_lowercase().contains("snapshot") {
+        return None;
+    }
+    let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize().ok()?;
+    let is_word = |t: &Token, word: &str| matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word));
+    let next = |from: usize| (from..tokens.len()).find(|&i| !matches!(tokens[i], Token::Whitespace(_)));
+    let mut out = Vec::with_capacity(tokens.len() + 3);
+    let (mut i, mut at_start, mut changed) = (0, true, false);
+    while i < tokens.len() {
+        let token = &tokens[i];
+        if matches!(token, Token::Whitespace(_)) {
+            out.push(token.clone());
+            i += 1;
+            continue;
+        }
+        if at_start && is_word(token, "ATTACH") {
+            let keyword = next(i + 1).filter(|&j| is_word(&tokens[j], "SNAPSHOT"));
+            let name = keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k], Token::SingleQuotedString(_)));
+            if let Some(k) = name {
+                out.extend([token.clone(), Token::Whitespace(datafusion::sql::sqlparser::tokenizer::Whitespace::Space)]);
+                out.extend([Token::make_word(SNAPSHOT_FUNCTION, None), Token::LParen, tokens[k].clone(), Token::RParen]);
+                (i, at_start, changed) = (k + 1, false, true);
+                continue;
+            }
+        }
+        at_start = matches!(token, Token::SemiColon);
+        out.push(token.clone());
+        i += 1;
+    }
+    changed.then(|| out.iter().map(ToString::to_string).collect())
 }
 
 fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
@@ -193,6 +236,17 @@ mod tests {
         }
         let copy = parse("COPY t FROM 'data.csv' (FORMAT csv, HEADER false); COPY t TO 'out.parquet'").unwrap();
         assert_eq!(copy.len(), 2);
+    }
+
+    #[test]
+    fn attach_snapshot_becomes_a_call_only_where_a_statement_starts() {
+        assert_eq!(
+            rewrite_attach_snapshot("SELECT 1; attach  Snapshot 'it''s' AS s").as_deref(),
+            Some("SELECT 1; attach swingdb_snapshot('it''s') AS s")
+        );
+        assert_eq!(rewrite_attach_snapshot("SELECT 'ATTACH SNAPSHOT ''x'' AS s'"), None);
+        assert_eq!(rewrite_attach_snapshot("SELECT snapshot FROM t"), None);
+        assert_eq!(parse("ATTACH SNAPSHOT 'x' AS s; SELECT 1").unwrap().len(), 2);
     }
 
     #[test]

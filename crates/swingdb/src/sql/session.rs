@@ -2,11 +2,10 @@
 //! the default, information_schema on, file paths usable as tables, and the
 //! `read_*` table functions.
 
-use super::catalog::{Registered, Tables, TablesSchema, CATALOG, SCHEMA};
+use super::catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
 use crate::error::Result;
 use crate::storage::SegmentStore;
-use datafusion::catalog::{CatalogProvider, MemoryCatalogProvider};
 use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::sync::Arc;
@@ -18,12 +17,18 @@ use std::sync::Arc;
 const BATCH_SIZE: usize = 32 * 1024;
 
 /// A session whose default catalog is `tables` (read through `store`) plus the
-/// `registered` data. Without `external_access`, file paths are not tables and
+/// `registered` data, beside the `attached` snapshots. Without `external_access`, file paths are not tables and
 /// the `read_*` functions refuse to run.
-pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentStore>, external_access: bool) -> Result<SessionContext> {
+pub fn new_context(
+    tables: Tables,
+    registered: Registered,
+    attached: Attached,
+    store: Arc<SegmentStore>,
+    external_access: bool,
+) -> Result<SessionContext> {
     let mut config = SessionConfig::new()
         .with_information_schema(true)
-        .with_default_catalog_and_schema(CATALOG, SCHEMA)
+        .with_default_catalog_and_schema(CATALOG, super::catalog::SCHEMA)
         .with_create_default_catalog_and_schema(false)
         .with_batch_size(BATCH_SIZE);
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
@@ -31,9 +36,8 @@ pub fn new_context(tables: Tables, registered: Registered, store: Arc<SegmentSto
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
     let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
     let ctx = SessionContext::new_with_state(state);
-    let catalog = MemoryCatalogProvider::new();
-    catalog.register_schema(SCHEMA, Arc::new(TablesSchema::new(tables, registered, store)))?;
-    ctx.register_catalog(CATALOG, Arc::new(catalog));
+    let main = Arc::new(TablesSchema::new(tables, registered, store));
+    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main, attached)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));
     }

@@ -59,14 +59,13 @@
 use super::failpoint;
 use super::files::{
     byte_locked_elsewhere, create_private_dir, create_private_file, flock, flock_exclusive_within, io_err, lock_byte_shared,
-    open_lock_file, still_named, sync_dir, try_flock, unlock_byte,
+    open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
 };
 use super::manifest::{Manifest, FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
-use std::os::unix::fs::MetadataExt;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -82,15 +81,6 @@ const COMMIT_LOCK: &str = "commit.lock";
 /// How long a commit waits for another process's commit (or collection) to
 /// finish before it gives up with an error naming the lock.
 const COMMIT_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
-
-fn random_id() -> String {
-    let mut bytes = [0u8; 8];
-    if File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes)).is_err() {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        bytes = (t.as_nanos() as u64 ^ ((std::process::id() as u64) << 32)).to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 fn manifest_name(version: u64) -> String {
     format!("{version:020}.json")
@@ -185,8 +175,10 @@ impl Drop for CommitLock {
 pub struct DbDir {
     root: PathBuf,
     read_only: bool,
-    /// Removes the directory when dropped (in-memory databases).
-    ephemeral: bool,
+    /// For private databases (in memory, attached snapshots): the lock that
+    /// marks the directory as owned by a live handle; the directory is
+    /// removed when the handle is dropped.
+    owner: Option<File>,
     /// Taken on the first write.
     lease: Mutex<Option<Lease>>,
     pins: Mutex<Pins>,
@@ -244,7 +236,7 @@ impl DbDir {
         Ok(Self {
             root: root.to_path_buf(),
             read_only,
-            ephemeral: false,
+            owner: None,
             lease: Mutex::new(None),
             pins: Mutex::new(pins),
             next_segment: AtomicU64::new(0),
@@ -252,16 +244,24 @@ impl DbDir {
         })
     }
 
-    /// Creates a fresh private database directory in memory (tmpfs) that is
-    /// removed when this handle is dropped. Directories that crashed processes
-    /// left behind are removed on the way.
-    pub fn in_memory() -> Result<Self> {
-        let base = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
-        sweep_abandoned_memory_databases(&base);
-        let root = base.join(format!("{MEMORY_PREFIX}{}-{}", std::process::id(), random_id()));
-        let mut dir = Self::open(&root, true, false)?;
-        dir.ephemeral = true;
-        Ok(dir)
+    /// Lays out a new database in the existing directory `root` (which holds
+    /// nothing but files of the caller's own, such as lock files) and opens it.
+    pub fn create_in(root: &Path) -> Result<Self> {
+        init(root)?;
+        Self::open(root, false, false)
+    }
+
+    /// Makes this handle the owner of a private database: `owner` (a lock the
+    /// caller holds on a file inside the directory) is kept until the handle
+    /// is dropped, and then the whole directory is removed.
+    pub fn into_private(mut self, owner: File) -> Self {
+        self.owner = Some(owner);
+        self
+    }
+
+    /// Whether this is a private database, removed when its handle is dropped.
+    pub fn is_private(&self) -> bool {
+        self.owner.is_some()
     }
 
     /// The directory.
@@ -593,50 +593,16 @@ impl DbDir {
 
 impl Drop for DbDir {
     fn drop(&mut self) {
-        if self.ephemeral {
+        // The owner lock is still held (it closes after this body), so no
+        // sweeper takes the directory for abandoned while it is removed.
+        if self.owner.is_some() {
             let _ = fs::remove_dir_all(&self.root);
         }
     }
 }
 
-/// Name prefix of in-memory database directories.
-const MEMORY_PREFIX: &str = "swingdb-mem-";
-
-/// Whether process `pid` is gone (kill(pid, 0) fails with ESRCH).
-fn process_gone(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks for existence; nothing is sent.
-    let failed = unsafe { libc::kill(pid, 0) } == -1;
-    failed && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-}
-
-/// Removes in-memory database directories under `base` that belong to this
-/// user, whose creating process is gone and whose every lease is unlocked: their
-/// process died without dropping them (a crash or SIGKILL).
-fn sweep_abandoned_memory_databases(base: &Path) {
-    let Ok(entries) = fs::read_dir(base) else { return };
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name.strip_prefix(MEMORY_PREFIX).and_then(|rest| rest.split('-').next()?.parse::<i32>().ok()) else {
-            continue;
-        };
-        let root = entry.path();
-        let ours = fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir() && m.uid() == me);
-        if !ours || !process_gone(pid) {
-            continue;
-        }
-        let Ok(leases) = fs::read_dir(root.join(LEASES)) else { continue };
-        let alive = leases
-            .flatten()
-            .any(|lease| File::open(lease.path()).map(|f| !try_flock(&f, libc::LOCK_EX).unwrap_or(false)).unwrap_or(false));
-        if !alive {
-            let _ = fs::remove_dir_all(&root);
-        }
-    }
-}
-
-/// Lays out a new database in the empty directory `root`.
+/// Lays out a new database in the directory `root` (empty but for the
+/// caller's own files; parts already there are kept).
 fn init(root: &Path) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
         let p = root.join(sub);
@@ -696,27 +662,6 @@ mod tests {
         std::fs::write(db.join(MARKER), "{\"format\": \"swingdb\", \"format_version\": 9}").unwrap();
         let err = DbDir::open(&db, true, false).unwrap_err();
         assert!(err.message().contains("upgrade swingdb"), "{}", err.message());
-    }
-
-    #[test]
-    fn abandoned_memory_databases_are_swept_live_ones_kept() {
-        let base = tempfile::tempdir().unwrap();
-        // Process ids above the kernel's pid_max (4194304 at most) never exist.
-        let dead = base.path().join(format!("{MEMORY_PREFIX}99999999-dead"));
-        drop(DbDir::open(&dead, true, false).unwrap());
-        // A crash leaves the directory and its (now unlocked) lease file behind.
-        std::fs::write(dead.join(LEASES).join("gone.lease"), "").unwrap();
-        let live_root = base.path().join(format!("{MEMORY_PREFIX}99999998-live"));
-        let live = DbDir::open(&live_root, true, false).unwrap();
-        live.new_segment_path().unwrap(); // a handle that writes holds a lease
-        sweep_abandoned_memory_databases(base.path());
-        assert!(!dead.exists(), "a directory nobody holds a lease on is removed");
-        assert!(live_root.exists(), "a directory with a live lease is kept");
-        let ours = base.path().join(format!("{MEMORY_PREFIX}{}-busy", std::process::id()));
-        std::fs::create_dir_all(ours.join(LEASES)).unwrap();
-        sweep_abandoned_memory_databases(base.path());
-        assert!(ours.exists(), "a directory of a running process is kept, even while it has no lease yet");
-        drop(live);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io;
+use std::io::{self, Read};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -157,4 +157,15 @@ pub fn unlock_byte(file: &File, byte: u64) -> io::Result<()> {
 pub fn byte_locked_elsewhere(file: &File, byte: u64) -> io::Result<bool> {
     let lock = ofd(file, libc::F_OFD_GETLK, libc::F_WRLCK as libc::c_short, byte)?;
     Ok(lock.l_type != libc::F_UNLCK as libc::c_short)
+}
+
+/// 16 random hex digits (from /dev/urandom; the clock and pid if it cannot be read):
+/// ids of leases and of private directories.
+pub fn random_id() -> String {
+    let mut bytes = [0u8; 8];
+    if File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes)).is_err() {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        bytes = (t.as_nanos() as u64 ^ ((std::process::id() as u64) << 32)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -5,6 +5,7 @@
 mod copy;
 mod ddl;
 mod dml;
+mod share;
 
 use dml::{conform, not_null_violation};
 
@@ -116,7 +117,7 @@ impl Connection {
     pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
-        let ctx = new_context(tables.clone(), registered.clone(), core.store.clone(), core.external_access)?;
+        let ctx = new_context(tables.clone(), registered.clone(), core.attached.clone(), core.store.clone(), core.external_access)?;
         Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None) })
     }
 
@@ -251,6 +252,13 @@ impl Connection {
                     let commit = matches!(s.as_ref(), SqlStatement::Commit { .. });
                     self.finish(commit)?;
                     return Ok(QueryResult::empty());
+                }
+                // Not part of any transaction: what is attached stays attached.
+                SqlStatement::AttachDatabase { schema_name, database_file_name, .. } => {
+                    return self.attach_snapshot(database_file_name, schema_name);
+                }
+                SqlStatement::DetachDuckDBDatabase { database_alias, if_exists, .. } => {
+                    return self.detach(database_alias, *if_exists);
                 }
                 _ => {}
             }

@@ -1,0 +1,100 @@
+//! Sharing from a connection: [`Connection::share`], and the SQL statements
+//! `ATTACH SNAPSHOT 'name' AS alias` and `DETACH alias`.
+
+use super::Connection;
+use crate::api::database::{Database, OpenOptions};
+use crate::api::result::QueryResult;
+use crate::error::{Error, Result};
+use crate::share::{ShareOptions, SnapshotInfo};
+use crate::sql::{TablesSchema, SCHEMA};
+use crate::sql::parse::SNAPSHOT_FUNCTION;
+use datafusion::sql::sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Value};
+use std::sync::Arc;
+
+impl Connection {
+    /// Publishes what this connection sees as the snapshot `name`: the newest
+    /// committed state, or inside an open transaction what that transaction
+    /// sees (its own changes included). No table data is copied: the
+    /// snapshot holds links to the segment files. Any process of this user
+    /// can then [`Database::attach`] it. Unless `options.persist`, the
+    /// snapshot ends when this database handle is closed (or its process exits).
+    pub fn share(&self, name: &str, options: ShareOptions) -> Result<SnapshotInfo> {
+        let dir = self.core.dir();
+        if dir.read_only() {
+            return Err(Error::operational(format!(
+                "cannot share {}: it is open read-only, and a snapshot's files are links made in the database's \
+                 directory; open it without read_only=True",
+                dir.root().display()
+            )));
+        }
+        let in_txn = self.txn.lock().unwrap().is_some();
+        let (tables, pinned) = if in_txn {
+            (self.tables.lock().unwrap().clone(), None)
+        } else {
+            let manifest = dir.pin_latest()?;
+            (manifest.tables.clone(), Some(manifest.version))
+        };
+        let result = crate::share::publish(&self.core.home, dir, &tables, name, options);
+        if let Some(version) = pinned {
+            dir.unpin(version);
+        }
+        let (info, published) = result?;
+        if let Some(published) = published {
+            self.core.keep_share(published);
+        }
+        Ok(info)
+    }
+
+    /// `ATTACH SNAPSHOT 'name' AS alias`: the snapshot's tables become
+    /// readable as `alias.table` on every connection of this database.
+    pub(super) fn attach_snapshot(&self, file: &Expr, alias: &Ident) -> Result<QueryResult> {
+        let name = snapshot_name(file).ok_or_else(|| {
+            Error::programming(format!(
+                "ATTACH {file} is not supported; swingdb attaches snapshots shared by other processes: \
+                 ATTACH SNAPSHOT 'name' AS {alias}"
+            ))
+        })?;
+        let alias = alias.value.clone();
+        if alias == SCHEMA || alias.eq_ignore_ascii_case("information_schema") {
+            return Err(Error::programming(format!("'{alias}' is taken by swingdb's own schema; attach under another name")));
+        }
+        if self.core.attached.lock().unwrap().contains_key(&alias) {
+            return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
+        }
+        let db = Database::attach(&name, OpenOptions { external_access: self.core.external_access, ..Default::default() })?;
+        let dir = db.core.dir();
+        let manifest = dir.read_manifest(dir.latest_version()?)?;
+        let schema = TablesSchema::fixed(manifest.tables.clone(), db.core.store.clone());
+        let mut attached = self.core.attached.lock().unwrap();
+        if attached.contains_key(&alias) {
+            return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
+        }
+        attached.insert(alias, Arc::new(schema));
+        Ok(QueryResult::empty())
+    }
+
+    /// `DETACH [IF EXISTS] alias`.
+    pub(super) fn detach(&self, alias: &Ident, if_exists: bool) -> Result<QueryResult> {
+        let removed = self.core.attached.lock().unwrap().remove(&alias.value);
+        if removed.is_none() && !if_exists {
+            return Err(Error::programming(format!("no snapshot is attached as '{}'", alias.value)));
+        }
+        Ok(QueryResult::empty())
+    }
+}
+
+/// The name in `swingdb_snapshot('name')`, which `ATTACH SNAPSHOT 'name'` parses into.
+fn snapshot_name(expr: &Expr) -> Option<String> {
+    let Expr::Function(call) = expr else { return None };
+    if !call.name.to_string().eq_ignore_ascii_case(SNAPSHOT_FUNCTION) {
+        return None;
+    }
+    let FunctionArguments::List(list) = &call.args else { return None };
+    match list.args.as_slice() {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
+            Value::SingleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
