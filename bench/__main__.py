@@ -3,7 +3,9 @@ cold), ingest (DataFrames into a stored table against DuckDB, SQLite, PostgreSQL
 transfer (results to numpy / pandas / pyarrow / polars against DuckDB, SQLite,
 PostgreSQL), roundtrip (k-means handing data back and forth, against DuckDB),
 micro (seed 000's selection / projection / grouping / join micro-benchmarks
-against DuckDB, SQLite, pandas, polars, PostgreSQL), or all of them in turn.
+against DuckDB, SQLite, pandas, polars, PostgreSQL), share (seed 002's snapshots
+between processes against pipes, sockets, shared memory, pickle, Arrow IPC files,
+Ray, DuckDB and PostgreSQL), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
 minutes and reports to bench/results/benchmarks-quick.md; without --quick,
@@ -13,8 +15,8 @@ PostgreSQL server (Debian's package) where a benchmark supports it."""
 import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
-              "roundtrip": "bench.roundtrip"}
-TAKES_POSTGRES = {"micro", "transfer", "ingest"}
+              "roundtrip": "bench.roundtrip", "share": "bench.share"}
+TAKES_POSTGRES = {"micro", "transfer", "ingest", "share"}
 
 
 def run(name: str, argv: list[str]) -> None:

@@ -24,8 +24,7 @@ def stage_a(rows, ready, done):
     con = swingdb.connect()
     con.sql(
         "CREATE TABLE readings AS SELECT value AS id, value % 100 AS sensor, "
-        "20.0 + (value % 17) * 0.5 AS celsius FROM range(?)",
-        [rows],
+        f"20.0 + (value % 17) * 0.5 AS celsius FROM range({int(rows)})"
     )
     con.share("pipeline-readings")
     ready.put(("A", os.getpid(), rows))
@@ -59,7 +58,7 @@ def stage_c(ready, done):
 
 def stage_d(results):
     con = swingdb.attach("pipeline-annotated")
-    deleted = con.sql("DELETE FROM annotated WHERE faulty").rowcount
+    deleted = con.execute("DELETE FROM annotated WHERE faulty").rowcount
     means = dict(con.sql("SELECT site, avg(celsius) FROM annotated GROUP BY site ORDER BY site").fetchall())
     left = con.sql("SELECT count(*) FROM annotated").fetchall()[0][0]
     results.put(("D", os.getpid(), {"deleted": deleted, "left": left, "means": means}))
@@ -82,20 +81,20 @@ def main():
     sources_done, c_done = ctx.Event(), ctx.Event()
 
     t0 = time.perf_counter()
-    a = ctx.Process(target=stage_a, args=(args.rows, ready, sources_done))
-    b = ctx.Process(target=stage_b, args=(ready, sources_done))
+    a = ctx.Process(target=stage_a, args=(args.rows, ready, sources_done), daemon=True)
+    b = ctx.Process(target=stage_b, args=(ready, sources_done), daemon=True)
     a.start(), b.start()
     for _ in range(2):
         print("stage {} (pid {}) shared {:,} rows".format(*ready.get(timeout=120)))
-    c = ctx.Process(target=stage_c, args=(ready, c_done))
+    c = ctx.Process(target=stage_c, args=(ready, c_done), daemon=True)
     c.start()
     name, pid, annotated = ready.get(timeout=120)
     print(f"stage {name} (pid {pid}) joined and shared {annotated:,} annotated rows")
     sources_done.set()  # A and B may end now; C's copy does not need them
     a.join(), b.join()
 
-    d = ctx.Process(target=stage_d, args=(results,))
-    e = ctx.Process(target=stage_e, args=(results,))
+    d = ctx.Process(target=stage_d, args=(results,), daemon=True)
+    e = ctx.Process(target=stage_e, args=(results,), daemon=True)
     d.start(), e.start()
     got = {}
     for _ in range(2):
