@@ -53,6 +53,7 @@ method, nbytes = sys.argv[1], int(sys.argv[2])
 fd = int(sys.argv[3]) if len(sys.argv) > 3 else -1
 if method == "swingdb":
     import swingdb
+    swingdb.connect().sql("SELECT 1").fetchall()  # a running process: engine started, like the peers' imports
 elif method == "ipc-file":
     import pyarrow as pa
 elif method == "shared_memory":
@@ -81,6 +82,8 @@ elif method == "pickle":
     check = float(chunks[-1][-1])
 elif method == "shared_memory":
     shm = shared_memory.SharedMemory(name=arg)
+    from multiprocessing import resource_tracker  # the sender owns it (Python < 3.13 has no track=False)
+    resource_tracker.unregister(shm._name, "shared_memory")
     data = np.ndarray(nbytes // 8, dtype=np.float64, buffer=shm.buf)
     check = float(data[-1])
 elif method == "ipc-file":
@@ -90,8 +93,8 @@ elif method == "swingdb":
     t = time.perf_counter()
     con = swingdb.attach(arg)
     attach = time.perf_counter() - t
-    table = con.sql("SELECT * FROM t").arrow()
-    check = float(table.column(table.num_columns - 1).chunks[-1].to_numpy()[-1])
+    columns = con.sql("SELECT * FROM t").numpy()   # zero-copy views of the mapped segments
+    check = float(columns[list(columns)[-1]][-1])
     extra = f" {attach}"
 done = time.perf_counter()
 print(f"{done} {check}{extra}", flush=True)
@@ -234,7 +237,7 @@ def ray_transfer(ray, table: pa.Table) -> dict:
             return done, done - t, float(value[-1][-1])
 
         RAY_TASK = get
-        small = ray.put(np.zeros(1))
+        small = ray.put([np.zeros(1)])
         ray.get(RAY_TASK.remote([small]))  # starts the worker
     parts = chunks(table)
     t0 = time.perf_counter()
@@ -348,7 +351,7 @@ def run_writer(args, report: list[str], img_dir: str) -> None:
     con.sql(f"CREATE TABLE t AS SELECT value AS id, CAST(value AS DOUBLE) AS v FROM range({seg_rows})")
     for k in range(1, segments):
         con.execute(f"INSERT INTO t SELECT value + ?, CAST(value AS DOUBLE) FROM range({seg_rows})", [k * seg_rows])
-    home = os.path.dirname(os.path.dirname(con.path))
+    home = os.environ.get("SWINGDB_RUNTIME_DIR") or ("/dev/shm" if os.path.isdir("/dev/shm") else "/tmp")
     rng = np.random.default_rng(42)
 
     def pick(workload: str, i: int) -> int:
@@ -419,6 +422,7 @@ import numpy as np
 system, arg = sys.argv[1], sys.argv[2]
 if system == "swingdb":
     import swingdb
+    swingdb.connect().sql("SELECT 1").fetchall()
 elif system == "DuckDB":
     import duckdb
 else:
@@ -481,7 +485,8 @@ def run_analysis(args, report: list[str], img_dir: str) -> None:
         if os.path.exists(duck_path):
             os.remove(duck_path)
         d = duckdb.connect(duck_path)
-        d.execute("CREATE TABLE t AS SELECT * FROM table")
+        source = table  # noqa: F841  (DuckDB reads the Python variable by name)
+        d.execute("CREATE TABLE t AS SELECT * FROM source")
         d.close()
         systems["DuckDB"] = duck_path
     except ImportError:

@@ -176,10 +176,11 @@ def test_in_memory_database_of_a_killed_process_is_swept():
     """
     p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True)
     pid = int(p.stdout.readline())
-    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    if base is None:
+    if not os.path.isdir("/dev/shm"):
         pytest.skip("no /dev/shm")
-    left = [d for d in os.listdir(base) if d.startswith(f"swingdb-mem-{pid}-")]
+    base = os.environ.get("SWINGDB_RUNTIME_DIR") or f"/dev/shm/swingdb-{os.geteuid()}"
+    base = os.path.join(base, "scratch")
+    left = [d for d in os.listdir(base) if d.startswith(f"{pid}-")]
     assert len(left) == 1
     p.send_signal(signal.SIGKILL)
     p.wait()
