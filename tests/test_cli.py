@@ -58,3 +58,24 @@ def test_interactive_shell(tmp_path):
     child.sendline(".quit")
     child.expect(pexpect.EOF)
     assert (tmp_path / ".swingdb_history").exists()
+
+
+def test_snapshots_attach_and_discard_from_the_shell():
+    import os
+
+    import swingdb
+
+    name = f"cli-{os.getpid()}"
+    con = swingdb.connect()
+    con.sql("CREATE TABLE t AS SELECT value AS v FROM range(123)")
+    con.share(name)
+    p = run("snapshots")
+    assert p.returncode == 0 and name in p.stdout and f"pid {os.getpid()}" in p.stdout and "123" in p.stdout, p.stdout
+    p = run("attach", name, "-c", "DELETE FROM t WHERE v < 100; SELECT count(*) AS n FROM t")
+    assert p.returncode == 0 and "| 23 |" in p.stdout, p.stdout + p.stderr
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(123,)], "the shell changed its own copy only"
+    p = run("discard", name)
+    assert p.returncode == 0
+    p = run("attach", name, "-c", "SELECT 1")
+    assert p.returncode == 1 and f"no snapshot named '{name}'" in p.stderr
+    con.close()

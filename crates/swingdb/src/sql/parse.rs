@@ -10,7 +10,7 @@ use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStat
 use datafusion::sql::sqlparser::ast::{Expr, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
-use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 use std::ops::ControlFlow;
 
 /// Deepest nesting of expressions and subqueries a statement may have (DuckDB's
@@ -57,39 +57,56 @@ pub const SNAPSHOT_FUNCTION: &str = "swingdb_snapshot";
 
 /// `ATTACH SNAPSHOT 'name' AS alias` is swingdb's own statement; the parser
 /// knows `ATTACH <expression> AS alias`. Rewrites the snapshot into the call
-/// `swingdb_snapshot('name')` (at the start of a statement only, token by
-/// token, so strings and comments are never touched); `None` if there is none.
+/// `swingdb_snapshot('name')` at the start of statements only, found token by
+/// token (so strings and comments are never touched), by editing the text
+/// around the original string literal (which is kept byte for byte: tokens
+/// printed back would lose the escaping of quotes). `None` if there is none.
 fn rewrite_attach_snapshot(sql: &str) -> Option<String> {
     if !sql.to_ascii_lowercase().contains("snapshot") {
         return None;
     }
-    let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize().ok()?;
+    let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize_with_location().ok()?;
+    let line_starts: Vec<usize> = std::iter::once(0).chain(sql.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let offset = |loc: Location| -> Option<usize> {
+        let start = *line_starts.get((loc.line as usize).checked_sub(1)?)?;
+        let line = &sql[start..];
+        let column = (loc.column as usize).checked_sub(1)?;
+        Some(start + line.char_indices().nth(column).map_or(line.len(), |(i, _)| i))
+    };
     let is_word = |t: &Token, word: &str| matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word));
-    let next = |from: usize| (from..tokens.len()).find(|&i| !matches!(tokens[i], Token::Whitespace(_)));
-    let mut out = Vec::with_capacity(tokens.len() + 3);
-    let (mut i, mut at_start, mut changed) = (0, true, false);
-    while i < tokens.len() {
-        let token = &tokens[i];
-        if matches!(token, Token::Whitespace(_)) {
-            out.push(token.clone());
-            i += 1;
+    let next = |from: usize| (from..tokens.len()).find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)));
+    // (byte range to replace, replacement), in text order.
+    let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
+    let mut at_start = true;
+    for (i, t) in tokens.iter().enumerate() {
+        if matches!(t.token, Token::Whitespace(_)) {
             continue;
         }
-        if at_start && is_word(token, "ATTACH") {
-            let keyword = next(i + 1).filter(|&j| is_word(&tokens[j], "SNAPSHOT"));
-            let name = keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k], Token::SingleQuotedString(_)));
-            if let Some(k) = name {
-                out.extend([token.clone(), Token::Whitespace(datafusion::sql::sqlparser::tokenizer::Whitespace::Space)]);
-                out.extend([Token::make_word(SNAPSHOT_FUNCTION, None), Token::LParen, tokens[k].clone(), Token::RParen]);
-                (i, at_start, changed) = (k + 1, false, true);
-                continue;
+        if at_start && is_word(&t.token, "ATTACH") {
+            let keyword = next(i + 1).filter(|&j| is_word(&tokens[j].token, "SNAPSHOT"));
+            let name = keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k].token, Token::SingleQuotedString(_)));
+            if let (Some(j), Some(k)) = (keyword, name) {
+                let (kw_start, kw_end) = (offset(tokens[j].span.start)?, offset(tokens[j].span.end)?);
+                let name_end = offset(tokens[k].span.end)?;
+                edits.push((kw_start..kw_end, SNAPSHOT_FUNCTION));
+                edits.push((kw_end..kw_end, "("));
+                edits.push((name_end..name_end, ")"));
             }
         }
-        at_start = matches!(token, Token::SemiColon);
-        out.push(token.clone());
-        i += 1;
+        at_start = matches!(t.token, Token::SemiColon);
     }
-    changed.then(|| out.iter().map(ToString::to_string).collect())
+    if edits.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len() + 32 * edits.len());
+    let mut from = 0;
+    for (range, text) in edits {
+        out.push_str(sql.get(from..range.start)?);
+        out.push_str(text);
+        from = range.end;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
 }
 
 fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
@@ -241,9 +258,12 @@ mod tests {
     #[test]
     fn attach_snapshot_becomes_a_call_only_where_a_statement_starts() {
         assert_eq!(
-            rewrite_attach_snapshot("SELECT 1; attach  Snapshot 'it''s' AS s").as_deref(),
-            Some("SELECT 1; attach swingdb_snapshot('it''s') AS s")
+            rewrite_attach_snapshot("SELECT 'a''b'; attach  Snapshot\n 'it''s' AS s; SELECT 'c''d'").as_deref(),
+            Some("SELECT 'a''b'; attach  swingdb_snapshot(\n 'it''s') AS s; SELECT 'c''d'")
         );
+        // A quote inside the name stays inside the string: no statement can be smuggled in.
+        let statements = parse("ATTACH SNAPSHOT 'x'') AS y; DROP TABLE t; --' AS z").unwrap();
+        assert_eq!(statements.len(), 1);
         assert_eq!(rewrite_attach_snapshot("SELECT 'ATTACH SNAPSHOT ''x'' AS s'"), None);
         assert_eq!(rewrite_attach_snapshot("SELECT snapshot FROM t"), None);
         assert_eq!(parse("ATTACH SNAPSHOT 'x' AS s; SELECT 1").unwrap().len(), 2);
