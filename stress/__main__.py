@@ -8,7 +8,8 @@
 Scenarios: crash (kill -9 at random moments and aborts at every failpoint,
 checked against the writers' fsynced logs), concurrency (4 writers + 4 readers
 with failpoint delays), faults (a full tmpfs and read-only remounts; needs
-root), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+root), share (processes sharing, attaching and discarding snapshots under
+failpoints and kill -9), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
 any scenario found a failure; prints a summary table (and writes it to
 --report, with the machine it ran on).
 """
@@ -26,7 +27,7 @@ import sys
 from . import scenarios
 
 #: Share of the time budget each scenario gets.
-SHARES = {"crash": 0.35, "concurrency": 0.25, "faults": 0.05, "fuzz-sql": 0.2, "fuzz-files": 0.15}
+SHARES = {"crash": 0.3, "concurrency": 0.2, "faults": 0.05, "share": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
 
 
 def table(tallies) -> str:

@@ -206,6 +206,72 @@ def faults(budget: float, work: str, rng: random.Random) -> Tally:
     return tally
 
 
+def share(budget: float, work: str, rng: random.Random, sharers: int = 4) -> Tally:
+    """Processes sharing, attaching, discarding and closing snapshots under a
+    few names at once, with failpoint delays and aborts, some killed with
+    SIGKILL: every attach sees a whole snapshot, held copies stay whole, and
+    once everyone is gone a sweep leaves nothing but persisted, named snapshots."""
+    tally = Tally(f"share ({sharers} processes on 4 names, failpoints, kill -9)", "operations")
+    start = time.time()
+    runtime = os.path.join(work, "runtime")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    delays = ";".join(
+        f"{p}={pct}%{action}"
+        for p, pct, action in [
+            ("share.before_name", 20, "delay(20)"),
+            ("attach.after_lock", 20, "delay(20)"),
+            ("attach.before_publish", 10, "delay(10)"),
+            ("sweep.before_remove", 20, "delay(10)"),
+            ("lease.after_create", 10, "delay(5)"),
+        ]
+    )
+    aborts = ["share.before_name", "attach.after_lock", "attach.before_publish", "sweep.before_remove"]
+    procs = {}
+    while time.time() - start < budget - 2:
+        for sid in range(sharers):
+            p = procs.get(sid)
+            if p is not None and p.poll() is None:
+                continue
+            if p is not None:
+                _collect_sharer(p, tally)
+            fps = delays + (f";{rng.choice(aborts)}=5%abort" if rng.random() < 0.3 else "")
+            procs[sid] = workers.sharer(runtime, sid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 4, fps)
+        time.sleep(rng.uniform(0.05, 0.5))
+        victim = procs[rng.randrange(sharers)]
+        if rng.random() < 0.3 and victim.poll() is None:
+            victim.send_signal(signal.SIGKILL)
+            tally.counts["kills"] = tally.counts.get("kills", 0) + 1
+    for p in procs.values():
+        p.wait(timeout=120)
+        _collect_sharer(p, tally)
+    # Everyone is gone: what is left must be persisted and named, and nothing else.
+    try:
+        names = workers.sweep(runtime)
+        linked = {os.path.realpath(os.path.join(runtime, "names", n)) for n in os.listdir(os.path.join(runtime, "names"))}
+        for kind in ("snapshots", "scratch"):
+            for d in os.listdir(os.path.join(runtime, kind)) if os.path.isdir(os.path.join(runtime, kind)) else []:
+                path = os.path.realpath(os.path.join(runtime, kind, d))
+                if kind == "scratch" or path not in linked:
+                    tally.fail(f"left behind after every process ended: {kind}/{d}")
+        tally.extra = f"{len(names)} persisted snapshots left, as they should"
+    except Exception as e:  # noqa: BLE001 - the finding is the message
+        tally.fail(f"final sweep failed: {e}")
+    shutil.rmtree(runtime, ignore_errors=True)
+    tally.seconds = time.time() - start
+    return tally
+
+
+def _collect_sharer(p: subprocess.Popen, tally: Tally) -> None:
+    out, err = p.communicate(timeout=120)
+    for line in out.splitlines():
+        if line.startswith("ops "):
+            tally.trials += int(line.split()[1])
+        elif line.startswith("FAIL"):
+            tally.fail(line)
+    if p.returncode not in (0, -signal.SIGKILL, -signal.SIGABRT) and not any(line.startswith("FAIL") for line in out.splitlines()):
+        tally.fail(f"a sharer exited with {p.returncode}: {err.strip()[-300:]}")
+
+
 def _fuzzing(name: str, unit: str, run):
     """A scenario that runs `run(budget, work, rng, tally)` from the fuzz module."""
 
@@ -222,7 +288,7 @@ def _fuzzing(name: str, unit: str, run):
 fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 
-ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
+ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "share": share, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
 
 
 def scratch() -> str:

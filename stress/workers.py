@@ -90,3 +90,18 @@ class WriterLog:
             # "failed": the outcome is unknown, the pending fingerprint stays allowed.
         self.allowed = {last} | open_ended
         self.maybe |= self.committed
+
+
+def sharer(runtime: str, sid: int, seed: int, seconds: float, names: int, failpoints: str = "") -> subprocess.Popen:
+    """A process that shares, attaches, checks and discards snapshots s0..s<names-1>."""
+    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints, "SWINGDB_RUNTIME_DIR": runtime}
+    return subprocess.Popen(
+        [binary(), "sharer", str(sid), str(seed), str(seconds), str(names)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def sweep(runtime: str) -> list[str]:
+    """Lists the snapshots in `runtime` (which sweeps what dead processes left); their names."""
+    env = {**os.environ, "SWINGDB_RUNTIME_DIR": runtime, "SWINGDB_FAILPOINTS": ""}
+    out = subprocess.run([binary(), "sweep"], env=env, check=True, capture_output=True, text=True, timeout=120)
+    return out.stdout.split()

@@ -7,8 +7,15 @@
 //! swingdb-stress writer DB LOG ID SEED OPS       OPS random transactions of writer ID, logged to LOG
 //! swingdb-stress reader DB SECONDS WRITERS TOTAL checks snapshots until SECONDS have passed
 //! swingdb-stress state  DB WRITERS               prints each writer's fingerprint and the checks (JSON)
-//! swingdb-stress failpoints                      prints the names of the storage layer's failpoints
+//! swingdb-stress failpoints                      prints the names of the commit path's failpoints
+//! swingdb-stress sharer  ID SEED SECONDS NAMES   shares, attaches, checks and discards snapshots
+//!                                                named s0..s<NAMES-1> (in $SWINGDB_RUNTIME_DIR)
+//! swingdb-stress sweep                           lists the snapshots (which sweeps), prints their names
 //! ```
+//!
+//! A sharer's snapshots hold `t(v)` = 0..n-1 and `meta(n)`, changed together in
+//! one transaction: an attach that sees anything else saw a torn snapshot. It
+//! prints `FAIL ...` for every violation and `ops N` at the end.
 //!
 //! A writer logs, fsynced, `pending SEQ FP` before each COMMIT and
 //! `committed SEQ FP` after it returns (or `aborted SEQ` / `failed SEQ ERROR`):
@@ -203,6 +210,122 @@ fn state(db: &str, writers: u32) -> Res<()> {
     Ok(())
 }
 
+/// Errors sharing may give when other sharers race it: a name that is gone,
+/// taken, or whose publisher ended.
+fn expected_share_error(e: &swingdb::Error) -> bool {
+    e.kind() == ErrorKind::Operational
+        && ["no snapshot named", "discarded while", "ended with its publisher", "already exists", "is gone"]
+            .iter()
+            .any(|m| e.message().contains(m))
+}
+
+/// Checks that the database of `con` holds one whole state of a sharer.
+fn check_snapshot(con: &Connection, what: &str) -> Res<()> {
+    let n = ints(con, "SELECT n FROM meta")?[0];
+    let got = ints(con, "SELECT count(*), coalesce(sum(v), 0) FROM t")?;
+    if got != [n, n * (n - 1) / 2] {
+        return Err(format!("FAIL {what}: meta says {n} rows, t has count/sum {got:?}: a torn snapshot"));
+    }
+    Ok(())
+}
+
+fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
+    use swingdb::share::ShareOptions;
+    let mut rng = Rng(seed | 1);
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    let mut db = Database::in_memory().map_err(|e| e.to_string())?;
+    let mut con = db.connect().map_err(|e| e.to_string())?;
+    run(&con, "CREATE TABLE t (v BIGINT NOT NULL)").map_err(|e| e.to_string())?;
+    run(&con, "CREATE TABLE meta AS SELECT CAST(0 AS BIGINT) AS n").map_err(|e| e.to_string())?;
+    let mut held: Vec<Connection> = Vec::new();
+    let (mut ops, mut failures) = (0u64, 0u64);
+    let mut fail = |msg: String| {
+        failures += 1;
+        println!("{msg}");
+    };
+    while Instant::now() < deadline {
+        ops += 1;
+        let name = format!("s{}", rng.below(names));
+        match rng.below(10) {
+            0..=2 => {
+                let n = rng.below(50_000) as i64;
+                let changed = run(&con, "BEGIN")
+                    .and_then(|_| run(&con, "DELETE FROM t"))
+                    .and_then(|_| run(&con, &format!("INSERT INTO t SELECT value FROM range({n})")))
+                    .and_then(|_| run(&con, &format!("UPDATE meta SET n = {n}")))
+                    .and_then(|_| run(&con, "COMMIT"));
+                if let Err(e) = changed {
+                    let _ = run(&con, "ROLLBACK");
+                    if e.kind() != ErrorKind::Conflict {
+                        fail(format!("FAIL sharer {id}: changing its own database: {e}"));
+                    }
+                    continue;
+                }
+                let options = ShareOptions { persist: rng.below(4) == 0, replace: rng.below(2) == 0 };
+                match con.share(&name, options) {
+                    Ok(info) if info.rows != n as u64 + 1 => fail(format!("FAIL share {name}: {} rows recorded, {} shared", info.rows, n + 1)),
+                    Ok(_) => {}
+                    Err(e) if expected_share_error(&e) => {}
+                    Err(e) => fail(format!("FAIL share {name}: {e}")),
+                }
+            }
+            3..=6 => match Database::attach(&name, OpenOptions::default()) {
+                Ok(attached) => {
+                    let c = attached.connect().map_err(|e| e.to_string())?;
+                    if let Err(e) = check_snapshot(&c, &format!("attach {name}")) {
+                        fail(e);
+                        continue;
+                    }
+                    // The copy is writable and stays whole.
+                    let own = run(&c, "DELETE FROM t").and_then(|_| run(&c, "UPDATE meta SET n = 0"));
+                    match own.map_err(|e| e.to_string()).and_then(|_| check_snapshot(&c, &format!("writing attached {name}"))) {
+                        Ok(()) => {}
+                        Err(e) => fail(format!("FAIL writing attached {name}: {e}")),
+                    }
+                    if rng.below(3) == 0 {
+                        held.push(c);
+                    }
+                }
+                Err(e) if expected_share_error(&e) => {}
+                Err(e) => fail(format!("FAIL attach {name}: {e}")),
+            },
+            7 => match Database::discard(&name) {
+                Ok(()) => {}
+                Err(e) if expected_share_error(&e) => {}
+                Err(e) => fail(format!("FAIL discard {name}: {e}")),
+            },
+            8 => match Database::snapshots() {
+                Ok(_) => {}
+                Err(e) => fail(format!("FAIL snapshots: {e}")),
+            },
+            _ => {
+                // Held copies stay whole whatever happened to their snapshots since.
+                for (i, c) in held.iter().enumerate() {
+                    if let Err(e) = check_snapshot(c, &format!("held copy {i}")) {
+                        fail(e);
+                    }
+                }
+                if held.len() > 4 || rng.below(4) == 0 {
+                    held.clear();
+                }
+                if rng.below(3) == 0 {
+                    // Closing ends this sharer's snapshots that are not persisted.
+                    drop(con);
+                    db = Database::in_memory().map_err(|e| e.to_string())?;
+                    con = db.connect().map_err(|e| e.to_string())?;
+                    run(&con, "CREATE TABLE t (v BIGINT NOT NULL)").map_err(|e| e.to_string())?;
+                    run(&con, "CREATE TABLE meta AS SELECT CAST(0 AS BIGINT) AS n").map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+    println!("ops {ops}");
+    if failures > 0 {
+        return Err(format!("{failures} failures"));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
@@ -212,8 +335,14 @@ fn main() -> ExitCode {
         "writer" => writer(&arg(1), &arg(2), num(3) as u32, num(4), num(5)),
         "reader" => reader(&arg(1), arg(2).parse().unwrap_or(1.0), num(3) as u32, arg(4).parse().unwrap_or(0)),
         "state" => state(&arg(1), num(2) as u32),
+        "sharer" => sharer(num(1), num(2), arg(3).parse().unwrap_or(1.0), num(4).max(1)),
+        "sweep" => Database::snapshots().map_err(|e| e.to_string()).map(|list| {
+            for s in list {
+                println!("{}", s.name);
+            }
+        }),
         "failpoints" => {
-            println!("{}", swingdb::storage::failpoint::NAMES.join("\n"));
+            println!("{}", swingdb::storage::failpoint::commit_path().collect::<Vec<_>>().join("\n"));
             Ok(())
         }
         _ => Err("usage: swingdb-stress setup|writer|reader|state|failpoints ... (see the source)".into()),

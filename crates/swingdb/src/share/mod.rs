@@ -53,6 +53,7 @@ pub mod names;
 pub mod snapshot;
 
 use crate::error::{Error, Result};
+use crate::storage::failpoint;
 use crate::storage::{DbDir, TableMeta};
 use home::{probe, Home, Probe, SCRATCH};
 use names::{validate, Names};
@@ -171,6 +172,7 @@ pub fn publish(
     let claimed = snapshot::build(home, source, tables, &record)?;
     let dir = canonical(&claimed.path);
     let named = (|| {
+        failpoint::hit("share.before_name")?;
         let guard = names.lock()?;
         if let Some(old) = names.resolve(name).filter(|old| !options.replace && is_live(old)) {
             let who = match Record::read(&old) {
@@ -219,7 +221,13 @@ pub fn attach(name: &str) -> Result<(DbDir, SnapshotInfo)> {
             target.display()
         )));
     }
-    let record = Record::read(&target)?;
+    let record = match Record::read(&target) {
+        Ok(record) => record,
+        Err(_) if !target.is_dir() => {
+            return Err(Error::operational(format!("snapshot '{name}' was discarded while it was being attached; nothing was attached")))
+        }
+        Err(e) => return Err(e),
+    };
     if !is_live(&target) {
         return Err(Error::operational(format!(
             "snapshot '{name}' ended with its publisher (process {}, which has exited); share it with persist=True \
@@ -305,7 +313,9 @@ pub fn sweep(runtime: &Home, other: Option<&Home>) {
             }
             // Unnamed: being built (held), or left by a crash, a replace or a discard.
             if let Probe::Abandoned(_lock) = probe(&dir) {
-                snapshot::remove(&dir);
+                if failpoint::hit("sweep.before_remove").is_ok() {
+                    snapshot::remove(&dir);
+                }
             }
         }
     }

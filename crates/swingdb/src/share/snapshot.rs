@@ -23,7 +23,7 @@
 use super::home::{Claimed, Home, SNAPSHOTS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::files::{create_private_file, flock, io_err, still_named};
-use crate::storage::{DbDir, Manifest, TableMeta};
+use crate::storage::{failpoint, DbDir, Manifest, TableMeta};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -139,11 +139,13 @@ pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<Record
     if !still_named(&lock, &lock_path) {
         return Err(gone());
     }
+    failpoint::hit("attach.after_lock")?;
     let record = Record::read(snapshot)?;
     let source = DbDir::open(snapshot, false, true)?;
     let manifest = source.read_manifest(source.latest_version()?)?;
     link_segments(&source, target, &manifest.tables)?;
     drop(lock);
+    failpoint::hit("attach.before_publish")?;
     publish_first(target, &manifest.tables)?;
     let origin = target.root().join(super::home::ORIGIN);
     let mut f = create_private_file(&origin).map_err(io_err("creating", &origin))?;

@@ -1,5 +1,5 @@
-//! Failpoints: named places in the commit, publish, GC, lease and compaction
-//! paths where a test can make the process wait, fail or die.
+//! Failpoints: named places in the commit, publish, GC, lease, compaction and
+//! sharing paths where a test can make the process wait, fail or die.
 //!
 //! They exist only in builds with the `failpoints` feature (the torture suite's
 //! worker and the Rust tests); in every other build [`hit`] is an inlined
@@ -26,7 +26,19 @@ pub const NAMES: &[&str] = &[
     "gc.after_lock",
     "gc.before_unlink",
     "pin.after_read_latest",
+    // Sharing (crate::share): a built snapshot before it is named, an attacher
+    // holding a snapshot's use lock before and after linking, a sweeper about
+    // to remove a snapshot it found abandoned.
+    "share.before_name",
+    "attach.after_lock",
+    "attach.before_publish",
+    "sweep.before_remove",
 ];
+
+/// The failpoints a commit passes (the crash scenario aborts at each in turn).
+pub fn commit_path() -> impl Iterator<Item = &'static str> {
+    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep."].iter().any(|p| n.starts_with(p)))
+}
 
 #[cfg(feature = "failpoints")]
 mod imp {
