@@ -287,7 +287,15 @@ fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
                     }
                 }
                 Err(e) if expected_share_error(&e) => {}
-                Err(e) => fail(format!("FAIL attach {name}: {e}")),
+                Err(e) => {
+                    // What the directory held, to tell a half-built from a half-removed snapshot.
+                    let dir = std::env::var("SWINGDB_RUNTIME_DIR").unwrap_or_default();
+                    let target = std::fs::read_link(format!("{dir}/names/{name}")).ok();
+                    let listing = target.as_ref().and_then(|t| std::fs::read_dir(t).ok()).map(|d| {
+                        d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+                    });
+                    fail(format!("FAIL attach {name}: {e} (now: {target:?} holds {listing:?})"))
+                }
             },
             7 => match Database::discard(&name) {
                 Ok(()) => {}

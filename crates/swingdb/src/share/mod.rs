@@ -31,9 +31,11 @@
 //!   persist it) is gone. See [`home::Home::claim`] for the race with the
 //!   creation of the lock file itself.
 //! - **Attacher vs. discard.** Attachers link under `use.lock` shared and
-//!   whoever removes a snapshot directory takes it exclusively first: an
-//!   attach completes before the removal or fails cleanly with an error
-//!   naming the snapshot. After linking, the attacher needs nothing of the
+//!   whoever removes a snapshot directory takes it exclusively first, then
+//!   renames the directory out of the way before deleting it: an attach
+//!   completes before the removal or fails cleanly with an error naming the
+//!   snapshot, and under its name a snapshot directory is always whole (a
+//!   remover killed halfway leaves a renamed directory the next sweep deletes). After linking, the attacher needs nothing of the
 //!   snapshot directory (its links keep the files).
 //! - **Publisher's database vs. snapshot.** Sharing pins the version it links
 //!   (or links the files of the open transaction, which only this process
@@ -306,6 +308,7 @@ pub fn sweep(runtime: &Home, other: Option<&Home>) {
         }
     }
     for home in std::iter::once(runtime).chain(other) {
+        snapshot::empty_trash(home);
         for dir in snapshot::dirs(home) {
             let dir = canonical(&dir);
             if named.contains(&dir) {

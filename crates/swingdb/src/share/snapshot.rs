@@ -22,7 +22,7 @@
 
 use super::home::{Claimed, Home, SNAPSHOTS};
 use crate::error::{Error, ErrorKind, Result};
-use crate::storage::files::{create_private_file, flock, io_err, still_named};
+use crate::storage::files::{create_private_file, flock, io_err, random_id, still_named};
 use crate::storage::{failpoint, DbDir, Manifest, TableMeta};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -153,12 +153,25 @@ pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<Record
     Ok(record)
 }
 
+/// Prefix of snapshot directories on their way out (see [`remove`]).
+pub const TRASH_PREFIX: &str = ".trash-";
+
 /// Removes the snapshot directory `dir` once no attacher is linking from it.
+///
+/// Under `use.lock` exclusive the directory is first renamed out of the way
+/// (atomically), then deleted: under its own name a snapshot directory is
+/// always whole, also when a remover dies halfway through deleting it. An
+/// attacher that locked before us finishes linking first; one that locks
+/// after us finds the lock file no longer under the snapshot's name.
 pub fn remove(dir: &Path) {
-    if let Ok(lock) = File::open(dir.join(USE_LOCK)) {
-        let _ = flock(&lock, libc::LOCK_EX);
+    let lock = File::open(dir.join(USE_LOCK)).ok();
+    if let Some(lock) = &lock {
+        let _ = flock(lock, libc::LOCK_EX);
     }
-    let _ = fs::remove_dir_all(dir);
+    let trash = dir.with_file_name(format!("{TRASH_PREFIX}{}-{}", std::process::id(), random_id()));
+    let doomed = if fs::rename(dir, &trash).is_ok() { trash } else { dir.to_path_buf() };
+    drop(lock);
+    let _ = fs::remove_dir_all(doomed);
 }
 
 /// Hard-links every segment file of `tables` from `source` into `target`.
@@ -204,7 +217,22 @@ fn publish_first(dir: &DbDir, tables: &BTreeMap<String, Arc<TableMeta>>) -> Resu
 /// The snapshot directories of `home`.
 pub fn dirs(home: &Home) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(home.root().join(SNAPSHOTS)) else { return Vec::new() };
-    entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path()).collect()
+    entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()) && !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Deletes what removals that died halfway left in `home` (renamed out of
+/// the way, so nobody else uses it).
+pub fn empty_trash(home: &Home) {
+    let Ok(entries) = fs::read_dir(home.root().join(SNAPSHOTS)) else { return };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(TRASH_PREFIX) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
