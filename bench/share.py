@@ -43,6 +43,10 @@ from .report import replace_section
 
 GIB = 1 << 30
 COLUMNS = 4  # float64 columns of the transfer table
+#: Memory a method needs besides the table itself, in table sizes: swingdb
+#: none (links and mappings), the byte movers one copy in the receiver (or in
+#: the shared segment, the file, the object store), pickle a pickled copy too.
+NEEDS = {"swingdb": 0.05, "pipe": 1.0, "socket": 1.0, "shared_memory": 1.0, "ipc-file": 1.0, "ray": 1.0, "pickle": 2.5}
 
 # The receiving side: a fresh process that reports `ready`, then receives by
 # `method` and prints the monotonic time at which it holds the data.
@@ -272,20 +276,24 @@ def run_transfer(args, report: list[str], img_dir: str) -> None:
     results, skipped = [], []
     con = swingdb.connect()
     ray_get_small = None
-    if ray is not None:
-        largest = max(s for s in args.sizes if s * GIB * 3.2 < free_memory()) if any(s * GIB * 3.2 < free_memory() for s in args.sizes) else 0
-        ray.init(num_cpus=2, include_dashboard=False, object_store_memory=int(max(largest, 0.1) * GIB * 1.3) + (256 << 20),
+    ray_cap = max([s for s in args.sizes if s * GIB * (1 + NEEDS["ray"]) * 1.1 < free_memory()], default=0)
+    if ray is not None and ray_cap:
+        ray.init(num_cpus=2, include_dashboard=False, object_store_memory=int(ray_cap * GIB * 1.25) + (256 << 20),
                  log_to_driver=False, logging_level="ERROR")
         methods.append("ray")
         ray_get_small = ray_small_get(ray)
     try:
         for size in args.sizes:
             nbytes = int(size * GIB) // (8 * COLUMNS) * (8 * COLUMNS)
-            if nbytes * 3.2 > free_memory():
-                skipped.append(f"{size:g} GiB (needs about {3.2 * size:.1f} GiB free, {free_memory() / GIB:.1f} GiB are)")
+            if nbytes * 1.1 > free_memory():
+                skipped.append(f"{size:g} GiB entirely (the table alone needs {1.1 * size:.1f} GiB free, {free_memory() / GIB:.1f} GiB are)")
                 continue
             table = make_transfer_table(con, nbytes)
             for method in methods:
+                if nbytes * NEEDS[method] * 1.1 > free_memory() or (method == "ray" and size > ray_cap):
+                    skipped.append(f"{method} at {size:g} GiB (needs {NEEDS[method] * 1.1 * size:.1f} GiB more free memory, "
+                                   f"{free_memory() / GIB:.1f} GiB are)")
+                    continue
                 runs = []
                 for i in range(args.runs):
                     runs.append(ray_transfer(ray, table) if method == "ray" else send_transfer(method, con, table, nbytes, f"{size:g}-{i}"))
@@ -302,7 +310,7 @@ def run_transfer(args, report: list[str], img_dir: str) -> None:
             con.sql("DROP TABLE t")
     finally:
         con.close()
-        if ray is not None:
+        if ray is not None and ray_cap:
             ray.shutdown()
     plot_lines(results, "size_gib", "method", os.path.join(img_dir, "share-transfer.png"),
                "a table to another process (log-log, lower is better)", "GiB")
@@ -317,6 +325,9 @@ def run_transfer(args, report: list[str], img_dir: str) -> None:
     for s in sizes:
         peers = [by[(s, m)]["seconds"] for m in dict.fromkeys(r["method"] for r in results) if m != "swingdb" and (s, m) in by]
         movers = [by[(s, m)]["seconds"] for m in ("pipe", "socket", "pickle", "shared_memory") if (s, m) in by]
+        if not movers or not peers:
+            lines.append(f"\n{s:g} GiB: attach {1e3 * by[(s, 'swingdb')]['attach']:.3f} ms (no peer fitted in memory at this size)")
+            continue
         lines.append(
             f"\n{s:g} GiB: attach {1e3 * by[(s, 'swingdb')]['attach']:.3f} ms, {min(movers) / by[(s, 'swingdb')]['attach']:,.0f}x faster "
             f"than the fastest byte-moving peer ({1e3 * min(movers):.0f} ms); share + attach + first query "

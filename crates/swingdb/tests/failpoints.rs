@@ -157,3 +157,39 @@ fn an_error_at_any_commit_point_changes_nothing() {
     assert_eq!(count(&con, "t"), expected);
     assert_eq!(db.verify().unwrap().rows as i64, expected);
 }
+
+/// An attach holding a snapshot's use lock while another thread discards the
+/// snapshot: the discard waits until every segment is linked, so the attach
+/// gets the whole snapshot. (The bug the torture scenario `share` found, a
+/// removal letting go of the lock before deleting, needs an attach to start
+/// while the deletion runs; only the many-process loop hits that window.)
+#[test]
+fn a_discard_waits_for_an_attach_in_progress() {
+    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    // SAFETY: the tests of this binary take turns (SERIAL), and no other
+    // thread reads the environment while this one sets it.
+    unsafe { std::env::set_var("SWINGDB_RUNTIME_DIR", runtime.path()) };
+    let db = Database::in_memory().unwrap();
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t AS SELECT value AS v FROM range(1000)", &[]).unwrap();
+    con.execute("CREATE TABLE u AS SELECT value AS v FROM range(10)", &[]).unwrap();
+    con.share("racy", swingdb::share::ShareOptions { persist: true, ..Default::default() }).unwrap();
+    failpoint::set("attach.after_lock", "1*delay(400)");
+    let attacher = thread::spawn(|| Database::attach("racy", OpenOptions::default()).map(|db| count(&db.connect().unwrap(), "t")));
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    Database::discard("racy").unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(200), "the discard waited for the attach holding the lock");
+    failpoint::set("attach.after_lock", "off");
+    assert_eq!(attacher.join().unwrap().unwrap(), 1000);
+    let err = Database::attach("racy", OpenOptions::default()).unwrap_err();
+    assert!(err.message().contains("no snapshot named 'racy'"), "{}", err.message());
+    let left: Vec<_> = std::fs::read_dir(runtime.path().join("snapshots")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    drop(con);
+    drop(db);
+    unsafe { std::env::remove_var("SWINGDB_RUNTIME_DIR") };
+}

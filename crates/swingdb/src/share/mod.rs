@@ -111,7 +111,7 @@ impl SnapshotInfo {
             tables: record.tables,
             rows: record.rows,
             bytes: record.bytes,
-            created: record.created,
+            created: record.created_us as f64 / 1e6,
             attached,
         }
     }

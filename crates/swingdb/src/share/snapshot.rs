@@ -45,8 +45,8 @@ pub struct Record {
     pub persist: bool,
     /// The publishing process.
     pub pid: u32,
-    /// When it was published (seconds since the Unix epoch).
-    pub created: f64,
+    /// When it was published (microseconds since the Unix epoch).
+    pub created_us: u64,
     /// The database it was taken from.
     pub source: String,
     /// Its tables.
@@ -65,7 +65,7 @@ impl Record {
             name: name.to_string(),
             persist,
             pid: std::process::id(),
-            created: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs_f64(),
+            created_us: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_micros() as u64,
             source: source.display().to_string(),
             tables: tables.keys().cloned().collect(),
             rows: segments().map(|s| s.rows).sum(),
