@@ -97,8 +97,8 @@ elif method == "swingdb":
     t = time.perf_counter()
     con = swingdb.attach(arg)
     attach = time.perf_counter() - t
-    columns = con.sql("SELECT * FROM t").numpy()   # zero-copy views of the mapped segments
-    check = float(columns[list(columns)[-1]][-1])
+    table = con.sql("SELECT * FROM t").arrow()   # zero-copy: chunks are the mapped segments
+    check = table.column(table.num_columns - 1).chunks[-1][-1].as_py()
     extra = f" {attach}"
 done = time.perf_counter()
 print(f"{done} {check}{extra}", flush=True)
@@ -417,7 +417,8 @@ def run_writer(args, report: list[str], img_dir: str) -> None:
     lines = ["| workload | share + attach every | updates/s | vs. no sharing | shares | extra memory held (MiB, peak) |", "|---|---:|---:|---:|---:|---:|"]
     for r in results:
         ratio = r["updates_per_s"] / base[r["workload"]] - 1
-        lines.append(f"| {r['workload']} | {r['interval'] or 'never'} s | {r['updates_per_s']:.1f} | {100 * ratio:+.1f} % | {r['shares']} | {r['extra_mib']:.0f} |")
+        every = f"{r['interval']:g} s" if r["interval"] else "never"
+        lines.append(f"| {r['workload']} | {every} | {r['updates_per_s']:.1f} | {100 * ratio:+.1f} % | {r['shares']} | {r['extra_mib']:.0f} |")
     plot_bars(results, base, os.path.join(img_dir, "share-writer.png"))
     report.append(
         f"### A writer sharing while it updates (seed Figure 6)\n\nA table of {segments * seg_rows:,} rows "
