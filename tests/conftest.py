@@ -20,6 +20,20 @@ def db_path(tmp_path):
     return str(tmp_path / "test.swingdb")
 
 
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 MiB tmpfs mounted for the test (needs root): a disk that fills up."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount)], check=True)
+    try:
+        yield str(mount)
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
 def run_python(code: str, *args, check=True, timeout=120):
     """Runs `code` in a fresh Python process (real process boundaries for
     lifetime, crash and concurrency tests)."""

@@ -328,19 +328,6 @@ def test_an_edited_manifest_is_detected(db_path):
 # -- 8. full and read-only disks ---------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small file system needs root")
-    mount = tmp_path / "mnt"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount)], check=True)
-    try:
-        yield str(mount)
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
 def _fill(mount, leave_bytes):
     filler = os.path.join(mount, "filler")
     with open(filler, "wb") as f:

@@ -9,6 +9,7 @@ import os
 from . import _swingdb, ingest
 from .progress import progress_for
 from .result import Result
+from .share import Snapshot
 
 _EPOCH = _dt.datetime(1970, 1, 1)
 _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -222,8 +223,6 @@ class Connection:
         ends when this connection closes or its process exits, unless ``persist``
         (then it lasts until :func:`swingdb.discard`). ``replace`` points an existing
         name at the new snapshot. Returns a :class:`swingdb.Snapshot`."""
-        from .share import Snapshot
-
         self._check_open()
         return Snapshot._from(self._con.share(name, persist=persist, replace=replace))
 

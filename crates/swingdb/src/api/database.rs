@@ -3,7 +3,7 @@
 
 use super::connection::Connection;
 use crate::error::{Error, ErrorKind, Result};
-use crate::share::home::{Home, SCRATCH};
+use crate::share::home::Home;
 use crate::share::{Published, SnapshotInfo};
 use crate::sql::Attached;
 use crate::storage::{compact, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
@@ -234,14 +234,7 @@ impl Database {
     pub fn in_memory_with(options: OpenOptions) -> Result<Self> {
         let home = Home::runtime()?;
         crate::share::sweep(&home, None);
-        let claimed = home.claim(SCRATCH)?;
-        let dir = match DbDir::create_in(&claimed.path) {
-            Ok(dir) => dir.into_private(claimed.lock),
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&claimed.path);
-                return Err(e);
-            }
-        };
+        let dir = home.new_private_database()?;
         Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
     }
 
@@ -250,7 +243,7 @@ impl Database {
     /// without copying it. Nobody else sees what is done to it; it is removed
     /// when its last handle is dropped. `read_only` and `create` do not apply.
     pub fn attach(name: &str, options: OpenOptions) -> Result<Self> {
-        let (dir, _) = crate::share::attach(name)?;
+        let dir = crate::share::attach(name)?;
         let home = Home::owning(dir.root());
         Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
     }

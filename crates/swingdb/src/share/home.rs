@@ -18,7 +18,8 @@
 //! The runtime home also holds the names of all snapshots (see `names`).
 
 use crate::error::{Error, Result};
-use crate::storage::files::{create_private_dir, create_private_file, io_err, random_id, still_named, try_flock};
+use crate::storage::files::{create_private_dir, create_private_file, ensure_private_dir, io_err, random_id, still_named, try_flock};
+use crate::storage::DbDir;
 use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -93,10 +94,7 @@ impl Home {
     /// longer the one named there) and start over under a new name.
     pub fn claim(&self, kind: &str) -> Result<Claimed> {
         let parent = self.root.join(kind);
-        match create_private_dir(&parent) {
-            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(Error::io(format!("creating {}", parent.display()), e)),
-            _ => {}
-        }
+        ensure_private_dir(&parent)?;
         for _ in 0..16 {
             let path = parent.join(format!("{}-{}", std::process::id(), random_id()));
             match create_private_dir(&path) {
@@ -118,6 +116,19 @@ impl Home {
             }
         }
         Err(Error::operational(format!("could not claim a directory in {}: every attempt was swept at once", parent.display())))
+    }
+
+    /// A new private database in `<home>/scratch/`: removed when the returned
+    /// handle is dropped, or by a sweep if this process dies first.
+    pub fn new_private_database(&self) -> Result<DbDir> {
+        let claimed = self.claim(SCRATCH)?;
+        match DbDir::create_in(&claimed.path) {
+            Ok(dir) => Ok(dir.into_private(claimed.lock)),
+            Err(e) => {
+                let _ = fs::remove_dir_all(&claimed.path);
+                Err(e)
+            }
+        }
     }
 
     /// Removes the private databases under this home whose owners are gone
@@ -212,10 +223,7 @@ fn ensure_private_home(root: &Path) -> Result<()> {
             if let Some(parent) = root.parent() {
                 fs::create_dir_all(parent).map_err(io_err("creating", parent))?;
             }
-            match create_private_dir(root) {
-                Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(Error::io(format!("creating {}", root.display()), e)),
-                _ => {}
-            }
+            ensure_private_dir(root)?;
         }
         Err(e) => return Err(Error::io(format!("creating swingdb's runtime directory {}", root.display()), e)),
     }

@@ -57,7 +57,7 @@ pub mod snapshot;
 use crate::error::{Error, Result};
 use crate::storage::failpoint;
 use crate::storage::{DbDir, TableMeta};
-use home::{probe, Home, Probe, SCRATCH};
+use home::{probe, Home, Probe};
 use names::{validate, Names};
 use snapshot::Record;
 use std::collections::{BTreeMap, HashSet};
@@ -208,7 +208,7 @@ pub fn publish(
 
 /// Attaches snapshot `name`: a new private database (removed when the
 /// returned handle is dropped) holding what the snapshot holds.
-pub fn attach(name: &str) -> Result<(DbDir, SnapshotInfo)> {
+pub fn attach(name: &str) -> Result<DbDir> {
     validate(name)?;
     let runtime = Home::runtime()?;
     sweep(&runtime, None);
@@ -241,16 +241,9 @@ pub fn attach(name: &str) -> Result<(DbDir, SnapshotInfo)> {
     if home != runtime {
         home.sweep_scratch();
     }
-    let claimed = home.claim(SCRATCH)?;
-    let dir = match DbDir::create_in(&claimed.path) {
-        Ok(dir) => dir.into_private(claimed.lock),
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&claimed.path);
-            return Err(e);
-        }
-    };
-    let record = snapshot::attach_into(name, &target, &dir)?;
-    Ok((dir, SnapshotInfo::new(record, target, 0)))
+    let dir = home.new_private_database()?;
+    snapshot::attach_into(name, &target, &dir)?;
+    Ok(dir)
 }
 
 /// The live snapshots of this user, by name.

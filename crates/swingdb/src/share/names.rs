@@ -12,7 +12,7 @@
 
 use super::home::Home;
 use crate::error::{Error, Result};
-use crate::storage::files::{create_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id, try_flock};
+use crate::storage::files::{ensure_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id, try_flock};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -69,10 +69,7 @@ impl Names {
     /// The names of `runtime` (created if missing).
     pub fn of(runtime: &Home) -> Result<Self> {
         let dir = runtime.root().join(NAMES);
-        match create_private_dir(&dir) {
-            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(Error::io(format!("creating {}", dir.display()), e)),
-            _ => {}
-        }
+        ensure_private_dir(&dir)?;
         Ok(Self { dir, lock_path: runtime.root().join(NAMES_LOCK) })
     }
 

@@ -127,7 +127,7 @@ pub fn build(home: &Home, source: &DbDir, tables: &BTreeMap<String, Arc<TableMet
 /// Holds `use.lock` shared while linking: a snapshot removed meanwhile is
 /// either removed entirely before (the lock file we locked is gone: an
 /// error naming the snapshot) or only after every link exists.
-pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<Record> {
+pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<()> {
     let gone = || Error::operational(format!("snapshot '{name}' was discarded while it was being attached; nothing was attached"));
     let lock_path = snapshot.join(USE_LOCK);
     let lock = match File::open(&lock_path) {
@@ -140,7 +140,6 @@ pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<Record
         return Err(gone());
     }
     failpoint::hit("attach.after_lock")?;
-    let record = Record::read(snapshot)?;
     let source = DbDir::open(snapshot, false, true)?;
     let manifest = source.read_manifest(source.latest_version()?)?;
     link_segments(&source, target, &manifest.tables)?;
@@ -150,7 +149,7 @@ pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<Record
     let origin = target.root().join(super::home::ORIGIN);
     let mut f = create_private_file(&origin).map_err(io_err("creating", &origin))?;
     f.write_all(snapshot.as_os_str().as_encoded_bytes()).map_err(io_err("writing", &origin))?;
-    Ok(record)
+    Ok(())
 }
 
 /// Prefix of snapshot directories on their way out (see [`remove`]).

@@ -58,7 +58,7 @@
 
 use super::failpoint;
 use super::files::{
-    byte_locked_elsewhere, create_private_dir, create_private_file, flock, flock_exclusive_within, io_err, lock_byte_shared,
+    byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, flock, flock_exclusive_within, io_err, lock_byte_shared,
     open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
 };
 use super::manifest::{Manifest, FORMAT_VERSION};
@@ -605,11 +605,7 @@ impl Drop for DbDir {
 /// caller's own files; parts already there are kept).
 fn init(root: &Path) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
-        let p = root.join(sub);
-        match create_private_dir(&p) {
-            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(Error::io(format!("creating {}", p.display()), e)),
-            _ => {}
-        }
+        ensure_private_dir(&root.join(sub))?;
     }
     let marker = root.join(MARKER);
     let tmp = root.join(format!("{MARKER}.tmp"));

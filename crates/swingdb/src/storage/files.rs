@@ -36,6 +36,14 @@ pub fn create_private_dir(path: &Path) -> io::Result<()> {
     DirBuilder::new().mode(DIR_MODE).create(path)
 }
 
+/// Creates the directory `path` private to this user unless it exists.
+pub fn ensure_private_dir(path: &Path) -> Result<()> {
+    match create_private_dir(path) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(Error::io(format!("creating {}", path.display()), e)),
+        _ => Ok(()),
+    }
+}
+
 /// Creates the new file `path` private to this user, open for reading and
 /// writing; fails if it exists.
 pub fn create_private_file(path: &Path) -> io::Result<File> {
