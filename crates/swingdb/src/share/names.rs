@@ -14,7 +14,6 @@ use super::home::Home;
 use crate::error::{Error, Result};
 use crate::storage::files::{ensure_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id, try_flock};
 use std::fs::{self, File};
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
