@@ -17,13 +17,17 @@ $(VENV)/.deps: requirements-dev.txt
 setup: $(VENV)/.deps
 
 # Debian packages the tests use: strace injects syscall delays (the lost-commit
-# regression test); mount and runuser (util-linux) are on every Debian system.
-# Without root (or sudo) the install is skipped with a warning and the strace test skips;
-# the failpoint test in crates/swingdb/tests/failpoints.rs covers the same race.
+# regression test); PostgreSQL (server and psql) is the real peer of the pipe tests,
+# started by them in a temporary directory; mount and runuser (util-linux) are on
+# every Debian system. Without root (or sudo) the install is skipped with a warning
+# and the tests that need a missing package skip; the failpoint test in
+# crates/swingdb/tests/failpoints.rs covers the strace test's race.
 debs:
-	@command -v strace >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq strace; } \
-	  || echo "warning: could not install strace; its test will be skipped"
+	@missing=""; command -v strace >/dev/null || missing="$$missing strace"; \
+	  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	  [ -z "$$missing" ] || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
+	  || echo "warning: could not install$$missing; the tests that need it will be skipped"
 
 # Builds the Python extension into .venv, the `swingdb` shell into .venv/bin, and
 # the torture suite's worker (with failpoints, never in the package or the shell).

@@ -301,6 +301,26 @@ impl PyConnection {
         snapshot_dict(py, &info)
     }
 
+    /// Sends the table `source` (`is_table`) or the rows of the query `source`
+    /// into pipe `url` (a name or `db://...`; `options` as `(key, value)`
+    /// pairs); waits for the importer. Returns the rows it took.
+    #[pyo3(signature = (url, source, is_table, options=Vec::new()))]
+    fn pipe_to(&self, py: Python<'_>, url: String, source: String, is_table: bool, options: Vec<(String, String)>) -> PyResult<u64> {
+        let url = pipe_url(&url, options)?;
+        self.with(py, |c| {
+            let source = if is_table { swingdb::PipeSource::Table(&source) } else { swingdb::PipeSource::Query(&source) };
+            c.pipe_to(&url, source)
+        })
+    }
+
+    /// Receives pipe `url` into table `table` (new with `create`, else
+    /// appended to); waits for the exporter. Returns the rows.
+    #[pyo3(signature = (url, table, create, options=Vec::new()))]
+    fn pipe_from(&self, py: Python<'_>, url: String, table: String, create: bool, options: Vec<(String, String)>) -> PyResult<u64> {
+        let url = pipe_url(&url, options)?;
+        self.with(py, |c| c.pipe_from(&url, &table, create))
+    }
+
     /// Makes an object with `__arrow_c_stream__` queryable as table `name`,
     /// sharing its buffers (nothing is copied).
     fn register(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>) -> PyResult<()> {
@@ -442,6 +462,98 @@ fn discard(py: Python<'_>, name: String) -> PyResult<()> {
     engine(py, || swingdb::Database::discard(&name))
 }
 
+/// A pipe URL from a name or `db://` URL plus keyword options.
+fn pipe_url(url: &str, options: Vec<(String, String)>) -> PyResult<swingdb::pipe::PipeUrl> {
+    use swingdb::pipe::PipeUrl;
+    let mut parsed = if PipeUrl::is_pipe(url) { PipeUrl::parse(url) } else { PipeUrl::named(url) }.map_err(to_py)?;
+    for (key, value) in options {
+        parsed.set(&key, &value).map_err(to_py)?;
+    }
+    Ok(parsed)
+}
+
+/// The rows of pipe `url` as a result to stream (waits for the exporter).
+#[pyfunction]
+#[pyo3(signature = (url, options=Vec::new()))]
+fn pipe_reader(py: Python<'_>, url: String, options: Vec<(String, String)>) -> PyResult<PyResult_> {
+    let url = pipe_url(&url, options)?;
+    let result = engine(py, || swingdb::Database::pipe_reader(&url))?;
+    Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
+}
+
+/// The ends of pipes waiting for a partner: `(name, role, pid, seconds)`.
+#[pyfunction]
+fn pipes_waiting(py: Python<'_>) -> PyResult<Vec<(String, String, u32, f64)>> {
+    let list = engine(py, || swingdb::pipe::Rendezvous::user()?.waiting())?;
+    Ok(list.into_iter().map(|w| (w.name, w.role.as_str().to_string(), w.pid, w.waited)).collect())
+}
+
+/// Writes Arrow data into a pipe (`swingdb.pipe.writer`).
+#[pyclass(name = "PipeWriter", module = "swingdb._swingdb", frozen)]
+struct PyPipeWriter {
+    writer: Mutex<Option<swingdb::pipe::PipeWriter>>,
+}
+
+#[pymethods]
+impl PyPipeWriter {
+    /// Meets the importer of `url`; `schema` has `__arrow_c_schema__`.
+    #[new]
+    #[pyo3(signature = (url, schema, options=Vec::new()))]
+    fn new(py: Python<'_>, url: String, schema: Bound<'_, PyAny>, options: Vec<(String, String)>) -> PyResult<Self> {
+        let url = pipe_url(&url, options)?;
+        let capsule = schema.call_method0("__arrow_c_schema__")?;
+        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_schema__ did not return a capsule"))?;
+        let raw = capsule.pointer_checked(Some(c"arrow_schema"))?;
+        // SAFETY: the capsule holds an ArrowSchema (checked by name), borrowed for the conversion.
+        let ffi = unsafe { &*(raw.as_ptr() as *const FFI_ArrowSchema) };
+        let schema = swingdb::arrow::datatypes::Schema::try_from(ffi).map_err(|e| ProgrammingError::new_err(format!("not an Arrow schema: {e}")))?;
+        let writer = engine(py, || swingdb::pipe::PipeWriter::open(&url, Arc::new(schema)))?;
+        Ok(Self { writer: Mutex::new(Some(writer)) })
+    }
+
+    /// Sends every batch of `data` (with `__arrow_c_stream__`) as it is read.
+    fn write(&self, py: Python<'_>, data: Bound<'_, PyAny>) -> PyResult<u64> {
+        let capsule = data.call_method0("__arrow_c_stream__")?;
+        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+        let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+        // SAFETY: as in import_stream.
+        let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
+            .map_err(|e| DataError::new_err(format!("cannot read the data as Arrow: {e}")))?;
+        py.detach(|| {
+            let mut guard = self.writer.lock().unwrap();
+            let writer = guard.as_mut().ok_or_else(|| ProgrammingError::new_err("this pipe writer is closed"))?;
+            let mut rows = 0;
+            for batch in reader {
+                let batch = batch.map_err(|e| DataError::new_err(format!("reading the data to send: {e}")))?;
+                rows += batch.num_rows() as u64;
+                guarded(|| writer.write(&batch))?;
+            }
+            Ok(rows)
+        })
+    }
+
+    /// Ends the streams and waits for the importer to confirm; the rows it took.
+    fn close(&self, py: Python<'_>) -> PyResult<u64> {
+        py.detach(|| {
+            let writer = self.writer.lock().unwrap().take();
+            match writer {
+                Some(mut w) => guarded(|| w.close()),
+                None => Err(ProgrammingError::new_err("this pipe writer is closed")),
+            }
+        })
+    }
+
+    /// Gives up: the importer fails and keeps nothing.
+    #[pyo3(signature = (why="the exporting program gave up".to_string()))]
+    fn abort(&self, py: Python<'_>, why: String) {
+        py.detach(|| {
+            if let Some(mut w) = self.writer.lock().unwrap().take() {
+                w.abort(&why);
+            }
+        })
+    }
+}
+
 /// The segment file mapped at `address`, as `(fd, offset)` with a new file
 /// descriptor the caller must close, or None if no stored segment is mapped there.
 #[pyfunction]
@@ -460,6 +572,9 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(attach, m)?)?;
     m.add_function(wrap_pyfunction!(snapshots, m)?)?;
     m.add_function(wrap_pyfunction!(discard, m)?)?;
+    m.add_function(wrap_pyfunction!(pipe_reader, m)?)?;
+    m.add_function(wrap_pyfunction!(pipes_waiting, m)?)?;
+    m.add_class::<PyPipeWriter>()?;
     for (name, ty) in [
         ("Warning", py.get_type::<Warning>()),
         ("Error", py.get_type::<Error>()),

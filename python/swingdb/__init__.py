@@ -31,6 +31,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
 from .connection import Connection, Cursor, connect
 from .result import Result
 from .share import Snapshot, attach, discard, snapshots
+from . import pipe
 from .dbapi import (  # noqa: F401
     BINARY,
     DATETIME,
@@ -63,6 +64,7 @@ __all__ = [
     "attach",
     "snapshots",
     "discard",
+    "pipe",
     "Error",
     "Warning",
     "InterfaceError",

@@ -226,6 +226,31 @@ class Connection:
         self._check_open()
         return Snapshot._from(self._con.share(name, persist=persist, replace=replace))
 
+    # -- pipes -------------------------------------------------------------
+    def pipe_to(self, name: str, query_or_table: str, **options) -> int:
+        """Sends a stored table (its name, used as given, never pasted into SQL) or
+        the rows of a query into pipe ``name`` (a name or ``db://`` URL) and waits
+        for an importer in this or another process; returns the rows it took.
+        A stored table going to another swingdb database on this host is handed
+        over as files: nothing is copied. ``options``: see :mod:`swingdb.pipe`."""
+        self._check_open()
+        from .pipe import _options
+
+        is_table = query_or_table in self._con.table_names()
+        return self._con.pipe_to(name, query_or_table, is_table, _options(**options))
+
+    def pipe_from(self, name: str, table: str, **options) -> int:
+        """Receives pipe ``name`` into ``table`` (created if missing, else appended
+        to by column position), atomically: a failed transfer leaves the table as
+        it was. Returns the rows. ``options``: see :mod:`swingdb.pipe`."""
+        self._check_open()
+        from .pipe import _options
+
+        if not isinstance(table, str):
+            raise _swingdb.ProgrammingError(f"a table name must be a string, not {type(table).__name__}")
+        create = table not in self._con.table_names()
+        return self._con.pipe_from(name, table, create, _options(**options))
+
     # -- lifetime ----------------------------------------------------------
     def close(self) -> None:
         """Closes the connection (an open transaction is rolled back) and lets go of

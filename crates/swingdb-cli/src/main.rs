@@ -1,4 +1,6 @@
-//! `swingdb`: the interactive shell and one-shot SQL runner.
+//! `swingdb`: the interactive shell, one-shot SQL runner, and snapshot and pipe commands.
+
+mod pipe;
 
 use clap::{Parser, Subcommand};
 use rustyline::error::ReadlineError;
@@ -15,7 +17,7 @@ use swingdb::{Connection, Database, OpenOptions};
 #[command(name = "swingdb", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 struct Args {
     #[command(subcommand)]
-    snapshot: Option<SnapshotCommand>,
+    subcommand: Option<Command>,
     /// Database directory (created if absent); in-memory when omitted.
     database: Option<String>,
     /// Run this SQL and exit (exit code 1 on error).
@@ -26,9 +28,9 @@ struct Args {
     read_only: bool,
 }
 
-/// Snapshots shared between processes.
+/// Snapshots shared between processes, and pipes.
 #[derive(Subcommand, Debug)]
-enum SnapshotCommand {
+enum Command {
     /// List the snapshots of this user that can be attached.
     Snapshots,
     /// Open the shell on a private copy of snapshot NAME (nothing is copied;
@@ -45,6 +47,9 @@ enum SnapshotCommand {
         /// The snapshot's name.
         name: String,
     },
+    /// Send and receive tables through pipes (Arrow streams between processes).
+    #[command(subcommand)]
+    Pipe(pipe::PipeCommand),
 }
 
 const HELP: &str = "\
@@ -250,9 +255,10 @@ fn list_snapshots() -> ExitCode {
 
 fn main() -> ExitCode {
     let mut args = Args::parse();
-    let db = match args.snapshot.take() {
-        Some(SnapshotCommand::Snapshots) => return list_snapshots(),
-        Some(SnapshotCommand::Discard { name }) => {
+    let db = match args.subcommand.take() {
+        Some(Command::Pipe(command)) => return pipe::main(command),
+        Some(Command::Snapshots) => return list_snapshots(),
+        Some(Command::Discard { name }) => {
             return match Database::discard(&name) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -261,7 +267,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(SnapshotCommand::Attach { name, command }) => {
+        Some(Command::Attach { name, command }) => {
             args.command = command;
             Database::attach(&name, OpenOptions::default())
         }

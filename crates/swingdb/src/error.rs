@@ -46,6 +46,10 @@ impl Error {
     pub fn programming(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Programming, message)
     }
+    /// Shorthand for [`ErrorKind::Data`].
+    pub fn data(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Data, message)
+    }
     /// Shorthand for [`ErrorKind::Operational`].
     pub fn operational(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Operational, message)

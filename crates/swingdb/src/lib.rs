@@ -17,11 +17,12 @@
 pub mod api;
 pub mod coalesce;
 pub mod error;
+pub mod pipe;
 pub mod share;
 pub mod sql;
 pub mod storage;
 
-pub use api::{Connection, Database, OpenOptions, QueryResult, VerifyReport};
+pub use api::{Connection, Database, OpenOptions, PipeSource, QueryResult, VerifyReport};
 pub use datafusion;
 pub use arrow;
 pub use error::{Error, ErrorKind, Result};

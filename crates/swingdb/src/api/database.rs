@@ -2,6 +2,7 @@
 //! factory of connections, and the place where transactions commit.
 
 use super::connection::Connection;
+use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::share::home::Home;
 use crate::share::{Published, SnapshotInfo};
@@ -269,6 +270,13 @@ impl Database {
     /// Removes snapshot `name`; databases attached from it keep what they have.
     pub fn discard(name: &str) -> Result<()> {
         crate::share::discard(name)
+    }
+
+    /// The rows of the pipe `url` as a streaming result, without a database
+    /// (Python's `swingdb.pipe.reader`): waits for the exporter, then reads.
+    pub fn pipe_reader(url: &crate::pipe::PipeUrl) -> Result<QueryResult> {
+        let receiver = crate::pipe::Receiver::open(&crate::pipe::Rendezvous::user()?, url)?;
+        Ok(QueryResult::streaming(crate::pipe::PipeTable::new(receiver)?.into_stream()))
     }
 
     /// A new connection.

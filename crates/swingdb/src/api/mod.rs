@@ -4,6 +4,6 @@ pub mod connection;
 pub mod database;
 pub mod result;
 
-pub use connection::Connection;
+pub use connection::{Connection, PipeSource};
 pub use database::{Database, OpenOptions, VerifyReport};
 pub use result::QueryResult;

@@ -26,8 +26,13 @@ pub const MAX_NAME_LEN: usize = 128;
 /// How long a change of names waits for another process's change.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Refuses names that are not usable as one file name of their own.
+/// Refuses snapshot names that are not usable as one file name of their own.
 pub fn validate(name: &str) -> Result<()> {
+    validate_as("snapshot", name)
+}
+
+/// Refuses names of `what` (snapshots, pipes) that are not usable as one file name of their own.
+pub fn validate_as(what: &str, name: &str) -> Result<()> {
     let problem = if name.is_empty() {
         Some("is empty")
     } else if name.len() > MAX_NAME_LEN {
@@ -46,7 +51,7 @@ pub fn validate(name: &str) -> Result<()> {
     match problem {
         None => Ok(()),
         Some(why) => Err(Error::programming(format!(
-            "snapshot name {name:?} {why}; use letters, digits, '_', '-' and '.' (not first), at most {MAX_NAME_LEN} bytes"
+            "{what} name {name:?} {why}; use letters, digits, '_', '-' and '.' (not first), at most {MAX_NAME_LEN} bytes"
         ))),
     }
 }

@@ -62,17 +62,19 @@ pub struct TablesSchema {
     tables: Tables,
     registered: Registered,
     store: Arc<SegmentStore>,
+    urls: bool,
 }
 
 impl TablesSchema {
-    /// A provider over `tables` and `registered`, mapping segments through `store`.
-    pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>) -> Self {
-        Self { tables, registered, store }
+    /// A provider over `tables` and `registered`, mapping segments through
+    /// `store`; with `urls`, names that are URLs (`'db://NAME'`) are tables too.
+    pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>, urls: bool) -> Self {
+        Self { tables, registered, store, urls }
     }
 
     /// A provider of the fixed `tables` (an attached snapshot's), read through `store`.
     pub fn fixed(tables: BTreeMap<String, Arc<TableMeta>>, store: Arc<SegmentStore>) -> Self {
-        Self::new(Arc::new(Mutex::new(tables)), Registered::default(), store)
+        Self::new(Arc::new(Mutex::new(tables)), Registered::default(), store, false)
     }
 }
 
@@ -87,6 +89,9 @@ impl SchemaProvider for TablesSchema {
     async fn table(&self, name: &str) -> DFResult<Option<Arc<dyn TableProvider>>> {
         if let Some(provider) = self.registered.lock().unwrap().get(name) {
             return Ok(Some(provider.clone()));
+        }
+        if self.urls && super::remote::is_url(name) {
+            return Ok(Some(super::remote::url_table(name).await?));
         }
         let meta = self.tables.lock().unwrap().get(name).cloned();
         Ok(meta.map(|m| Arc::new(SegmentTable::new(m, self.store.clone())) as Arc<dyn TableProvider>))

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod functions;
 pub mod params;
 pub mod parse;
+pub mod remote;
 pub mod session;
 pub mod source;
 pub mod table;

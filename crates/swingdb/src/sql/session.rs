@@ -36,7 +36,7 @@ pub fn new_context(
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
     let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
     let ctx = SessionContext::new_with_state(state);
-    let main = Arc::new(TablesSchema::new(tables, registered, store));
+    let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main, attached)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));

@@ -295,6 +295,11 @@ impl DbDir {
         Ok(lease.as_ref().expect("just taken").id.clone())
     }
 
+    /// The directory holding the segment files.
+    pub fn segments_dir(&self) -> PathBuf {
+        self.root.join(SEGMENTS)
+    }
+
     /// Path of a segment file by name.
     pub fn segment_path(&self, file: &str) -> PathBuf {
         self.root.join(SEGMENTS).join(file)

@@ -1,5 +1,5 @@
 //! Failpoints: named places in the commit, publish, GC, lease, compaction and
-//! sharing paths where a test can make the process wait, fail or die.
+//! sharing and pipe paths where a test can make the process wait, fail or die.
 //!
 //! They exist only in builds with the `failpoints` feature (the torture suite's
 //! worker and the Rust tests); in every other build [`hit`] is an inlined
@@ -33,11 +33,21 @@ pub const NAMES: &[&str] = &[
     "attach.after_lock",
     "attach.before_publish",
     "sweep.before_remove",
+    // Pipes (crate::pipe): a newcomer that connected to a waiting partner
+    // before it deletes the endpoint's name, a waiter before it waits, an
+    // exporter after the hellos and before it reports what it sent, an importer
+    // after linking handed-over segments and before it confirms streams.
+    "pipe.after_connect",
+    "pipe.waiting",
+    "pipe.export.after_hello",
+    "pipe.export.before_sent",
+    "pipe.import.after_link",
+    "pipe.import.before_done",
 ];
 
 /// The failpoints a commit passes (the crash scenario aborts at each in turn).
 pub fn commit_path() -> impl Iterator<Item = &'static str> {
-    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep."].iter().any(|p| n.starts_with(p)))
+    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep.", "pipe."].iter().any(|p| n.starts_with(p)))
 }
 
 #[cfg(feature = "failpoints")]

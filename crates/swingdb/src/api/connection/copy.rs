@@ -1,14 +1,20 @@
 //! COPY in the PostgreSQL / DuckDB style: `COPY t TO 'file' (FORMAT ...)`,
-//! `COPY (query) TO 'file'` and `COPY t FROM 'file'`.
+//! `COPY (query) TO 'file'` and `COPY t FROM 'file'`; a `db://NAME` target or
+//! source is a pipe (see `super::pipe`).
 
 use super::{object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::pipe::postgres::{self, PgUrl};
+use crate::pipe::PipeUrl;
+use crate::sql::remote;
+use std::sync::Arc;
 use crate::sql::functions::{file_table, FileKind};
 use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::common::{Column, TableReference};
 use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
-use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::sql::parser::{CopyToSource, CopyToStatement, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{CopyOption, CopySource, CopyTarget, Statement as SqlStatement};
 use std::collections::HashMap;
 
@@ -17,7 +23,11 @@ impl Connection {
         let CopyTarget::File { filename } = target else {
             return Err(Error::new(ErrorKind::NotSupported, "COPY TO writes files only, e.g. COPY t TO 'out.parquet'"));
         };
-        let options = CopyOptions::parse(options, filename)?;
+        let to_pipe = PipeUrl::is_pipe(filename);
+        let to_postgres = PgUrl::is_postgres(filename);
+        if (to_pipe || to_postgres) && !options.is_empty() {
+            return Err(Error::programming("COPY to a pipe or database takes its options in the URL, e.g. 'db://name?workers=4&compression=lz4'"));
+        }
         let state = self.ctx.state();
         let input = match source {
             CopySource::Table { table_name, columns } => {
@@ -42,6 +52,14 @@ impl Connection {
                 state.statement_to_plan(DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())))).await?
             }
         };
+        if to_pipe || to_postgres {
+            let whole_table = match source {
+                CopySource::Table { table_name, columns } if columns.is_empty() => Some(object_name(table_name)?),
+                _ => None,
+            };
+            return self.copy_to_url(input, whole_table.as_deref(), filename).await;
+        }
+        let options = CopyOptions::parse(options, filename)?;
         let extension = options.kind.name();
         let factory = state
             .get_file_format_factory(extension)
@@ -56,6 +74,38 @@ impl Connection {
         Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
     }
 
+    /// DataFusion's `COPY t TO 'url'` / `COPY (query) TO 'url'` with a pipe or
+    /// database URL as the target.
+    pub(super) async fn copy_statement_to_url(&self, copy: &CopyToStatement) -> Result<QueryResult> {
+        if !copy.options.is_empty() || copy.stored_as.is_some() || !copy.partitioned_by.is_empty() {
+            return Err(Error::programming(format!("COPY to '{}' takes its options in the URL, not in the statement", copy.target)));
+        }
+        let (input, whole_table) = match &copy.source {
+            CopyToSource::Relation(name) => {
+                let name = object_name(name)?;
+                self.table(&name)?;
+                (self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(), Some(name))
+            }
+            CopyToSource::Query(query) => {
+                let statement = DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())));
+                (self.ctx.state().statement_to_plan(statement).await?, None)
+            }
+        };
+        self.copy_to_url(input, whole_table.as_deref(), &copy.target).await
+    }
+
+    /// Sends the rows of `input` to the pipe or database `url`; `whole_table`
+    /// names the stored table `input` reads whole (offered for handover).
+    async fn copy_to_url(&self, input: LogicalPlan, whole_table: Option<&str>, url: &str) -> Result<QueryResult> {
+        if PgUrl::is_postgres(url) {
+            let url = PgUrl::parse(url)?;
+            let schema = Arc::new(input.schema().as_arrow().clone());
+            let stream = self.stream_plan(input).await?;
+            return Ok(QueryResult::count(postgres::write(&url, &schema, stream).await?));
+        }
+        self.copy_to_pipe(input, whole_table, url).await
+    }
+
     pub(super) async fn copy_from(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
         let CopySource::Table { table_name, columns } = source else {
             return Err(Error::programming("COPY (query) FROM is not valid; COPY FROM loads into a table"));
@@ -68,6 +118,12 @@ impl Connection {
         };
         let name = object_name(table_name)?;
         self.table(&name)?; // an unknown table is reported before the file is read
+        if remote::is_url(filename) {
+            if !options.is_empty() {
+                return Err(Error::programming("COPY from a pipe or database takes its options in the URL, e.g. 'db://name?workers=4'"));
+            }
+            return self.append_from(&name, remote::url_table(filename).await?).await;
+        }
         let options = CopyOptions::parse(options, filename)?;
         let provider = file_table(&self.ctx.state(), filename, options.kind, options.header, options.delimiter).await?;
         self.append_from(&name, provider).await

@@ -55,8 +55,7 @@ impl Connection {
             return Err(already_exists(&name));
         }
         let schema = storage_schema(create.input.schema().as_arrow());
-        let stream = self.stream_plan(create.input.as_ref().clone()).await?;
-        let segments = self.write_stream(stream, &schema, &name).await?;
+        let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name).await?;
         self.set_table(&name, TableMeta { schema, segments, modified: 0 });
         Ok(QueryResult::empty())
     }
@@ -78,8 +77,7 @@ impl Connection {
         }
         let schema = storage_schema(&source.schema());
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let stream = self.stream_plan(plan).await?;
-        let segments = self.write_stream(stream, &schema, name).await?;
+        let segments = self.store_rows(plan, &schema, name).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
         self.set_table(name, TableMeta { schema, segments, modified: 0 });
         Ok(QueryResult::count(rows))
@@ -89,8 +87,7 @@ impl Connection {
     pub(super) async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
         let meta = self.table(name)?;
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let stream = self.stream_plan(plan).await?;
-        let added = self.write_stream(stream, &meta.schema, name).await?;
+        let added = self.store_rows(plan, &meta.schema, name).await?;
         let rows = added.iter().map(|s| s.rows).sum();
         let mut segments = meta.segments.clone();
         segments.extend(added);

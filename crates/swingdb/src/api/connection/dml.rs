@@ -98,11 +98,10 @@ impl Connection {
                 if op == InsertOp::Replace {
                     return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
                 }
-                let stream = self
-                    .stream_plan(dml.input.as_ref().clone())
+                let added = self
+                    .store_rows(dml.input.as_ref().clone(), &meta.schema, &name)
                     .await
                     .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
-                let added = self.write_stream(stream, &meta.schema, &name).await?;
                 let count: u64 = added.iter().map(|s| s.rows).sum();
                 let mut segments = if op == InsertOp::Overwrite { Vec::new() } else { meta.segments.clone() };
                 segments.extend(added);

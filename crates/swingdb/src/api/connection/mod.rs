@@ -5,7 +5,10 @@
 mod copy;
 mod ddl;
 mod dml;
+mod pipe;
 mod share;
+
+pub use pipe::PipeSource;
 
 use dml::{conform, not_null_violation};
 
@@ -319,6 +322,12 @@ impl Connection {
     }
 
     async fn run_in_txn(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+        if let DFStatement::CopyTo(copy) = &statement {
+            if crate::sql::remote::is_url(&copy.target) {
+                self.check_external_access("COPY")?;
+                return self.copy_statement_to_url(copy).await;
+            }
+        }
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::AlterTable(alter) => return self.alter_table(&alter.name, &alter.operations, alter.if_exists),

@@ -1,0 +1,190 @@
+//! Pipes on a connection: `COPY ... TO 'db://NAME'` and [`Connection::pipe_to`]
+//! export, `'db://NAME'` used as a table and [`Connection::pipe_from`] import,
+//! and the handover of stored segments between two swingdb databases.
+
+use super::Connection;
+use crate::api::database::runtime;
+use crate::api::result::QueryResult;
+use crate::error::{Error, Result};
+use crate::pipe::{Offer, PipeTable, PipeUrl, Receiver, Rendezvous, Sender};
+use crate::storage::SegmentMeta;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::TableReference;
+use datafusion::datasource::provider_as_source;
+use datafusion::logical_expr::{LogicalPlan, LogicalPlanBuilder};
+use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::repartition::RepartitionExec;
+use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, Partitioning};
+use futures::StreamExt;
+use std::sync::Arc;
+
+/// What [`Connection::pipe_to`] sends.
+#[derive(Debug, Clone, Copy)]
+pub enum PipeSource<'a> {
+    /// A stored table by name (taken as it is, as if quoted): its segments are
+    /// offered for handover.
+    Table(&'a str),
+    /// The rows of a query.
+    Query(&'a str),
+}
+
+impl Connection {
+    /// Sends `source`'s rows into the pipe `url`, waiting for an importer;
+    /// returns the rows it took.
+    pub fn pipe_to(&self, url: &PipeUrl, source: PipeSource<'_>) -> Result<u64> {
+        self.check_external_access("a pipe")?;
+        let result = super::on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                self.atomically(|| async {
+                    let (plan, table) = match source {
+                        PipeSource::Table(name) => {
+                            self.table(name)?;
+                            (self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(), Some(name))
+                        }
+                        PipeSource::Query(sql) => {
+                            let mut statements = crate::sql::parse::parse(sql)?;
+                            if statements.len() != 1 {
+                                return Err(Error::programming("pipe_to takes one query"));
+                            }
+                            (self.ctx.state().statement_to_plan(statements.remove(0)).await?, None)
+                        }
+                    };
+                    self.pipe_out(plan, table, url).await
+                })
+                .await
+            })
+        })?;
+        Ok(result.rows_affected().unwrap_or(0))
+    }
+
+    /// Receives the rows of the pipe `url` into table `table` (a new one with
+    /// `create`, else appended by column position), atomically; returns the rows.
+    pub fn pipe_from(&self, url: &PipeUrl, table: &str, create: bool) -> Result<u64> {
+        self.check_external_access("a pipe")?;
+        super::check_table_name(table)?;
+        if !create && !self.table_names()?.iter().any(|t| t == table) {
+            // Reported before anyone waits for the exporter.
+            return Err(Error::programming(format!("table '{table}' does not exist")));
+        }
+        let provider = Arc::new(PipeTable::new(Receiver::open(&Rendezvous::user()?, url)?)?);
+        let result = super::on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                self.atomically(|| async {
+                    if create {
+                        self.create_table_from(table, provider).await
+                    } else {
+                        self.append_from(table, provider).await
+                    }
+                })
+                .await
+            })
+        })?;
+        Ok(result.rows_affected().unwrap_or(0))
+    }
+
+    /// The rows of the pipe `url` as a streaming result (read once).
+    pub fn pipe_reader(&self, url: &PipeUrl) -> Result<QueryResult> {
+        self.check_external_access("a pipe")?;
+        let provider = Arc::new(PipeTable::new(Receiver::open(&Rendezvous::user()?, url)?)?);
+        super::on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                let plan = LogicalPlanBuilder::scan("pipe", provider_as_source(provider), None)?.build()?;
+                Ok(QueryResult::streaming(self.stream_plan(plan).await?))
+            })
+        })
+    }
+
+    /// `COPY t TO 'db://...'` and `COPY (query) TO 'db://...'`.
+    pub(super) async fn copy_to_pipe(&self, plan: LogicalPlan, table: Option<&str>, url: &str) -> Result<QueryResult> {
+        self.pipe_out(plan, table, &PipeUrl::parse(url)?).await
+    }
+
+    /// Sends the rows of `plan` to the importer of `url`; `table` names the
+    /// stored table `plan` reads whole, whose segments are offered for handover.
+    async fn pipe_out(&self, plan: LogicalPlan, table: Option<&str>, url: &PipeUrl) -> Result<QueryResult> {
+        let df = self.ctx.execute_logical_plan(plan).await?;
+        let task_ctx = Arc::new(df.task_ctx());
+        let physical = df.create_physical_plan().await?;
+        let schema = physical.schema();
+        let offer = match table {
+            Some(name) => {
+                let meta = self.table(name)?;
+                Some(Offer { dir: self.core.dir().segments_dir(), segments: meta.segments.clone() })
+            }
+            None => None,
+        };
+        let mut sender = Sender::open(&Rendezvous::user()?, url, &schema, offer)?;
+        if sender.handing_over() {
+            // Our transaction pins the segments until the importer has linked them.
+            return Ok(QueryResult::count(sender.finish_handover()?));
+        }
+        let sinks = match sender.open_streams(&schema) {
+            Ok(s) => s,
+            Err(e) => {
+                sender.abort(e.message());
+                return Err(e);
+            }
+        };
+        let streams = sinks.len();
+        let physical: Arc<dyn ExecutionPlan> = match physical.output_partitioning().partition_count() {
+            p if p == streams => physical,
+            _ if streams == 1 => Arc::new(CoalescePartitionsExec::new(physical)),
+            _ => Arc::new(RepartitionExec::try_new(physical, Partitioning::RoundRobinBatch(streams))?),
+        };
+        let handle = tokio::runtime::Handle::current();
+        // One thread per stream: each runs its partition of the plan and
+        // encodes into its socket, blocking while the importer is behind.
+        let outcomes: Vec<Result<(u64, u32)>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = sinks
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut sink)| {
+                    let (plan, ctx, handle) = (physical.clone(), task_ctx.clone(), handle.clone());
+                    scope.spawn(move || {
+                        handle.block_on(async {
+                            let mut stream = plan.execute(i, ctx)?;
+                            while let Some(batch) = stream.next().await {
+                                sink.write(&batch?)?;
+                            }
+                            Ok::<_, Error>(())
+                        })?;
+                        sink.close()
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(Error::internal("a pipe writer panicked")))).collect()
+        });
+        let mut sent = Vec::with_capacity(streams);
+        for outcome in outcomes {
+            match outcome {
+                Ok(counts) => sent.push(counts),
+                Err(e) => {
+                    let e = sender.explain(e);
+                    sender.abort(e.message());
+                    return Err(e);
+                }
+            }
+        }
+        Ok(QueryResult::count(sender.finish(sent)?))
+    }
+
+    /// Stores the rows of `plan` as new segments of `table` (shaped `schema`):
+    /// when `plan` reads a whole pipe whose exporter offers stored segments of
+    /// the same types, they are taken over as files (no row is read or
+    /// written); otherwise the rows are streamed and written.
+    pub(super) async fn store_rows(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+        if let Some(provider) = PipeTable::read_whole_by(&plan) {
+            let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
+            if pipe.can_hand_over_to(schema) {
+                let (segments, files) = pipe.receiver().take_segments(self.core.dir())?;
+                self.record_files(files);
+                return Ok(segments);
+            }
+        }
+        let stream = self.stream_plan(plan).await?;
+        self.write_stream(stream, schema, table).await
+    }
+}

@@ -1,0 +1,488 @@
+//! The two ends of one transfer over the control connection (see [`super::wire`]):
+//! [`Sender`] (the exporter) and [`Receiver`] (the importer), and the Arrow IPC
+//! streams between them.
+
+use super::rendezvous::Rendezvous;
+use super::url::{Compression, PipeUrl};
+use super::wire::{self, Hello, Message, Offer, PROTOCOL};
+use super::Role;
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::{DbDir, SegmentMeta};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::ipc::reader::StreamReader;
+use datafusion::arrow::ipc::writer::{IpcWriteOptions, StreamWriter};
+use datafusion::arrow::ipc::CompressionType;
+use std::fs;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Bytes buffered per data stream before a write reaches the socket.
+const STREAM_BUFFER: usize = 1 << 20;
+
+/// What the two hellos agreed on.
+#[derive(Debug, Clone)]
+struct Agreed {
+    streams: usize,
+    compression: Option<Compression>,
+    verify: bool,
+}
+
+fn agree(exporter: &Hello, importer: &Hello) -> Agreed {
+    Agreed {
+        streams: exporter.workers.max(importer.workers),
+        compression: exporter.compression.or(importer.compression),
+        verify: exporter.verify || importer.verify,
+    }
+}
+
+fn hello(url: &PipeUrl, schema: Vec<u8>, offer: Option<Offer>) -> Hello {
+    Hello {
+        protocol: PROTOCOL,
+        pid: std::process::id(),
+        workers: url.workers,
+        compression: url.compression,
+        verify: url.verify,
+        schema,
+        offer,
+    }
+}
+
+/// Says hello and reads the partner's.
+fn exchange(name: &str, control: &mut UnixStream, mine: &Hello, partner: Role) -> Result<Hello> {
+    wire::send(control, &Message::Hello(mine.clone())).map_err(|e| wire::lost(name, partner.describe(), e))?;
+    match wire::receive(control).map_err(|e| wire::lost(name, partner.describe(), e))? {
+        Message::Hello(h) if h.protocol == PROTOCOL => Ok(h),
+        Message::Hello(h) => Err(Error::operational(format!(
+            "pipe '{name}': the {} speaks pipe protocol {}, this process {PROTOCOL}; use the same swingdb version on both sides",
+            partner.describe(),
+            h.protocol
+        ))),
+        other => Err(unexpected(name, partner, &other)),
+    }
+}
+
+fn unexpected(name: &str, partner: Role, message: &Message) -> Error {
+    match message {
+        Message::Abort { message } => Error::operational(format!("pipe '{name}': the {} gave up: {message}", partner.describe())),
+        other => Error::operational(format!("pipe '{name}': the {} sent {other:?} out of turn", partner.describe())),
+    }
+}
+
+/// The schema as an Arrow IPC stream without batches.
+fn encode_schema(schema: &SchemaRef) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    StreamWriter::try_new(&mut bytes, schema)?.finish()?;
+    Ok(bytes)
+}
+
+fn decode_schema(name: &str, bytes: &[u8]) -> Result<SchemaRef> {
+    let reader = StreamReader::try_new(bytes, None)
+        .map_err(|e| Error::operational(format!("pipe '{name}': the exporter's schema cannot be read: {e}")))?;
+    Ok(reader.schema())
+}
+
+/// A socket write half that counts and (with verify) checksums what passes.
+struct Counted<T> {
+    inner: T,
+    crc: Option<crc32fast::Hasher>,
+}
+
+impl<T: Write> Write for Counted<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        if let Some(crc) = &mut self.crc {
+            crc.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<T: Read> Read for Counted<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(crc) = &mut self.crc {
+            crc.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+/// The exporting end of a transfer.
+pub struct Sender {
+    name: String,
+    control: UnixStream,
+    agreed: Agreed,
+    take: bool,
+    data: Vec<UnixStream>,
+}
+
+impl Sender {
+    /// Meets the importer of `url` (waiting for it up to the URL's timeout),
+    /// offering `offer` (stored segments of exactly `schema`) if given, and
+    /// waits for what the importer wants: the segments or streams.
+    pub fn open(rendezvous: &Rendezvous, url: &PipeUrl, schema: &SchemaRef, offer: Option<Offer>) -> Result<Self> {
+        let name = url.name.clone();
+        let mut met = rendezvous.meet(&name, Role::Export, url.timeout)?;
+        let mine = hello(url, encode_schema(schema)?, offer);
+        let theirs = exchange(&name, &mut met.stream, &mine, Role::Import)?;
+        let agreed = agree(&mine, &theirs);
+        super::failpoint_hit("pipe.export.after_hello")?;
+        let take = match wire::receive(&mut met.stream).map_err(|e| wire::lost(&name, "importer", e))? {
+            Message::Take if mine.offer.is_some() => true,
+            Message::Stream => false,
+            other => return Err(unexpected(&name, Role::Import, &other)),
+        };
+        Ok(Self { name, control: met.stream, agreed, take, data: Vec::new() })
+    }
+
+    /// Whether the importer takes the offered segment files (then call
+    /// [`Sender::finish_handover`]); otherwise call [`Sender::open_streams`].
+    pub fn handing_over(&self) -> bool {
+        self.take
+    }
+
+    /// The number of parallel streams agreed on.
+    pub fn streams(&self) -> usize {
+        self.agreed.streams
+    }
+
+    /// Waits while the importer links the offered segments; the rows it took.
+    /// The caller keeps the segments alive (pinned) until this returns.
+    pub fn finish_handover(mut self) -> Result<u64> {
+        self.await_done()
+    }
+
+    /// Creates the data sockets, hands the importer its ends and returns one
+    /// writer per stream.
+    pub fn open_streams(&mut self, schema: &SchemaRef) -> Result<Vec<StreamSink>> {
+        let n = self.agreed.streams;
+        let mut ours = Vec::with_capacity(n);
+        let mut theirs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (a, b) = UnixStream::pair().map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
+            ours.push(a);
+            theirs.push(b);
+        }
+        wire::send(&mut self.control, &Message::Sockets { count: n }).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        let fds: Vec<_> = theirs.iter().map(|s| s.as_raw_fd()).collect();
+        wire::send_fds(&self.control, &fds).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        drop(theirs);
+        let mut options = IpcWriteOptions::default();
+        if let Some(c) = self.agreed.compression {
+            let kind = if c == Compression::Lz4 { CompressionType::LZ4_FRAME } else { CompressionType::ZSTD };
+            options = options.try_with_compression(Some(kind))?;
+        }
+        let mut sinks = Vec::with_capacity(n);
+        for socket in ours {
+            self.data.push(socket.try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
+            let counted = Counted { inner: socket, crc: self.agreed.verify.then(crc32fast::Hasher::new) };
+            let writer = StreamWriter::try_new_with_options(BufWriter::with_capacity(STREAM_BUFFER, counted), schema, options.clone())?;
+            sinks.push(StreamSink { name: self.name.clone(), writer, rows: 0 });
+        }
+        Ok(sinks)
+    }
+
+    /// After every stream was closed: tells the importer what was sent and
+    /// waits for it to confirm; the rows transferred.
+    pub fn finish(mut self, sent: Vec<(u64, u32)>) -> Result<u64> {
+        let (rows, crc32): (Vec<u64>, Vec<u32>) = sent.into_iter().unzip();
+        let crc32 = if self.agreed.verify { crc32 } else { Vec::new() };
+        super::failpoint_hit("pipe.export.before_sent")?;
+        wire::send(&mut self.control, &Message::Sent { rows, crc32 }).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        self.await_done()
+    }
+
+    /// The error to report for `failure` (a stream that could not be
+    /// written): the importer's own reason if it sent one, else `failure`.
+    pub fn explain(&mut self, failure: Error) -> Error {
+        let _ = self.control.set_read_timeout(Some(std::time::Duration::from_secs(1)));
+        match wire::receive(&mut self.control) {
+            Ok(Message::Abort { message }) => Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name)),
+            _ => failure,
+        }
+    }
+
+    /// Gives up: tells the importer why and ends every stream at once.
+    pub fn abort(mut self, why: &str) {
+        let _ = wire::send(&mut self.control, &Message::Abort { message: why.to_string() });
+        for s in &self.data {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn await_done(&mut self) -> Result<u64> {
+        match wire::receive(&mut self.control).map_err(|e| wire::lost(&self.name, "importer", e))? {
+            Message::Done { rows } => Ok(rows),
+            other => Err(unexpected(&self.name, Role::Import, &other)),
+        }
+    }
+}
+
+/// One outgoing Arrow IPC stream.
+pub struct StreamSink {
+    name: String,
+    writer: StreamWriter<BufWriter<Counted<UnixStream>>>,
+    rows: u64,
+}
+
+impl StreamSink {
+    /// Sends `batch` (blocks while the importer is behind: backpressure).
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows() as u64;
+        self.writer.write(batch).map_err(|e| self.failed(e.into()))
+    }
+
+    /// Ends the stream; its rows and the CRC-32 of its bytes (0 without verify).
+    pub fn close(mut self) -> Result<(u64, u32)> {
+        self.writer.finish().map_err(|e| self.failed(e.into()))?;
+        let buffered = self.writer.into_inner().map_err(|e| Error::from(e))?;
+        let counted = buffered.into_inner().map_err(|e| wire::lost(&self.name, "importer", e.into_error()))?;
+        Ok((self.rows, counted.crc.map_or(0, |c| c.finalize())))
+    }
+
+    fn failed(&self, e: Error) -> Error {
+        if e.message().contains("Broken pipe") || e.message().contains("Connection reset") {
+            return wire::lost(&self.name, "importer", io::Error::from(io::ErrorKind::BrokenPipe));
+        }
+        e
+    }
+}
+
+/// The importing end of a transfer.
+pub struct Receiver {
+    name: String,
+    control: Mutex<UnixStream>,
+    schema: SchemaRef,
+    offer: Option<Offer>,
+    agreed: Agreed,
+    workers: usize,
+    finished: Mutex<bool>,
+}
+
+impl std::fmt::Debug for Receiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Receiver").field("pipe", &self.name).field("streams", &self.agreed.streams).finish()
+    }
+}
+
+impl Receiver {
+    /// Meets the exporter of `url` (waiting for it up to the URL's timeout)
+    /// and learns its schema and offer.
+    pub fn open(rendezvous: &Rendezvous, url: &PipeUrl) -> Result<Self> {
+        let name = url.name.clone();
+        let mut met = rendezvous.meet(&name, Role::Import, url.timeout)?;
+        let mine = hello(url, Vec::new(), None);
+        let theirs = exchange(&name, &mut met.stream, &mine, Role::Export)?;
+        let schema = decode_schema(&name, &theirs.schema)?;
+        let agreed = agree(&theirs, &mine);
+        Ok(Self {
+            name,
+            control: Mutex::new(met.stream),
+            schema,
+            offer: theirs.offer,
+            agreed,
+            workers: url.workers,
+            finished: Mutex::new(false),
+        })
+    }
+
+    /// The pipe's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The schema of the rows coming.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// Streams this side reads in parallel (partitions of its scan).
+    pub fn workers(&self) -> usize {
+        self.workers.min(self.agreed.streams)
+    }
+
+    /// Whether the exporter offers its stored segments as files.
+    pub fn offers_segments(&self) -> bool {
+        self.offer.is_some()
+    }
+
+    /// Rows the offered segments hold.
+    pub fn offered_rows(&self) -> u64 {
+        self.offer.as_ref().map_or(0, |o| o.segments.iter().map(|s| s.rows).sum())
+    }
+
+    /// NULLs the offered segments hold in column `column` (`None` without statistics).
+    pub fn offered_nulls(&self, column: usize) -> Option<u64> {
+        let offer = self.offer.as_ref()?;
+        offer.segments.iter().map(|s| s.stats.get(column).map(|c| c.nulls)).sum()
+    }
+
+    /// Takes the offered segments into `target`: each file is hard-linked
+    /// under a new name of `target`'s (copied when the two are on different
+    /// filesystems; checked against its CRC-32 with verify). Returns their
+    /// metadata under the new names and the new files (the caller's
+    /// transaction deletes them if it does not commit).
+    pub fn take_segments(&self, target: &DbDir) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
+        let offer = self.offer.as_ref().ok_or_else(|| Error::internal("no segments were offered"))?;
+        let mut control = self.control.lock().unwrap();
+        wire::send(&mut control, &Message::Take).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+        let mut segments = Vec::with_capacity(offer.segments.len());
+        let mut files = Vec::with_capacity(offer.segments.len());
+        let outcome = (|| {
+            for segment in &offer.segments {
+                let from = offer.dir.join(&segment.file);
+                let to = target.new_segment_path()?;
+                if let Err(e) = fs::hard_link(&from, &to) {
+                    if e.raw_os_error() != Some(libc::EXDEV) {
+                        return Err(Error::io(format!("pipe '{}': linking {} to {}", self.name, from.display(), to.display()), e));
+                    }
+                    fs::copy(&from, &to).map_err(|e| Error::io(format!("pipe '{}': copying {}", self.name, from.display()), e))?;
+                }
+                files.push(to.clone());
+                if self.agreed.verify {
+                    let bytes = fs::read(&to).map_err(|e| Error::io(format!("reading {}", to.display()), e))?;
+                    if crc32fast::hash(&bytes) != segment.crc32 || bytes.len() as u64 != segment.bytes {
+                        return Err(Error::corruption(format!(
+                            "pipe '{}': segment {} does not match its checksum; nothing was imported",
+                            self.name,
+                            from.display()
+                        )));
+                    }
+                }
+                let file = to.file_name().and_then(|f| f.to_str()).expect("segment names are UTF-8").to_string();
+                segments.push(SegmentMeta { file, ..segment.clone() });
+            }
+            super::failpoint_hit("pipe.import.after_link")?;
+            target.sync_segments()
+        })();
+        match outcome {
+            Ok(()) => {
+                let rows = segments.iter().map(|s| s.rows).sum();
+                wire::send(&mut control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+                *self.finished.lock().unwrap() = true;
+                Ok((segments, files))
+            }
+            Err(e) => {
+                let _ = wire::send(&mut control, &Message::Abort { message: e.message().to_string() });
+                *self.finished.lock().unwrap() = true;
+                for f in &files {
+                    let _ = fs::remove_file(f);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Asks for the rows as streams; one reader per stream.
+    pub fn open_streams(&self) -> Result<Vec<StreamSource>> {
+        let mut control = self.control.lock().unwrap();
+        wire::send(&mut control, &Message::Stream).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+        let count = match wire::receive(&mut control).map_err(|e| wire::lost(&self.name, "exporter", e))? {
+            Message::Sockets { count } if count == self.agreed.streams => count,
+            other => return Err(unexpected(&self.name, Role::Export, &other)),
+        };
+        let fds = wire::receive_fds(&control, count).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+        Ok(fds
+            .into_iter()
+            .map(|fd| StreamSource { name: self.name.clone(), socket: UnixStream::from(fd), verify: self.agreed.verify })
+            .collect())
+    }
+
+    /// After every stream ended: compares what arrived (rows and CRC-32 per
+    /// stream, in stream order) with what the exporter says it sent, and
+    /// confirms (or refuses) the transfer. The rows transferred.
+    pub fn finish(&self, received: &[(u64, u32)]) -> Result<u64> {
+        let mut control = self.control.lock().unwrap();
+        *self.finished.lock().unwrap() = true;
+        let lost = |e| wire::lost(&self.name, "exporter", e);
+        let (rows, crc32) = match wire::receive(&mut control).map_err(lost)? {
+            Message::Sent { rows, crc32 } => (rows, crc32),
+            other => return Err(unexpected(&self.name, Role::Export, &other)),
+        };
+        let got_rows: Vec<u64> = received.iter().map(|r| r.0).collect();
+        let mut problem = None;
+        if got_rows != rows {
+            problem = Some(format!(
+                "{} rows were sent but {} arrived (per stream: sent {rows:?}, received {got_rows:?})",
+                rows.iter().sum::<u64>(),
+                got_rows.iter().sum::<u64>()
+            ));
+        } else if self.agreed.verify {
+            let got_crc: Vec<u32> = received.iter().map(|r| r.1).collect();
+            if got_crc != crc32 {
+                problem = Some(format!("the checksums of what was sent and what arrived differ (sent {crc32:08x?}, received {got_crc:08x?})"));
+            }
+        }
+        if let Some(p) = problem {
+            let _ = wire::send(&mut control, &Message::Abort { message: p.clone() });
+            return Err(Error::new(ErrorKind::Operational, format!("pipe '{}': {p}; nothing was imported", self.name)));
+        }
+        let total = rows.iter().sum();
+        super::failpoint_hit("pipe.import.before_done")?;
+        wire::send(&mut control, &Message::Done { rows: total }).map_err(lost)?;
+        Ok(total)
+    }
+
+    /// Gives up (the importing statement failed or stopped reading), unless
+    /// the transfer already finished.
+    pub fn abort(&self, why: &str) {
+        let mut finished = self.finished.lock().unwrap();
+        if *finished {
+            return;
+        }
+        *finished = true;
+        if let Ok(mut control) = self.control.try_lock() {
+            let _ = wire::send(&mut control, &Message::Abort { message: why.to_string() });
+            let _ = control.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.abort("the importing statement ended before it read the whole pipe (it failed, was cancelled or needed only some rows)");
+    }
+}
+
+/// One incoming Arrow IPC stream.
+pub struct StreamSource {
+    name: String,
+    socket: UnixStream,
+    verify: bool,
+}
+
+impl StreamSource {
+    /// A handle that can end the stream from another thread.
+    pub fn shutdown_handle(&self) -> Result<UnixStream> {
+        self.socket.try_clone().map_err(|e| Error::io("cloning a data socket", e))
+    }
+
+    /// Reads the stream to its end, handing each batch to `each` (which
+    /// returns false to stop early: then `None`). Returns rows and the CRC-32
+    /// of the bytes read (0 without verify).
+    pub fn read_all(self, mut each: impl FnMut(RecordBatch) -> bool) -> Result<Option<(u64, u32)>> {
+        let name = self.name.clone();
+        let counted = Counted { inner: self.socket, crc: self.verify.then(crc32fast::Hasher::new) };
+        let damaged = |e: datafusion::arrow::error::ArrowError| {
+            Error::operational(format!("pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported"))
+        };
+        let mut reader = StreamReader::try_new(BufReader::with_capacity(STREAM_BUFFER, counted), None).map_err(damaged)?;
+        let mut rows = 0;
+        for batch in reader.by_ref() {
+            let batch = batch.map_err(damaged)?;
+            rows += batch.num_rows() as u64;
+            if !each(batch) {
+                return Ok(None);
+            }
+        }
+        let crc = reader.get_mut().get_mut().crc.take().map_or(0, |c| c.finalize());
+        Ok(Some((rows, crc)))
+    }
+}

@@ -1,0 +1,166 @@
+//! Pipe endpoints as URLs: `db://NAME?workers=4&timeout=30&compression=lz4&verify=1`.
+
+use crate::error::{Error, Result};
+use crate::share::names;
+use std::time::Duration;
+
+/// The scheme of swingdb pipe endpoints.
+pub const SCHEME: &str = "db://";
+
+/// How long each side waits for its partner unless `timeout=` says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Most data streams one transfer may use.
+pub const MAX_WORKERS: usize = 64;
+
+/// Compression of the Arrow IPC streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compression {
+    /// LZ4 frames: cheap, for fast links and compressible data.
+    Lz4,
+    /// Zstandard: smaller, costs more CPU.
+    Zstd,
+}
+
+impl Compression {
+    /// Parses `none`, `lz4` or `zstd`.
+    pub fn parse(text: &str) -> Result<Option<Self>> {
+        match text.to_ascii_lowercase().as_str() {
+            "" | "none" | "off" => Ok(None),
+            "lz4" | "lz4_frame" => Ok(Some(Compression::Lz4)),
+            "zstd" => Ok(Some(Compression::Zstd)),
+            other => Err(Error::programming(format!("unknown pipe compression '{other}'; use none, lz4 or zstd"))),
+        }
+    }
+}
+
+/// A parsed pipe endpoint: the pipe's name and the options of this side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PipeUrl {
+    /// The pipe's name (validated like snapshot names).
+    pub name: String,
+    /// Parallel streams this side asks for (the transfer uses the larger of both sides' counts).
+    pub workers: usize,
+    /// How long to wait for the partner; `None` waits for ever.
+    pub timeout: Option<Duration>,
+    /// Compression this side asks for (the exporter's choice wins when both ask).
+    pub compression: Option<Compression>,
+    /// Checksum every stream's bytes on both sides and fail on any difference.
+    pub verify: bool,
+}
+
+impl PipeUrl {
+    /// A URL for `name` with default options.
+    pub fn named(name: &str) -> Result<Self> {
+        names::validate_as("pipe", name)?;
+        Ok(Self { name: name.to_string(), workers: 1, timeout: Some(DEFAULT_TIMEOUT), compression: None, verify: false })
+    }
+
+    /// Whether `text` names a swingdb pipe (`db://...`).
+    pub fn is_pipe(text: &str) -> bool {
+        text.len() >= SCHEME.len() && text[..SCHEME.len()].eq_ignore_ascii_case(SCHEME)
+    }
+
+    /// Parses `db://NAME[?option=value&...]`.
+    pub fn parse(text: &str) -> Result<Self> {
+        if !Self::is_pipe(text) {
+            return Err(Error::programming(format!("'{text}' is not a pipe URL; pipes look like db://NAME")));
+        }
+        let rest = &text[SCHEME.len()..];
+        let (name, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let mut url = Self::named(name)?;
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            url.set(key, value).map_err(|e| Error::programming(format!("pipe '{name}': {}", e.message())))?;
+        }
+        Ok(url)
+    }
+
+    /// Sets one option by name (from a URL or a keyword argument).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        match key {
+            "workers" => {
+                let n: usize = value.parse().map_err(|_| Error::programming(format!("workers={value} is not a number")))?;
+                if n == 0 || n > MAX_WORKERS {
+                    return Err(Error::programming(format!("workers must be between 1 and {MAX_WORKERS}, not {n}")));
+                }
+                self.workers = n;
+            }
+            "timeout" => {
+                self.timeout = match value {
+                    "none" | "inf" | "never" => None,
+                    _ => {
+                        let secs: f64 = value
+                            .parse()
+                            .ok()
+                            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                            .ok_or_else(|| Error::programming(format!("timeout={value} is not a number of seconds (or none)")))?;
+                        Some(Duration::from_secs_f64(secs))
+                    }
+                }
+            }
+            "compression" => self.compression = Compression::parse(value)?,
+            "verify" => {
+                self.verify = match value.to_ascii_lowercase().as_str() {
+                    "" | "1" | "true" | "yes" | "on" => true,
+                    "0" | "false" | "no" | "off" => false,
+                    _ => return Err(Error::programming(format!("verify={value} is not a boolean (use 1 or 0)"))),
+                }
+            }
+            other => {
+                return Err(Error::programming(format!(
+                    "unknown option '{other}'; pipe options are workers, timeout, compression and verify"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The URL as text, options included.
+    pub fn to_url(&self) -> String {
+        let mut text = format!("{SCHEME}{}?workers={}", self.name, self.workers);
+        match self.timeout {
+            Some(t) => text.push_str(&format!("&timeout={}", t.as_secs_f64())),
+            None => text.push_str("&timeout=none"),
+        }
+        if let Some(c) = self.compression {
+            text.push_str(if c == Compression::Lz4 { "&compression=lz4" } else { "&compression=zstd" });
+        }
+        if self.verify {
+            text.push_str("&verify=1");
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_bad_ones_name_the_pipe() {
+        let url = PipeUrl::parse("db://sales?workers=4&timeout=2.5&compression=zstd&verify=1").unwrap();
+        assert_eq!(url.name, "sales");
+        assert_eq!(url.workers, 4);
+        assert_eq!(url.timeout, Some(Duration::from_millis(2500)));
+        assert_eq!(url.compression, Some(Compression::Zstd));
+        assert!(url.verify);
+        assert_eq!(PipeUrl::parse(&url.to_url()).unwrap(), url);
+        assert_eq!(PipeUrl::parse("DB://x").unwrap().timeout, Some(DEFAULT_TIMEOUT));
+        for (bad, says) in [
+            ("db://x?workers=0", "between 1 and"),
+            ("db://x?workers=lots", "not a number"),
+            ("db://x?colour=red", "unknown option 'colour'"),
+            ("db://x?compression=gzip", "unknown pipe compression"),
+            ("db://x?timeout=-1", "not a number of seconds"),
+            ("db://", "pipe name \"\" is empty"),
+            ("db://a/b", "contains '/'"),
+            ("db://.hidden", "starts with '.'"),
+        ] {
+            let err = PipeUrl::parse(bad).unwrap_err().to_string();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+        assert!(PipeUrl::parse("db://x?colour=red").unwrap_err().to_string().contains("pipe 'x'"));
+    }
+}
