@@ -141,7 +141,7 @@ DUCKDB_SEND = """
 import duckdb, swingdb
 duck = duckdb.connect(ARGS["duck"], read_only=True)
 ready()
-reader = duck.sql("SELECT * FROM " + ARGS["table"]).fetch_record_batch(1 << 17)
+reader = duck.sql("SELECT * FROM " + ARGS["table"]).to_arrow_reader(1 << 17)
 rows = swingdb.pipe.send(ARGS["pipe"], reader, **ARGS["options"])
 done(rows=rows)
 """

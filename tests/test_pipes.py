@@ -133,7 +133,7 @@ def test_duckdb_polars_and_pyarrow_use_pipes_without_csv():
     # DuckDB -> swingdb: DuckDB's Arrow output goes into a writer.
     name = _name()
     rel = duckdb.sql("SELECT range AS id, range % 7 AS g FROM range(50000)")
-    sender = threading.Thread(target=lambda: swingdb.pipe.send(name, rel.fetch_record_batch(10000)))
+    sender = threading.Thread(target=lambda: swingdb.pipe.send(name, rel.to_arrow_reader(10000)))
     sender.start()
     assert con.pipe_from(name, "from_duck") == 50000
     sender.join()
@@ -261,20 +261,19 @@ def test_sqlite3_writes_csv_into_a_fifo_and_swingdb_imports_it(tmp_path):
     bridge = _fifo_bridge(name, path)
     _wait_for(path)
     assert os.stat(path).st_mode & 0o777 == 0o600
-    sqlite = subprocess.Popen(
-        ["sqlite3", ":memory:"],
-        stdin=subprocess.PIPE,
-        text=True,
-    )
-    sqlite.communicate(
+    script = (
         ".headers on\n.mode csv\n"
         f".output {path}\n"
         "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 100000) "
-        "SELECT i AS id, i * 2.5 AS price, 'item ' || i AS label FROM r;\n",
-        timeout=60,
+        "SELECT i AS id, i * 2.5 AS price, 'item ' || i AS label FROM r;\n"
     )
+    # sqlite3 "writes a file"; the bridge parses it as it arrives and waits for an importer.
+    sqlite = subprocess.Popen(["sqlite3", ":memory:"], stdin=subprocess.PIPE, text=True)
+    sqlite.stdin.write(script)
+    sqlite.stdin.close()
     con = swingdb.connect()
     assert con.pipe_from(name, "items") == 100000
+    assert sqlite.wait(timeout=60) == 0
     assert bridge.wait(timeout=60) == 0, bridge.stderr.read()
     assert con.sql("SELECT count(*), sum(id), sum(price), min(label) FROM items").fetchall() == [
         (100000, 5000050000, 12500125000.0, "item 1")
@@ -399,7 +398,7 @@ def test_postgres_tables_read_in_parallel_and_written_back(pg):
     # swingdb -> PostgreSQL: a new table, created with matching types, atomically.
     con.sql("CREATE TABLE out AS SELECT value AS id, cast(value AS DECIMAL(10,2)) / 4 AS amount, 'n' || cast(value AS VARCHAR) AS name FROM range(50000)")
     con.sql(f"COPY out TO '{_pg_url(pg, table='backup')}'")
-    assert _psql(pg, "SELECT count(*), sum(id), sum(amount), max(name) FROM backup") == "50000|1249975000|312487500.00|n9999"
+    assert _psql(pg, "SELECT count(*), sum(id), sum(amount) = 312493750, max(name) FROM backup") == "50000|1249975000|t|n9999"
     assert "numeric(" in _psql(pg, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'backup'::regclass AND attname = 'amount'")
     # A failed write leaves the table as it was: a value that does not fit the existing column.
     _psql(pg, "DROP TABLE IF EXISTS small; CREATE TABLE small (x smallint); INSERT INTO small VALUES (1);")

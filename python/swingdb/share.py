@@ -11,7 +11,7 @@ with the data (the files are linked and mapped, never copied)::
     >>> snap.rows
     5
     >>> mine = swingdb.attach("doc-example")          # in this or any other process
-    >>> mine.sql("DELETE FROM t WHERE x < 3")         # changes only my copy
+    >>> _ = mine.sql("DELETE FROM t WHERE x < 3")     # changes only my copy
     >>> mine.sql("SELECT count(*) FROM t").fetchall(), loader.sql("SELECT count(*) FROM t").fetchall()
     ([(2,)], [(5,)])
     >>> loader.close()                                 # the snapshot ends with its publisher

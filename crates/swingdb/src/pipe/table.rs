@@ -219,7 +219,7 @@ impl Shared {
                             shared.fail("the importing query stopped reading before the end of the pipe");
                             return;
                         }
-                        Err(e) => e,
+                        Err(e) => shared.receiver.explain(e),
                     };
                     shared.fail(failure.message());
                     let _ = tx.blocking_send(Err(failure.into()));

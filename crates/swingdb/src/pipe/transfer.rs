@@ -430,6 +430,21 @@ impl Receiver {
         Ok(total)
     }
 
+    /// The error to report for `failure` (a stream that broke off): the
+    /// exporter's own reason if it sent one, else `failure`.
+    pub fn explain(&self, failure: Error) -> Error {
+        let Ok(mut control) = self.control.try_lock() else { return failure };
+        let _ = control.set_read_timeout(Some(std::time::Duration::from_secs(1)));
+        let reason = wire::receive(&mut control);
+        let _ = control.set_read_timeout(None);
+        match reason {
+            Ok(Message::Abort { message }) => {
+                Error::operational(format!("pipe '{}': the exporter gave up: {message}; nothing was imported", self.name))
+            }
+            _ => failure,
+        }
+    }
+
     /// Gives up (the importing statement failed or stopped reading), unless
     /// the transfer already finished.
     pub fn abort(&self, why: &str) {
