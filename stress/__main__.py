@@ -9,7 +9,8 @@ Scenarios: crash (kill -9 at random moments and aborts at every failpoint,
 checked against the writers' fsynced logs), concurrency (4 writers + 4 readers
 with failpoint delays), faults (a full tmpfs and read-only remounts; needs
 root), share (processes sharing, attaching and discarding snapshots under
-failpoints and kill -9), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+failpoints and kill -9), pipes (processes exporting and importing through pipes
+under failpoints and kill -9), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
 any scenario found a failure; prints a summary table (and writes it to
 --report, with the machine it ran on).
 """
@@ -27,7 +28,7 @@ import sys
 from . import scenarios
 
 #: Share of the time budget each scenario gets.
-SHARES = {"crash": 0.3, "concurrency": 0.2, "faults": 0.05, "share": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
+SHARES = {"crash": 0.3, "concurrency": 0.2, "faults": 0.05, "share": 0.15, "pipes": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
 
 
 def table(tallies) -> str:

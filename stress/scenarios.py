@@ -261,11 +261,75 @@ def share(budget: float, work: str, rng: random.Random, sharers: int = 4) -> Tal
     return tally
 
 
+def pipes(budget: float, work: str, rng: random.Random, pipers: int = 4) -> Tally:
+    """Processes exporting and importing through a few pipe names at once
+    (stored tables handed over, queries streamed with random workers,
+    compression and checksums), with failpoint delays and aborts, some killed
+    with SIGKILL: every import that succeeds holds one whole export, every one
+    that fails leaves its table as it was, and once everyone is gone nothing is
+    left at the rendezvous or in the runtime home."""
+    tally = Tally(f"pipes ({pipers} processes on 2 names, failpoints, kill -9)", "operations")
+    start = time.time()
+    runtime = os.path.join(work, "runtime-pipes")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    delays = ";".join(
+        f"{p}={pct}%{action}"
+        for p, pct, action in [
+            ("pipe.after_connect", 20, "delay(20)"),
+            ("pipe.waiting", 20, "delay(10)"),
+            ("pipe.export.after_hello", 10, "delay(20)"),
+            ("pipe.export.before_sent", 10, "delay(20)"),
+            ("pipe.import.after_link", 20, "delay(20)"),
+            ("pipe.import.before_done", 10, "delay(20)"),
+        ]
+    )
+    aborts = ["pipe.after_connect", "pipe.waiting", "pipe.export.after_hello", "pipe.export.before_sent", "pipe.import.after_link", "pipe.import.before_done"]
+    procs = {}
+    while time.time() - start < budget - 2:
+        for pid in range(pipers):
+            p = procs.get(pid)
+            if p is not None and p.poll() is None:
+                continue
+            if p is not None:
+                _collect_sharer(p, tally)
+            roll = rng.random()
+            extra = f";{rng.choice(aborts)}=5%abort" if roll < 0.3 else f";{rng.choice(aborts)}=5%error" if roll < 0.6 else ""
+            procs[pid] = workers.piper(runtime, pid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 2, delays + extra)
+        time.sleep(rng.uniform(0.05, 0.5))
+        victim = procs[rng.randrange(pipers)]
+        if rng.random() < 0.3 and victim.poll() is None:
+            victim.send_signal(signal.SIGKILL)
+            tally.counts["kills"] = tally.counts.get("kills", 0) + 1
+    for p in procs.values():
+        p.wait(timeout=120)
+        _collect_sharer(p, tally)
+    try:
+        left = workers.pipesweep(runtime)
+        if left:
+            tally.fail(f"still waiting at the rendezvous after every process ended: {left}")
+        pipes_dir = os.path.join(runtime, "pipes")
+        extra = sorted(set(os.listdir(pipes_dir)) - {"rendezvous.lock"}) if os.path.isdir(pipes_dir) else []
+        if extra:
+            tally.fail(f"left in the rendezvous directory: {extra}")
+        workers.sweep(runtime)  # in-memory databases of killed processes
+        scratch_dir = os.path.join(runtime, "scratch")
+        if os.path.isdir(scratch_dir) and os.listdir(scratch_dir):
+            tally.fail(f"private databases left behind: {os.listdir(scratch_dir)}")
+    except Exception as e:  # noqa: BLE001 - the finding is the message
+        tally.fail(f"final sweep failed: {e}")
+    shutil.rmtree(runtime, ignore_errors=True)
+    tally.seconds = time.time() - start
+    return tally
+
+
 def _collect_sharer(p: subprocess.Popen, tally: Tally) -> None:
     out, err = p.communicate(timeout=120)
     for line in out.splitlines():
         if line.startswith("ops "):
             tally.trials += int(line.split()[1])
+        elif line.startswith("count "):
+            _, key, n = line.split()
+            tally.counts[key] = tally.counts.get(key, 0) + int(n)
         elif line.startswith("FAIL"):
             tally.fail(line)
     if p.returncode not in (0, -signal.SIGKILL, -signal.SIGABRT) and not any(line.startswith("FAIL") for line in out.splitlines()):
@@ -288,7 +352,7 @@ def _fuzzing(name: str, unit: str, run):
 fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 
-ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "share": share, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
+ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "share": share, "pipes": pipes, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
 
 
 def scratch() -> str:

@@ -105,3 +105,18 @@ def sweep(runtime: str) -> list[str]:
     env = {**os.environ, "SWINGDB_RUNTIME_DIR": runtime, "SWINGDB_FAILPOINTS": ""}
     out = subprocess.run([binary(), "sweep"], env=env, check=True, capture_output=True, text=True, timeout=120)
     return out.stdout.split()
+
+
+def piper(runtime: str, pid: int, seed: int, seconds: float, names: int, failpoints: str = "") -> subprocess.Popen:
+    """A process that exports and imports through pipes p0..p<names-1>, checking every import."""
+    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints, "SWINGDB_RUNTIME_DIR": runtime}
+    return subprocess.Popen(
+        [binary(), "piper", str(pid), str(seed), str(seconds), str(names)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def pipesweep(runtime: str) -> list[str]:
+    """Sweeps the rendezvous of `runtime`; the ends still waiting there."""
+    env = {**os.environ, "SWINGDB_RUNTIME_DIR": runtime, "SWINGDB_FAILPOINTS": ""}
+    out = subprocess.run([binary(), "pipesweep"], env=env, check=True, capture_output=True, text=True, timeout=120)
+    return out.stdout.splitlines()

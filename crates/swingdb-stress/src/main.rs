@@ -11,7 +11,14 @@
 //! swingdb-stress sharer  ID SEED SECONDS NAMES   shares, attaches, checks and discards snapshots
 //!                                                named s0..s<NAMES-1> (in $SWINGDB_RUNTIME_DIR)
 //! swingdb-stress sweep                           lists the snapshots (which sweeps), prints their names
+//! swingdb-stress piper   ID SEED SECONDS NAMES   exports and imports through pipes p0..p<NAMES-1>
+//! swingdb-stress pipesweep                       sweeps the rendezvous, prints who still waits
 //! ```
+//!
+//! A piper's exports hold `v` = 0..n-1 (a stored table, handed over, or a
+//! query, streamed with random workers, compression and checksums); every
+//! import that succeeds must hold exactly such a set, and every import that
+//! fails must leave its table as it was.
 //!
 //! A sharer's snapshots hold `t(v)` = 0..n-1 and `meta(n)`, changed together in
 //! one transaction: an attach that sees anything else saw a torn snapshot. It
@@ -334,6 +341,131 @@ fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
     Ok(())
 }
 
+/// Errors a pipe may give when its partner is slow, gone, killed or failed on
+/// purpose (a failpoint): never a torn or partial import.
+fn expected_pipe_error(e: &swingdb::Error) -> bool {
+    e.kind() == ErrorKind::Operational
+        && ["arrived within", "went away", "gave up", "broke off", "stopped reading", "failpoint", "was discarded"]
+            .iter()
+            .any(|m| e.message().contains(m))
+}
+
+/// Checks that `table` of `con` holds v = 0..n-1 (plus `base` rows of -1); returns n.
+fn check_whole(con: &Connection, table: &str, base: i64, what: &str) -> Res<i64> {
+    let got = ints(con, &format!("SELECT count(*), coalesce(sum(v), 0), coalesce(max(v), -1), count(DISTINCT v) FROM {table} WHERE v >= 0"))?;
+    let markers = ints(con, &format!("SELECT count(*) FROM {table} WHERE v < 0"))?[0];
+    let n = got[0];
+    if got != [n, n * (n - 1) / 2, n - 1, n] || markers != base {
+        return Err(format!("FAIL {what}: {table} holds count/sum/max/distinct {got:?} and {markers} markers (expected {base}): a torn import"));
+    }
+    Ok(n)
+}
+
+fn piper(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
+    let mut rng = Rng(seed | 1);
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    let db = Database::in_memory().map_err(|e| e.to_string())?;
+    let con = db.connect().map_err(|e| e.to_string())?;
+    let (mut ops, mut failures) = (0u64, 0u64);
+    let mut fail = |msg: String| {
+        failures += 1;
+        println!("{msg}");
+    };
+    let mut tables = 0;
+    let (mut imported, mut handed_over) = (0u64, 0u64);
+    while Instant::now() < deadline {
+        ops += 1;
+        let name = format!("p{}", rng.below(names));
+        let options = format!(
+            "timeout={:.2}&workers={}{}{}",
+            0.2 + rng.below(100) as f64 / 100.0,
+            1 + rng.below(4),
+            ["", "&compression=lz4", "&compression=zstd"][rng.below(3) as usize],
+            if rng.below(3) == 0 { "&verify=1" } else { "" }
+        );
+        if rng.below(2) == 0 {
+            let n = rng.below(200_000) as i64;
+            let made = run(&con, "DROP TABLE IF EXISTS src")
+                .and_then(|_| run(&con, &format!("CREATE TABLE src AS SELECT value AS v FROM range({n})")));
+            if let Err(e) = made {
+                fail(format!("FAIL piper {id}: making its table: {e}"));
+                continue;
+            }
+            let sql = if rng.below(2) == 0 {
+                format!("COPY src TO 'db://{name}?{options}'")
+            } else {
+                format!("COPY (SELECT v FROM src) TO 'db://{name}?{options}'")
+            };
+            match con.execute(&sql, &[]) {
+                Ok(r) if r.rows_affected() != Some(n as u64) => fail(format!("FAIL {sql}: {:?} rows sent, {n} expected", r.rows_affected())),
+                Ok(_) => {}
+                Err(e) if expected_pipe_error(&e) => {}
+                Err(e) => fail(format!("FAIL {sql}: {e}")),
+            }
+        } else {
+            tables += 1;
+            let table = format!("got{tables}");
+            let base = rng.below(3) as i64;
+            let into_existing = rng.below(2) == 0;
+            let sql = if into_existing {
+                if let Err(e) = run(&con, &format!("CREATE TABLE {table} AS SELECT -1 - value AS v FROM range({base})")) {
+                    fail(format!("FAIL piper {id}: making {table}: {e}"));
+                    continue;
+                }
+                format!("INSERT INTO {table} SELECT * FROM 'db://{name}?{options}'")
+            } else {
+                format!("CREATE TABLE {table} AS SELECT * FROM 'db://{name}?{options}'")
+            };
+            let segments = db.path().join("segments");
+            let files = |linked_only: bool| -> std::collections::BTreeSet<std::ffi::OsString> {
+                std::fs::read_dir(&segments)
+                    .map(|d| {
+                        d.flatten()
+                            .filter(|e| !linked_only || e.metadata().is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1))
+                            .map(|e| e.file_name())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let before = files(false);
+            let outcome = con.execute(&sql, &[]);
+            let exists = con.table_names().map_err(|e| e.to_string())?.contains(&table);
+            match outcome {
+                Ok(_) => {
+                    imported += 1;
+                    // Handed-over segments are links: new files with a second name.
+                    handed_over += files(true).difference(&before).next().is_some() as u64;
+                    if let Err(e) = check_whole(&con, &table, if into_existing { base } else { 0 }, &sql) {
+                        fail(e);
+                    }
+                }
+                Err(e) => {
+                    if !expected_pipe_error(&e) {
+                        fail(format!("FAIL {sql}: {e}"));
+                    }
+                    // A failed import keeps nothing.
+                    if into_existing {
+                        match ints(&con, &format!("SELECT count(*) FROM {table}")) {
+                            Ok(c) if c[0] == base => {}
+                            other => fail(format!("FAIL {sql} failed ({e}) but left {other:?} rows (expected {base})")),
+                        }
+                    } else if exists {
+                        fail(format!("FAIL {sql} failed ({e}) but created {table}"));
+                    }
+                }
+            }
+            let _ = run(&con, &format!("DROP TABLE IF EXISTS {table}"));
+        }
+    }
+    println!("ops {ops}");
+    println!("count imports {imported}");
+    println!("count handovers {handed_over}");
+    if failures > 0 {
+        return Err(format!("{failures} failures"));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
@@ -347,6 +479,12 @@ fn main() -> ExitCode {
         "sweep" => Database::snapshots().map_err(|e| e.to_string()).map(|list| {
             for s in list {
                 println!("{}", s.name);
+            }
+        }),
+        "piper" => piper(num(1), num(2), arg(3).parse().unwrap_or(1.0), num(4).max(1)),
+        "pipesweep" => swingdb::pipe::Rendezvous::user().and_then(|r| r.waiting()).map_err(|e| e.to_string()).map(|list| {
+            for w in list {
+                println!("{} {} {}", w.name, w.role.as_str(), w.pid);
             }
         }),
         "failpoints" => {
