@@ -33,12 +33,13 @@ from .common import ROOT, machine, report_target
 from .report import replace_section
 
 PRELUDE = """
-import json, os, resource, sys, time
+import json, os, sys, time
 def ready():
     print("ready", flush=True)
     sys.stdin.readline()
 def done(**extra):
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM: this process's own peak (ru_maxrss would include the parent's from before exec).
+    rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
     print(json.dumps({"rss_mb": rss, **extra}), flush=True)
 ARGS = json.loads(sys.argv[1])
 """
@@ -152,7 +153,7 @@ duck = duckdb.connect()
 ready()
 reader = swingdb.pipe.reader(ARGS["pipe"], **ARGS["options"])
 duck.sql("CREATE TABLE t AS SELECT * FROM reader")
-done(rows=duck.sql("SELECT count(*) FROM t").fetchone()[0])
+done(rows=duck.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
 
 DUCKDB_CSV_EXPORT = """
@@ -170,7 +171,7 @@ duck = duckdb.connect()
 ready()
 wait_for_csv()
 duck.sql(f"CREATE TABLE t AS SELECT * FROM read_csv('{ARGS['csv']}')")
-done(rows=duck.sql("SELECT count(*) FROM t").fetchone()[0])
+done(rows=duck.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
 
 PG_TO_SWINGDB = """
@@ -202,9 +203,9 @@ con = swingdb.connect(ARGS["dst"])
 ready()
 query = "SELECT * FROM " + ARGS["pg_table"]
 if ARGS["workers"] > 1:
-    table = cx.read_sql(ARGS["pg_uri"], query, return_type="arrow", partition_on=ARGS["key"], partition_num=ARGS["workers"])
+    table = cx.read_sql(ARGS["cx_uri"], query, return_type="arrow", partition_on=ARGS["key"], partition_num=ARGS["workers"])
 else:
-    table = cx.read_sql(ARGS["pg_uri"], query, return_type="arrow")
+    table = cx.read_sql(ARGS["cx_uri"], query, return_type="arrow")
 con.create_table("t", table, progress=False)
 done(rows=con.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
@@ -391,7 +392,9 @@ def main():
             m("swingdb -> DuckDB", "CSV file", SWINGDB_CSV_EXPORT, DUCKDB_CSV_IMPORT)
             m("swingdb -> DuckDB", "pipe (swingdb.pipe.reader)", SWINGDB_SEND_TABLE, DUCKDB_RECV)
             if pg is not None:
-                pgargs = {"pg": pg.uri, "pg_uri": pg.uri, "pg_dsn": pg.dsn, "pg_table": d["table"]}
+                # ConnectorX parses URLs strictly: the socket directory goes into the host, percent-encoded.
+                cx_uri = f"postgresql://{pg.user}@{pg.dir.replace('/', '%2F')}:{pg.port}/postgres"
+                pgargs = {"pg": pg.uri, "pg_uri": pg.uri, "cx_uri": cx_uri, "pg_dsn": pg.dsn, "pg_table": d["table"]}
                 m("PostgreSQL -> swingdb", "CSV file (psql \\copy TO, read_csv)", NOTHING, PG_CSV_TO_SWINGDB, **pgargs)
                 for workers in (1, 2, 4):
                     m("PostgreSQL -> swingdb", f"binary COPY, {workers} workers", NOTHING, PG_TO_SWINGDB, workers=workers, **pgargs)
