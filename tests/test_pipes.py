@@ -159,6 +159,33 @@ def test_duckdb_polars_and_pyarrow_use_pipes_without_csv():
     assert sorted(received["t"].column("n").to_pylist()) == list(range(100))
 
 
+def _rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+
+
+def test_a_slow_importer_holds_the_exporter_back_instead_of_filling_its_memory():
+    name = _name()
+    # 40 million rows of two BIGINTs: 640 MB if the exporter buffered them.
+    exporter = _start(
+        """
+        import sys, swingdb
+        con = swingdb.connect()
+        print(con.pipe_to(sys.argv[1], "SELECT value AS x, value * 2 AS y FROM range(40000000)"), flush=True)
+        """,
+        name,
+    )
+    reader = swingdb.pipe.reader(name)
+    rows = reader.read_next_batch().num_rows
+    time.sleep(2)  # the exporter runs ahead until sockets and channels are full, then waits
+    assert _rss_mb(exporter.pid) < 300
+    for batch in reader:
+        rows += batch.num_rows
+    code, out, err = _done(exporter)
+    assert code == 0, err
+    assert rows == int(out) == 40_000_000
+
+
 # -- failures -------------------------------------------------------------------
 
 
@@ -294,6 +321,25 @@ def test_swingdb_writes_csv_into_a_fifo_a_program_reads(tmp_path):
     sender.join()
     assert bridge.wait(timeout=60) == 0, bridge.stderr.read()
     assert lines[0] == "x" and sorted(map(int, lines[1:])) == list(range(1000))
+
+
+def test_json_lines_through_a_fifo(tmp_path):
+    name, path = _name(), str(tmp_path / "rows.jsonl")
+    bridge = _fifo_bridge(name, path, "--format", "jsonl")
+    _wait_for(path)
+    writer = _start(
+        """
+        import json, sys
+        with open(sys.argv[1], "w") as f:
+            for i in range(5000):
+                f.write(json.dumps({"id": i, "name": f"n{i}", "ok": i % 2 == 0}) + "\\n")
+        """,
+        path,
+    )
+    con = swingdb.connect()
+    assert con.pipe_from(name, "j") == 5000
+    assert writer.wait(timeout=60) == 0 and bridge.wait(timeout=60) == 0
+    assert con.sql("SELECT sum(id), count(*) FILTER (WHERE ok), max(name) FROM j").fetchall() == [(12497500, 2500, "n999")]
 
 
 def test_an_unopened_or_abandoned_fifo_is_an_error_not_an_empty_table(tmp_path):

@@ -148,11 +148,6 @@ impl Sender {
         self.take
     }
 
-    /// The number of parallel streams agreed on.
-    pub fn streams(&self) -> usize {
-        self.agreed.streams
-    }
-
     /// Waits while the importer links the offered segments; the rows it took.
     /// The caller keeps the segments alive (pinned) until this returns.
     pub fn finish_handover(mut self) -> Result<u64> {
@@ -311,11 +306,6 @@ impl Receiver {
     /// Whether the exporter offers its stored segments as files.
     pub fn offers_segments(&self) -> bool {
         self.offer.is_some()
-    }
-
-    /// Rows the offered segments hold.
-    pub fn offered_rows(&self) -> u64 {
-        self.offer.as_ref().map_or(0, |o| o.segments.iter().map(|s| s.rows).sum())
     }
 
     /// NULLs the offered segments hold in column `column` (`None` without statistics).

@@ -116,22 +116,6 @@ impl PipeUrl {
         }
         Ok(())
     }
-
-    /// The URL as text, options included.
-    pub fn to_url(&self) -> String {
-        let mut text = format!("{SCHEME}{}?workers={}", self.name, self.workers);
-        match self.timeout {
-            Some(t) => text.push_str(&format!("&timeout={}", t.as_secs_f64())),
-            None => text.push_str("&timeout=none"),
-        }
-        if let Some(c) = self.compression {
-            text.push_str(if c == Compression::Lz4 { "&compression=lz4" } else { "&compression=zstd" });
-        }
-        if self.verify {
-            text.push_str("&verify=1");
-        }
-        text
-    }
 }
 
 #[cfg(test)]
@@ -146,7 +130,6 @@ mod tests {
         assert_eq!(url.timeout, Some(Duration::from_millis(2500)));
         assert_eq!(url.compression, Some(Compression::Zstd));
         assert!(url.verify);
-        assert_eq!(PipeUrl::parse(&url.to_url()).unwrap(), url);
         assert_eq!(PipeUrl::parse("DB://x").unwrap().timeout, Some(DEFAULT_TIMEOUT));
         for (bad, says) in [
             ("db://x?workers=0", "between 1 and"),

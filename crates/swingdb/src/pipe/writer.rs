@@ -31,11 +31,6 @@ impl PipeWriter {
         Ok(Self { name: url.name.clone(), schema, sender: Some(sender), sinks, next: 0 })
     }
 
-    /// The schema every batch must have.
-    pub fn schema(&self) -> &SchemaRef {
-        &self.schema
-    }
-
     /// Sends `batch` on the next stream (blocks while the importer is behind).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         if self.sender.is_none() {
