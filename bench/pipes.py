@@ -464,17 +464,17 @@ def plot(rows: list[dict], label: str, path: str) -> None:
     import matplotlib.pyplot as plt
 
     mine = [r for r in rows if r["dataset"] == label]
-    fig, ax = plt.subplots(figsize=(9, 0.3 * len(mine) + 1.2))
+    fig, ax = plt.subplots(figsize=(11, 0.3 * len(mine) + 1.6))
     names = [f"{r['transfer']}: {r['method']}" for r in mine]
-    colors = ["#999999" if r["method"].startswith("CSV") else "#1f77b4" if "swingdb" in r["method"] or "pipe" in r["method"] or "binary" in r["method"] else "#ff7f0e" for r in mine]
-    ax.barh(range(len(mine)), [r["seconds"] for r in mine], color=colors)
+    colors = ["#999999" if r["method"].startswith("CSV") else "#ff7f0e" if r["method"].startswith(("ConnectorX", "ADBC")) else "#1f77b4" for r in mine]
+    ax.barh(range(len(mine)), [float(r["seconds"]) for r in mine], color=colors)
     ax.set_yticks(range(len(mine)), names, fontsize=7)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("seconds (log scale, lower is better); grey: CSV through a file, blue: swingdb pipes, orange: other tools")
-    ax.set_title(f"Moving {label} between systems on one host", fontsize=10)
+    ax.set_xlabel("seconds (log scale, lower is better)")
+    ax.set_title(f"Moving {label} between systems on one host\ngrey: CSV through a file; blue: swingdb pipes; orange: ConnectorX, ADBC", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
