@@ -91,8 +91,23 @@ struct Counted<T> {
     crc: Option<crc32fast::Hasher>,
 }
 
+/// Writes of at least this many bytes (column bodies, not metadata) are where
+/// the `pipe.corrupt_stream` failpoint flips a byte.
+const CORRUPTIBLE_WRITE: usize = 1 << 16;
+
 impl<T: Write> Write for Counted<T> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.len() >= CORRUPTIBLE_WRITE && super::failpoint_hit("pipe.corrupt_stream").is_err() {
+            // Test builds only: the byte in the middle goes out flipped, after
+            // the original was counted, as a bad cable or buffer would do it.
+            let mut damaged = buf.to_vec();
+            damaged[buf.len() / 2] ^= 0xff;
+            self.inner.write_all(&damaged)?;
+            if let Some(crc) = &mut self.crc {
+                crc.update(buf);
+            }
+            return Ok(buf.len());
+        }
         let n = self.inner.write(buf)?;
         if let Some(crc) = &mut self.crc {
             crc.update(&buf[..n]);

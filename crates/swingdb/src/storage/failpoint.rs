@@ -43,6 +43,9 @@ pub const NAMES: &[&str] = &[
     "pipe.export.before_sent",
     "pipe.import.after_link",
     "pipe.import.before_done",
+    // Not a failure but damage: when it fires (any failing action), one byte of
+    // a large write to a pipe's data stream goes out flipped (proves verify=1).
+    "pipe.corrupt_stream",
 ];
 
 /// The failpoints a commit passes (the crash scenario aborts at each in turn).
