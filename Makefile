@@ -18,12 +18,14 @@ setup: $(VENV)/.deps
 
 # Debian packages the tests use: strace injects syscall delays (the lost-commit
 # regression test); PostgreSQL (server and psql) is the real peer of the pipe tests,
-# started by them in a temporary directory; mount and runuser (util-linux) are on
+# started by them in a temporary directory, and the sqlite3 shell writes CSV into a
+# FIFO in one of them; mount and runuser (util-linux) are on
 # every Debian system. Without root (or sudo) the install is skipped with a warning
 # and the tests that need a missing package skip; the failpoint test in
 # crates/swingdb/tests/failpoints.rs covers the strace test's race.
 debs:
 	@missing=""; command -v strace >/dev/null || missing="$$missing strace"; \
+	  command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
 	  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	  [ -z "$$missing" ] || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
