@@ -202,3 +202,18 @@ fn several_transfers_on_one_name_pair_up_without_mixing() {
     assert_eq!(seen, sent);
     assert_eq!(seen, [100, 200, 300, 400].into_iter().collect());
 }
+
+#[test]
+fn data_registered_under_a_tables_name_is_sent_not_the_stored_segments() {
+    let (_da, a) = memory_con();
+    let (_db, b) = memory_con();
+    a.execute("CREATE TABLE t AS SELECT value AS x FROM range(10)", &[]).unwrap();
+    let shadow = a.execute("SELECT value * 100 AS x FROM range(3)", &[]).unwrap().collect_batches().unwrap();
+    a.register("t", shadow[0].schema(), shadow).unwrap();
+    let (sent, got) = transfer(move || a.execute("COPY t TO 'db://shadowed'", &[]), || {
+        b.execute("CREATE TABLE got AS SELECT * FROM 'db://shadowed'", &[]).map(|_| b)
+    });
+    sent.unwrap();
+    let b = got.unwrap();
+    assert_eq!((int(&b, "SELECT count(*) FROM got"), int(&b, "SELECT sum(x) FROM got")), (3, 300));
+}

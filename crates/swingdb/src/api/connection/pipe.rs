@@ -109,12 +109,17 @@ impl Connection {
         let task_ctx = Arc::new(df.task_ctx());
         let physical = df.create_physical_plan().await?;
         let schema = physical.schema();
+        // Offered only when the plan reads exactly the stored segments: not
+        // when data registered under the same name shadows the table, and
+        // only with the stored column types.
         let offer = match table {
-            Some(name) => {
+            Some(name) if !self.registered.lock().unwrap().contains_key(name) => {
                 let meta = self.table(name)?;
-                Some(Offer { dir: self.core.dir().segments_dir(), segments: meta.segments.clone() })
+                let same_types = meta.schema.fields().len() == schema.fields().len()
+                    && meta.schema.fields().iter().zip(schema.fields()).all(|(a, b)| a.data_type() == b.data_type());
+                same_types.then(|| Offer { dir: self.core.dir().segments_dir(), segments: meta.segments.clone() })
             }
-            None => None,
+            _ => None,
         };
         let mut sender = Sender::open(&Rendezvous::user()?, url, &schema, offer)?;
         if sender.handing_over() {
