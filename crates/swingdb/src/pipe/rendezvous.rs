@@ -156,6 +156,8 @@ impl Rendezvous {
                 Ok(stream) => {
                     // Taken: nobody else can reach this endpoint from now on.
                     let _ = fs::remove_file(dir_path.join(&file));
+                    // The pipe's directory goes with its last endpoint (only when empty).
+                    let _ = fs::remove_dir(&dir_path);
                     super::failpoint_hit("pipe.after_connect")?;
                     drop(guard);
                     return Ok(Met { stream, transfer: file });
@@ -296,6 +298,7 @@ mod tests {
             assert_eq!((w[0].role, w[0].pid, w.len()), (first, std::process::id(), 1));
             let joined = r.meet(&name, first.partner(), Some(Duration::from_secs(10))).unwrap();
             assert_eq!(waiter.join().unwrap().unwrap(), joined.transfer);
+            assert!(!r.root.join(&name).exists(), "a pipe's directory goes with its last endpoint");
             assert!(r.waiting().unwrap().is_empty());
         }
         // Three waiting exporters are taken one each, oldest first.
