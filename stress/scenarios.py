@@ -115,9 +115,8 @@ def concurrency(budget: float, work: str, rng: random.Random, writers: int = 4, 
     db = os.path.join(work, "conc.swingdb")
     workers.setup(db, writers)
     logs = [os.path.join(work, f"conc-w{w}.log") for w in range(writers)]
-    delays = ";".join(
-        f"{p}={pct}%delay({ms})"
-        for p, pct, ms in [
+    delays = _delays(
+        [(p, pct, f"delay({ms})") for p, pct, ms in [
             ("lease.after_create", 50, 20),
             ("commit.after_lock", 10, 5),
             ("publish.before_link", 10, 20),
@@ -126,7 +125,7 @@ def concurrency(budget: float, work: str, rng: random.Random, writers: int = 4, 
             ("gc.before_unlink", 10, 5),
             ("pin.after_read_latest", 10, 5),
             ("segment.after_write", 5, 10),
-        ]
+        ]]
     )
     seconds = max(1.0, budget - 5)
     procs = [workers.writer(db, logs[w], w, rng.getrandbits(63), 1_000_000, delays) for w in range(writers)]
@@ -215,9 +214,8 @@ def share(budget: float, work: str, rng: random.Random, sharers: int = 4) -> Tal
     start = time.time()
     runtime = os.path.join(work, "runtime")
     os.makedirs(runtime, mode=0o700, exist_ok=True)
-    delays = ";".join(
-        f"{p}={pct}%{action}"
-        for p, pct, action in [
+    delays = _delays(
+        [
             ("share.before_name", 20, "delay(20)"),
             ("attach.after_lock", 20, "delay(20)"),
             ("attach.before_publish", 10, "delay(10)"),
@@ -226,24 +224,12 @@ def share(budget: float, work: str, rng: random.Random, sharers: int = 4) -> Tal
         ]
     )
     aborts = ["share.before_name", "attach.after_lock", "attach.before_publish", "sweep.before_remove"]
-    procs = {}
-    while time.time() - start < budget - 2:
-        for sid in range(sharers):
-            p = procs.get(sid)
-            if p is not None and p.poll() is None:
-                continue
-            if p is not None:
-                _collect_sharer(p, tally)
-            fps = delays + (f";{rng.choice(aborts)}=5%abort" if rng.random() < 0.3 else "")
-            procs[sid] = workers.sharer(runtime, sid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 4, fps)
-        time.sleep(rng.uniform(0.05, 0.5))
-        victim = procs[rng.randrange(sharers)]
-        if rng.random() < 0.3 and victim.poll() is None:
-            victim.send_signal(signal.SIGKILL)
-            tally.counts["kills"] = tally.counts.get("kills", 0) + 1
-    for p in procs.values():
-        p.wait(timeout=120)
-        _collect_sharer(p, tally)
+
+    def spawn(sid: int) -> subprocess.Popen:
+        fps = delays + (f";{rng.choice(aborts)}=5%abort" if rng.random() < 0.3 else "")
+        return workers.sharer(runtime, sid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 4, fps)
+
+    _churn(budget, start, rng, tally, sharers, spawn)
     # Everyone is gone: what is left must be persisted and named, and nothing else.
     try:
         names = workers.sweep(runtime)
@@ -272,9 +258,8 @@ def pipes(budget: float, work: str, rng: random.Random, pipers: int = 4) -> Tall
     start = time.time()
     runtime = os.path.join(work, "runtime-pipes")
     os.makedirs(runtime, mode=0o700, exist_ok=True)
-    delays = ";".join(
-        f"{p}={pct}%{action}"
-        for p, pct, action in [
+    delays = _delays(
+        [
             ("pipe.after_connect", 20, "delay(20)"),
             ("pipe.waiting", 20, "delay(10)"),
             ("pipe.export.after_hello", 10, "delay(20)"),
@@ -284,25 +269,13 @@ def pipes(budget: float, work: str, rng: random.Random, pipers: int = 4) -> Tall
         ]
     )
     aborts = ["pipe.after_connect", "pipe.waiting", "pipe.export.after_hello", "pipe.export.before_sent", "pipe.import.after_link", "pipe.import.before_done"]
-    procs = {}
-    while time.time() - start < budget - 2:
-        for pid in range(pipers):
-            p = procs.get(pid)
-            if p is not None and p.poll() is None:
-                continue
-            if p is not None:
-                _collect_sharer(p, tally)
-            roll = rng.random()
-            extra = f";{rng.choice(aborts)}=5%abort" if roll < 0.3 else f";{rng.choice(aborts)}=5%error" if roll < 0.6 else ""
-            procs[pid] = workers.piper(runtime, pid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 2, delays + extra)
-        time.sleep(rng.uniform(0.05, 0.5))
-        victim = procs[rng.randrange(pipers)]
-        if rng.random() < 0.3 and victim.poll() is None:
-            victim.send_signal(signal.SIGKILL)
-            tally.counts["kills"] = tally.counts.get("kills", 0) + 1
-    for p in procs.values():
-        p.wait(timeout=120)
-        _collect_sharer(p, tally)
+
+    def spawn(pid: int) -> subprocess.Popen:
+        roll = rng.random()
+        extra = f";{rng.choice(aborts)}=5%abort" if roll < 0.3 else f";{rng.choice(aborts)}=5%error" if roll < 0.6 else ""
+        return workers.piper(runtime, pid, rng.getrandbits(63), rng.uniform(0.5, 3.0), 2, delays + extra)
+
+    _churn(budget, start, rng, tally, pipers, spawn)
     try:
         left = workers.pipesweep(runtime)
         if left:
@@ -322,7 +295,35 @@ def pipes(budget: float, work: str, rng: random.Random, pipers: int = 4) -> Tall
     return tally
 
 
-def _collect_sharer(p: subprocess.Popen, tally: Tally) -> None:
+def _delays(points: list[tuple[str, int, str]]) -> str:
+    """`SWINGDB_FAILPOINTS` for (failpoint, percent, action) triples."""
+    return ";".join(f"{p}={pct}%{action}" for p, pct, action in points)
+
+
+def _churn(budget: float, start: float, rng: random.Random, tally: Tally, count: int, spawn) -> None:
+    """Keeps `count` workers running (`spawn(i)` starts worker i again when it
+    ends) until the budget is nearly spent, killing a random one with SIGKILL
+    now and then; then waits for all and collects what each reported."""
+    procs = {}
+    while time.time() - start < budget - 2:
+        for i in range(count):
+            p = procs.get(i)
+            if p is not None and p.poll() is None:
+                continue
+            if p is not None:
+                _collect_worker(p, tally)
+            procs[i] = spawn(i)
+        time.sleep(rng.uniform(0.05, 0.5))
+        victim = procs[rng.randrange(count)]
+        if rng.random() < 0.3 and victim.poll() is None:
+            victim.send_signal(signal.SIGKILL)
+            tally.counts["kills"] = tally.counts.get("kills", 0) + 1
+    for p in procs.values():
+        p.wait(timeout=120)
+        _collect_worker(p, tally)
+
+
+def _collect_worker(p: subprocess.Popen, tally: Tally) -> None:
     out, err = p.communicate(timeout=120)
     for line in out.splitlines():
         if line.startswith("ops "):
@@ -333,7 +334,7 @@ def _collect_sharer(p: subprocess.Popen, tally: Tally) -> None:
         elif line.startswith("FAIL"):
             tally.fail(line)
     if p.returncode not in (0, -signal.SIGKILL, -signal.SIGABRT) and not any(line.startswith("FAIL") for line in out.splitlines()):
-        tally.fail(f"a sharer exited with {p.returncode}: {err.strip()[-300:]}")
+        tally.fail(f"a worker exited with {p.returncode}: {err.strip()[-300:]}")
 
 
 def _fuzzing(name: str, unit: str, run):

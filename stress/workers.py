@@ -92,31 +92,37 @@ class WriterLog:
         self.maybe |= self.committed
 
 
+def _in_runtime(runtime: str, failpoints: str = "") -> dict:
+    """The environment of a worker whose runtime home is `runtime`."""
+    return {**os.environ, "SWINGDB_FAILPOINTS": failpoints, "SWINGDB_RUNTIME_DIR": runtime}
+
+
+def _runtime_worker(kind: str, runtime: str, wid: int, seed: int, seconds: float, names: int, failpoints: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [binary(), kind, str(wid), str(seed), str(seconds), str(names)],
+        env=_in_runtime(runtime, failpoints), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def _runtime_output(kind: str, runtime: str) -> str:
+    return subprocess.run([binary(), kind], env=_in_runtime(runtime), check=True, capture_output=True, text=True, timeout=120).stdout
+
+
 def sharer(runtime: str, sid: int, seed: int, seconds: float, names: int, failpoints: str = "") -> subprocess.Popen:
     """A process that shares, attaches, checks and discards snapshots s0..s<names-1>."""
-    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints, "SWINGDB_RUNTIME_DIR": runtime}
-    return subprocess.Popen(
-        [binary(), "sharer", str(sid), str(seed), str(seconds), str(names)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    return _runtime_worker("sharer", runtime, sid, seed, seconds, names, failpoints)
 
 
 def sweep(runtime: str) -> list[str]:
     """Lists the snapshots in `runtime` (which sweeps what dead processes left); their names."""
-    env = {**os.environ, "SWINGDB_RUNTIME_DIR": runtime, "SWINGDB_FAILPOINTS": ""}
-    out = subprocess.run([binary(), "sweep"], env=env, check=True, capture_output=True, text=True, timeout=120)
-    return out.stdout.split()
+    return _runtime_output("sweep", runtime).split()
 
 
 def piper(runtime: str, pid: int, seed: int, seconds: float, names: int, failpoints: str = "") -> subprocess.Popen:
     """A process that exports and imports through pipes p0..p<names-1>, checking every import."""
-    env = {**os.environ, "SWINGDB_FAILPOINTS": failpoints, "SWINGDB_RUNTIME_DIR": runtime}
-    return subprocess.Popen(
-        [binary(), "piper", str(pid), str(seed), str(seconds), str(names)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    return _runtime_worker("piper", runtime, pid, seed, seconds, names, failpoints)
 
 
 def pipesweep(runtime: str) -> list[str]:
     """Sweeps the rendezvous of `runtime`; the ends still waiting there."""
-    env = {**os.environ, "SWINGDB_RUNTIME_DIR": runtime, "SWINGDB_FAILPOINTS": ""}
-    out = subprocess.run([binary(), "pipesweep"], env=env, check=True, capture_output=True, text=True, timeout=120)
-    return out.stdout.splitlines()
+    return _runtime_output("pipesweep", runtime).splitlines()

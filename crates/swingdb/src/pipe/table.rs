@@ -27,6 +27,13 @@ const CHANNEL_DEPTH: usize = 2;
 
 type Batches = mpsc::Receiver<DFResult<RecordBatch>>;
 
+/// The batches arriving on `rx` as a partition's stream (pipes and PostgreSQL
+/// reads both feed partitions from threads or tasks through a channel).
+pub(crate) fn channel_stream(schema: SchemaRef, rx: Batches) -> SendableRecordBatchStream {
+    let batches = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (b, rx)) });
+    Box::pin(RecordBatchStreamAdapter::new(schema, batches))
+}
+
 /// A pipe being imported, as a table that can be scanned once.
 #[derive(Debug)]
 pub struct PipeTable {
@@ -156,10 +163,7 @@ impl PartitionStream for Partition {
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
         let schema = self.schema.clone();
         match self.shared.take(self.index) {
-            Ok(rx) => {
-                let batches = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (b, rx)) });
-                Box::pin(RecordBatchStreamAdapter::new(schema, batches))
-            }
+            Ok(rx) => channel_stream(schema, rx),
             Err(e) => Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::once(async move { Err(e.into()) }))),
         }
     }

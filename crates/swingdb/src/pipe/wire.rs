@@ -104,20 +104,31 @@ pub fn receive(stream: &mut UnixStream) -> io::Result<Message> {
     serde_json::from_slice(&body).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
+/// A control buffer with room for `count` descriptors.
+fn control_buffer(count: usize) -> Vec<u8> {
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    vec![0u8; unsafe { libc::CMSG_SPACE((count * std::mem::size_of::<RawFd>()) as u32) } as usize]
+}
+
+/// A message header of one byte of data (`iov`) and the control buffer
+/// `control`; both must outlive every use of the header.
+fn message_header(iov: &mut libc::iovec, control: &mut [u8]) -> libc::msghdr {
+    // SAFETY: msghdr is plain data; the pointers set here are the caller's buffers.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+    msg.msg_controllen = control.len() as _;
+    msg
+}
+
 /// Sends `fds` along `stream` with one byte of data.
 pub fn send_fds(stream: &UnixStream, fds: &[RawFd]) -> io::Result<()> {
     let payload = [0u8; 1];
     let mut iov = libc::iovec { iov_base: payload.as_ptr() as *mut libc::c_void, iov_len: 1 };
     let data_len = std::mem::size_of_val(fds) as u32;
-    // SAFETY: CMSG_SPACE is a pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(data_len) } as usize;
-    let mut control = vec![0u8; space];
-    // SAFETY: msghdr is plain data; every pointer set below outlives the call.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
-    msg.msg_controllen = space as _;
+    let mut control = control_buffer(fds.len());
+    let msg = message_header(&mut iov, &mut control);
     // SAFETY: the control buffer has room for one header with `fds` as data.
     unsafe {
         let cmsg = libc::CMSG_FIRSTHDR(&msg);
@@ -144,16 +155,8 @@ pub fn send_fds(stream: &UnixStream, fds: &[RawFd]) -> io::Result<()> {
 pub fn receive_fds(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd>> {
     let mut payload = [0u8; 1];
     let mut iov = libc::iovec { iov_base: payload.as_mut_ptr() as *mut libc::c_void, iov_len: 1 };
-    let data_len = (count * std::mem::size_of::<RawFd>()) as u32;
-    // SAFETY: pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(data_len) } as usize;
-    let mut control = vec![0u8; space];
-    // SAFETY: as in send_fds.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
-    msg.msg_controllen = space as _;
+    let mut control = control_buffer(count);
+    let mut msg = message_header(&mut iov, &mut control);
     let rc = loop {
         // SAFETY: msg points at live buffers; MSG_CMSG_CLOEXEC keeps the descriptors from leaking into children.
         let rc = unsafe { libc::recvmsg(stream.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) };

@@ -25,7 +25,6 @@ use datafusion::arrow::compute::{cast_with_options, CastOptions};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::streaming::StreamingTable;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use futures::{SinkExt, StreamExt};
 use std::str::FromStr;
@@ -311,8 +310,7 @@ impl PartitionStream for Partition {
                 let _ = tx.send(Err(e.into())).await;
             }
         });
-        let batches = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (b, rx)) });
-        Box::pin(RecordBatchStreamAdapter::new(self.schema.clone(), batches))
+        crate::pipe::table::channel_stream(self.schema.clone(), rx)
     }
 }
 
@@ -401,6 +399,7 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
     let mut buffer = BytesMut::with_capacity(SEND_CHUNK * 2);
     binary::write_header(&mut buffer);
     let options = CastOptions { safe: false, ..Default::default() };
+    let cast_schema = binary::arrow_schema(&kinds.iter().zip(&names).map(|(k, n)| PgColumn { name: n.clone(), kind: k.clone() }).collect::<Vec<_>>());
     let mut rows = 0u64;
     while let Some(batch) = stream.next().await {
         let batch = batch?;
@@ -415,8 +414,7 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
                     .map_err(|e| Error::data(format!("{}: column '{name}' does not fit {quoted}: {e}", url.shown)))
             })
             .collect::<Result<Vec<_>>>()?;
-        let cast_schema = binary::arrow_schema(&kinds.iter().zip(&names).map(|(k, n)| PgColumn { name: n.clone(), kind: k.clone() }).collect::<Vec<_>>());
-        let cast = RecordBatch::try_new(cast_schema, columns)?;
+        let cast = RecordBatch::try_new(cast_schema.clone(), columns)?;
         binary::encode_batch(&names, &kinds, &cast, &mut buffer)?;
         if buffer.len() >= SEND_CHUNK {
             sink.as_mut().send(buffer.split().freeze()).await.map_err(fail("sending COPY data"))?;
