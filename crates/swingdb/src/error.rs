@@ -140,6 +140,9 @@ fn datafusion_message(err: &DataFusionError) -> String {
             Some(inner) => inner.message.clone(),
             None => e.to_string(),
         },
+        // Constant folding evaluates casts and arithmetic while planning; which
+        // optimizer rule did it is noise to the person who wrote the SQL.
+        DataFusionError::Context(ctx, inner) if ctx.starts_with("Optimizer rule") => datafusion_message(inner),
         DataFusionError::Context(ctx, inner) => format!("{}: {}", ctx, datafusion_message(inner)),
         DataFusionError::Diagnostic(_, inner) => datafusion_message(inner),
         DataFusionError::Shared(inner) => datafusion_message(inner),

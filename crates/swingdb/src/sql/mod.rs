@@ -3,12 +3,14 @@
 
 pub mod catalog;
 pub mod functions;
+pub mod overflow;
 pub mod params;
 pub mod parse;
 pub mod remote;
 pub mod session;
 pub mod source;
 pub mod table;
+pub mod types;
 
 pub use catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

@@ -4,6 +4,7 @@
 
 use super::catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
+use super::overflow::CheckedArithmetic;
 use crate::error::Result;
 use crate::storage::SegmentStore;
 use datafusion::execution::session_state::SessionStateBuilder;
@@ -36,6 +37,7 @@ pub fn new_context(
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
     let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
     let ctx = SessionContext::new_with_state(state);
+    ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
     let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main, attached)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {

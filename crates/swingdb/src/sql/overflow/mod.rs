@@ -1,0 +1,302 @@
+//! Arithmetic that raises instead of wrapping. DataFusion adds, subtracts and
+//! multiplies integers and decimals with wrapping kernels and sums them with
+//! wrapping accumulators, so `9223372036854775807 + 1` answers a negative
+//! number. PostgreSQL and DuckDB raise; so does swingdb: an analyzer rule,
+//! run after type coercion, replaces those operations by checked ones that
+//! fail with a `DataError` naming the operation and the values.
+//!
+//! - `a + b`, `a - b`, `a * b` on integers or `DECIMAL` become [`CheckedOp`]
+//!   calls, shown and named exactly as the operator (so result columns keep
+//!   their names); a decimal result must also fit its declared precision.
+//! - `sum` and `avg` of integers and `DECIMAL` accumulate in 128 bits
+//!   ([`sum::WideSum`]): exact where DataFusion wrapped, and an error when the
+//!   total does not fit the result type (BIGINT, or the DECIMAL's precision).
+//!
+//! Division, negation, `abs` and casts already raise in DataFusion.
+
+mod sum;
+
+use crate::error::Error;
+use super::types::sql_name;
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Datum};
+use datafusion::arrow::compute::{cast_with_options, try_binary, CastOptions};
+use datafusion::arrow::error::ArrowError;
+use datafusion::arrow::datatypes::Decimal128Type;
+use datafusion::arrow::compute::kernels::numeric;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
+use datafusion::common::{DFSchema, Result as DFResult, ScalarValue};
+use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::expr_rewriter::NamePreserver;
+use datafusion::logical_expr::type_coercion::binary::BinaryTypeCoercer;
+use datafusion::logical_expr::utils::merge_schema;
+use datafusion::logical_expr::{
+    BinaryExpr, ColumnarValue, Expr, ExprSchemable, LogicalPlan, Operator, ReturnFieldArgs, ScalarFunctionArgs,
+    ScalarUDF, ScalarUDFImpl, Signature, Volatility, WindowFunctionDefinition,
+};
+use datafusion::optimizer::AnalyzerRule;
+use std::sync::Arc;
+
+/// The analyzer rule that swaps wrapping arithmetic and sums for checked ones.
+#[derive(Debug, Default)]
+pub struct CheckedArithmetic;
+
+impl AnalyzerRule for CheckedArithmetic {
+    fn name(&self) -> &str {
+        "checked_arithmetic"
+    }
+
+    fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> DFResult<LogicalPlan> {
+        plan.transform_up_with_subqueries(rewrite_plan).data()
+    }
+}
+
+/// Rewrites the expressions of one plan node, resolving types against its
+/// inputs (and, for a scan, its table), and keeps every output name.
+fn rewrite_plan(plan: LogicalPlan) -> DFResult<Transformed<LogicalPlan>> {
+    let mut schema = merge_schema(&plan.inputs());
+    if let LogicalPlan::TableScan(scan) = &plan {
+        schema.merge(&DFSchema::try_from_qualified_schema(scan.table_name.clone(), &scan.source.schema())?);
+    }
+    let names = NamePreserver::new(&plan);
+    let rewritten = plan.map_expressions(|expr| {
+        let name = names.save(&expr);
+        Ok(expr.transform_up(|e| rewrite_expr(e, &schema))?.update_data(|e| name.restore(e)))
+    })?;
+    if rewritten.transformed {
+        rewritten.map_data(|plan| plan.recompute_schema())
+    } else {
+        Ok(rewritten)
+    }
+}
+
+/// Integers and 128-bit decimals: the types whose arithmetic DataFusion wraps.
+fn is_checked_type(t: &DataType) -> bool {
+    t.is_integer() || matches!(t, DataType::Decimal128(..))
+}
+
+/// Whether `l op r` can leave its result type. Integers always can; for
+/// decimals, valid operands (|a| < 10^p1, |b| < 10^p2) bound the result's
+/// digits, and when those fit DECIMAL's 38 the wrapping operator is exact
+/// (`DECIMAL(15,2) * DECIMAL(15,2)` needs 30): checking would only cost time.
+fn can_overflow(l: &DataType, op: Operator, r: &DataType) -> bool {
+    let (DataType::Decimal128(p1, s1), DataType::Decimal128(p2, s2)) = (l, r) else {
+        return true;
+    };
+    let (p1, s1, p2, s2) = (*p1 as i32, *s1 as i32, *p2 as i32, *s2 as i32);
+    let digits = match op {
+        Operator::Multiply => p1 + p2,
+        _ => s1.max(s2) + (p1 - s1).max(p2 - s2) + 1,
+    };
+    digits > 38
+}
+
+fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
+    match expr {
+        Expr::BinaryExpr(BinaryExpr { left, op, right })
+            if matches!(op, Operator::Plus | Operator::Minus | Operator::Multiply)
+                && match (left.get_type(schema), right.get_type(schema)) {
+                    (Ok(l), Ok(r)) => is_checked_type(&l) && is_checked_type(&r) && can_overflow(&l, op, &r),
+                    _ => false,
+                } =>
+        {
+            let udf = ScalarUDF::new_from_impl(CheckedOp::new(op));
+            Ok(Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(Arc::new(udf), vec![*left, *right]))))
+        }
+        Expr::AggregateFunction(mut agg) => match sum::widened(&agg.func, &agg.params.args, schema)? {
+            Some((func, args)) => {
+                agg.func = func;
+                agg.params.args = args;
+                Ok(Transformed::yes(Expr::AggregateFunction(agg)))
+            }
+            None => Ok(Transformed::no(Expr::AggregateFunction(agg))),
+        },
+        Expr::WindowFunction(mut window) => {
+            let widened = match &window.fun {
+                WindowFunctionDefinition::AggregateUDF(func) => sum::widened(func, &window.params.args, schema)?,
+                _ => None,
+            };
+            match widened {
+                Some((func, args)) => {
+                    window.fun = WindowFunctionDefinition::AggregateUDF(func);
+                    window.params.args = args;
+                    Ok(Transformed::yes(Expr::WindowFunction(window)))
+                }
+                None => Ok(Transformed::no(Expr::WindowFunction(window))),
+            }
+        }
+        other => Ok(Transformed::no(other)),
+    }
+}
+
+/// `+`, `-` or `*` of integers or decimals, failing on overflow.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct CheckedOp {
+    op: Operator,
+    name: String,
+    signature: Signature,
+}
+
+impl CheckedOp {
+    fn new(op: Operator) -> Self {
+        let name = match op {
+            Operator::Plus => "checked_add",
+            Operator::Minus => "checked_subtract",
+            _ => "checked_multiply",
+        };
+        Self { op, name: name.to_string(), signature: Signature::any(2, Volatility::Immutable) }
+    }
+
+    /// Decimal products in one pass: both factors usually fit 64 bits (a
+    /// DECIMAL(38,s) column rarely holds 38 digits), and then their product
+    /// is one machine multiply that cannot overflow 128 bits; only the rest
+    /// take the slow checked 128-bit multiply. Each product must stay below
+    /// 10^precision. `None` when the types need rescaling (arrow's kernel
+    /// does that).
+    fn multiply_decimals(&self, args: &[ColumnarValue], target: &DataType) -> DFResult<Option<ArrayRef>> {
+        let (Some(DataType::Decimal128(_, s1)), Some(DataType::Decimal128(_, s2)), DataType::Decimal128(precision, scale)) =
+            (args.first().map(|a| a.data_type()), args.get(1).map(|a| a.data_type()), target)
+        else {
+            return Ok(None);
+        };
+        if self.op != Operator::Multiply || s1 + s2 != *scale {
+            return Ok(None);
+        }
+        let arrays = ColumnarValue::values_to_arrays(args)?;
+        let limit = 10u128.pow(*precision as u32);
+        let (l, r) = (arrays[0].as_primitive::<Decimal128Type>(), arrays[1].as_primitive::<Decimal128Type>());
+        let product = try_binary::<_, _, _, Decimal128Type>(l, r, |a, b| {
+            let p = match (i64::try_from(a), i64::try_from(b)) {
+                (Ok(a), Ok(b)) => Some(a as i128 * b as i128),
+                _ => a.checked_mul(b),
+            };
+            p.filter(|p| p.unsigned_abs() < limit)
+                .ok_or_else(|| ArrowError::ArithmeticOverflow(format!("{a} * {b}")))
+        })?;
+        Ok(Some(Arc::new(product.with_precision_and_scale(*precision, *scale)?)))
+    }
+
+    fn apply(&self, left: &dyn Datum, right: &dyn Datum) -> DFResult<ArrayRef> {
+        let result = match self.op {
+            Operator::Plus => numeric::add(left, right),
+            Operator::Minus => numeric::sub(left, right),
+            _ => numeric::mul(left, right),
+        };
+        Ok(result?)
+    }
+}
+
+impl ScalarUDFImpl for CheckedOp {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// Shown as the operator it replaces: `a + b`.
+    fn display_name(&self, args: &[Expr]) -> DFResult<String> {
+        Ok(format!("{} {} {}", args[0], self.op, args[1]))
+    }
+
+    /// Named as the operator it replaces, so columns keep their names.
+    fn schema_name(&self, args: &[Expr]) -> DFResult<String> {
+        Ok(format!("{} {} {}", args[0].schema_name(), self.op, args[1].schema_name()))
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> DFResult<DataType> {
+        BinaryTypeCoercer::new(&arg_types[0], &self.op, &arg_types[1]).get_result_type()
+    }
+
+    /// NULL only where an operand is (the operator's rule, not a function's).
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> DFResult<FieldRef> {
+        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
+        let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
+        Ok(Arc::new(Field::new(self.name(), self.return_type(&types)?, nullable)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> DFResult<ColumnarValue> {
+        let target = args.return_field.data_type().clone();
+        let all_scalars = args.args.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let overflow = |e| self.overflow(&args.args, &target, e);
+        let result = match self.multiply_decimals(&args.args, &target).map_err(overflow)? {
+            Some(product) => product,
+            None => {
+                let operands: Vec<Box<dyn Datum>> = args
+                    .args
+                    .iter()
+                    .map(|a| -> DFResult<Box<dyn Datum>> {
+                        Ok(match a {
+                            ColumnarValue::Array(array) => Box::new(array.clone()),
+                            ColumnarValue::Scalar(s) => Box::new(s.to_scalar()?),
+                        })
+                    })
+                    .collect::<DFResult<_>>()?;
+                let result = self.apply(operands[0].as_ref(), operands[1].as_ref()).map_err(overflow)?;
+                fit_decimal(result, &target).map_err(overflow)?
+            }
+        };
+        Ok(if all_scalars {
+            ColumnarValue::Scalar(ScalarValue::try_from_array(&result, 0)?)
+        } else {
+            ColumnarValue::Array(result)
+        })
+    }
+}
+
+impl CheckedOp {
+    /// The error for an overflow: the type, the operation, and the first pair
+    /// of values that overflows.
+    fn overflow(&self, args: &[ColumnarValue], target: &DataType, err: datafusion::error::DataFusionError) -> datafusion::error::DataFusionError {
+        let culprit = first_overflow(self, args, target).unwrap_or_default();
+        let sql_type = sql_name(target);
+        let message = match culprit {
+            Some((l, r)) => format!("{sql_type} out of range: {l} {} {r} overflows", self.op),
+            None => format!("{sql_type} out of range in {} ({err})", self.op),
+        };
+        Error::data(message).into()
+    }
+}
+
+/// The first row whose operation overflows, as displayable values.
+fn first_overflow(op: &CheckedOp, args: &[ColumnarValue], target: &DataType) -> DFResult<Option<(String, String)>> {
+    let rows = args
+        .iter()
+        .map(|a| match a {
+            ColumnarValue::Array(array) => array.len(),
+            ColumnarValue::Scalar(_) => 1,
+        })
+        .max()
+        .unwrap_or(1);
+    let value = |a: &ColumnarValue, row: usize| -> DFResult<ScalarValue> {
+        match a {
+            ColumnarValue::Array(array) => ScalarValue::try_from_array(array, row),
+            ColumnarValue::Scalar(s) => Ok(s.clone()),
+        }
+    };
+    for row in 0..rows {
+        let (l, r) = (value(&args[0], row)?, value(&args[1], row)?);
+        if op.apply(&l.to_scalar()?, &r.to_scalar()?).and_then(|a| fit_decimal(a, target)).is_err() {
+            return Ok(Some((l.to_string(), r.to_string())));
+        }
+    }
+    Ok(None)
+}
+
+/// A decimal result in the declared type (rescaled if the kernel chose
+/// another scale), refusing values beyond its precision; other results as
+/// they are.
+fn fit_decimal(result: ArrayRef, target: &DataType) -> DFResult<ArrayRef> {
+    let DataType::Decimal128(precision, _) = target else {
+        return Ok(result);
+    };
+    let result = if result.data_type() == target {
+        result
+    } else {
+        cast_with_options(&result, target, &CastOptions { safe: false, ..Default::default() })?
+    };
+    result.as_primitive::<Decimal128Type>().validate_decimal_precision(*precision)?;
+    Ok(result)
+}

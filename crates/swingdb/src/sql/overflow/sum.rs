@@ -1,0 +1,428 @@
+//! `sum` and `avg` of integers and `DECIMAL`, accumulated in 128 bits.
+//!
+//! DataFusion's `sum` adds with wrapping arithmetic in the result type, so the
+//! sum of two large BIGINTs comes back negative. [`WideSum`] keeps every
+//! running total as an `i128` (a BIGINT column would need 2^64 rows to
+//! overflow it) and converts once, at the end: the result is exact, or a
+//! `DataError` when the total does not fit the result type. Result types are
+//! DataFusion's (`sum(BIGINT)` is BIGINT, `sum(DECIMAL(p,s))` is
+//! `DECIMAL(min(38,p+10),s)`, `avg` of integers is DOUBLE), so plans above the
+//! aggregate do not change. Partial states travel as `DECIMAL(38,s)` totals
+//! and `UBIGINT` counts.
+
+use crate::error::Error;
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Float64Array, Int64Array, ListArray, UInt64Array,
+};
+use datafusion::arrow::datatypes::{DataType, Decimal128Type, Field, FieldRef, Int64Type, UInt64Type};
+use datafusion::common::{internal_err, DFSchema, Result as DFResult, ScalarValue};
+use datafusion::logical_expr::expr::Cast;
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::utils::AggregateOrderSensitivity;
+use datafusion::logical_expr::{
+    Accumulator, AggregateUDF, AggregateUDFImpl, EmitTo, Expr, ExprSchemable, GroupsAccumulator, ReversedUDAF,
+    Signature, Volatility,
+};
+use datafusion_functions_aggregate_common::aggregate::groups_accumulator::accumulate::accumulate;
+use datafusion_functions_aggregate_common::utils::DecimalAverager;
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Which aggregate a [`WideSum`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    Sum,
+    Avg,
+}
+
+/// The widened replacement for DataFusion's `sum` and `avg` of BIGINT,
+/// UBIGINT and DECIMAL inputs (smaller integers arrive cast to these).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct WideSum {
+    kind: Kind,
+    signature: Signature,
+}
+
+/// The widened aggregate and its arguments for `func(args)`, if `func` is
+/// DataFusion's `sum` or `avg` over an input whose total can overflow.
+pub(super) fn widened(func: &Arc<AggregateUDF>, args: &[Expr], schema: &DFSchema) -> DFResult<Option<(Arc<AggregateUDF>, Vec<Expr>)>> {
+    let already: &dyn Any = func.inner().as_ref();
+    if already.is::<WideSum>() || args.len() != 1 {
+        return Ok(None);
+    }
+    let kind = match func.name() {
+        "sum" => Kind::Sum,
+        "avg" => Kind::Avg,
+        _ => return Ok(None),
+    };
+    let Ok(input) = args[0].get_type(schema) else {
+        return Ok(None);
+    };
+    let arg = match (&args[0], input) {
+        (_, DataType::Int64 | DataType::UInt64 | DataType::Decimal128(..)) => args[0].clone(),
+        // avg coerces integers to DOUBLE; sum them as integers instead.
+        (Expr::Cast(Cast { expr, .. }), DataType::Float64) if kind == Kind::Avg => {
+            match expr.get_type(schema) {
+                Ok(t) if t.is_signed_integer() => Expr::Cast(Cast::new(expr.clone(), DataType::Int64)),
+                Ok(t) if t.is_unsigned_integer() => Expr::Cast(Cast::new(expr.clone(), DataType::UInt64)),
+                _ => return Ok(None),
+            }
+        }
+        _ => return Ok(None),
+    };
+    let udaf = AggregateUDF::new_from_impl(WideSum { kind, signature: Signature::any(1, Volatility::Immutable) });
+    Ok(Some((Arc::new(udaf), vec![arg])))
+}
+
+/// The scale of an input (0 for integers): the scale of every running total.
+fn input_scale(input: &DataType) -> i8 {
+    match input {
+        DataType::Decimal128(_, s) => *s,
+        _ => 0,
+    }
+}
+
+impl AggregateUDFImpl for WideSum {
+    fn name(&self) -> &str {
+        match self.kind {
+            Kind::Sum => "sum",
+            Kind::Avg => "avg",
+        }
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> DFResult<DataType> {
+        Ok(match (self.kind, &arg_types[0]) {
+            (Kind::Sum, DataType::Decimal128(p, s)) => DataType::Decimal128((*p + 10).min(38), *s),
+            (Kind::Sum, other) => other.clone(),
+            (Kind::Avg, DataType::Decimal128(p, s)) => DataType::Decimal128((*p + 4).min(38), (*s + 4).min(38)),
+            (Kind::Avg, _) => DataType::Float64,
+        })
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> DFResult<Vec<FieldRef>> {
+        let total = DataType::Decimal128(38, input_scale(args.input_fields[0].data_type()));
+        let field = |what: &str, t: DataType| Arc::new(Field::new(format!("{}[{what}]", args.name), t, true));
+        if args.is_distinct {
+            let list = DataType::List(Arc::new(Field::new_list_field(total, true)));
+            Ok(vec![field("distinct", list)])
+        } else {
+            Ok(vec![field("total", total), field("count", DataType::UInt64)])
+        }
+    }
+
+    fn accumulator(&self, args: AccumulatorArgs) -> DFResult<Box<dyn Accumulator>> {
+        let finish = Finish::new(self.kind, &args);
+        if args.is_distinct {
+            Ok(Box::new(DistinctAccumulator { finish, values: HashMap::new() }))
+        } else {
+            Ok(Box::new(WideAccumulator { finish, total: 0, count: 0 }))
+        }
+    }
+
+    fn groups_accumulator_supported(&self, args: AccumulatorArgs) -> bool {
+        !args.is_distinct
+    }
+
+    fn create_groups_accumulator(&self, args: AccumulatorArgs) -> DFResult<Box<dyn GroupsAccumulator>> {
+        Ok(Box::new(WideGroups { finish: Finish::new(self.kind, &args), totals: vec![], counts: vec![] }))
+    }
+
+    fn reverse_expr(&self) -> ReversedUDAF {
+        ReversedUDAF::Identical
+    }
+
+    fn order_sensitivity(&self) -> AggregateOrderSensitivity {
+        AggregateOrderSensitivity::Insensitive
+    }
+}
+
+/// Turns running totals and counts into results of the aggregate's type.
+#[derive(Debug)]
+struct Finish {
+    kind: Kind,
+    scale: i8,
+    output: DataType,
+    name: String,
+}
+
+impl Finish {
+    fn new(kind: Kind, args: &AccumulatorArgs) -> Self {
+        Self {
+            kind,
+            scale: input_scale(args.expr_fields[0].data_type()),
+            output: args.return_field.data_type().clone(),
+            name: args.name.to_string(),
+        }
+    }
+
+    fn out_of_range(&self, total: i128) -> datafusion::error::DataFusionError {
+        let sql_type = super::sql_name(&self.output);
+        let shown = ScalarValue::Decimal128(Some(total), 38, self.scale);
+        Error::data(format!(
+            "{} is out of range for {sql_type}: the total is {shown}; aggregate a wider type, e.g. CAST(... AS DECIMAL(38,{}))",
+            self.name, self.scale
+        ))
+        .into()
+    }
+
+    /// One result per (total, count); NULL where nothing was counted.
+    fn results(&self, totals: &[i128], counts: &[u64]) -> DFResult<ArrayRef> {
+        let pairs = totals.iter().zip(counts).map(|(t, c)| (*c > 0).then_some((*t, *c)));
+        Ok(match (self.kind, &self.output) {
+            (Kind::Sum, DataType::Int64) => Arc::new(
+                pairs.map(|p| p.map(|(t, _)| i64::try_from(t).map_err(|_| self.out_of_range(t))).transpose()).collect::<DFResult<Int64Array>>()?,
+            ),
+            (Kind::Sum, DataType::UInt64) => Arc::new(
+                pairs.map(|p| p.map(|(t, _)| u64::try_from(t).map_err(|_| self.out_of_range(t))).transpose()).collect::<DFResult<UInt64Array>>()?,
+            ),
+            (Kind::Sum, DataType::Decimal128(precision, scale)) => {
+                let limit = 10i128.pow(*precision as u32);
+                let fits = |t: i128| if t.unsigned_abs() < limit as u128 { Ok(t) } else { Err(self.out_of_range(t)) };
+                let values = pairs.map(|p| p.map(|(t, _)| fits(t)).transpose()).collect::<DFResult<Decimal128Array>>()?;
+                Arc::new(values.with_precision_and_scale(*precision, *scale)?)
+            }
+            (Kind::Avg, DataType::Decimal128(precision, scale)) => {
+                let averager = DecimalAverager::<Decimal128Type>::try_new(self.scale, *precision, *scale)?;
+                let values = pairs
+                    .map(|p| p.map(|(t, c)| averager.avg(t, c as i128).map_err(|_| self.out_of_range(t))).transpose())
+                    .collect::<DFResult<Decimal128Array>>()?;
+                Arc::new(values.with_precision_and_scale(*precision, *scale)?)
+            }
+            (Kind::Avg, _) => Arc::new(pairs.map(|p| p.map(|(t, c)| t as f64 / c as f64)).collect::<Float64Array>()),
+            (Kind::Sum, other) => return internal_err!("sum into {other}"),
+        })
+    }
+
+    /// Totals as a partial state column.
+    fn state_totals(&self, totals: Vec<i128>) -> DFResult<ArrayRef> {
+        Ok(Arc::new(Decimal128Array::from(totals).with_precision_and_scale(38, self.scale)?))
+    }
+
+    /// The error for a running total beyond even 128 bits (DECIMAL(38,s)
+    /// inputs only: integers would need 2^64 rows).
+    fn overflow(&self) -> datafusion::error::DataFusionError {
+        Error::data(format!("{} is out of range for {}", self.name, super::sql_name(&self.output))).into()
+    }
+}
+
+/// Calls `add(row, value)` for each non-null input value, widened to i128.
+fn for_each_value(values: &ArrayRef, mut add: impl FnMut(usize, i128)) -> DFResult<()> {
+    macro_rules! each {
+        ($t:ty) => {{
+            let array = values.as_primitive::<$t>();
+            for (row, v) in array.values().iter().enumerate() {
+                if array.is_valid(row) {
+                    add(row, i128::from(*v));
+                }
+            }
+        }};
+    }
+    match values.data_type() {
+        DataType::Int64 => each!(Int64Type),
+        DataType::UInt64 => each!(UInt64Type),
+        DataType::Decimal128(..) => each!(Decimal128Type),
+        other => return internal_err!("a widened sum of {other}"),
+    }
+    Ok(())
+}
+
+/// One total for a whole input (also over sliding window frames).
+#[derive(Debug)]
+struct WideAccumulator {
+    finish: Finish,
+    total: i128,
+    count: u64,
+}
+
+impl WideAccumulator {
+    fn add(&mut self, values: &ArrayRef, sign: i128) -> DFResult<()> {
+        let (mut total, mut count, mut overflow) = (self.total, self.count, false);
+        for_each_value(values, |_, v| {
+            match total.checked_add(sign * v) {
+                Some(t) => total = t,
+                None => overflow = true,
+            }
+            count = if sign > 0 { count + 1 } else { count - 1 };
+        })?;
+        if overflow {
+            return Err(self.finish.overflow());
+        }
+        (self.total, self.count) = (total, count);
+        Ok(())
+    }
+}
+
+impl Accumulator for WideAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> DFResult<()> {
+        self.add(&values[0], 1)
+    }
+
+    fn retract_batch(&mut self, values: &[ArrayRef]) -> DFResult<()> {
+        self.add(&values[0], -1)
+    }
+
+    fn supports_retract_batch(&self) -> bool {
+        true
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> DFResult<()> {
+        let count = self.count;
+        self.add(&states[0], 1)?;
+        self.count = count + states[1].as_primitive::<UInt64Type>().iter().flatten().sum::<u64>();
+        Ok(())
+    }
+
+    fn state(&mut self) -> DFResult<Vec<ScalarValue>> {
+        Ok(vec![ScalarValue::Decimal128(Some(self.total), 38, self.finish.scale), ScalarValue::UInt64(Some(self.count))])
+    }
+
+    fn evaluate(&mut self) -> DFResult<ScalarValue> {
+        ScalarValue::try_from_array(&self.finish.results(&[self.total], &[self.count])?, 0)
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+    }
+}
+
+/// `sum(DISTINCT x)` / `avg(DISTINCT x)`: the distinct values with their
+/// multiplicities (so window frames can retract them).
+#[derive(Debug)]
+struct DistinctAccumulator {
+    finish: Finish,
+    values: HashMap<i128, u64>,
+}
+
+impl Accumulator for DistinctAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> DFResult<()> {
+        for_each_value(&values[0], |_, v| *self.values.entry(v).or_default() += 1)
+    }
+
+    fn retract_batch(&mut self, values: &[ArrayRef]) -> DFResult<()> {
+        for_each_value(&values[0], |_, v| {
+            if let Some(n) = self.values.get_mut(&v) {
+                *n -= 1;
+                if *n == 0 {
+                    self.values.remove(&v);
+                }
+            }
+        })
+    }
+
+    fn supports_retract_batch(&self) -> bool {
+        true
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> DFResult<()> {
+        let lists: &ListArray = states[0].as_list();
+        for list in lists.iter().flatten() {
+            self.update_batch(&[list])?;
+        }
+        Ok(())
+    }
+
+    fn state(&mut self) -> DFResult<Vec<ScalarValue>> {
+        let values = self.finish.state_totals(self.values.keys().copied().collect())?;
+        Ok(vec![ScalarValue::List(Arc::new(datafusion::common::utils::SingleRowListArrayBuilder::new(values).build_list_array()))])
+    }
+
+    fn evaluate(&mut self) -> DFResult<ScalarValue> {
+        let mut total: i128 = 0;
+        for v in self.values.keys() {
+            total = total.checked_add(*v).ok_or_else(|| self.finish.overflow())?;
+        }
+        ScalarValue::try_from_array(&self.finish.results(&[total], &[self.values.len() as u64])?, 0)
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.values.capacity() * 32
+    }
+}
+
+/// Totals per group for GROUP BY.
+struct WideGroups {
+    finish: Finish,
+    totals: Vec<i128>,
+    counts: Vec<u64>,
+}
+
+impl WideGroups {
+    /// Adds `values` (inputs or partial totals) into the groups; `counts`
+    /// (partial counts) replaces counting one per value.
+    fn add(&mut self, values: &ArrayRef, counts: Option<&UInt64Array>, groups: &[usize], filter: Option<&BooleanArray>, n: usize) -> DFResult<()> {
+        self.totals.resize(n, 0);
+        self.counts.resize(n, 0);
+        let mut overflow = false;
+        let (totals, group_counts) = (&mut self.totals, &mut self.counts);
+        let mut add = |group: usize, v: i128| match totals[group].checked_add(v) {
+            Some(t) => totals[group] = t,
+            None => overflow = true,
+        };
+        macro_rules! each {
+            ($t:ty) => {
+                accumulate(groups, values.as_primitive::<$t>(), filter, |g, v| {
+                    add(g, i128::from(v));
+                    if counts.is_none() {
+                        group_counts[g] += 1;
+                    }
+                })
+            };
+        }
+        match values.data_type() {
+            DataType::Int64 => each!(Int64Type),
+            DataType::UInt64 => each!(UInt64Type),
+            DataType::Decimal128(..) => each!(Decimal128Type),
+            other => return internal_err!("a widened sum of {other}"),
+        }
+        if let Some(counts) = counts {
+            accumulate(groups, counts, None, |g, c| self.counts[g] += c);
+        }
+        if overflow {
+            return Err(self.finish.overflow());
+        }
+        Ok(())
+    }
+}
+
+impl GroupsAccumulator for WideGroups {
+    fn update_batch(&mut self, values: &[ArrayRef], groups: &[usize], filter: Option<&BooleanArray>, n: usize) -> DFResult<()> {
+        self.add(&values[0], None, groups, filter, n)
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef], groups: &[usize], n: usize) -> DFResult<()> {
+        self.add(&states[0], Some(states[1].as_primitive::<UInt64Type>()), groups, None, n)
+    }
+
+    fn evaluate(&mut self, emit_to: EmitTo) -> DFResult<ArrayRef> {
+        let (totals, counts) = (emit_to.take_needed(&mut self.totals), emit_to.take_needed(&mut self.counts));
+        self.finish.results(&totals, &counts)
+    }
+
+    fn state(&mut self, emit_to: EmitTo) -> DFResult<Vec<ArrayRef>> {
+        let (totals, counts) = (emit_to.take_needed(&mut self.totals), emit_to.take_needed(&mut self.counts));
+        Ok(vec![self.finish.state_totals(totals)?, Arc::new(UInt64Array::from(counts))])
+    }
+
+    /// Each input row as its own partial state (used when grouping barely
+    /// reduces the rows): its value and a count of one, or zero and none.
+    fn convert_to_state(&self, values: &[ArrayRef], filter: Option<&BooleanArray>) -> DFResult<Vec<ArrayRef>> {
+        let rows = values[0].len();
+        let (mut totals, mut counts) = (vec![0i128; rows], vec![0u64; rows]);
+        let kept = |row: usize| filter.is_none_or(|f| f.is_valid(row) && f.value(row));
+        for_each_value(&values[0], |row, v| {
+            if kept(row) {
+                (totals[row], counts[row]) = (v, 1);
+            }
+        })?;
+        Ok(vec![self.finish.state_totals(totals)?, Arc::new(UInt64Array::from(counts))])
+    }
+
+    fn size(&self) -> usize {
+        self.totals.capacity() * 16 + self.counts.capacity() * 8
+    }
+}

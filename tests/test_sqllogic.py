@@ -1,0 +1,33 @@
+"""SQL behaviour, file by file: each tests/sql/*.slt runs on swingdb, SQLite and
+DuckDB (see tests/sqllogic.py for the format)."""
+
+from pathlib import Path
+
+import pytest
+
+from sqllogic import parse, run_file
+
+FILES = sorted((Path(__file__).parent / "sql").glob("*.slt"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_sql_file(path):
+    failures = run_file(path)
+    assert not failures, f"{len(failures)} record(s) failed:\n" + "\n".join(failures)
+
+
+def test_runner_catches_a_wrong_answer(tmp_path):
+    wrong = tmp_path / "wrong.slt"
+    wrong.write_text("query I\nSELECT 1 + 1\n----\n3\n\nstatement error DataError\nSELECT 1\n")
+    failures = run_file(wrong)
+    # Both records fail on every engine: a wrong answer, and no error where one was expected.
+    assert len(failures) == 6, failures
+    assert "answer differs" in failures[0] and "expected an error" in failures[1]
+
+
+def test_runner_reads_conditions(tmp_path):
+    path = tmp_path / "c.slt"
+    path.write_text("skipif sqlite\nonlyif duckdb\nquery T rowsort\nSELECT 'x'\n----\nx\n")
+    [record] = parse(path)
+    assert record.skip == {"sqlite"} and record.only == {"duckdb"} and record.rowsort
+    assert record.runs_on("duckdb") and not record.runs_on("swingdb") and not record.runs_on("sqlite")
