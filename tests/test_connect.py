@@ -87,6 +87,44 @@ def test_closed_connection_raises(con):
         con.sql("SELECT 1")
 
 
+def test_every_call_on_a_closed_connection_raises_error(con):
+    cur = con.cursor()
+    con.close()
+    calls = [con.cursor, con.commit, con.rollback, con.table_names, lambda: con.execute("SELECT 1"),
+             lambda: con.executemany("SELECT ?", [(1,)]), lambda: cur.execute("SELECT 1")]
+    for call in calls:
+        with pytest.raises(swingdb.Error, match="closed"):
+            call()
+
+
+def test_exception_classes_are_connection_attributes(con):
+    for name in ("Warning", "Error", "InterfaceError", "DatabaseError", "DataError", "OperationalError",
+                 "IntegrityError", "InternalError", "ProgrammingError", "NotSupportedError"):
+        assert getattr(con, name) is getattr(swingdb, name)
+    with pytest.raises(con.DataError):
+        con.sql("SELECT 9223372036854775807 + 1").fetchall()
+
+
+def test_fetching_without_rows_raises_error(con):
+    cur = con.cursor()
+    for fetch in (cur.fetchone, cur.fetchall, lambda: cur.fetchmany(2)):
+        with pytest.raises(swingdb.Error):
+            fetch()
+    cur.execute("CREATE TABLE t (a INT)")
+    for fetch in (cur.fetchone, cur.fetchall):
+        with pytest.raises(swingdb.Error):
+            fetch()
+
+
+def test_repeated_result_column_names_are_kept(con):
+    con.sql("CREATE TABLE t (a INT, b INT)")
+    con.sql("INSERT INTO t VALUES (1, 2)")
+    cur = con.execute("SELECT a, a, b AS a, 3 AS x, 4 AS x FROM t")
+    assert [d[0] for d in cur.description] == ["a", "a", "a", "x", "x"]
+    assert cur.fetchall() == [(1, 1, 2, 3, 4)]
+    assert list(con.sql("SELECT a, a FROM t").df().columns) == ["a", "a"]
+
+
 def test_pathlike_is_accepted(tmp_path):
     with swingdb.connect(tmp_path / "p.swingdb") as con:
         assert con.path.endswith("p.swingdb")

@@ -79,6 +79,19 @@ class Connection:
     :meth:`begin`); :meth:`commit` and :meth:`rollback` end it.
     """
 
+    # The DB-API exception classes, also reachable from a connection (PEP 249's
+    # optional extension), so code holding only a connection can catch them.
+    Warning = _swingdb.Warning
+    Error = _swingdb.Error
+    InterfaceError = _swingdb.InterfaceError
+    DatabaseError = _swingdb.DatabaseError
+    DataError = _swingdb.DataError
+    OperationalError = _swingdb.OperationalError
+    IntegrityError = _swingdb.IntegrityError
+    InternalError = _swingdb.InternalError
+    ProgrammingError = _swingdb.ProgrammingError
+    NotSupportedError = _swingdb.NotSupportedError
+
     def __init__(self, db):
         self._db = db
         self._path = None if db.in_memory else db.path
@@ -161,6 +174,7 @@ class Connection:
 
     def cursor(self) -> "Cursor":
         """A new DB-API cursor on this connection."""
+        self._check_open()
         return Cursor(self)
 
     # -- transactions ------------------------------------------------------

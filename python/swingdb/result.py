@@ -160,8 +160,13 @@ class Result:
         from ._convert import pandas_column
 
         table = self.arrow()
-        data = {name: pandas_column(col, pd) for name, col in zip(table.column_names, table.columns)}
-        return pd.DataFrame(data, copy=False) if data else pd.DataFrame()
+        # Keyed by position: a result may repeat a column name (SELECT a, a).
+        data = {i: pandas_column(col, pd) for i, col in enumerate(table.columns)}
+        if not data:
+            return pd.DataFrame()
+        frame = pd.DataFrame(data, copy=False)
+        frame.columns = table.column_names
+        return frame
 
     def numpy(self, nulls: str = "mask", writable: bool = False, decimals: str = "float"):
         """The remaining rows as ``{column: numpy array}``.

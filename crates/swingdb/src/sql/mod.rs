@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod functions;
+pub mod output_names;
 pub mod overflow;
 pub mod params;
 pub mod parse;

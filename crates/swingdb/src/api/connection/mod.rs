@@ -15,6 +15,7 @@ use dml::{conform, not_null_violation};
 use super::database::{runtime, DbCore};
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::output_names::{plan_repeated_names, restore_names};
 use crate::sql::parse::parse;
 use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
@@ -321,7 +322,7 @@ impl Connection {
         self.tables.lock().unwrap().insert(name.to_string(), Arc::new(meta));
     }
 
-    async fn run_in_txn(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+    async fn run_in_txn(&self, mut statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
         if let DFStatement::CopyTo(copy) = &statement {
             if crate::sql::remote::is_url(&copy.target) {
                 self.check_external_access("COPY")?;
@@ -344,6 +345,7 @@ impl Connection {
                 _ => {}
             }
         }
+        let renames = plan_repeated_names(&mut statement);
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
@@ -374,7 +376,7 @@ impl Connection {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
-                let stream = self.stream_plan(plan).await?;
+                let stream = restore_names(self.stream_plan(plan).await?, renames)?;
                 Ok(QueryResult::streaming(stream))
             }
         }
