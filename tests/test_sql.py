@@ -190,3 +190,26 @@ def test_parameter_count_must_match(con):
         con.execute("SELECT ?", [])
     with pytest.raises(swingdb.ProgrammingError, match="2 parameters were given but the statement has 1"):
         con.execute("SELECT ? + 1", [1, 2])
+
+
+def test_views_persist_and_follow_transactions(tmp_path):
+    path = tmp_path / "v.swingdb"
+    with swingdb.connect(path) as con:
+        con.sql("CREATE TABLE t (a INTEGER)")
+        con.sql("INSERT INTO t VALUES (1), (2), (3)")
+        con.sql("CREATE VIEW odd AS SELECT a FROM t WHERE a % 2 = 1")
+        con.begin()
+        con.sql("CREATE VIEW doomed AS SELECT 1 AS one")
+        assert con.sql("SELECT one FROM doomed").fetchall() == [(1,)]
+        con.rollback()
+        with pytest.raises(swingdb.ProgrammingError, match="doomed"):
+            con.sql("SELECT * FROM doomed").fetchall()
+        # Another connection sees the committed view.
+        other = swingdb.connect(path)
+        assert other.sql("SELECT count(*) FROM odd").fetchall() == [(2,)]
+        other.close()
+    with swingdb.connect(path) as con:
+        assert sorted(con.table_names()) == ["odd", "t"]
+        con.sql("INSERT INTO t VALUES (5)")
+        assert con.sql("SELECT a FROM odd ORDER BY a").fetchall() == [(1,), (3,), (5,)]
+        assert con.sql("SELECT * FROM odd").df()["a"].tolist() == [1, 3, 5]

@@ -217,3 +217,17 @@ fn data_registered_under_a_tables_name_is_sent_not_the_stored_segments() {
     let b = got.unwrap();
     assert_eq!((int(&b, "SELECT count(*) FROM got"), int(&b, "SELECT sum(x) FROM got")), (3, 300));
 }
+
+#[test]
+fn a_view_is_sent_as_its_rows_never_handed_over() {
+    let (_da, a) = memory_con();
+    let (_db, b) = memory_con();
+    a.execute("CREATE TABLE t AS SELECT value AS x FROM range(10)", &[]).unwrap();
+    a.execute("CREATE VIEW v AS SELECT x FROM t WHERE x >= 5", &[]).unwrap();
+    let (sent, got) = transfer(move || a.execute("COPY v TO 'db://viewed'", &[]), || {
+        b.execute("CREATE TABLE got AS SELECT * FROM 'db://viewed'", &[]).map(|_| b)
+    });
+    sent.unwrap();
+    let b = got.unwrap();
+    assert_eq!((int(&b, "SELECT count(*) FROM got"), int(&b, "SELECT sum(x) FROM got")), (5, 35));
+}

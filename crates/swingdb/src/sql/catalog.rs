@@ -3,7 +3,10 @@
 //! snapshots attached in SQL as read-only schemas beside it.
 
 use super::table::SegmentTable;
+use super::views::{check_acyclic, plan_view, SessionHandle};
 use crate::storage::{SegmentStore, TableMeta};
+use datafusion::datasource::ViewTable;
+use datafusion::execution::context::SessionState;
 use async_trait::async_trait;
 use datafusion::catalog::{CatalogProvider, SchemaProvider};
 use datafusion::datasource::TableProvider;
@@ -56,20 +59,46 @@ impl CatalogProvider for SwingCatalog {
     }
 }
 
-/// DataFusion schema provider over a connection's [`Tables`] and [`Registered`] data.
-#[derive(Debug)]
+/// DataFusion schema provider over a connection's [`Tables`] (and views) and
+/// [`Registered`] data.
 pub struct TablesSchema {
     tables: Tables,
     registered: Registered,
     store: Arc<SegmentStore>,
     urls: bool,
+    session: SessionHandle,
+}
+
+impl std::fmt::Debug for TablesSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TablesSchema").field("tables", &self.tables).field("urls", &self.urls).finish_non_exhaustive()
+    }
 }
 
 impl TablesSchema {
     /// A provider over `tables` and `registered`, mapping segments through
     /// `store`; with `urls`, names that are URLs (`'db://NAME'`) are tables too.
     pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>, urls: bool) -> Self {
-        Self { tables, registered, store, urls }
+        Self { tables, registered, store, urls, session: SessionHandle::default() }
+    }
+
+    /// Lets views be planned: `session` returns the owning session's state
+    /// (None once it is gone). Set once, right after the session is built.
+    pub fn set_session(&self, session: Box<dyn Fn() -> Option<SessionState> + Send + Sync>) {
+        let _ = self.session.set(session);
+    }
+
+    /// The provider of view `name` defined by `sql`: its plan, made now.
+    async fn view(&self, name: &str, sql: &str) -> DFResult<Arc<dyn TableProvider>> {
+        let tables = self.tables.lock().unwrap().clone();
+        check_acyclic(name, &tables)?;
+        let Some(state) = self.session.get().and_then(|session| session()) else {
+            return Err(DataFusionError::NotImplemented(format!(
+                "view '{name}' belongs to an attached snapshot, whose views cannot be read yet; read its tables"
+            )));
+        };
+        let plan = plan_view(&state, name, sql).await?;
+        Ok(Arc::new(ViewTable::new(plan, Some(sql.to_string()))))
     }
 
     /// A provider of the fixed `tables` (an attached snapshot's), read through `store`.
@@ -94,7 +123,13 @@ impl SchemaProvider for TablesSchema {
             return Ok(Some(super::remote::url_table(name).await?));
         }
         let meta = self.tables.lock().unwrap().get(name).cloned();
-        Ok(meta.map(|m| Arc::new(SegmentTable::new(m, self.store.clone())) as Arc<dyn TableProvider>))
+        match meta {
+            Some(meta) => match &meta.view {
+                Some(sql) => Ok(Some(self.view(name, sql).await?)),
+                None => Ok(Some(Arc::new(SegmentTable::new(meta, self.store.clone())))),
+            },
+            None => Ok(None),
+        }
     }
 
     fn table_exist(&self, name: &str) -> bool {

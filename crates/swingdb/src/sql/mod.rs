@@ -12,6 +12,7 @@ pub mod session;
 pub mod source;
 pub mod table;
 pub mod types;
+pub mod views;
 
 pub use catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

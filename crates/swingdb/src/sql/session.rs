@@ -39,9 +39,13 @@ pub fn new_context(
     let ctx = SessionContext::new_with_state(state);
     ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
     let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
-    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main, attached)));
+    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main.clone(), attached)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));
     }
-    Ok(if external_access { ctx.enable_url_table() } else { ctx })
+    let ctx = if external_access { ctx.enable_url_table() } else { ctx };
+    // Views are planned with this (final) session's state.
+    let session = ctx.state_weak_ref();
+    main.set_session(Box::new(move || session.upgrade().map(|state| state.read().clone())));
+    Ok(ctx)
 }

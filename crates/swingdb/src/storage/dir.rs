@@ -61,7 +61,7 @@ use super::files::{
     byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, flock, flock_exclusive_within, io_err, lock_byte_shared,
     open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
 };
-use super::manifest::{Manifest, FORMAT_VERSION};
+use super::manifest::{Manifest, FORMAT_VERSION, PLAIN_FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
@@ -614,7 +614,7 @@ fn init(root: &Path) -> Result<()> {
     }
     let marker = root.join(MARKER);
     let tmp = root.join(format!("{MARKER}.tmp"));
-    let text = format!("{{\"format\": \"swingdb\", \"format_version\": {FORMAT_VERSION}}}\n");
+    let text = format!("{{\"format\": \"swingdb\", \"format_version\": {PLAIN_FORMAT_VERSION}}}\n");
     let _ = fs::remove_file(&tmp);
     let mut f = create_private_file(&tmp).map_err(io_err("creating", &tmp))?;
     f.write_all(text.as_bytes()).map_err(io_err("writing", &tmp))?;

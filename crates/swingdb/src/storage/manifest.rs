@@ -11,9 +11,16 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 use std::sync::Arc;
 
-/// The on-disk format version this build writes and the newest it reads.
-/// Version 2 added the manifest checksum; version 1 manifests are read without.
-pub const FORMAT_VERSION: u32 = 2;
+/// The newest on-disk format version this build reads. Version 2 added the
+/// manifest checksum (version 1 manifests are read without); version 3 added
+/// views, and is written only by databases that have one, so that older
+/// builds refuse them (they would take a view for an empty table) while
+/// still opening every other database.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The format version of a manifest without views (and of new databases'
+/// marker files, so older builds still open them).
+pub const PLAIN_FORMAT_VERSION: u32 = 2;
 
 /// The first format version whose manifests must carry a checksum.
 const CHECKSUMMED_SINCE: u32 = 2;
@@ -64,22 +71,41 @@ struct ColumnMeta {
     nullable: bool,
 }
 
-/// A table: schema plus segments. `modified` is the database version that last
-/// changed it, which is how concurrent writers detect conflicting changes.
+/// A table: schema plus segments, or a view: its defining statement.
+/// `modified` is the database version that last changed it, which is how
+/// concurrent writers detect conflicting changes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableMeta {
-    /// Arrow schema; non-nullable fields are NOT NULL columns.
+    /// Arrow schema; non-nullable fields are NOT NULL columns. For a view, its
+    /// columns when it was defined (listings; queries re-plan the view).
     pub schema: SchemaRef,
-    /// The segments, in insertion order.
+    /// The segments, in insertion order (none for a view).
     pub segments: Vec<SegmentMeta>,
     /// Version of the manifest that last changed this table.
     pub modified: u64,
+    /// For a view, the `CREATE VIEW` statement that defines it.
+    pub view: Option<String>,
 }
 
 impl TableMeta {
     /// A new, empty table.
     pub fn new(schema: SchemaRef) -> Self {
-        Self { schema, segments: Vec::new(), modified: 0 }
+        Self::table(schema, Vec::new(), 0)
+    }
+
+    /// A table of `segments`, last changed in version `modified`.
+    pub fn table(schema: SchemaRef, segments: Vec<SegmentMeta>, modified: u64) -> Self {
+        Self { schema, segments, modified, view: None }
+    }
+
+    /// A view defined by the `CREATE VIEW` statement `sql`, whose columns are `schema`.
+    pub fn view(schema: SchemaRef, sql: String) -> Self {
+        Self { schema, segments: Vec::new(), modified: 0, view: Some(sql) }
+    }
+
+    /// Whether this is a view.
+    pub fn is_view(&self) -> bool {
+        self.view.is_some()
     }
     /// Total number of rows.
     pub fn num_rows(&self) -> u64 {
@@ -92,6 +118,8 @@ struct TableJson {
     columns: Vec<ColumnMeta>,
     segments: Vec<SegmentMeta>,
     modified: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    view: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -148,10 +176,17 @@ impl Manifest {
             .tables
             .iter()
             .map(|(name, t)| {
-                (name.clone(), TableJson { columns: encode_schema(&t.schema), segments: t.segments.clone(), modified: t.modified })
+                let json = TableJson {
+                    columns: encode_schema(&t.schema),
+                    segments: t.segments.clone(),
+                    modified: t.modified,
+                    view: t.view.clone(),
+                };
+                (name.clone(), json)
             })
             .collect();
-        let mut json = ManifestJson { format_version: FORMAT_VERSION, version: self.version, tables, crc32: None };
+        let format_version = if self.tables.values().any(|t| t.is_view()) { FORMAT_VERSION } else { PLAIN_FORMAT_VERSION };
+        let mut json = ManifestJson { format_version, version: self.version, tables, crc32: None };
         json.crc32 = Some(json.checksum());
         serde_json::to_vec_pretty(&json).expect("manifest serializes")
     }
@@ -182,7 +217,7 @@ impl Manifest {
             .into_iter()
             .map(|(name, t)| {
                 let schema = decode_schema(&t.columns)?;
-                Ok((name, Arc::new(TableMeta { schema, segments: t.segments, modified: t.modified })))
+                Ok((name, Arc::new(TableMeta { schema, segments: t.segments, modified: t.modified, view: t.view })))
             })
             .collect::<Result<_>>()?;
         Ok(Self { version: json.version, tables })
@@ -198,6 +233,22 @@ impl Manifest {
 mod tests {
     use super::*;
     use datafusion::arrow::datatypes::TimeUnit;
+
+    #[test]
+    fn views_round_trip_and_raise_the_format_version_only_when_present() {
+        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
+        let mut m = Manifest { version: 4, tables: BTreeMap::new() };
+        m.tables.insert("t".into(), Arc::new(TableMeta::new(schema.clone())));
+        let plain: serde_json::Value = serde_json::from_slice(&m.to_json()).unwrap();
+        assert_eq!(plain["format_version"], PLAIN_FORMAT_VERSION);
+        m.tables.insert("v".into(), Arc::new(TableMeta::view(schema, "CREATE VIEW v AS SELECT a FROM t".into())));
+        let bytes = m.to_json();
+        let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(json["format_version"], FORMAT_VERSION);
+        let back = Manifest::from_json(&bytes, "test").unwrap();
+        assert_eq!(back, m);
+        assert!(back.tables["v"].is_view() && !back.tables["t"].is_view());
+    }
 
     #[test]
     fn manifest_round_trips_every_column_type() {
@@ -224,7 +275,7 @@ mod tests {
             column_crc32: vec![1, 2],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 }],
         };
-        m.tables.insert("t".into(), Arc::new(TableMeta { schema: schema.clone(), segments: vec![seg], modified: 7 }));
+        m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
         let back = Manifest::from_json(&m.to_json(), "test").unwrap();
         assert_eq!(back, m);
     }
@@ -249,7 +300,7 @@ mod tests {
             column_crc32: vec![],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0 }],
         };
-        m.tables.insert("t".into(), Arc::new(TableMeta { schema, segments: vec![seg], modified: 3 }));
+        m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
         let text = String::from_utf8(m.to_json()).unwrap();
         // Whitespace is not content: a reformatted manifest still checks.
         let compact = serde_json::to_vec(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();

@@ -83,8 +83,8 @@ impl Connection {
         let (input, whole_table) = match &copy.source {
             CopyToSource::Relation(name) => {
                 let name = object_name(name)?;
-                self.table(&name)?;
-                (self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(), Some(name))
+                let stored = self.is_stored_table(&name)?;
+                (self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(), stored.then_some(name))
             }
             CopyToSource::Query(query) => {
                 let statement = DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())));

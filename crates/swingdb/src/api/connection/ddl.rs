@@ -47,7 +47,11 @@ impl Connection {
             return Err(Error::new(ErrorKind::NotSupported, "column DEFAULT values are not supported yet; remove them from CREATE TABLE"));
         }
         let name = table_name(&create.name)?;
-        let exists = self.tables.lock().unwrap().contains_key(&name);
+        let existing = self.tables.lock().unwrap().get(&name).cloned();
+        if existing.as_ref().is_some_and(|t| t.is_view()) {
+            return Err(Error::programming(format!("'{name}' is a view; DROP VIEW it first to name a table so")));
+        }
+        let exists = existing.is_some();
         if exists && create.if_not_exists {
             return Ok(QueryResult::empty());
         }
@@ -56,14 +60,18 @@ impl Connection {
         }
         let schema = storage_schema(create.input.schema().as_arrow());
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name).await?;
-        self.set_table(&name, TableMeta { schema, segments, modified: 0 });
+        self.set_table(&name, TableMeta::table(schema, segments, 0));
         Ok(QueryResult::empty())
     }
 
     /// `DROP TABLE [IF EXISTS] name`.
     pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
         let name = table_name(&drop.name)?;
-        let removed = self.tables.lock().unwrap().remove(&name);
+        let mut tables = self.tables.lock().unwrap();
+        if tables.get(&name).is_some_and(|t| t.is_view()) {
+            return Err(Error::programming(format!("'{name}' is a view, not a table; use DROP VIEW")));
+        }
+        let removed = tables.remove(&name);
         if removed.is_none() && !drop.if_exists {
             return Err(Error::programming(format!("table '{name}' does not exist (use DROP TABLE IF EXISTS to ignore)")));
         }
@@ -79,7 +87,7 @@ impl Connection {
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
         let segments = self.store_rows(plan, &schema, name).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
-        self.set_table(name, TableMeta { schema, segments, modified: 0 });
+        self.set_table(name, TableMeta::table(schema, segments, 0));
         Ok(QueryResult::count(rows))
     }
 
@@ -91,7 +99,7 @@ impl Connection {
         let rows = added.iter().map(|s| s.rows).sum();
         let mut segments = meta.segments.clone();
         segments.extend(added);
-        self.set_table(name, TableMeta { schema: meta.schema.clone(), segments, modified: meta.modified });
+        self.set_table(name, TableMeta::table(meta.schema.clone(), segments, meta.modified));
         Ok(QueryResult::count(rows))
     }
 

@@ -7,6 +7,7 @@ mod ddl;
 mod dml;
 mod pipe;
 mod share;
+mod view;
 
 pub use pipe::PipeSource;
 
@@ -309,13 +310,30 @@ impl Connection {
         }
     }
 
+    /// Whether `name` is a stored table (its segments can be handed over) rather
+    /// than a view; an error if it is neither.
+    fn is_stored_table(&self, name: &str) -> Result<bool> {
+        match self.tables.lock().unwrap().get(name) {
+            Some(meta) => Ok(!meta.is_view()),
+            None => Err(Error::programming(format!("table '{name}' does not exist"))),
+        }
+    }
+
+    /// The stored table `name`, to change: a view is refused.
     fn table(&self, name: &str) -> Result<Arc<TableMeta>> {
-        self.tables
+        let meta = self
+            .tables
             .lock()
             .unwrap()
             .get(name)
             .cloned()
-            .ok_or_else(|| Error::programming(format!("table '{name}' does not exist")))
+            .ok_or_else(|| Error::programming(format!("table '{name}' does not exist")))?;
+        if meta.is_view() {
+            return Err(Error::programming(format!(
+                "'{name}' is a view; a view's rows cannot be changed, change the tables it reads"
+            )));
+        }
+        Ok(meta)
     }
 
     fn set_table(&self, name: &str, meta: TableMeta) {
@@ -328,6 +346,9 @@ impl Connection {
                 self.check_external_access("COPY")?;
                 return self.copy_statement_to_url(copy).await;
             }
+        }
+        if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {
+            return self.create_view(&statement).await;
         }
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
@@ -361,6 +382,7 @@ impl Connection {
         match plan {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
+            LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
             LogicalPlan::Ddl(other) => Err(Error::new(
                 ErrorKind::NotSupported,
                 format!("{} is not supported yet", other.name()),

@@ -39,8 +39,8 @@ impl Connection {
                 self.atomically(|| async {
                     let (plan, table) = match source {
                         PipeSource::Table(name) => {
-                            self.table(name)?;
-                            (self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(), Some(name))
+                            let stored = self.is_stored_table(name)?;
+                            (self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(), stored.then_some(name))
                         }
                         PipeSource::Query(sql) => {
                             let mut statements = crate::sql::parse::parse(sql)?;

@@ -1,0 +1,92 @@
+//! CREATE and DROP VIEW. A view is stored as its `CREATE VIEW` statement in
+//! the catalog beside the tables (see `sql::views`); a temporary view is
+//! this connection's alone and is never stored.
+
+use super::{object_name, table_name, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::views::check_acyclic;
+use crate::storage::TableMeta;
+use datafusion::datasource::{TableType, ViewTable};
+use datafusion::logical_expr::{DdlStatement, DropView, LogicalPlan};
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
+use std::sync::Arc;
+
+impl Connection {
+    /// `CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name [(columns)] AS query`.
+    pub(super) async fn create_view(&self, statement: &DFStatement) -> Result<QueryResult> {
+        let DFStatement::Statement(s) = statement else { unreachable!("called for CREATE VIEW only") };
+        let SqlStatement::CreateView(create) = s.as_ref() else { unreachable!("called for CREATE VIEW only") };
+        if create.materialized {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "materialized views are not supported; CREATE TABLE ... AS SELECT stores a query's rows",
+            ));
+        }
+        let name = object_name(&create.name)?;
+        let (or_replace, if_not_exists, temporary) = (create.or_replace, create.if_not_exists, create.temporary);
+        // What is stored and planned is the plain definition, `CREATE VIEW
+        // name [(columns)] AS query`: how it was created is not part of it.
+        let mut definition = create.clone();
+        (definition.or_replace, definition.if_not_exists, definition.temporary) = (false, false, false);
+        let definition = SqlStatement::CreateView(definition);
+        let sql = definition.to_string();
+        // Planning checks the query (tables, columns, types) now, not at first use.
+        let planned = self.ctx.state().statement_to_plan(DFStatement::Statement(Box::new(definition))).await?;
+        let LogicalPlan::Ddl(DdlStatement::CreateView(planned)) = planned else {
+            return Err(Error::internal("CREATE VIEW did not plan as a view"));
+        };
+        if temporary {
+            let mut registered = self.registered.lock().unwrap();
+            if registered.contains_key(&name) && !or_replace {
+                if if_not_exists {
+                    return Ok(QueryResult::empty());
+                }
+                return Err(already_exists(&name, "a temporary view or registered data"));
+            }
+            let view = ViewTable::new(Arc::unwrap_or_clone(planned.input), Some(sql));
+            registered.insert(name, Arc::new(view));
+            return Ok(QueryResult::empty());
+        }
+        let mut tables = self.tables.lock().unwrap().clone();
+        match tables.get(&name) {
+            Some(existing) if !existing.is_view() => {
+                return Err(Error::programming(format!("'{name}' is a table; DROP TABLE it first to name a view so")))
+            }
+            Some(_) if if_not_exists => return Ok(QueryResult::empty()),
+            Some(_) if !or_replace => return Err(already_exists(&name, "a view")),
+            _ => {}
+        }
+        let schema = Arc::new(planned.input.schema().as_arrow().clone());
+        tables.insert(name.clone(), Arc::new(TableMeta::view(schema, sql)));
+        check_acyclic(&name, &tables)?;
+        *self.tables.lock().unwrap() = tables;
+        Ok(QueryResult::empty())
+    }
+
+    /// `DROP VIEW [IF EXISTS] name`: a temporary view, else a stored one.
+    pub(super) fn drop_view(&self, drop: &DropView) -> Result<QueryResult> {
+        let name = table_name(&drop.name)?;
+        if self.registered.lock().unwrap().get(&name).is_some_and(|t| t.table_type() == TableType::View) {
+            self.registered.lock().unwrap().remove(&name);
+            return Ok(QueryResult::empty());
+        }
+        let mut tables = self.tables.lock().unwrap();
+        match tables.get(&name) {
+            Some(meta) if meta.is_view() => {
+                tables.remove(&name);
+                Ok(QueryResult::empty())
+            }
+            Some(_) => Err(Error::programming(format!("'{name}' is a table, not a view; use DROP TABLE"))),
+            None if drop.if_exists => Ok(QueryResult::empty()),
+            None => Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)"))),
+        }
+    }
+}
+
+fn already_exists(name: &str, what: &str) -> Error {
+    Error::programming(format!(
+        "'{name}' already exists as {what}; use CREATE OR REPLACE VIEW, CREATE VIEW IF NOT EXISTS, or DROP VIEW first"
+    ))
+}
