@@ -213,3 +213,47 @@ def test_views_persist_and_follow_transactions(tmp_path):
         con.sql("INSERT INTO t VALUES (5)")
         assert con.sql("SELECT a FROM odd ORDER BY a").fetchall() == [(1,), (3,), (5,)]
         assert con.sql("SELECT * FROM odd").df()["a"].tolist() == [1, 3, 5]
+
+
+def test_keys_hold_on_every_write_path(tmp_path):
+    import pandas as pd
+
+    path = tmp_path / "k.swingdb"
+    with swingdb.connect(path) as con:
+        con.sql("CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)")
+        con.executemany("INSERT INTO t VALUES (?, ?)", [(1, "a"), (2, "b")])
+        with pytest.raises(swingdb.IntegrityError, match=r"PRIMARY KEY \(id\) already has id = 2"):
+            con.executemany("INSERT INTO t VALUES (?, ?)", [(3, "c"), (2, "again")])
+        with pytest.raises(swingdb.IntegrityError, match="id = 1"):
+            con.insert("t", pd.DataFrame({"id": [9, 1], "v": ["x", "y"]}))
+        csv = tmp_path / "rows.csv"
+        csv.write_text("id,v\n7,p\n7,q\n")
+        with pytest.raises(swingdb.IntegrityError, match="id = 7"):
+            con.sql(f"COPY t FROM '{csv}'")
+        # Nothing of the failed statements stayed.
+        assert con.sql("SELECT id FROM t ORDER BY id").fetchall() == [(1,), (2,)]
+    # A new connection (after reopening) rebuilds the index from the segments.
+    with swingdb.connect(path) as con:
+        with pytest.raises(con.IntegrityError, match="id = 2"):
+            con.sql("INSERT INTO t VALUES (2, 'z')")
+        con.sql("INSERT INTO t VALUES (3, 'c')")
+        assert con.sql("SELECT count(*) FROM t").fetchall() == [(3,)]
+
+
+def test_the_same_key_from_two_transactions_commits_once(tmp_path):
+    path = tmp_path / "race.swingdb"
+    a = swingdb.connect(path)
+    a.sql("CREATE TABLE t (id INTEGER PRIMARY KEY)")
+    b = swingdb.connect(path)
+    a.begin()
+    b.begin()
+    a.sql("INSERT INTO t VALUES (5)")
+    b.sql("INSERT INTO t VALUES (5)")  # each sees only its own rows
+    a.commit()
+    with pytest.raises(swingdb.ConflictError, match="retry"):
+        b.commit()
+    with pytest.raises(swingdb.IntegrityError, match="id = 5"):
+        b.sql("INSERT INTO t VALUES (5)")  # the retry sees the committed key
+    assert b.sql("SELECT count(*) FROM t").fetchall() == [(1,)]
+    a.close()
+    b.close()

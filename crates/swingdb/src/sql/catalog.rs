@@ -5,7 +5,10 @@
 use super::table::SegmentTable;
 use super::views::{check_acyclic, plan_view, SessionHandle};
 use crate::storage::{SegmentStore, TableMeta};
+use datafusion::common::DFSchema;
 use datafusion::datasource::ViewTable;
+use datafusion::logical_expr::{Expr, ExprSchemable};
+use std::collections::HashMap;
 use datafusion::execution::context::SessionState;
 use async_trait::async_trait;
 use datafusion::catalog::{CatalogProvider, SchemaProvider};
@@ -88,6 +91,29 @@ impl TablesSchema {
         let _ = self.session.set(session);
     }
 
+    /// The DEFAULT expressions of a table, planned from their SQL text.
+    fn defaults(&self, meta: &TableMeta) -> DFResult<HashMap<String, Expr>> {
+        if meta.constraints.defaults.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let Some(state) = self.session.get().and_then(|session| session()) else { return Ok(HashMap::new()) };
+        let empty = DFSchema::empty();
+        let column_type = |c: &str| meta.schema.field_with_name(c).map(|f| f.data_type().clone());
+        meta.constraints
+            .defaults
+            .iter()
+            .map(|(column, sql)| {
+                let expr = state.create_logical_expr(sql, &empty)?;
+                // In the column's type, as DataFusion casts an inserted value.
+                let expr = match column_type(column) {
+                    Ok(t) => expr.cast_to(&t, &empty)?,
+                    Err(_) => expr,
+                };
+                Ok((column.clone(), expr))
+            })
+            .collect()
+    }
+
     /// The provider of view `name` defined by `sql`: its plan, made now.
     async fn view(&self, name: &str, sql: &str) -> DFResult<Arc<dyn TableProvider>> {
         let tables = self.tables.lock().unwrap().clone();
@@ -126,7 +152,10 @@ impl SchemaProvider for TablesSchema {
         match meta {
             Some(meta) => match &meta.view {
                 Some(sql) => Ok(Some(self.view(name, sql).await?)),
-                None => Ok(Some(Arc::new(SegmentTable::new(meta, self.store.clone())))),
+                None => {
+                    let defaults = self.defaults(&meta)?;
+                    Ok(Some(Arc::new(SegmentTable::new(meta, self.store.clone()).with_defaults(defaults))))
+                }
             },
             None => Ok(None),
         }

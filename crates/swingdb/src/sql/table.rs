@@ -19,7 +19,7 @@ use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
 use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningStatistics};
 use datafusion::physical_plan::ExecutionPlan;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// A stored table as seen by one snapshot.
@@ -30,6 +30,8 @@ pub struct SegmentTable {
     /// With `Some(name)`, scans add a UInt64 column of that name holding each
     /// row's id (see [`SegmentTable::split_row_id`]); DML uses it to find rows.
     row_id: Option<SchemaRef>,
+    /// DEFAULT expressions by column, which INSERT fills in for columns it omits.
+    defaults: HashMap<String, Expr>,
 }
 
 /// Bits of a row id that hold the row's position inside its segment.
@@ -38,7 +40,13 @@ const ROW_BITS: u32 = 40;
 impl SegmentTable {
     /// The table `meta`, read through `store`.
     pub fn new(meta: Arc<TableMeta>, store: Arc<SegmentStore>) -> Self {
-        Self { meta, store, row_id: None }
+        Self { meta, store, row_id: None, defaults: HashMap::new() }
+    }
+
+    /// The same table with the DEFAULT expressions `defaults` (by column).
+    pub fn with_defaults(mut self, defaults: HashMap<String, Expr>) -> Self {
+        self.defaults = defaults;
+        self
     }
 
     /// The same table with an extra row-id column called `name`.
@@ -200,6 +208,10 @@ impl TableProvider for SegmentTable {
 
     fn table_type(&self) -> TableType {
         TableType::Base
+    }
+
+    fn get_column_default(&self, column: &str) -> Option<&Expr> {
+        self.defaults.get(column)
     }
 
     fn supports_filters_pushdown(&self, filters: &[&Expr]) -> DFResult<Vec<TableProviderFilterPushDown>> {

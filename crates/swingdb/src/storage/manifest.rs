@@ -15,7 +15,8 @@ use std::sync::Arc;
 /// manifest checksum (version 1 manifests are read without); version 3 added
 /// views, and is written only by databases that have one, so that older
 /// builds refuse them (they would take a view for an empty table) while
-/// still opening every other database.
+/// still opening every other database; so do keys and defaults, which an
+/// older build would not enforce.
 pub const FORMAT_VERSION: u32 = 3;
 
 /// The format version of a manifest without views (and of new databases'
@@ -71,6 +72,34 @@ struct ColumnMeta {
     nullable: bool,
 }
 
+/// What a table promises about its rows beyond their types: keys (enforced
+/// on every write) and the values of columns an INSERT leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Constraints {
+    /// The PRIMARY KEY's columns (also NOT NULL in the schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_key: Option<Vec<String>>,
+    /// Each UNIQUE constraint's columns (NULLs never collide).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unique: Vec<Vec<String>>,
+    /// DEFAULT expressions, as SQL text, by column.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub defaults: BTreeMap<String, String>,
+}
+
+impl Constraints {
+    /// Whether there is nothing to enforce or fill in.
+    pub fn is_empty(&self) -> bool {
+        self == &Self::default()
+    }
+
+    /// Every key (the primary key first) with its SQL name, e.g. `PRIMARY KEY (id)`.
+    pub fn keys(&self) -> impl Iterator<Item = (String, &[String])> {
+        let primary = self.primary_key.iter().map(|cols| (format!("PRIMARY KEY ({})", cols.join(", ")), cols.as_slice()));
+        primary.chain(self.unique.iter().map(|cols| (format!("UNIQUE ({})", cols.join(", ")), cols.as_slice())))
+    }
+}
+
 /// A table: schema plus segments, or a view: its defining statement.
 /// `modified` is the database version that last changed it, which is how
 /// concurrent writers detect conflicting changes.
@@ -85,6 +114,8 @@ pub struct TableMeta {
     pub modified: u64,
     /// For a view, the `CREATE VIEW` statement that defines it.
     pub view: Option<String>,
+    /// Keys and defaults.
+    pub constraints: Constraints,
 }
 
 impl TableMeta {
@@ -95,12 +126,27 @@ impl TableMeta {
 
     /// A table of `segments`, last changed in version `modified`.
     pub fn table(schema: SchemaRef, segments: Vec<SegmentMeta>, modified: u64) -> Self {
-        Self { schema, segments, modified, view: None }
+        Self { schema, segments, modified, view: None, constraints: Constraints::default() }
+    }
+
+    /// This table holding `segments` instead (all else kept).
+    pub fn with_segments(&self, segments: Vec<SegmentMeta>) -> Self {
+        Self { segments, ..self.clone_without_segments() }
+    }
+
+    fn clone_without_segments(&self) -> Self {
+        Self {
+            schema: self.schema.clone(),
+            segments: Vec::new(),
+            modified: self.modified,
+            view: self.view.clone(),
+            constraints: self.constraints.clone(),
+        }
     }
 
     /// A view defined by the `CREATE VIEW` statement `sql`, whose columns are `schema`.
     pub fn view(schema: SchemaRef, sql: String) -> Self {
-        Self { schema, segments: Vec::new(), modified: 0, view: Some(sql) }
+        Self { schema, segments: Vec::new(), modified: 0, view: Some(sql), constraints: Constraints::default() }
     }
 
     /// Whether this is a view.
@@ -120,6 +166,8 @@ struct TableJson {
     modified: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     view: Option<String>,
+    #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+    constraints: Constraints,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -181,11 +229,13 @@ impl Manifest {
                     segments: t.segments.clone(),
                     modified: t.modified,
                     view: t.view.clone(),
+                    constraints: t.constraints.clone(),
                 };
                 (name.clone(), json)
             })
             .collect();
-        let format_version = if self.tables.values().any(|t| t.is_view()) { FORMAT_VERSION } else { PLAIN_FORMAT_VERSION };
+        let newer = self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty());
+        let format_version = if newer { FORMAT_VERSION } else { PLAIN_FORMAT_VERSION };
         let mut json = ManifestJson { format_version, version: self.version, tables, crc32: None };
         json.crc32 = Some(json.checksum());
         serde_json::to_vec_pretty(&json).expect("manifest serializes")
@@ -217,7 +267,8 @@ impl Manifest {
             .into_iter()
             .map(|(name, t)| {
                 let schema = decode_schema(&t.columns)?;
-                Ok((name, Arc::new(TableMeta { schema, segments: t.segments, modified: t.modified, view: t.view })))
+                let meta = TableMeta { schema, segments: t.segments, modified: t.modified, view: t.view, constraints: t.constraints };
+                Ok((name, Arc::new(meta)))
             })
             .collect::<Result<_>>()?;
         Ok(Self { version: json.version, tables })

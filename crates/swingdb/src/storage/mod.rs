@@ -4,13 +4,14 @@
 pub mod dir;
 pub mod failpoint;
 pub mod files;
+pub mod keys;
 pub mod manifest;
 pub mod segment;
 pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
-pub use manifest::{ColumnStats, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{ColumnStats, Constraints, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
 pub use store::SegmentStore;
 pub use writer::{compact, TableWriter};

@@ -119,5 +119,5 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
             segments.push(seg.clone());
         }
     }
-    Ok(Some((TableMeta::table(table.schema.clone(), segments, table.modified), files)))
+    Ok(Some((table.with_segments(segments), files)))
 }

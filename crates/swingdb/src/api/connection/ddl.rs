@@ -4,7 +4,11 @@
 use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::storage::TableMeta;
+use crate::storage::{Constraints, TableMeta};
+use datafusion::common::Constraint;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlStatement};
+use std::collections::BTreeMap;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
@@ -34,18 +38,68 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
+/// The DEFAULT expressions of a `CREATE TABLE` statement, as SQL text by
+/// column (DataFusion's plan has them only as expressions, which cannot be
+/// stored).
+pub(super) fn column_defaults(statement: &DFStatement) -> BTreeMap<String, String> {
+    let DFStatement::Statement(s) = statement else { return BTreeMap::new() };
+    let SqlStatement::CreateTable(create) = s.as_ref() else { return BTreeMap::new() };
+    let name = |i: &Ident| if i.quote_style.is_some() { i.value.clone() } else { i.value.to_lowercase() };
+    create
+        .columns
+        .iter()
+        .flat_map(|c| c.options.iter().filter_map(move |o| match &o.option {
+            ColumnOption::Default(e) => Some((name(&c.name), e.to_string())),
+            _ => None,
+        }))
+        .collect()
+}
+
+/// Refuses column options swingdb would otherwise ignore, silently leaving
+/// NULLs where the user expects numbers.
+pub(super) fn refuse_ignored_options(statement: &DFStatement) -> Result<()> {
+    let DFStatement::Statement(s) = statement else { return Ok(()) };
+    let SqlStatement::CreateTable(create) = s.as_ref() else { return Ok(()) };
+    for column in &create.columns {
+        for option in &column.options {
+            let ignored = match &option.option {
+                ColumnOption::Generated { .. } | ColumnOption::Identity(_) => true,
+                ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| t.to_string().eq_ignore_ascii_case("AUTOINCREMENT")),
+                _ => false,
+            };
+            if ignored {
+                return Err(Error::new(
+                    ErrorKind::NotSupported,
+                    format!(
+                        "column '{}': generated and auto-increment columns are not supported yet; insert the values explicitly (e.g. from row_number())",
+                        column.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The keys and defaults of a new table.
+fn constraints(create: &CreateMemoryTable, defaults: BTreeMap<String, String>) -> Result<Constraints> {
+    let schema = create.input.schema();
+    let names = |indices: &[usize]| indices.iter().map(|&i| schema.field(i).name().clone()).collect::<Vec<_>>();
+    let mut out = Constraints { defaults, ..Constraints::default() };
+    for constraint in create.constraints.iter() {
+        match constraint {
+            Constraint::PrimaryKey(indices) if out.primary_key.is_none() => out.primary_key = Some(names(indices)),
+            Constraint::PrimaryKey(_) => return Err(Error::programming(format!("table '{}' has more than one PRIMARY KEY", create.name))),
+            Constraint::Unique(indices) => out.unique.push(names(indices)),
+        }
+    }
+    Ok(out)
+}
+
 impl Connection {
     /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`.
-    pub(super) async fn create_table(&self, create: CreateMemoryTable) -> Result<QueryResult> {
-        if !create.constraints.is_empty() {
-            return Err(Error::new(
-                ErrorKind::NotSupported,
-                "PRIMARY KEY, UNIQUE and other key constraints are not supported yet (only NOT NULL is); remove them from CREATE TABLE",
-            ));
-        }
-        if !create.column_defaults.is_empty() {
-            return Err(Error::new(ErrorKind::NotSupported, "column DEFAULT values are not supported yet; remove them from CREATE TABLE"));
-        }
+    /// `defaults` are the DEFAULT expressions as written, by column.
+    pub(super) async fn create_table(&self, create: CreateMemoryTable, defaults: BTreeMap<String, String>) -> Result<QueryResult> {
         let name = table_name(&create.name)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if existing.as_ref().is_some_and(|t| t.is_view()) {
@@ -58,9 +112,17 @@ impl Connection {
         if exists && !create.or_replace {
             return Err(already_exists(&name));
         }
+        let constraints = constraints(&create, defaults)?;
         let schema = storage_schema(create.input.schema().as_arrow());
+        // Key columns are NOT NULL.
+        let schema = match &constraints.primary_key {
+            Some(key) => Arc::new(Schema::new(
+                schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable() && !key.contains(f.name()))).collect::<Vec<_>>(),
+            )),
+            None => schema,
+        };
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name).await?;
-        self.set_table(&name, TableMeta::table(schema, segments, 0));
+        self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(QueryResult::empty())
     }
 
@@ -87,7 +149,7 @@ impl Connection {
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
         let segments = self.store_rows(plan, &schema, name).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
-        self.set_table(name, TableMeta::table(schema, segments, 0));
+        self.set_table(name, TableMeta::table(schema, segments, 0))?;
         Ok(QueryResult::count(rows))
     }
 
@@ -99,7 +161,7 @@ impl Connection {
         let rows = added.iter().map(|s| s.rows).sum();
         let mut segments = meta.segments.clone();
         segments.extend(added);
-        self.set_table(name, TableMeta::table(meta.schema.clone(), segments, meta.modified));
+        self.set_table(name, meta.with_segments(segments))?;
         Ok(QueryResult::count(rows))
     }
 

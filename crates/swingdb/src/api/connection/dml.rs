@@ -105,7 +105,7 @@ impl Connection {
                 let count: u64 = added.iter().map(|s| s.rows).sum();
                 let mut segments = if op == InsertOp::Overwrite { Vec::new() } else { meta.segments.clone() };
                 segments.extend(added);
-                self.set_table(&name, TableMeta::table(meta.schema.clone(), segments, meta.modified));
+                self.set_table(&name, meta.with_segments(segments))?;
                 Ok(QueryResult::count(count))
             }
             WriteOp::Delete => {
@@ -116,7 +116,7 @@ impl Connection {
                 let row_ids = u64_values(&hits, 0);
                 let count = row_ids.len() as u64;
                 let segments = self.remove_rows(&meta, row_ids)?;
-                self.set_table(&name, TableMeta::table(meta.schema.clone(), segments, meta.modified));
+                self.set_table(&name, meta.with_segments(segments))?;
                 Ok(QueryResult::count(count))
             }
             WriteOp::Update => {
@@ -160,7 +160,7 @@ impl Connection {
                 self.record_files(files);
                 let mut segments = self.remove_rows(&meta, row_ids)?;
                 segments.extend(added);
-                self.set_table(&name, TableMeta::table(meta.schema.clone(), segments, meta.modified));
+                self.set_table(&name, meta.with_segments(segments))?;
                 Ok(QueryResult::count(count))
             }
             other => Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),

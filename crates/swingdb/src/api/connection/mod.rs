@@ -21,6 +21,7 @@ use crate::sql::parse::parse;
 use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
 use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
+use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -64,6 +65,7 @@ pub struct Connection {
     txn: Mutex<Option<Txn>>,
     busy: tokio::sync::Mutex<()>,
     progress: Mutex<Option<ProgressHook>>,
+    key_indexes: Mutex<KeyIndexes>,
 }
 
 /// Called with the number of rows written so far while a statement stores rows.
@@ -123,7 +125,7 @@ impl Connection {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
         let ctx = new_context(tables.clone(), registered.clone(), core.attached.clone(), core.store.clone(), core.external_access)?;
-        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None) })
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default() })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -336,8 +338,14 @@ impl Connection {
         Ok(meta)
     }
 
-    fn set_table(&self, name: &str, meta: TableMeta) {
+    /// Makes `meta` the table `name` of this transaction, once its rows keep
+    /// every key (an `IntegrityError` otherwise, and nothing changes).
+    fn set_table(&self, name: &str, meta: TableMeta) -> Result<()> {
+        if meta.constraints.keys().next().is_some() {
+            check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, &meta)?;
+        }
         self.tables.lock().unwrap().insert(name.to_string(), Arc::new(meta));
+        Ok(())
     }
 
     async fn run_in_txn(&self, mut statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
@@ -367,6 +375,8 @@ impl Connection {
             }
         }
         let renames = plan_repeated_names(&mut statement);
+        ddl::refuse_ignored_options(&statement)?;
+        let defaults = ddl::column_defaults(&statement);
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
@@ -380,7 +390,7 @@ impl Connection {
             plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
         }
         match plan {
-            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create).await,
+            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, defaults).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
             LogicalPlan::Ddl(other) => Err(Error::new(
