@@ -180,9 +180,13 @@ def test_selects_datafusion_supports(con):
     assert con.sql("SELECT id FROM t WHERE x > (SELECT avg(x) FROM t)").fetchall() == [(3,)]
 
 
-def test_primary_key_is_refused_honestly(con):
-    with pytest.raises(swingdb.NotSupportedError, match="PRIMARY KEY"):
-        con.sql("CREATE TABLE t (a INTEGER PRIMARY KEY)")
+def test_constraints_not_enforced_yet_are_refused_honestly(con):
+    with pytest.raises(swingdb.NotSupportedError, match="Check constraints"):
+        con.sql("CREATE TABLE t (a INTEGER CHECK (a > 0))")
+    con.sql("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+    with pytest.raises(swingdb.NotSupportedError, match="Foreign key"):
+        con.sql("CREATE TABLE c (a INTEGER REFERENCES p (id))")
+    assert con.table_names() == ["p"]
 
 
 def test_parameter_count_must_match(con):

@@ -100,6 +100,9 @@ fn arrow_kind(err: &ArrowError) -> ErrorKind {
 
 fn datafusion_kind(err: &DataFusionError) -> ErrorKind {
     match err {
+        // DataFusion's planner says "not currently supported" of SQL it parses
+        // but cannot run (CHECK and FOREIGN KEY constraints, ...).
+        DataFusionError::Plan(m) if m.contains("not currently supported") => ErrorKind::NotSupported,
         DataFusionError::SQL(..) | DataFusionError::Plan(_) | DataFusionError::SchemaError(..) => {
             ErrorKind::Programming
         }
