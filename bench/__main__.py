@@ -6,7 +6,8 @@ micro (seed 000's selection / projection / grouping / join micro-benchmarks
 against DuckDB, SQLite, pandas, polars, PostgreSQL), share (seed 002's snapshots
 between processes against pipes, sockets, shared memory, pickle, Arrow IPC files,
 Ray, DuckDB and PostgreSQL), pipes (seed 004's tables moved between swingdb,
-DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), or all of them in turn.
+DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), oltp (single-row
+INSERTs into a keyed table against DuckDB and SQLite), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
 minutes and reports to bench/results/benchmarks-quick.md; without --quick,
@@ -16,7 +17,8 @@ PostgreSQL server (Debian's package) where a benchmark supports it."""
 import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
-              "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes"}
+              "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
+              "oltp": "bench.oltp"}
 TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes"}
 
 

@@ -1,4 +1,4 @@
-"""The Python examples of the README, docs/pipes.md and the module docstrings run as written."""
+"""The Python examples of the README, docs/pipes.md, docs/sql.md and the module docstrings run as written."""
 
 import os
 import re
@@ -42,3 +42,13 @@ def test_module_docstring_examples_run():
     for module in (swingdb.pipe, swingdb.share):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
+
+
+def test_sql_reference_examples_run(tmp_path, monkeypatch):
+    text = open(os.path.join(ROOT, "docs", "sql.md")).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 4
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    for code in blocks:
+        exec(compile(code, "docs/sql.md", "exec"), namespace)

@@ -79,6 +79,18 @@ def test_ten_thousand_single_row_inserts_are_compacted(db_path):
     assert len(os.listdir(os.path.join(db_path, "manifests"))) <= 5
 
 
+def test_compaction_merges_small_segments_without_rewriting_a_large_one(db_path):
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t AS SELECT value AS a FROM range(100000)")
+    [big] = _segments(db_path)
+    for i in range(40):
+        con.execute("INSERT INTO t VALUES (?)", [-i])
+    # The tiny segments were merged (several times), the 100,000-row one never.
+    assert big in _segments(db_path)
+    assert len(_segments(db_path)) <= 10
+    assert con.sql("SELECT count(*), min(a) FROM t").fetchall() == [(100040, -39)]
+
+
 def test_gc_never_removes_what_another_process_reads(db_path):
     con = swingdb.connect(db_path)
     con.sql("CREATE TABLE t AS SELECT value AS a FROM range(1000)")

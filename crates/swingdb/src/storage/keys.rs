@@ -1,30 +1,39 @@
 //! PRIMARY KEY and UNIQUE enforcement. A [`KeyIndex`] holds the key values
-//! of a list of segments (as Arrow row-format bytes, which compare equal
-//! exactly when the values do); a write that only appends segments is checked
-//! by adding the new segments' keys, so an insert costs its own rows, not the
-//! table's. Anything else (an UPDATE or DELETE rewrote segments, a rollback
-//! dropped some) rebuilds the index from the table's segments.
+//! of one version of a table (as Arrow row-format bytes, which compare equal
+//! exactly when the values do). A write is checked by moving the index to the
+//! new version: the keys of segments that left (rewritten by UPDATE/DELETE,
+//! merged by compaction, undone by a rollback) are dropped, from the index's
+//! own per-segment lists (their files may be gone), and those of new segments
+//! read and added, so an insert costs its own rows, not the table's.
 //!
-//! Indexes live in memory, one per connection, key and table version, and are
-//! rebuilt from the segments when missing (after opening, or in another
+//! Indexes live in memory, one per connection, table and key, and are built
+//! from the segments when first needed (after opening, or in another
 //! connection). Two transactions that add the same key in different
 //! connections or processes both change the table, so the second to commit
 //! fails with a conflict (see `storage::dir`): uniqueness holds across them.
 
-use super::{SegmentStore, TableMeta};
+use super::{SegmentMeta, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::Array;
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::ScalarValue;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
-/// The key values of one key over a prefix of a table's segments.
-#[derive(Debug)]
+/// The key values of one key over the segments of one version of a table.
+#[derive(Debug, Default)]
 pub struct KeyIndex {
-    /// The segment files indexed, in table order.
-    covered: Vec<String>,
-    keys: HashSet<Box<[u8]>>,
+    /// The schema indexed (a change of it starts the index afresh).
+    schema: Option<SchemaRef>,
+    /// Every key value.
+    keys: HashSet<Key>,
+    /// The key values of each segment indexed, by file.
+    segments: HashMap<String, Vec<Key>>,
 }
+
+/// One key value in the row format (shared by the set and a segment's list).
+type Key = Arc<[u8]>;
 
 /// A connection's key indexes, by (table, key).
 pub type KeyIndexes = HashMap<(String, String), KeyIndex>;
@@ -34,63 +43,118 @@ pub type KeyIndexes = HashMap<(String, String), KeyIndex>;
 /// occurs twice, with the index left as it was.
 pub fn check_keys(store: &SegmentStore, indexes: &mut KeyIndexes, name: &str, table: &TableMeta) -> Result<()> {
     for (key, columns) in table.constraints.keys() {
-        let index = indexes
-            .entry((name.to_string(), key.clone()))
-            .or_insert_with(|| KeyIndex { covered: Vec::new(), keys: HashSet::new() });
-        let appended = index.covered.len() <= table.segments.len()
-            && index.covered.iter().zip(&table.segments).all(|(file, seg)| *file == seg.file);
-        if !appended {
-            *index = KeyIndex { covered: Vec::new(), keys: HashSet::new() };
+        let index = indexes.entry((name.to_string(), key.clone())).or_default();
+        if let Some((segment, row)) = index.update(store, table, columns)? {
+            return Err(duplicate_error(store, table, name, &key, columns, &segment, row));
         }
-        index.add(store, table, name, &key, columns)?;
     }
     Ok(())
 }
 
 impl KeyIndex {
-    /// Adds the keys of the table's segments beyond those covered.
-    fn add(&mut self, store: &SegmentStore, table: &TableMeta, name: &str, key: &str, columns: &[String]) -> Result<()> {
-        let positions = columns
-            .iter()
-            .map(|c| table.schema.index_of(c).map_err(|_| Error::corruption(format!("{key} of table '{name}' names a missing column '{c}'"))))
-            .collect::<Result<Vec<usize>>>()?;
-        let fields = positions.iter().map(|&i| SortField::new(table.schema.field(i).data_type().clone())).collect();
-        let converter = RowConverter::new(fields)?;
-        let mut added: Vec<Box<[u8]>> = Vec::new();
-        let undo = |keys: &mut HashSet<Box<[u8]>>, added: &[Box<[u8]>]| added.iter().for_each(|k| {
-            keys.remove(k);
-        });
-        for segment in &table.segments[self.covered.len()..] {
-            for batch in store.map(table, segment)?.batches(Some(&positions))? {
-                let rows = converter.convert_columns(batch.columns()).inspect_err(|_| undo(&mut self.keys, &added))?;
-                for row in 0..batch.num_rows() {
-                    // NULLs are distinct from everything, each other included.
-                    if batch.columns().iter().any(|c| c.is_null(row)) {
-                        continue;
-                    }
-                    let value: Box<[u8]> = rows.row(row).as_ref().into();
-                    if self.keys.contains(&value) {
-                        undo(&mut self.keys, &added);
-                        let shown = columns
-                            .iter()
-                            .zip(batch.columns())
-                            .map(|(c, array)| {
-                                let v = ScalarValue::try_from_array(array, row).map(|v| v.to_string()).unwrap_or_default();
-                                format!("{c} = {v}")
-                            })
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        return Err(Error::new(
-                            ErrorKind::Integrity,
-                            format!("duplicate key in table '{name}': {key} already has {shown}"),
-                        ));
-                    }
-                    self.keys.insert(value.clone());
-                    added.push(value);
-                }
+    /// Moves the index to `table`'s segments. On a key found twice, leaves the
+    /// index as it was and returns where the second one is (segment file, row).
+    fn update(&mut self, store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<Option<(String, usize)>> {
+        if self.schema.as_ref() != Some(&table.schema) {
+            *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
+        }
+        let now: HashSet<&str> = table.segments.iter().map(|s| s.file.as_str()).collect();
+        let gone: Vec<String> = self.segments.keys().filter(|f| !now.contains(f.as_str())).cloned().collect();
+        for file in &gone {
+            for key in &self.segments[file] {
+                self.keys.remove(key);
             }
         }
-        self.covered.extend(table.segments[self.covered.len()..].iter().map(|s| s.file.clone()));
-        Ok(())
+        let undo = |index: &mut KeyIndex, added: &[(String, Vec<Key>)]| {
+            for (_, keys) in added {
+                keys.iter().for_each(|k| {
+                    index.keys.remove(k);
+                });
+            }
+            for file in &gone {
+                index.keys.extend(index.segments[file].iter().cloned());
+            }
+        };
+        let mut added: Vec<(String, Vec<Key>)> = Vec::new();
+        for segment in table.segments.iter().filter(|s| !self.segments.contains_key(&s.file)) {
+            let mut keys = Vec::with_capacity(segment.rows as usize);
+            let mut duplicate = None;
+            let read = for_each_key(store, table, segment, columns, |key, row| {
+                if duplicate.is_some() {
+                    return;
+                }
+                let key: Key = key.into();
+                if self.keys.insert(key.clone()) {
+                    keys.push(key);
+                } else {
+                    duplicate = Some((segment.file.clone(), row));
+                }
+            });
+            added.push((segment.file.clone(), keys));
+            if read.is_err() || duplicate.is_some() {
+                undo(self, &added);
+                read?;
+                return Ok(duplicate);
+            }
+        }
+        for file in gone {
+            self.segments.remove(&file);
+        }
+        self.segments.extend(added);
+        Ok(None)
     }
+}
+
+/// Calls `f(key, row)` for each row of `segment` (of `table`) whose key
+/// columns are all non-NULL (NULLs are distinct from everything, each other
+/// included), with the key in row-format bytes.
+fn for_each_key(
+    store: &SegmentStore,
+    table: &TableMeta,
+    segment: &SegmentMeta,
+    columns: &[String],
+    mut f: impl FnMut(Box<[u8]>, usize),
+) -> Result<()> {
+    let positions = key_positions(table, columns)?;
+    let fields = positions.iter().map(|&i| SortField::new(table.schema.field(i).data_type().clone())).collect();
+    let converter = RowConverter::new(fields)?;
+    let mut offset = 0;
+    for batch in store.map(table, segment)?.batches(Some(&positions))? {
+        let rows = converter.convert_columns(batch.columns())?;
+        for row in 0..batch.num_rows() {
+            if !batch.columns().iter().any(|c| c.is_null(row)) {
+                f(rows.row(row).as_ref().into(), offset + row);
+            }
+        }
+        offset += batch.num_rows();
+    }
+    Ok(())
+}
+
+fn key_positions(table: &TableMeta, columns: &[String]) -> Result<Vec<usize>> {
+    columns
+        .iter()
+        .map(|c| table.schema.index_of(c).map_err(|_| Error::corruption(format!("a key names a missing column '{c}'"))))
+        .collect()
+}
+
+/// The error for the key at `row` of `segment`, which another row already has.
+fn duplicate_error(store: &SegmentStore, table: &TableMeta, name: &str, key: &str, columns: &[String], segment: &str, row: usize) -> Error {
+    let shown = (|| -> Result<String> {
+        let meta = table.segments.iter().find(|s| s.file == segment).ok_or_else(|| Error::internal("segment left the table"))?;
+        let mut row = row;
+        for batch in store.map(table, meta)?.batches(Some(&key_positions(table, columns)?))? {
+            if row < batch.num_rows() {
+                let values = columns
+                    .iter()
+                    .zip(batch.columns())
+                    .map(|(c, array)| Ok(format!("{c} = {}", ScalarValue::try_from_array(array, row)?)));
+                return Ok(values.collect::<Result<Vec<_>>>()?.join(", "));
+            }
+            row -= batch.num_rows();
+        }
+        Err(Error::internal("row beyond the segment"))
+    })()
+    .unwrap_or_else(|_| "a value".to_string());
+    Error::new(ErrorKind::Integrity, format!("duplicate key in table '{name}': {key} already has {shown}"))
 }

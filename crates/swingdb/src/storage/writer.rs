@@ -97,8 +97,19 @@ impl Drop for TableWriter<'_> {
 /// If `table` has more than [`COMPACT_TRIGGER`] small segments, merges them
 /// (in order) into as few segments as fit, returning the new table and files.
 pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableMeta, Vec<PathBuf>)>> {
-    let small: Vec<usize> =
+    let mut small: Vec<usize> =
         table.segments.iter().enumerate().filter(|(_, s)| s.rows < SMALL_SEGMENT_ROWS).map(|(i, _)| i).collect();
+    // Size-tiered: a segment joins a merge only if it is no larger than the
+    // others merged with it together. Otherwise a table of 10^6 rows taking
+    // single-row inserts rewrote all its rows every few commits; this way
+    // each row is rewritten O(log n) times.
+    while let Some((at, largest)) = small.iter().enumerate().map(|(at, &i)| (at, table.segments[i].rows)).max_by_key(|&(_, rows)| rows) {
+        let rest: u64 = small.iter().map(|&i| table.segments[i].rows).sum::<u64>() - largest;
+        if largest <= rest {
+            break;
+        }
+        small.remove(at);
+    }
     if small.len() <= COMPACT_TRIGGER {
         return Ok(None);
     }

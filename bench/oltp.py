@@ -1,0 +1,115 @@
+"""Single-row writes into a keyed table (issue 12's target): parameterised
+INSERTs of one new row each into a table with a BIGINT PRIMARY KEY that
+already holds --rows rows, in one transaction and with autocommit, swingdb
+against DuckDB and SQLite (all three on files, in the same run).
+
+    python -m bench oltp [--rows 1000000] [--inserts 1000] [--runs 3] [--quick]
+
+Rates are inserts per second (median of the runs; each run inserts new keys).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+
+import duckdb
+
+import swingdb
+
+from .common import machine
+from .report import replace_section
+
+CREATE = "CREATE TABLE t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)"
+
+
+def _swingdb(path, rows):
+    con = swingdb.connect(path)
+    con.sql(CREATE)
+    con.sql(f"INSERT INTO t SELECT value, value * 0.5, 'row' FROM range({rows})")
+    return con, con.begin, con.commit
+
+
+def _duckdb(path, rows):
+    con = duckdb.connect(path)
+    con.execute(CREATE)
+    con.execute(f"INSERT INTO t SELECT range, range * 0.5, 'row' FROM range({rows})")
+    return con, lambda: con.execute("BEGIN"), lambda: con.execute("COMMIT")
+
+
+def _sqlite(path, rows):
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute(CREATE)
+    con.execute("BEGIN")
+    con.executemany("INSERT INTO t VALUES (?, ?, 'row')", ((i, i * 0.5) for i in range(rows)))
+    con.execute("COMMIT")
+    return con, lambda: con.execute("BEGIN"), lambda: con.execute("COMMIT")
+
+
+SYSTEMS = {"swingdb": _swingdb, "duckdb": _duckdb, "sqlite": _sqlite}
+
+
+def rate(con, begin, commit, first_key: int, inserts: int, in_transaction: bool) -> float:
+    """Inserts per second for `inserts` single-row INSERTs from key `first_key` on."""
+    sql = "INSERT INTO t VALUES (?, ?, ?)"
+    t0 = time.perf_counter()
+    if in_transaction:
+        begin()
+    for key in range(first_key, first_key + inserts):
+        con.execute(sql, (key, key * 0.5, "new"))
+    if in_transaction:
+        commit()
+    return inserts / (time.perf_counter() - t0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--inserts", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="10^5 rows, 200 inserts, report to bench/results/")
+    args = parser.parse_args()
+    if args.quick:
+        args.rows, args.inserts = 100_000, 200
+    work = tempfile.mkdtemp(prefix="oltp-")
+    results = {}
+    try:
+        for name, make in SYSTEMS.items():
+            con, begin, commit = make(os.path.join(work, name), args.rows)
+            key = args.rows
+            for mode, in_txn in (("one transaction", True), ("autocommit", False)):
+                rates = []
+                for _ in range(args.runs):
+                    rates.append(rate(con, begin, commit, key, args.inserts, in_txn))
+                    key += args.inserts
+                results[(name, mode)] = statistics.median(rates)
+                print(f"{name:8} {mode:16} {results[(name, mode)]:10.0f} inserts/s", flush=True)
+            con.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    info = machine()
+    lines = [
+        "## Single-row inserts into a keyed table (`python -m bench oltp`)",
+        "",
+        f"Parameterised `INSERT INTO t VALUES (?, ?, ?)` of one new row each into `t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)` "
+        f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files. "
+        f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}, SQLite {info['sqlite']}.",
+        "",
+        "| system | one transaction (inserts/s) | autocommit (inserts/s) |",
+        "|---|---:|---:|",
+    ]
+    for name in SYSTEMS:
+        lines.append(f"| {name} | {results[(name, 'one transaction')]:,.0f} | {results[(name, 'autocommit')]:,.0f} |")
+    doc = "bench/results/benchmarks-quick.md" if args.quick else "docs/benchmarks.md"
+    os.makedirs(os.path.dirname(doc), exist_ok=True)
+    replace_section(doc, "oltp", "\n".join(lines) + "\n")
+    print(f"report: {doc}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Randomized differential test: generated data, keyed writes and queries (joins,
+grouping, IN / EXISTS / scalar subqueries, correlated ones included) run on
+swingdb, SQLite and DuckDB; wherever SQLite and DuckDB agree, swingdb must give
+the same answer or refuse the statement with an error (counted and reported),
+never a different answer.
+
+The size is a flag: SWINGDB_DIFF_QUERIES=5000 pytest tests/test_differential.py
+(default 300 queries, a few seconds)."""
+
+import math
+import os
+import random
+import sqlite3
+
+import duckdb
+import pytest
+
+import swingdb
+
+QUERIES = int(os.environ.get("SWINGDB_DIFF_QUERIES", "300"))
+
+
+def _norm(value):
+    if isinstance(value, float):
+        return round(value, 6) if math.isfinite(value) else value
+    if hasattr(value, "is_finite"):  # Decimal
+        return round(float(value), 6)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _answer(con, sql):
+    """Sorted, normalized rows, or the exception."""
+    try:
+        rows = con.execute(sql).fetchall()
+    except Exception as e:  # every engine's error is an answer
+        return e
+    return sorted((tuple(_norm(v) for v in row) for row in rows), key=repr)
+
+
+class Generator:
+    """Random schema contents and SELECTs over t1(a, b, c) and t2(k, v)."""
+
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+
+    def value(self, null_rate=0.15, span=6):
+        return "NULL" if self.r.random() < null_rate else str(self.r.randint(-span, span))
+
+    def rows(self):
+        t1 = [f"({self.value()}, {self.value()}, {self.text()})" for _ in range(self.r.randint(0, 25))]
+        keys = self.r.sample(range(-8, 9), self.r.randint(0, 12))
+        t2 = [f"({k}, {self.value()})" for k in keys]
+        return t1, t2
+
+    def text(self):
+        return "NULL" if self.r.random() < 0.15 else f"'{chr(97 + self.r.randint(0, 3))}'"
+
+    def column(self, table="t1"):
+        return self.r.choice({"t1": ["t1.a", "t1.b"], "t2": ["t2.k", "t2.v"]}[table])
+
+    def predicate(self, table="t1"):
+        op = self.r.choice(["=", "<>", "<", "<=", ">", ">="])
+        left = self.column(table)
+        right = self.r.choice([self.value(0, 6), self.column(table)])
+        pred = f"{left} {op} {right}"
+        if self.r.random() < 0.3:
+            pred = f"({pred} {self.r.choice(['AND', 'OR'])} {self.column(table)} IS {self.r.choice(['', 'NOT '])}NULL)"
+        return pred
+
+    def expression(self):
+        a, b = self.column(), self.column()
+        return self.r.choice([a, f"{a} + {b}", f"{a} - {b}", f"{a} * {b}", f"abs({a})", f"coalesce({a}, 0)",
+                              f"CASE WHEN {self.predicate()} THEN {a} ELSE {b} END"])
+
+    def subquery_predicate(self):
+        corr = f"t2.k {self.r.choice(['=', '<', '>='])} t1.{self.r.choice(['a', 'b'])}"
+        return self.r.choice([
+            f"t1.a IN (SELECT k FROM t2 WHERE {self.predicate('t2')})",
+            f"t1.b NOT IN (SELECT k FROM t2 WHERE k IS NOT NULL)",
+            f"EXISTS (SELECT 1 FROM t2 WHERE {corr})",
+            f"NOT EXISTS (SELECT 1 FROM t2 WHERE {corr} AND {self.predicate('t2')})",
+            f"t1.a > (SELECT min(v) FROM t2)",
+            f"t1.b = (SELECT max(v) FROM t2 WHERE t2.k = t1.a)",
+        ])
+
+    def query(self):
+        kind = self.r.choice(["plain", "group", "join", "sub", "scalar"])
+        where = f" WHERE {self.predicate()}" if self.r.random() < 0.6 else ""
+        if kind == "plain":
+            return f"SELECT {self.expression()}, t1.c FROM t1{where}"
+        if kind == "group":
+            agg = self.r.choice(["count(*)", "count(t1.b)", "sum(t1.b)", "min(t1.a)", "max(t1.b)", "avg(t1.a)",
+                                 "count(DISTINCT t1.b)", "sum(t1.a * t1.b)"])
+            having = f" HAVING count(*) > {self.r.randint(0, 2)}" if self.r.random() < 0.3 else ""
+            return f"SELECT t1.c, {agg} FROM t1{where} GROUP BY t1.c{having}"
+        if kind == "join":
+            join = self.r.choice(["JOIN", "LEFT JOIN"])
+            return f"SELECT t1.a, t2.v FROM t1 {join} t2 ON t1.a = t2.k{where}"
+        if kind == "sub":
+            return f"SELECT t1.a, t1.b FROM t1 WHERE {self.subquery_predicate()}"
+        return f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE t2.k = t1.b) FROM t1{where}"
+
+
+def _fresh():
+    engines = {"swingdb": swingdb.connect(), "sqlite": sqlite3.connect(":memory:"), "duckdb": duckdb.connect()}
+    for con in engines.values():
+        con.execute("CREATE TABLE t1 (a INTEGER, b INTEGER, c VARCHAR)")
+        con.execute("CREATE TABLE t2 (k INTEGER PRIMARY KEY, v INTEGER)")
+    return engines
+
+
+def test_swingdb_agrees_with_sqlite_and_duckdb():
+    wrong, refused, compared = [], [], 0
+    rounds = max(1, QUERIES // 30)
+    for round_ in range(rounds):
+        gen = Generator(1000 + round_)
+        engines = _fresh()
+        t1, t2 = gen.rows()
+        for con in engines.values():
+            if t1:
+                con.execute("INSERT INTO t1 VALUES " + ", ".join(t1))
+            if t2:
+                con.execute("INSERT INTO t2 VALUES " + ", ".join(t2))
+        # A keyed write that collides must fail everywhere, and change nothing.
+        if t2:
+            dup = t2[0].split(",")[0].strip("(")
+            outcomes = {name: isinstance(_answer(con, f"INSERT INTO t2 VALUES ({dup}, 0)"), Exception) for name, con in engines.items()}
+            assert all(outcomes.values()), f"duplicate key {dup} accepted by {[n for n, failed in outcomes.items() if not failed]}"
+        for _ in range(30):
+            sql = gen.query()
+            answers = {name: _answer(con, sql) for name, con in engines.items()}
+            peer, other = answers["sqlite"], answers["duckdb"]
+            if isinstance(peer, Exception) or isinstance(other, Exception) or peer != other:
+                continue  # the peers disagree or refuse: nothing to hold swingdb to
+            compared += 1
+            ours = answers["swingdb"]
+            if isinstance(ours, Exception):
+                refused.append(f"{sql}\n    {type(ours).__name__}: {ours}")
+            elif ours != peer:
+                wrong.append(f"{sql}\n    swingdb: {ours}\n    peers:   {peer}")
+        for con in engines.values():
+            con.close()
+    print(f"\n{compared} queries compared, {len(refused)} refused by swingdb, {len(wrong)} wrong")
+    for r in refused[:10]:
+        print("  refused:", r)
+    assert compared >= QUERIES // 2
+    assert not wrong, f"{len(wrong)} wrong answers:\n" + "\n".join(wrong[:10])
+    # Refusals are the known planner gaps (issue 12), not everyday queries.
+    assert len(refused) <= compared * 0.1, "\n".join(refused[:10])
