@@ -100,7 +100,8 @@ class Generator:
             return f"SELECT t1.a, t2.v FROM t1 {join} t2 ON t1.a = t2.k{where}"
         if kind == "sub":
             return f"SELECT t1.a, t1.b FROM t1 WHERE {self.subquery_predicate()}"
-        return f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE t2.k = t1.b) FROM t1{where}"
+        op = self.r.choice(["=", "<", ">="])
+        return f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE t2.k {op} t1.b) FROM t1{where}"
 
 
 def _fresh():
@@ -147,5 +148,9 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
         print("  refused:", r)
     assert compared >= QUERIES // 2
     assert not wrong, f"{len(wrong)} wrong answers:\n" + "\n".join(wrong[:10])
-    # Refusals are the known planner gaps (issue 12), not everyday queries.
-    assert len(refused) <= compared * 0.1, "\n".join(refused[:10])
+    # The one refusal allowed is DataFusion's known gap, a correlated scalar
+    # subquery with a non-equality correlation (issue 12, item 5): when it is
+    # closed, this list goes.
+    known_gap = "does not support logical expression ScalarSubquery"
+    unknown = [r for r in refused if known_gap not in r]
+    assert not unknown, "\n".join(unknown[:10])
