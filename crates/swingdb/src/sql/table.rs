@@ -10,7 +10,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
 use datafusion::common::tree_node::{Transformed, TreeNode};
-use datafusion::common::{Column, DFSchema, ScalarValue};
+use datafusion::common::{Column, Constraint, Constraints, DFSchema, ScalarValue};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::{TableProvider, TableType};
@@ -32,6 +32,9 @@ pub struct SegmentTable {
     row_id: Option<SchemaRef>,
     /// DEFAULT expressions by column, which INSERT fills in for columns it omits.
     defaults: HashMap<String, Expr>,
+    /// The keys, for the planner's functional dependencies (`SELECT *` with
+    /// `GROUP BY` the primary key).
+    keys: Constraints,
 }
 
 /// Bits of a row id that hold the row's position inside its segment.
@@ -40,7 +43,11 @@ const ROW_BITS: u32 = 40;
 impl SegmentTable {
     /// The table `meta`, read through `store`.
     pub fn new(meta: Arc<TableMeta>, store: Arc<SegmentStore>) -> Self {
-        Self { meta, store, row_id: None, defaults: HashMap::new() }
+        let position = |c: &String| meta.schema.index_of(c).ok();
+        let keys = meta.constraints.primary_key.iter().map(|k| Constraint::PrimaryKey(k.iter().filter_map(position).collect()));
+        let unique = meta.constraints.unique.iter().map(|k| Constraint::Unique(k.iter().filter_map(position).collect()));
+        let keys = Constraints::new_unverified(keys.chain(unique).collect());
+        Self { meta, store, row_id: None, defaults: HashMap::new(), keys }
     }
 
     /// The same table with the DEFAULT expressions `defaults` (by column).
@@ -212,6 +219,10 @@ impl TableProvider for SegmentTable {
 
     fn get_column_default(&self, column: &str) -> Option<&Expr> {
         self.defaults.get(column)
+    }
+
+    fn constraints(&self) -> Option<&Constraints> {
+        Some(&self.keys)
     }
 
     fn supports_filters_pushdown(&self, filters: &[&Expr]) -> DFResult<Vec<TableProviderFilterPushDown>> {
