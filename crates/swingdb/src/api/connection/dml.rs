@@ -2,6 +2,7 @@
 //! deleted rows are found by a private row-id column and their segments are
 //! rewritten without them (copy-on-write at segment granularity).
 
+use super::upsert::Upsert;
 use super::{table_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
@@ -19,7 +20,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Name of the row-id column DML adds to its private scans of the target table.
-const ROW_ID: &str = "__swingdb_row_id";
+/// The row-id column DELETE, UPDATE and upserts find rows by.
+pub(super) const ROW_ID: &str = "__swingdb_row_id";
 
 /// Casts `batch` to the table's `schema` column by column and enforces NOT NULL.
 pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
@@ -90,9 +92,13 @@ fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn Tabl
 }
 
 impl Connection {
-    pub(super) async fn run_dml(&self, dml: DmlStatement) -> Result<QueryResult> {
+    /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict clause.
+    pub(super) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<QueryResult> {
         let name = table_name(&dml.table_name)?;
         let meta = self.table(&name)?;
+        if let (WriteOp::Insert(InsertOp::Append), Some(upsert)) = (&dml.op, upsert) {
+            return self.upsert(&name, meta, dml.input.as_ref().clone(), upsert).await;
+        }
         match dml.op {
             WriteOp::Insert(op) => {
                 if op == InsertOp::Replace {
@@ -167,12 +173,13 @@ impl Connection {
         }
     }
 
-    fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
+    /// The table `meta` with a row-id column, as a plan source.
+    pub(super) fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
         provider_as_source(Arc::new(SegmentTable::new(meta.clone(), self.core.store.clone()).with_row_ids(ROW_ID)))
     }
 
     /// Rewrites the segments that contain any of `row_ids` without those rows.
-    fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
+    pub(super) fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
         let mut by_segment: HashMap<usize, Vec<usize>> = HashMap::new();
         for id in row_ids {
             let (seg, row) = SegmentTable::split_row_id(id);

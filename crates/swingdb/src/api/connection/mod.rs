@@ -7,6 +7,7 @@ mod ddl;
 mod dml;
 mod pipe;
 mod share;
+mod upsert;
 mod view;
 
 pub use pipe::PipeSource;
@@ -376,6 +377,7 @@ impl Connection {
         }
         let renames = plan_repeated_names(&mut statement);
         ddl::refuse_ignored_options(&statement)?;
+        let upsert = upsert::take_upsert(&mut statement)?;
         let defaults = ddl::column_defaults(&statement);
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
@@ -397,7 +399,7 @@ impl Connection {
                 ErrorKind::NotSupported,
                 format!("{} is not supported yet", other.name()),
             )),
-            LogicalPlan::Dml(dml) => self.run_dml(dml).await,
+            LogicalPlan::Dml(dml) => self.run_dml(dml, upsert).await,
             // Side effects happen now, not when (or if) someone reads the result.
             copy @ LogicalPlan::Copy(_) => {
                 self.check_external_access("COPY")?;

@@ -1,0 +1,224 @@
+//! Upserts: `INSERT ... ON CONFLICT [(columns)] DO NOTHING | DO UPDATE SET
+//! ... [WHERE ...]` (PostgreSQL, SQLite, DuckDB), `INSERT OR IGNORE` and
+//! `INSERT OR REPLACE` (SQLite) and `REPLACE INTO` (MySQL). The clause is
+//! taken off the statement so DataFusion plans a plain INSERT; its rows (as
+//! `excluded`) are then split against the table's key: rows whose key is new
+//! are inserted, and conflicting ones skipped, replaced, or updated with the
+//! SET expressions (evaluated over the existing row and `excluded`). The
+//! rows an upsert writes go through the same key check as every write, so
+//! two rows of one statement with the same new key still fail.
+
+use super::dml::ROW_ID;
+use super::{conform, u64_values, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::TableMeta;
+use datafusion::common::{Column, DFSchema, JoinType, TableReference};
+use datafusion::datasource::{provider_as_source, MemTable};
+use datafusion::logical_expr::{col, Expr, LogicalPlan, LogicalPlanBuilder};
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    visit_expressions_mut, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
+    SqliteOnConflict, Statement as SqlStatement,
+};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// What to do with a row whose key is already in the table.
+#[derive(Debug, Clone)]
+pub(super) enum Action {
+    /// Keep the existing row (`DO NOTHING`, `OR IGNORE`).
+    Ignore,
+    /// Delete the existing row, insert the new one (`OR REPLACE`, `REPLACE INTO`).
+    Replace,
+    /// Change the existing row (`DO UPDATE SET column = value ... [WHERE condition]`).
+    Update { set: Vec<(String, SqlExpr)>, only_if: Option<SqlExpr> },
+}
+
+/// An INSERT's conflict clause: the key it names (the primary key if none) and the action.
+#[derive(Debug, Clone)]
+pub(super) struct Upsert {
+    target: Option<Vec<String>>,
+    action: Action,
+}
+
+fn folded(ident: &Ident) -> String {
+    if ident.quote_style.is_some() {
+        ident.value.clone()
+    } else {
+        ident.value.to_lowercase()
+    }
+}
+
+/// Takes the conflict clause off an INSERT statement, returning it.
+pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>> {
+    let DFStatement::Statement(s) = statement else { return Ok(None) };
+    let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(None) };
+    let action = match (insert.or.take(), insert.on.take(), std::mem::take(&mut insert.replace_into)) {
+        (Some(SqliteOnConflict::Ignore), None, _) => Some(Upsert { target: None, action: Action::Ignore }),
+        (Some(SqliteOnConflict::Replace), None, _) | (None, None, true) => Some(Upsert { target: None, action: Action::Replace }),
+        (Some(other), _, _) => {
+            return Err(Error::new(ErrorKind::NotSupported, format!("INSERT OR {other} is not supported; use OR IGNORE or OR REPLACE")))
+        }
+        (None, Some(OnInsert::OnConflict(conflict)), _) => {
+            let target = match conflict.conflict_target {
+                None => None,
+                Some(ConflictTarget::Columns(columns)) => Some(columns.iter().map(folded).collect()),
+                Some(ConflictTarget::OnConstraint(name)) => {
+                    return Err(Error::new(ErrorKind::NotSupported, format!("ON CONFLICT ON CONSTRAINT {name}: name the key's columns instead")))
+                }
+            };
+            let action = match conflict.action {
+                OnConflictAction::DoNothing => Action::Ignore,
+                OnConflictAction::DoUpdate(update) => {
+                    let set = update
+                        .assignments
+                        .into_iter()
+                        .map(|a| match a.target {
+                            AssignmentTarget::ColumnName(name) => match name.0.last().and_then(|p| p.as_ident()) {
+                                Some(ident) => Ok((folded(ident), a.value)),
+                                None => Err(Error::programming(format!("cannot assign to {name}"))),
+                            },
+                            AssignmentTarget::Tuple(_) => Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column")),
+                        })
+                        .collect::<Result<_>>()?;
+                    Action::Update { set, only_if: update.selection }
+                }
+            };
+            Some(Upsert { target, action })
+        }
+        (None, Some(OnInsert::DuplicateKeyUpdate(_)), _) => {
+            return Err(Error::new(ErrorKind::NotSupported, "ON DUPLICATE KEY UPDATE is not supported; use ON CONFLICT (key) DO UPDATE SET ..."))
+        }
+        (None, Some(other), _) => return Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported"))),
+        (None, None, false) => None,
+    };
+    Ok(action)
+}
+
+/// Qualifies the unqualified column names of a SET expression with `table`
+/// (in `DO UPDATE`, a bare name is the existing row's column, as in PostgreSQL).
+fn qualify(mut expr: SqlExpr, table: &str) -> SqlExpr {
+    let _ = visit_expressions_mut(&mut expr, |e| {
+        if let SqlExpr::Identifier(ident) = e {
+            *e = SqlExpr::CompoundIdentifier(vec![Ident::with_quote('"', table), ident.clone()]);
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    expr
+}
+
+impl Connection {
+    /// Runs an INSERT of `input` (rows shaped as table `name`) with the conflict clause `upsert`.
+    pub(super) async fn upsert(&self, name: &str, meta: Arc<TableMeta>, input: LogicalPlan, upsert: Upsert) -> Result<QueryResult> {
+        let no_keys = meta.constraints.keys().next().is_none();
+        if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
+            // Nothing can conflict (PostgreSQL and SQLite insert every row).
+            let segments = self.store_rows(input, &meta.schema, name).await?;
+            let rows = segments.iter().map(|s| s.rows).sum();
+            let mut all = meta.segments.clone();
+            all.extend(segments);
+            self.set_table(name, meta.with_segments(all))?;
+            return Ok(QueryResult::count(rows));
+        }
+        let key = self.conflict_key(name, &meta, upsert.target.as_deref())?;
+        let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
+        // The new rows, named `excluded` as in PostgreSQL, computed once.
+        let rows = self.collect_plan(input).await?;
+        let excluded = || -> Result<LogicalPlan> {
+            let table = MemTable::try_new(meta.schema.clone(), vec![rows.clone()])?;
+            Ok(LogicalPlanBuilder::scan("excluded", provider_as_source(Arc::new(table)), None)?.build()?)
+        };
+        let existing = || -> Result<LogicalPlanBuilder> {
+            Ok(LogicalPlanBuilder::scan(TableReference::bare(name), self.row_id_source(&meta), None)?)
+        };
+        let on = |left: &str| -> (Vec<Column>, Vec<Column>) {
+            let l = key.iter().map(|k| Column::new(Some(TableReference::bare(left)), k)).collect();
+            let r = key.iter().map(|k| Column::new(Some("excluded"), k)).collect();
+            (l, r)
+        };
+        // Rows whose key is new go in whatever the action.
+        let fresh = LogicalPlanBuilder::from(excluded()?)
+            .join(existing()?.build()?, JoinType::LeftAnti, (on(name).1, on(name).0), None)?
+            .project(columns.iter().map(|c| col(Column::new(Some("excluded"), c))))?
+            .build()?;
+        let fresh_rows = self.collect_plan(fresh).await?;
+        // Conflicting rows: the existing row's id, and what replaces it.
+        let remove = match &upsert.action {
+            Action::Ignore => None,
+            Action::Replace => {
+                let matched = existing()?.join(excluded()?, JoinType::Inner, on(name), None)?;
+                let projection = std::iter::once(col(ROW_ID)).chain(columns.iter().map(|c| col(Column::new(Some("excluded"), c))));
+                Some(matched.project(projection)?.build()?)
+            }
+            Action::Update { set, only_if } => {
+                let matched = existing()?.join(excluded()?, JoinType::Inner, on(name), None)?;
+                let schema: DFSchema = matched.schema().as_ref().clone();
+                let state = self.ctx.state();
+                let plan_expr = |e: &SqlExpr| -> Result<Expr> { Ok(state.create_logical_expr(&qualify(e.clone(), name).to_string(), &schema)?) };
+                let matched = match only_if {
+                    Some(condition) => matched.filter(plan_expr(condition)?)?,
+                    None => matched,
+                };
+                for (column, _) in set {
+                    if !columns.contains(column) {
+                        return Err(Error::programming(format!("ON CONFLICT DO UPDATE sets column '{column}', which table '{name}' does not have")));
+                    }
+                }
+                let mut projection = vec![col(ROW_ID)];
+                for c in &columns {
+                    let value = match set.iter().rev().find(|(column, _)| column == c) {
+                        Some((_, e)) => plan_expr(e)?,
+                        None => col(Column::new(Some(TableReference::bare(name)), c)),
+                    };
+                    projection.push(value.alias(c));
+                }
+                Some(matched.project(projection)?.build()?)
+            }
+        };
+        let mut written = fresh_rows.iter().map(|b| b.num_rows() as u64).sum::<u64>();
+        let mut segments = meta.segments.clone();
+        let mut new_rows = fresh_rows;
+        if let Some(plan) = remove {
+            let replaced = self.collect_plan(plan).await?;
+            let ids = u64_values(&replaced, 0);
+            written += ids.len() as u64;
+            segments = self.remove_rows(&meta, ids)?;
+            for batch in replaced {
+                new_rows.push(batch.project(&(1..batch.num_columns()).collect::<Vec<_>>())?);
+            }
+        }
+        let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
+        let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
+        let plan = LogicalPlanBuilder::scan("upserted", provider_as_source(Arc::new(source)), None)?.build()?;
+        segments.extend(self.store_rows(plan, &meta.schema, name).await?);
+        self.set_table(name, meta.with_segments(segments))?;
+        Ok(QueryResult::count(written))
+    }
+
+    /// The key an upsert conflicts on: the one it names, else the primary key
+    /// (else the only key).
+    fn conflict_key(&self, name: &str, meta: &TableMeta, target: Option<&[String]>) -> Result<Vec<String>> {
+        let keys: Vec<&[String]> = meta.constraints.keys().map(|(_, columns)| columns).collect();
+        let found = match target {
+            Some(target) => keys.iter().find(|k| {
+                let mut a = k.to_vec();
+                let mut b = target.to_vec();
+                a.sort();
+                b.sort();
+                a == b
+            }),
+            None => meta.constraints.primary_key.as_ref().map(|_| &keys[0]).or(if keys.len() == 1 { keys.first() } else { None }),
+        };
+        match (found, target) {
+            (Some(k), _) => Ok(k.to_vec()),
+            (None, Some(t)) => Err(Error::programming(format!(
+                "ON CONFLICT ({}) names no PRIMARY KEY or UNIQUE constraint of table '{name}'",
+                t.join(", ")
+            ))),
+            (None, None) => Err(Error::programming(format!(
+                "table '{name}' has no key to conflict on; declare a PRIMARY KEY or name the UNIQUE columns: ON CONFLICT (column) ..."
+            ))),
+        }
+    }
+}
