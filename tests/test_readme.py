@@ -6,14 +6,20 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_readme_python_examples_run(tmp_path, monkeypatch):
-    text = open(os.path.join(ROOT, "README.md")).read()
+def _run_python_blocks(doc: str, at_least: int, namespace: dict | None = None) -> None:
+    """Runs the ```python blocks of `doc` (relative to the repository) in order:
+    all in `namespace`, or each on its own when it is None."""
+    text = open(os.path.join(ROOT, doc)).read()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) >= 2
+    assert len(blocks) >= at_least, doc
+    for code in blocks:
+        exec(compile(code, doc, "exec"), {} if namespace is None else namespace)
+
+
+def test_readme_python_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {}
-    for code in blocks:
-        exec(compile(code, "README.md", "exec"), namespace)
+    _run_python_blocks("README.md", 2, namespace)
     import swingdb
 
     with swingdb.connect(tmp_path / "sales.swingdb") as con:
@@ -25,12 +31,8 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
 
 
 def test_pipes_guide_python_examples_run(tmp_path, monkeypatch):
-    text = open(os.path.join(ROOT, "docs", "pipes.md")).read()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) >= 2
     monkeypatch.chdir(tmp_path)
-    for code in blocks:
-        exec(compile(code, "docs/pipes.md", "exec"), {})
+    _run_python_blocks("docs/pipes.md", 2)  # each example stands alone
 
 
 def test_module_docstring_examples_run():
@@ -45,10 +47,5 @@ def test_module_docstring_examples_run():
 
 
 def test_sql_reference_examples_run(tmp_path, monkeypatch):
-    text = open(os.path.join(ROOT, "docs", "sql.md")).read()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) >= 4
     monkeypatch.chdir(tmp_path)
-    namespace = {}
-    for code in blocks:
-        exec(compile(code, "docs/sql.md", "exec"), namespace)
+    _run_python_blocks("docs/sql.md", 5, {})  # one session, top to bottom
