@@ -2,6 +2,7 @@
 //! SQL DataFusion leaves to its host (table functions, placeholders).
 
 pub mod catalog;
+pub mod checks;
 pub mod functions;
 pub mod output_names;
 pub mod overflow;

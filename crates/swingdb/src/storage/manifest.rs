@@ -85,6 +85,9 @@ pub struct Constraints {
     /// DEFAULT expressions, as SQL text, by column.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub defaults: BTreeMap<String, String>,
+    /// CHECK conditions, as SQL text: each row must not make one false.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
 }
 
 impl Constraints {

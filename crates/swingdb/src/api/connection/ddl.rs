@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::storage::{Constraints, TableMeta};
 use datafusion::common::Constraint;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlStatement};
+use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlStatement, TableConstraint};
 use std::collections::BTreeMap;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
@@ -55,6 +55,32 @@ pub(super) fn column_defaults(statement: &DFStatement) -> BTreeMap<String, Strin
         .collect()
 }
 
+/// Takes the CHECK constraints (column and table ones) off a `CREATE TABLE`
+/// statement, which DataFusion would refuse, returning their conditions as
+/// SQL text.
+pub(super) fn take_checks(statement: &mut DFStatement) -> Vec<String> {
+    let DFStatement::Statement(s) = statement else { return Vec::new() };
+    let SqlStatement::CreateTable(create) = s.as_mut() else { return Vec::new() };
+    let mut checks = Vec::new();
+    for column in &mut create.columns {
+        column.options.retain(|o| match &o.option {
+            ColumnOption::Check(c) => {
+                checks.push(c.expr.to_string());
+                false
+            }
+            _ => true,
+        });
+    }
+    create.constraints.retain(|c| match c {
+        TableConstraint::Check(c) => {
+            checks.push(c.expr.to_string());
+            false
+        }
+        _ => true,
+    });
+    checks
+}
+
 /// Refuses column options swingdb would otherwise ignore, silently leaving
 /// NULLs where the user expects numbers.
 pub(super) fn refuse_ignored_options(statement: &DFStatement) -> Result<()> {
@@ -99,7 +125,8 @@ fn constraints(create: &CreateMemoryTable, defaults: BTreeMap<String, String>) -
 impl Connection {
     /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`.
     /// `defaults` are the DEFAULT expressions as written, by column.
-    pub(super) async fn create_table(&self, create: CreateMemoryTable, defaults: BTreeMap<String, String>) -> Result<QueryResult> {
+    /// `checks` are the CHECK conditions as written.
+    pub(super) async fn create_table(&self, create: CreateMemoryTable, defaults: BTreeMap<String, String>, checks: Vec<String>) -> Result<QueryResult> {
         let name = table_name(&create.name)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if existing.as_ref().is_some_and(|t| t.is_view()) {
@@ -112,7 +139,8 @@ impl Connection {
         if exists && !create.or_replace {
             return Err(already_exists(&name));
         }
-        let constraints = constraints(&create, defaults)?;
+        let mut constraints = constraints(&create, defaults)?;
+        constraints.checks = checks;
         let schema = storage_schema(create.input.schema().as_arrow());
         // Key columns are NOT NULL.
         let schema = match &constraints.primary_key {

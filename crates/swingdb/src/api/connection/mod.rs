@@ -23,6 +23,7 @@ use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
 use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::keys::{check_keys, KeyIndexes};
+use crate::sql::checks::check_conditions;
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -342,6 +343,10 @@ impl Connection {
     /// Makes `meta` the table `name` of this transaction, once its rows keep
     /// every key (an `IntegrityError` otherwise, and nothing changes).
     fn set_table(&self, name: &str, meta: TableMeta) -> Result<()> {
+        if !meta.constraints.checks.is_empty() {
+            let before = self.tables.lock().unwrap().get(name).cloned();
+            check_conditions(&self.core.store, &self.ctx.state(), name, before.as_deref(), &meta)?;
+        }
         if meta.constraints.keys().next().is_some() {
             check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, &meta)?;
         }
@@ -379,6 +384,7 @@ impl Connection {
         ddl::refuse_ignored_options(&statement)?;
         let upsert = upsert::take_upsert(&mut statement)?;
         let defaults = ddl::column_defaults(&statement);
+        let checks = ddl::take_checks(&mut statement);
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
@@ -392,7 +398,7 @@ impl Connection {
             plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
         }
         match plan {
-            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, defaults).await,
+            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, defaults, checks).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
             LogicalPlan::Ddl(other) => Err(Error::new(

@@ -1,0 +1,43 @@
+//! CHECK constraints: each condition (stored as SQL text) is planned against
+//! the table's columns and evaluated over the rows a write adds (the segments
+//! the new table version has and the previous one had not); a row for which
+//! a condition is false fails the write with an `IntegrityError` naming the
+//! table, the condition and the row's values. NULL passes, as in SQL.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::{SegmentStore, TableMeta};
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::common::{DFSchema, ScalarValue};
+use datafusion::execution::context::SessionState;
+use std::collections::HashSet;
+
+/// Checks the CHECK conditions of `table` (named `name`) over the segments
+/// it has beyond `before` (all of them for a new table).
+pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, before: Option<&TableMeta>, table: &TableMeta) -> Result<()> {
+    let schema = DFSchema::try_from(table.schema.as_ref().clone())?;
+    let old: HashSet<&str> = before.iter().flat_map(|t| t.segments.iter().map(|s| s.file.as_str())).collect();
+    for condition in &table.constraints.checks {
+        let expr = state
+            .create_logical_expr(condition, &schema)
+            .map_err(|e| Error::programming(format!("CHECK ({condition}) of table '{name}' cannot be planned: {}", Error::from(e))))?;
+        let shown_columns: Vec<String> = expr.column_refs().iter().map(|c| c.name.clone()).collect();
+        let physical = state.create_physical_expr(expr, &schema)?;
+        for segment in table.segments.iter().filter(|s| !old.contains(s.file.as_str())) {
+            for batch in store.map(table, segment)?.batches(None)? {
+                let verdicts = physical.evaluate(&batch)?.into_array(batch.num_rows())?;
+                let verdicts = verdicts.as_boolean();
+                let Some(row) = (0..batch.num_rows()).find(|&r| verdicts.is_valid(r) && !verdicts.value(r)) else { continue };
+                let values = shown_columns
+                    .iter()
+                    .filter_map(|c| {
+                        let column = batch.column_by_name(c)?;
+                        Some(format!("{c} = {}", ScalarValue::try_from_array(column, row).ok()?))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(Error::new(ErrorKind::Integrity, format!("CHECK ({condition}) of table '{name}' fails for the row with {values}")));
+            }
+        }
+    }
+    Ok(())
+}
