@@ -20,7 +20,9 @@ pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, 
         let expr = state
             .create_logical_expr(condition, &schema)
             .map_err(|e| Error::programming(format!("CHECK ({condition}) of table '{name}' cannot be planned: {}", Error::from(e))))?;
-        let shown_columns: Vec<String> = expr.column_refs().iter().map(|c| c.name.clone()).collect();
+        // The condition's columns, in the table's order.
+        let used: HashSet<String> = expr.column_refs().iter().map(|c| c.name.clone()).collect();
+        let shown_columns: Vec<String> = table.schema.fields().iter().map(|f| f.name().clone()).filter(|n| used.contains(n)).collect();
         let physical = state.create_physical_expr(expr, &schema)?;
         for segment in table.segments.iter().filter(|s| !old.contains(s.file.as_str())) {
             for batch in store.map(table, segment)?.batches(None)? {

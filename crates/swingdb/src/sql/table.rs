@@ -45,7 +45,8 @@ impl SegmentTable {
     pub fn new(meta: Arc<TableMeta>, store: Arc<SegmentStore>) -> Self {
         let position = |c: &String| meta.schema.index_of(c).ok();
         let keys = meta.constraints.primary_key.iter().map(|k| Constraint::PrimaryKey(k.iter().filter_map(position).collect()));
-        let unique = meta.constraints.unique.iter().map(|k| Constraint::Unique(k.iter().filter_map(position).collect()));
+        let unique = meta.constraints.unique.iter().chain(meta.constraints.unique_indexes.values());
+        let unique = unique.map(|k| Constraint::Unique(k.iter().filter_map(position).collect()));
         let keys = Constraints::new_unverified(keys.chain(unique).collect());
         Self { meta, store, row_id: None, defaults: HashMap::new(), keys }
     }

@@ -88,6 +88,9 @@ pub struct Constraints {
     /// CHECK conditions, as SQL text: each row must not make one false.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
+    /// Unique indexes (`CREATE UNIQUE INDEX name ON t (columns)`): their columns, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unique_indexes: BTreeMap<String, Vec<String>>,
 }
 
 impl Constraints {
@@ -99,7 +102,9 @@ impl Constraints {
     /// Every key (the primary key first) with its SQL name, e.g. `PRIMARY KEY (id)`.
     pub fn keys(&self) -> impl Iterator<Item = (String, &[String])> {
         let primary = self.primary_key.iter().map(|cols| (format!("PRIMARY KEY ({})", cols.join(", ")), cols.as_slice()));
-        primary.chain(self.unique.iter().map(|cols| (format!("UNIQUE ({})", cols.join(", ")), cols.as_slice())))
+        let unique = self.unique.iter().map(|cols| (format!("UNIQUE ({})", cols.join(", ")), cols.as_slice()));
+        let indexes = self.unique_indexes.iter().map(|(name, cols)| (format!("UNIQUE INDEX {name} ({})", cols.join(", ")), cols.as_slice()));
+        primary.chain(unique).chain(indexes)
     }
 }
 

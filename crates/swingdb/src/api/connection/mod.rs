@@ -4,6 +4,7 @@
 
 mod copy;
 mod ddl;
+mod index;
 mod dml;
 mod pipe;
 mod share;
@@ -37,7 +38,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{ObjectName, Statement as SqlStatement};
+use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Statement as SqlStatement};
 use futures::StreamExt;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -367,6 +368,10 @@ impl Connection {
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::AlterTable(alter) => return self.alter_table(&alter.name, &alter.operations, alter.if_exists),
+                SqlStatement::CreateIndex(create) => return self.create_index(create),
+                SqlStatement::Drop { object_type: ObjectType::Index, names, if_exists, .. } => {
+                    return self.drop_index(names, *if_exists)
+                }
                 SqlStatement::Copy { .. } => self.check_external_access("COPY")?,
                 _ => {}
             }
