@@ -9,7 +9,7 @@
 //! two rows of one statement with the same new key still fail.
 
 use super::dml::ROW_ID;
-use super::{conform, u64_values, Connection};
+use super::{conform, not_null_violation, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::TableMeta;
@@ -124,7 +124,9 @@ impl Connection {
         let key = self.conflict_key(name, &meta, upsert.target.as_deref())?;
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
         // The new rows, named `excluded` as in PostgreSQL, computed once.
-        let rows = self.collect_plan(input).await?;
+        // (In the table's types, and with NULL keys refused before any matching.)
+        let rows = self.collect_plan(input).await.map_err(|e| not_null_violation(e, &meta.schema, name))?;
+        let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         let excluded = || -> Result<LogicalPlan> {
             let table = MemTable::try_new(meta.schema.clone(), vec![rows.clone()])?;
             Ok(LogicalPlanBuilder::scan("excluded", provider_as_source(Arc::new(table)), None)?.build()?)
