@@ -4,9 +4,10 @@
 //! taken off the statement so DataFusion plans a plain INSERT; its rows (as
 //! `excluded`) are then split against the table's key: rows whose key is new
 //! are inserted, and conflicting ones skipped, replaced, or updated with the
-//! SET expressions (evaluated over the existing row and `excluded`). The
-//! rows an upsert writes go through the same key check as every write, so
-//! two rows of one statement with the same new key still fail.
+//! SET expressions (evaluated over the existing row and `excluded`). Two
+//! proposed rows with the same new key: DO NOTHING / OR IGNORE keep the
+//! first, OR REPLACE the last, DO UPDATE fails (as in PostgreSQL). The rows
+//! an upsert writes go through the same key check as every write.
 
 use super::dml::ROW_ID;
 use super::{conform, not_null_violation, u64_values, Connection};
@@ -21,6 +22,11 @@ use datafusion::sql::sqlparser::ast::{
     visit_expressions_mut, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
     SqliteOnConflict, Statement as SqlStatement,
 };
+use datafusion::arrow::array::{Array, BooleanArray, RecordBatch};
+use datafusion::arrow::compute::filter_record_batch;
+use datafusion::arrow::row::{RowConverter, SortField};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -108,6 +114,41 @@ fn qualify(mut expr: SqlExpr, table: &str) -> SqlExpr {
     expr
 }
 
+/// `batches` with one row per key (NULL keys all kept): the first of each,
+/// or the last with `last`.
+fn one_per_key(batches: Vec<RecordBatch>, meta: &TableMeta, key: &[String], last: bool) -> Result<Vec<RecordBatch>> {
+    let positions = key.iter().map(|k| meta.schema.index_of(k)).collect::<std::result::Result<Vec<_>, _>>()?;
+    let fields = positions.iter().map(|&i| SortField::new(meta.schema.field(i).data_type().clone())).collect();
+    let converter = RowConverter::new(fields)?;
+    // Every (batch, row) with its key, in order; then keep the chosen one per key.
+    let mut chosen: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
+    let mut keep: Vec<Vec<bool>> = batches.iter().map(|b| vec![true; b.num_rows()]).collect();
+    for (b, batch) in batches.iter().enumerate() {
+        let columns: Vec<_> = positions.iter().map(|&i| batch.column(i).clone()).collect();
+        let rows = converter.convert_columns(&columns)?;
+        for r in 0..batch.num_rows() {
+            if columns.iter().any(|c| c.is_null(r)) {
+                continue;
+            }
+            match chosen.entry(rows.row(r).as_ref().to_vec()) {
+                Entry::Vacant(slot) => {
+                    slot.insert((b, r));
+                }
+                Entry::Occupied(mut slot) if last => {
+                    let (pb, pr) = slot.insert((b, r));
+                    keep[pb][pr] = false;
+                }
+                Entry::Occupied(_) => keep[b][r] = false,
+            }
+        }
+    }
+    batches
+        .iter()
+        .zip(keep)
+        .map(|(batch, keep)| Ok(filter_record_batch(batch, &BooleanArray::from(keep))?))
+        .collect()
+}
+
 impl Connection {
     /// Runs an INSERT of `input` (rows shaped as table `name`) with the conflict clause `upsert`.
     pub(super) async fn upsert(&self, name: &str, meta: Arc<TableMeta>, input: LogicalPlan, upsert: Upsert) -> Result<QueryResult> {
@@ -127,6 +168,14 @@ impl Connection {
         // (In the table's types, and with NULL keys refused before any matching.)
         let rows = self.collect_plan(input).await.map_err(|e| not_null_violation(e, &meta.schema, name))?;
         let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
+        // A key proposed twice: DO NOTHING / OR IGNORE keep the first row, OR
+        // REPLACE the last (as PostgreSQL and SQLite do); DO UPDATE keeps both,
+        // and the key check refuses them (PostgreSQL refuses too).
+        let rows = match upsert.action {
+            Action::Ignore => one_per_key(rows, &meta, &key, false)?,
+            Action::Replace => one_per_key(rows, &meta, &key, true)?,
+            Action::Update { .. } => rows,
+        };
         let excluded = || -> Result<LogicalPlan> {
             let table = MemTable::try_new(meta.schema.clone(), vec![rows.clone()])?;
             Ok(LogicalPlanBuilder::scan("excluded", provider_as_source(Arc::new(table)), None)?.build()?)
