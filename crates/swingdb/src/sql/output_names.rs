@@ -5,6 +5,7 @@
 //! under a private alias and given their name back on the result's schema
 //! (Arrow allows repeated names), which costs nothing per row.
 
+use super::parse::identifier;
 use crate::error::Result;
 use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -29,7 +30,7 @@ fn plain_name(expr: &Expr) -> Option<String> {
         Expr::CompoundIdentifier(parts) => parts.last()?,
         _ => return None,
     };
-    Some(if ident.quote_style.is_some() { ident.value.clone() } else { ident.value.to_lowercase() })
+    Some(identifier(ident))
 }
 
 /// Aliases the repeated names of a query's top-level select list privately;
@@ -46,10 +47,7 @@ pub fn plan_repeated_names(statement: &mut DFStatement) -> Renames {
                 Some(name) => (expr.clone(), name),
                 None => continue,
             },
-            SelectItem::ExprWithAlias { expr, alias } => {
-                let name = if alias.quote_style.is_some() { alias.value.clone() } else { alias.value.to_lowercase() };
-                (expr.clone(), name)
-            }
+            SelectItem::ExprWithAlias { expr, alias } => (expr.clone(), identifier(alias)),
             _ => continue,
         };
         if !seen.insert(name.clone()) {

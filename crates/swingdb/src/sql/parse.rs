@@ -7,7 +7,7 @@
 use super::params::number_placeholders;
 use crate::error::{Error, Result};
 use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStatement};
-use datafusion::sql::sqlparser::ast::{Expr, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
+use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
@@ -34,6 +34,16 @@ const STACK_PER_BYTE: usize = 64;
 
 /// Stack kept free for everything else.
 const STACK_RESERVE: usize = 1 << 20;
+
+/// The name an identifier stands for: as written when quoted, folded to
+/// lower case when not (as PostgreSQL and DuckDB fold them).
+pub fn identifier(ident: &Ident) -> String {
+    if ident.quote_style.is_some() {
+        ident.value.clone()
+    } else {
+        ident.value.to_lowercase()
+    }
+}
 
 /// Parses `sql` (one or more `;`-separated statements, `?` or `$n`
 /// placeholders) and checks every statement against the depth limit.

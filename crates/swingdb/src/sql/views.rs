@@ -22,8 +22,7 @@ pub type SessionHandle = Arc<OnceLock<Box<dyn Fn() -> Option<SessionState> + Sen
 
 /// A relation name as the catalog keys it: unquoted parts fold to lower case.
 fn catalog_name(name: &ObjectName) -> Option<String> {
-    let ident = name.0.last()?.as_ident()?;
-    Some(if ident.quote_style.is_some() { ident.value.clone() } else { ident.value.to_lowercase() })
+    Some(super::parse::identifier(name.0.last()?.as_ident()?))
 }
 
 /// The names of the relations the statement `sql` reads.

@@ -14,8 +14,8 @@
 
 use super::{SegmentMeta, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
-use datafusion::arrow::array::Array;
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array, ArrayRef};
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::ScalarValue;
 use std::collections::{HashMap, HashSet};
@@ -105,37 +105,48 @@ impl KeyIndex {
     }
 }
 
-/// Calls `f(key, row)` for each row of `segment` (of `table`) whose key
-/// columns are all non-NULL (NULLs are distinct from everything, each other
-/// included), with the key in row-format bytes.
-fn for_each_key(
-    store: &SegmentStore,
-    table: &TableMeta,
-    segment: &SegmentMeta,
-    columns: &[String],
-    mut f: impl FnMut(Box<[u8]>, usize),
-) -> Result<()> {
-    let positions = key_positions(table, columns)?;
-    let fields = positions.iter().map(|&i| SortField::new(table.schema.field(i).data_type().clone())).collect();
-    let converter = RowConverter::new(fields)?;
-    let mut offset = 0;
-    for batch in store.map(table, segment)?.batches(Some(&positions))? {
-        let rows = converter.convert_columns(batch.columns())?;
-        for row in 0..batch.num_rows() {
-            if !batch.columns().iter().any(|c| c.is_null(row)) {
-                f(rows.row(row).as_ref().into(), offset + row);
+/// A key's columns of a table and the converter of their values to
+/// row-format bytes (which compare equal exactly when the values do).
+pub struct KeyColumns {
+    /// The key's column positions in the table.
+    pub positions: Vec<usize>,
+    converter: RowConverter,
+}
+
+impl KeyColumns {
+    /// The key made of `columns` (names) of a table shaped `schema`.
+    pub fn new(schema: &Schema, columns: &[String]) -> Result<Self> {
+        let positions = columns
+            .iter()
+            .map(|c| schema.index_of(c).map_err(|_| Error::corruption(format!("a key names a missing column '{c}'"))))
+            .collect::<Result<Vec<usize>>>()?;
+        let fields = positions.iter().map(|&i| SortField::new(schema.field(i).data_type().clone())).collect();
+        Ok(Self { positions, converter: RowConverter::new(fields)? })
+    }
+
+    /// Calls `f(key, row)` for each row of `key_columns` (the key's arrays, in
+    /// order) whose values are all non-NULL: NULLs are distinct from
+    /// everything, each other included, so they never collide.
+    pub fn for_each(&self, key_columns: &[ArrayRef], mut f: impl FnMut(&[u8], usize)) -> Result<()> {
+        let rows = self.converter.convert_columns(key_columns)?;
+        for row in 0..rows.num_rows() {
+            if !key_columns.iter().any(|c| c.is_null(row)) {
+                f(rows.row(row).as_ref(), row);
             }
         }
+        Ok(())
+    }
+}
+
+/// Calls `f(key, row)` for each non-NULL key of `segment` (of `table`).
+fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, columns: &[String], mut f: impl FnMut(Box<[u8]>, usize)) -> Result<()> {
+    let key = KeyColumns::new(&table.schema, columns)?;
+    let mut offset = 0;
+    for batch in store.map(table, segment)?.batches(Some(&key.positions))? {
+        key.for_each(batch.columns(), |value, row| f(value.into(), offset + row))?;
         offset += batch.num_rows();
     }
     Ok(())
-}
-
-fn key_positions(table: &TableMeta, columns: &[String]) -> Result<Vec<usize>> {
-    columns
-        .iter()
-        .map(|c| table.schema.index_of(c).map_err(|_| Error::corruption(format!("a key names a missing column '{c}'"))))
-        .collect()
 }
 
 /// The error for the key at `row` of `segment`, which another row already has.
@@ -143,7 +154,7 @@ fn duplicate_error(store: &SegmentStore, table: &TableMeta, name: &str, key: &st
     let shown = (|| -> Result<String> {
         let meta = table.segments.iter().find(|s| s.file == segment).ok_or_else(|| Error::internal("segment left the table"))?;
         let mut row = row;
-        for batch in store.map(table, meta)?.batches(Some(&key_positions(table, columns)?))? {
+        for batch in store.map(table, meta)?.batches(Some(&KeyColumns::new(&table.schema, columns)?.positions))? {
             if row < batch.num_rows() {
                 let values = columns
                     .iter()

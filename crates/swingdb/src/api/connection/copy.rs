@@ -7,6 +7,7 @@ use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::postgres::{self, PgUrl};
 use crate::pipe::PipeUrl;
+use crate::sql::parse::identifier;
 use crate::sql::remote;
 use std::sync::Arc;
 use crate::sql::functions::{file_table, FileKind};
@@ -39,10 +40,7 @@ impl Connection {
                 } else {
                     let wanted = columns
                         .iter()
-                        .map(|c| {
-                            let name = if c.quote_style.is_some() { c.value.clone() } else { c.value.to_lowercase() };
-                            Expr::Column(Column::new_unqualified(name))
-                        })
+                        .map(|c| Expr::Column(Column::new_unqualified(identifier(c))))
                         .collect::<Vec<_>>();
                     frame.select(wanted)?
                 };

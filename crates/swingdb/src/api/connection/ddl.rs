@@ -4,11 +4,11 @@
 use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::identifier;
 use crate::storage::{Constraints, TableMeta};
 use datafusion::common::Constraint;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlStatement, TableConstraint};
-use std::collections::BTreeMap;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
@@ -38,80 +38,55 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// The DEFAULT expressions of a `CREATE TABLE` statement, as SQL text by
-/// column (DataFusion's plan has them only as expressions, which cannot be
-/// stored).
-pub(super) fn column_defaults(statement: &DFStatement) -> BTreeMap<String, String> {
-    let DFStatement::Statement(s) = statement else { return BTreeMap::new() };
-    let SqlStatement::CreateTable(create) = s.as_ref() else { return BTreeMap::new() };
-    let name = |i: &Ident| if i.quote_style.is_some() { i.value.clone() } else { i.value.to_lowercase() };
-    create
-        .columns
-        .iter()
-        .flat_map(|c| c.options.iter().filter_map(move |o| match &o.option {
-            ColumnOption::Default(e) => Some((name(&c.name), e.to_string())),
-            _ => None,
-        }))
-        .collect()
-}
-
-/// Takes the CHECK constraints (column and table ones) off a `CREATE TABLE`
-/// statement, which DataFusion would refuse, returning their conditions as
-/// SQL text.
-pub(super) fn take_checks(statement: &mut DFStatement) -> Vec<String> {
-    let DFStatement::Statement(s) = statement else { return Vec::new() };
-    let SqlStatement::CreateTable(create) = s.as_mut() else { return Vec::new() };
-    let mut checks = Vec::new();
+/// What a `CREATE TABLE` statement says about its columns beyond their types
+/// that DataFusion's plan cannot carry: its DEFAULT expressions and CHECK
+/// conditions as SQL text (to be stored). The CHECKs are taken off the
+/// statement, which DataFusion would refuse; options swingdb would silently
+/// ignore (generated and auto-increment columns, leaving NULLs where numbers
+/// are expected) are refused.
+pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constraints> {
+    let mut rules = Constraints::default();
+    let DFStatement::Statement(s) = statement else { return Ok(rules) };
+    let SqlStatement::CreateTable(create) = s.as_mut() else { return Ok(rules) };
     for column in &mut create.columns {
-        column.options.retain(|o| match &o.option {
-            ColumnOption::Check(c) => {
-                checks.push(c.expr.to_string());
-                false
+        for option in &column.options {
+            match &option.option {
+                ColumnOption::Default(e) => {
+                    rules.defaults.insert(identifier(&column.name), e.to_string());
+                }
+                ColumnOption::Check(c) => rules.checks.push(c.expr.to_string()),
+                ColumnOption::Generated { .. } | ColumnOption::Identity(_) => return Err(unsupported_column(&column.name)),
+                ColumnOption::DialectSpecific(tokens) if tokens.iter().any(|t| t.to_string().eq_ignore_ascii_case("AUTOINCREMENT")) => {
+                    return Err(unsupported_column(&column.name))
+                }
+                _ => {}
             }
-            _ => true,
-        });
+        }
+        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_)));
     }
     create.constraints.retain(|c| match c {
         TableConstraint::Check(c) => {
-            checks.push(c.expr.to_string());
+            rules.checks.push(c.expr.to_string());
             false
         }
         _ => true,
     });
-    checks
+    Ok(rules)
 }
 
-/// Refuses column options swingdb would otherwise ignore, silently leaving
-/// NULLs where the user expects numbers.
-pub(super) fn refuse_ignored_options(statement: &DFStatement) -> Result<()> {
-    let DFStatement::Statement(s) = statement else { return Ok(()) };
-    let SqlStatement::CreateTable(create) = s.as_ref() else { return Ok(()) };
-    for column in &create.columns {
-        for option in &column.options {
-            let ignored = match &option.option {
-                ColumnOption::Generated { .. } | ColumnOption::Identity(_) => true,
-                ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| t.to_string().eq_ignore_ascii_case("AUTOINCREMENT")),
-                _ => false,
-            };
-            if ignored {
-                return Err(Error::new(
-                    ErrorKind::NotSupported,
-                    format!(
-                        "column '{}': generated and auto-increment columns are not supported yet; insert the values explicitly (e.g. from row_number())",
-                        column.name
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
+fn unsupported_column(name: &Ident) -> Error {
+    Error::new(
+        ErrorKind::NotSupported,
+        format!("column '{name}': generated and auto-increment columns are not supported yet; insert the values explicitly (e.g. from row_number())"),
+    )
 }
 
-/// The keys and defaults of a new table.
-fn constraints(create: &CreateMemoryTable, defaults: BTreeMap<String, String>) -> Result<Constraints> {
+/// The constraints of a new table: its keys, from the plan, added to `rules`
+/// (its defaults and checks, from [`take_column_rules`]).
+fn constraints(create: &CreateMemoryTable, rules: Constraints) -> Result<Constraints> {
     let schema = create.input.schema();
     let names = |indices: &[usize]| indices.iter().map(|&i| schema.field(i).name().clone()).collect::<Vec<_>>();
-    let mut out = Constraints { defaults, ..Constraints::default() };
+    let mut out = rules;
     for constraint in create.constraints.iter() {
         match constraint {
             Constraint::PrimaryKey(indices) if out.primary_key.is_none() => out.primary_key = Some(names(indices)),
@@ -123,10 +98,9 @@ fn constraints(create: &CreateMemoryTable, defaults: BTreeMap<String, String>) -
 }
 
 impl Connection {
-    /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`.
-    /// `defaults` are the DEFAULT expressions as written, by column.
-    /// `checks` are the CHECK conditions as written.
-    pub(super) async fn create_table(&self, create: CreateMemoryTable, defaults: BTreeMap<String, String>, checks: Vec<String>) -> Result<QueryResult> {
+    /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`;
+    /// `rules` are its defaults and checks (see [`take_column_rules`]).
+    pub(super) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<QueryResult> {
         let name = table_name(&create.name)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if existing.as_ref().is_some_and(|t| t.is_view()) {
@@ -139,8 +113,7 @@ impl Connection {
         if exists && !create.or_replace {
             return Err(already_exists(&name));
         }
-        let mut constraints = constraints(&create, defaults)?;
-        constraints.checks = checks;
+        let constraints = constraints(&create, rules)?;
         let schema = storage_schema(create.input.schema().as_arrow());
         // Key columns are NOT NULL.
         let schema = match &constraints.primary_key {

@@ -7,6 +7,7 @@
 use super::{object_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::identifier;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
 
 impl Connection {
@@ -27,7 +28,7 @@ impl Connection {
             .columns
             .iter()
             .map(|c| match &c.column.expr {
-                SqlExpr::Identifier(i) => Ok(if i.quote_style.is_some() { i.value.clone() } else { i.value.to_lowercase() }),
+                SqlExpr::Identifier(i) => Ok(identifier(i)),
                 other => Err(Error::new(ErrorKind::NotSupported, format!("a unique index on the expression {other}: index columns only"))),
             })
             .collect::<Result<Vec<String>>>()?;

@@ -386,10 +386,8 @@ impl Connection {
             }
         }
         let renames = plan_repeated_names(&mut statement);
-        ddl::refuse_ignored_options(&statement)?;
         let upsert = upsert::take_upsert(&mut statement)?;
-        let defaults = ddl::column_defaults(&statement);
-        let checks = ddl::take_checks(&mut statement);
+        let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
@@ -403,7 +401,7 @@ impl Connection {
             plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
         }
         match plan {
-            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, defaults, checks).await,
+            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, column_rules).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
             LogicalPlan::Ddl(other) => Err(Error::new(

@@ -13,6 +13,8 @@ use super::dml::ROW_ID;
 use super::{conform, not_null_violation, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::identifier;
+use crate::storage::keys::KeyColumns;
 use crate::storage::TableMeta;
 use datafusion::common::{Column, DFSchema, JoinType, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
@@ -22,9 +24,8 @@ use datafusion::sql::sqlparser::ast::{
     visit_expressions_mut, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
     SqliteOnConflict, Statement as SqlStatement,
 };
-use datafusion::arrow::array::{Array, BooleanArray, RecordBatch};
+use datafusion::arrow::array::{BooleanArray, RecordBatch};
 use datafusion::arrow::compute::filter_record_batch;
-use datafusion::arrow::row::{RowConverter, SortField};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -48,14 +49,6 @@ pub(super) struct Upsert {
     action: Action,
 }
 
-fn folded(ident: &Ident) -> String {
-    if ident.quote_style.is_some() {
-        ident.value.clone()
-    } else {
-        ident.value.to_lowercase()
-    }
-}
-
 /// Takes the conflict clause off an INSERT statement, returning it.
 pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>> {
     let DFStatement::Statement(s) = statement else { return Ok(None) };
@@ -69,7 +62,7 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
         (None, Some(OnInsert::OnConflict(conflict)), _) => {
             let target = match conflict.conflict_target {
                 None => None,
-                Some(ConflictTarget::Columns(columns)) => Some(columns.iter().map(folded).collect()),
+                Some(ConflictTarget::Columns(columns)) => Some(columns.iter().map(identifier).collect()),
                 Some(ConflictTarget::OnConstraint(name)) => {
                     return Err(Error::new(ErrorKind::NotSupported, format!("ON CONFLICT ON CONSTRAINT {name}: name the key's columns instead")))
                 }
@@ -82,7 +75,7 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
                         .into_iter()
                         .map(|a| match a.target {
                             AssignmentTarget::ColumnName(name) => match name.0.last().and_then(|p| p.as_ident()) {
-                                Some(ident) => Ok((folded(ident), a.value)),
+                                Some(ident) => Ok((identifier(ident), a.value)),
                                 None => Err(Error::programming(format!("cannot assign to {name}"))),
                             },
                             AssignmentTarget::Tuple(_) => Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column")),
@@ -117,30 +110,22 @@ fn qualify(mut expr: SqlExpr, table: &str) -> SqlExpr {
 /// `batches` with one row per key (NULL keys all kept): the first of each,
 /// or the last with `last`.
 fn one_per_key(batches: Vec<RecordBatch>, meta: &TableMeta, key: &[String], last: bool) -> Result<Vec<RecordBatch>> {
-    let positions = key.iter().map(|k| meta.schema.index_of(k)).collect::<std::result::Result<Vec<_>, _>>()?;
-    let fields = positions.iter().map(|&i| SortField::new(meta.schema.field(i).data_type().clone())).collect();
-    let converter = RowConverter::new(fields)?;
-    // Every (batch, row) with its key, in order; then keep the chosen one per key.
+    let key = KeyColumns::new(&meta.schema, key)?;
+    // The (batch, row) kept for each key so far.
     let mut chosen: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
     let mut keep: Vec<Vec<bool>> = batches.iter().map(|b| vec![true; b.num_rows()]).collect();
     for (b, batch) in batches.iter().enumerate() {
-        let columns: Vec<_> = positions.iter().map(|&i| batch.column(i).clone()).collect();
-        let rows = converter.convert_columns(&columns)?;
-        for r in 0..batch.num_rows() {
-            if columns.iter().any(|c| c.is_null(r)) {
-                continue;
+        let columns: Vec<_> = key.positions.iter().map(|&i| batch.column(i).clone()).collect();
+        key.for_each(&columns, |value, r| match chosen.entry(value.to_vec()) {
+            Entry::Vacant(slot) => {
+                slot.insert((b, r));
             }
-            match chosen.entry(rows.row(r).as_ref().to_vec()) {
-                Entry::Vacant(slot) => {
-                    slot.insert((b, r));
-                }
-                Entry::Occupied(mut slot) if last => {
-                    let (pb, pr) = slot.insert((b, r));
-                    keep[pb][pr] = false;
-                }
-                Entry::Occupied(_) => keep[b][r] = false,
+            Entry::Occupied(mut slot) if last => {
+                let (pb, pr) = slot.insert((b, r));
+                keep[pb][pr] = false;
             }
-        }
+            Entry::Occupied(_) => keep[b][r] = false,
+        })?;
     }
     batches
         .iter()
