@@ -85,8 +85,43 @@ class Generator:
             f"t1.b = (SELECT max(v) FROM t2 WHERE t2.k = t1.a)",
         ])
 
+    def correlation(self, inner="t2.k", outer=None):
+        outer = outer or f"t1.{self.r.choice(['a', 'b'])}"
+        return f"{inner} {self.r.choice(['=', '<>', '<', '>='])} {outer}"
+
+    def correlated(self):
+        """Correlated subqueries of every kind, in every clause, nested too."""
+        corr, agg = self.correlation(), self.r.choice(["count(*)", "count(v)", "sum(v)", "min(v)", "max(v)", "avg(v)"])
+        op = self.r.choice(["=", "<>", "<", ">="])
+        return self.r.choice([
+            f"SELECT t1.a, (SELECT {agg} FROM t2 WHERE {corr}) FROM t1",
+            f"SELECT t1.a, (SELECT {agg} FROM t2 WHERE {corr}) + t1.b AS s FROM t1 WHERE t1.a IS NOT NULL",
+            f"SELECT t1.a, EXISTS (SELECT 1 FROM t2 WHERE {corr}) FROM t1",
+            f"SELECT t1.a, NOT EXISTS (SELECT 1 FROM t2 WHERE {corr} AND {self.predicate('t2')}) FROM t1",
+            f"SELECT t1.a, t1.b IN (SELECT v FROM t2 WHERE {corr}) FROM t1",
+            f"SELECT t1.a, t1.b NOT IN (SELECT v FROM t2 WHERE {corr}) FROM t1",
+            f"SELECT t1.a FROM t1 WHERE t1.b {op} (SELECT {agg} FROM t2 WHERE {corr})",
+            f"SELECT t1.a FROM t1 WHERE t1.b NOT IN (SELECT v FROM t2 WHERE {corr}) OR t1.a IS NULL",
+            f"SELECT t1.a FROM t1 WHERE t1.b NOT IN (SELECT v FROM t2 WHERE {corr})",
+            f"SELECT t1.a FROM t1 WHERE NOT (t1.b IN (SELECT v FROM t2 WHERE {corr})) AND t1.a > 0",
+            f"SELECT t1.a FROM t1 WHERE (t1.b IN (SELECT v FROM t2 WHERE {corr})) IS NULL",
+            f"SELECT t1.a FROM t1 WHERE t1.b IN (SELECT v FROM t2 WHERE {corr}) OR t1.a = {self.value(0, 6)}",
+            f"SELECT t1.a FROM t1 WHERE t1.b NOT IN (SELECT v FROM t2) OR t1.a {op} {self.value(0, 6)}",
+            f"SELECT t1.a, count(*) FROM t1 GROUP BY t1.a HAVING count(*) >= (SELECT count(*) FROM t2 WHERE {self.correlation(outer='t1.a')})",
+            f"SELECT t1.a, t1.b FROM t1 ORDER BY (SELECT {agg} FROM t2 WHERE {corr}), t1.a",
+            f"SELECT t1.a, t2.k FROM t1 JOIN t2 ON t2.v >= (SELECT min(x.v) FROM t2 AS x WHERE {self.correlation('x.k')})",
+            f"SELECT t1.a, (SELECT v FROM t2 WHERE t2.k = t1.a) FROM t1",
+            f"SELECT t1.a, (SELECT v FROM t2 WHERE {corr} ORDER BY t2.k LIMIT 1) FROM t1",
+            f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE {corr} AND EXISTS "
+            f"(SELECT 1 FROM t1 AS y WHERE y.b {op} t2.v AND y.a <> t1.a)) FROM t1",
+            f"SELECT t1.a, (SELECT (SELECT {agg} FROM t2 WHERE {self.correlation(outer='x.b + t1.a')}) "
+            f"FROM t1 AS x WHERE x.a = t1.b LIMIT 1) FROM t1",
+        ])
+
     def query(self):
-        kind = self.r.choice(["plain", "group", "join", "sub", "scalar"])
+        kind = self.r.choice(["plain", "group", "join", "sub", "scalar", "correlated", "correlated"])
+        if kind == "correlated":
+            return self.correlated()
         where = f" WHERE {self.predicate()}" if self.r.random() < 0.6 else ""
         if kind == "plain":
             return f"SELECT {self.expression()}, t1.c FROM t1{where}"
@@ -148,9 +183,4 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
         print("  refused:", r)
     assert compared >= QUERIES // 2
     assert not wrong, f"{len(wrong)} wrong answers:\n" + "\n".join(wrong[:10])
-    # The one refusal allowed is DataFusion's known gap, a correlated scalar
-    # subquery with a non-equality correlation (issue 12, item 5): when it is
-    # closed, this list goes.
-    known_gap = "does not support logical expression ScalarSubquery"
-    unknown = [r for r in refused if known_gap not in r]
-    assert not unknown, "\n".join(unknown[:10])
+    assert not refused, f"{len(refused)} refused:\n" + "\n".join(refused[:10])

@@ -259,3 +259,21 @@ def test_the_same_key_from_two_transactions_commits_once(tmp_path):
     assert b.sql("SELECT count(*) FROM t").fetchall() == [(1,)]
     a.close()
     b.close()
+
+
+def test_correlated_subquery_cost_and_errors(con):
+    """A subquery DataFusion cannot unnest runs once per distinct outer key:
+    EXPLAIN says so, EXPLAIN ANALYZE counts the runs, and a subquery that
+    returns two rows where one value is needed fails while fetching with a
+    DB-API error naming the key."""
+    con.execute("CREATE TABLE t (a INTEGER, b INTEGER)")
+    con.execute("INSERT INTO t VALUES (1, 10), (1, 20), (2, 10), (3, 30)")
+    query = "SELECT a, (SELECT count(*) FROM t AS x WHERE x.b < t.b) AS below FROM t"
+    plan = dict(con.execute("EXPLAIN " + query).fetchall())
+    assert "PerKeySubquery" in plan["logical_plan"] and "once per distinct (t.b)" in plan["logical_plan"]
+    [(_, analyzed)] = con.execute("EXPLAIN ANALYZE " + query).fetchall()
+    assert "subquery_runs=3" in analyzed  # three distinct b for four rows
+    assert sorted(con.execute(query).fetchall()) == [(1, 0), (1, 2), (2, 0), (3, 3)]
+    cursor = con.execute("SELECT a, (SELECT b FROM t AS x WHERE x.a = t.a) FROM t")
+    with pytest.raises(swingdb.ProgrammingError, match=r"more than one row .* \(for t.a = 1\); add LIMIT 1"):
+        cursor.fetchall()

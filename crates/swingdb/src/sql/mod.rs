@@ -11,6 +11,7 @@ pub mod parse;
 pub mod remote;
 pub mod session;
 pub mod source;
+pub mod subquery;
 pub mod table;
 pub mod types;
 pub mod views;

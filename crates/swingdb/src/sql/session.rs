@@ -5,6 +5,7 @@
 use super::catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
+use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries, SwingQueryPlanner};
 use crate::error::Result;
 use crate::storage::SegmentStore;
 use datafusion::execution::session_state::SessionStateBuilder;
@@ -35,9 +36,16 @@ pub fn new_context(
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
-    let state = SessionStateBuilder::new().with_config(config).with_default_features().build();
+    let state = SessionStateBuilder::new()
+        .with_config(config)
+        .with_default_features()
+        .with_query_planner(Arc::new(SwingQueryPlanner))
+        .build();
     let ctx = SessionContext::new_with_state(state);
     ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
+    // Last in both lists: they take what DataFusion's own subquery handling refuses.
+    ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
+    ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
     let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main.clone(), attached)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
