@@ -163,7 +163,10 @@ def check(record: Record, engine: Engine) -> str | None:
     for row in rows:
         if len(row) != len(record.types):
             return f"{len(row)} columns, the record declares {len(record.types)} ({record.types})"
-        got.append(" ".join(render(v, t) for v, t in zip(row, record.types)))
+        try:
+            got.append(" ".join(render(v, t) for v, t in zip(row, record.types)))
+        except (TypeError, ValueError) as e:
+            return f"row {row!r} does not render as {record.types}: {e}"
     if record.rowsort:
         got.sort()
     if got != record.expected:

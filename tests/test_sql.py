@@ -277,3 +277,37 @@ def test_correlated_subquery_cost_and_errors(con):
     cursor = con.execute("SELECT a, (SELECT b FROM t AS x WHERE x.a = t.a) FROM t")
     with pytest.raises(swingdb.ProgrammingError, match=r"more than one row .* \(for t.a = 1\); add LIMIT 1"):
         cursor.fetchall()
+
+
+def test_added_and_dropped_columns_stay_zero_copy_and_other_processes_see_them(tmp_path):
+    """ADD/DROP COLUMN rewrite no segment: the older rows' columns are still
+    handed out as windows into the mapped files, the added column reads as
+    its DEFAULT, and another process opening the database sees the same."""
+    from conftest import run_python
+
+    db = tmp_path / "alter.swingdb"
+    with swingdb.connect(db) as con:
+        con.sql("CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(100000)")
+        files = sorted(p.name for p in (db / "segments").iterdir())
+        con.sql("ALTER TABLE t ADD COLUMN c BIGINT DEFAULT 7")
+        con.sql("ALTER TABLE t DROP COLUMN b")
+        assert sorted(p.name for p in (db / "segments").iterdir()) == files
+        arrays = con.sql("SELECT a, c FROM t").numpy()
+        assert int(arrays["c"].sum()) == 7 * 100000
+        segments = [
+            tuple(int(x, 16) for x in line.split()[0].split("-"))
+            for line in open("/proc/self/maps")
+            if len(line.split()) >= 6 and line.split()[5].startswith(str((db / "segments").resolve()))
+        ]
+        address = arrays["a"].ctypes.data
+        assert any(start <= address < end for start, end in segments), "column a was copied"
+        con.sql("INSERT INTO t VALUES (-1, 8)")
+    code = """
+import sys, swingdb
+con = swingdb.connect(sys.argv[1])
+print(con.sql("SELECT count(*), sum(c), count(DISTINCT c) FROM t").fetchall())
+print([d[0] for d in con.execute("SELECT * FROM t LIMIT 1").description])
+"""
+    out = run_python(code, db).stdout.split("\n")
+    assert out[0] == f"[(100001, {7 * 100000 + 8}, 2)]"
+    assert out[1] == "['a', 'c']"

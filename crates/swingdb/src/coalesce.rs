@@ -131,7 +131,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.arrow");
         let meta = write_segment(&path, &batch).unwrap();
-        let seg = MappedSegment::open(&path, &meta, &schema, true).unwrap();
+        let seg = MappedSegment::open(&path, &meta, true).unwrap();
         let full = &seg.batches(None).unwrap()[0];
         let (x, y) = (full.slice(0, 3 * 8 + 1), full.slice(3 * 8 + 1, n as usize - 25));
         assert!(continues(&x, &y));

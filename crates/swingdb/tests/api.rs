@@ -125,3 +125,61 @@ fn a_long_lived_reader_does_not_keep_old_segments_open() {
     let after = open_files();
     assert!(after < before + 20, "{before} files open before, {after} after 300 versions");
 }
+
+/// The segment files of the database at `path`.
+fn segment_files(path: &std::path::Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(path.join("segments")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+#[test]
+fn adding_and_dropping_columns_rewrites_no_segment_and_survives_reopen_and_compaction() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let db = Database::open(&path, OpenOptions::default()).unwrap();
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t (a BIGINT, b VARCHAR)", &[]).unwrap();
+    con.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y')", &[]).unwrap();
+    let before = segment_files(&path);
+    con.execute("ALTER TABLE t ADD COLUMN c BIGINT DEFAULT 7", &[]).unwrap();
+    con.execute("ALTER TABLE t DROP COLUMN b", &[]).unwrap();
+    con.execute("ALTER TABLE t ADD COLUMN b BIGINT", &[]).unwrap();
+    assert_eq!(segment_files(&path), before, "ADD/DROP COLUMN wrote or removed segments");
+    // Enough single-row commits to make compaction merge segments written
+    // before and after the changes into one.
+    for i in 3..20 {
+        con.execute(&format!("INSERT INTO t VALUES ({i}, {i} * 10, {i} * 100)"), &[]).unwrap();
+    }
+    let check = |con: &Connection| {
+        assert_eq!(single_i64(con, "SELECT sum(c) FROM t WHERE a <= 2"), 14);
+        assert_eq!(single_i64(con, "SELECT count(b) FROM t"), 17);
+        assert_eq!(single_i64(con, "SELECT sum(c) FROM t WHERE c = 7"), 14);
+        assert_eq!(single_i64(con, "SELECT sum(b) FROM t WHERE a > 2"), (3..20).map(|i| i * 100).sum::<i64>());
+        let names: Vec<String> =
+            rows(con, "SELECT * FROM t LIMIT 1")[0].schema().fields().iter().map(|f| f.name().clone()).collect();
+        assert_eq!(names, ["a", "c", "b"]);
+    };
+    check(&con);
+    drop(con);
+    drop(db);
+    let db = Database::open(&path, OpenOptions::default()).unwrap();
+    check(&db.connect().unwrap());
+    assert_eq!(db.verify().unwrap().rows, 19);
+}
+
+#[test]
+fn a_writer_that_raced_an_alter_gets_a_conflict_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = Database::open(tmp.path().join("db"), OpenOptions::default()).unwrap();
+    let a = db.connect().unwrap();
+    let b = db.connect().unwrap();
+    a.execute("CREATE TABLE t (n BIGINT)", &[]).unwrap();
+    a.execute("BEGIN", &[]).unwrap();
+    b.execute("BEGIN", &[]).unwrap();
+    a.execute("ALTER TABLE t ADD COLUMN m BIGINT DEFAULT 5", &[]).unwrap();
+    b.execute("INSERT INTO t VALUES (1)", &[]).unwrap();
+    a.execute("COMMIT", &[]).unwrap();
+    let err = b.execute("COMMIT", &[]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict);
+    b.execute("INSERT INTO t (n) VALUES (1)", &[]).unwrap();
+    assert_eq!(single_i64(&b, "SELECT sum(n + m) FROM t"), 6);
+}

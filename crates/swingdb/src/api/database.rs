@@ -317,7 +317,7 @@ impl Database {
             let mut report = VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
             for table in manifest.tables.values() {
                 for seg in &table.segments {
-                    MappedSegment::open(&dir.segment_path(&seg.file), seg, &table.schema, true)?.batches(None)?;
+                    MappedSegment::open(&dir.segment_path(&seg.file), seg, true)?.batches(None)?;
                     report.segments += 1;
                     report.rows += seg.rows;
                 }

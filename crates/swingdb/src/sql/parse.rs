@@ -8,7 +8,7 @@ use super::params::number_placeholders;
 use crate::error::{Error, Result};
 use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
-use datafusion::sql::sqlparser::dialect::GenericDialect;
+use datafusion::sql::sqlparser::dialect::{GenericDialect, PostgreSqlDialect};
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 use std::ops::ControlFlow;
@@ -132,13 +132,53 @@ fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
             Ok(parsed) if parsed.iter().any(|s| matches!(s, SqlStatement::Copy { .. })) => {
                 parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()
             }
-            _ => return Err(syntax_error(e)),
+            _ => match parse_alter_using(sql) {
+                Some(parsed) => parsed,
+                None => return Err(syntax_error(e)),
+            },
         },
     };
     for statement in &statements {
         check_depth(statement)?;
     }
     Ok(statements)
+}
+
+/// Deepest parenthesis nesting [`parse_alter_using`] parses: past it, the
+/// PostgreSQL dialect's retries could take long (see [`parse_checked`]).
+const ALTER_USING_MAX_DEPTH: usize = 8;
+
+/// `ALTER TABLE ... ALTER COLUMN c TYPE t USING expr`, whose `USING` only
+/// sqlparser's PostgreSQL dialect reads: parsed with it, for statements that
+/// start with ALTER TABLE, say USING and nest shallowly.
+fn parse_alter_using(sql: &str) -> Option<Vec<DFStatement>> {
+    let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize().ok()?;
+    let mut words = tokens.iter().filter_map(|t| match t {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    });
+    let starts_alter = words.next().as_deref() == Some("ALTER") && words.next().as_deref() == Some("TABLE");
+    if !starts_alter || !words.any(|w| w == "USING") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for t in &tokens {
+        match t {
+            Token::LParen => {
+                depth += 1;
+                if depth > ALTER_USING_MAX_DEPTH {
+                    return None;
+                }
+            }
+            Token::RParen => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let parsed = SqlParser::new(&PostgreSqlDialect {}).with_recursion_limit(PARSER_RECURSION_LIMIT).try_with_sql(sql).and_then(|mut p| p.parse_statements()).ok()?;
+    parsed
+        .iter()
+        .all(|s| matches!(s, SqlStatement::AlterTable(_)))
+        .then(|| parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect())
 }
 
 fn syntax_error(e: datafusion::error::DataFusionError) -> Error {

@@ -150,9 +150,9 @@ impl SegmentStats<'_> {
         let idx = self.meta.schema.index_of(&column.name).ok()?;
         let dt = self.meta.schema.field(idx).data_type();
         let values = self.meta.segments.iter().map(|s| {
-            s.stats
-                .get(idx)
-                .and_then(|st| pick(st).clone())
+            self.meta
+                .column_stats(s, idx)
+                .and_then(|st| pick(&st).clone())
                 .and_then(|text| ScalarValue::try_from_string(text, dt).ok())
                 .unwrap_or(ScalarValue::try_from(dt).unwrap_or(ScalarValue::Null))
         });
@@ -172,7 +172,7 @@ impl PruningStatistics for SegmentStats<'_> {
     }
     fn null_counts(&self, column: &Column) -> Option<ArrayRef> {
         let idx = self.meta.schema.index_of(&column.name).ok()?;
-        let counts: UInt64Array = self.meta.segments.iter().map(|s| s.stats.get(idx).map(|st| st.nulls)).collect();
+        let counts: UInt64Array = self.meta.segments.iter().map(|s| self.meta.column_stats(s, idx).map(|st| st.nulls)).collect();
         Some(Arc::new(counts))
     }
     fn row_counts(&self) -> Option<ArrayRef> {

@@ -16,8 +16,12 @@ use std::sync::Arc;
 /// views, and is written only by databases that have one, so that older
 /// builds refuse them (they would take a view for an empty table) while
 /// still opening every other database; so do keys and defaults, which an
-/// older build would not enforce.
-pub const FORMAT_VERSION: u32 = 3;
+/// older build would not enforce. Version 4 added column ids (tables whose
+/// columns were added or dropped), which an older build would misread.
+pub const FORMAT_VERSION: u32 = 4;
+
+/// The format version of manifests with views or constraints but no altered table.
+const CONSTRAINED_FORMAT_VERSION: u32 = 3;
 
 /// The format version of a manifest without views (and of new databases'
 /// marker files, so older builds still open them).
@@ -59,8 +63,14 @@ pub struct SegmentMeta {
     /// checks only those.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub column_crc32: Vec<u32>,
-    /// Per-column statistics, in schema order.
+    /// Per-column statistics, in file order.
     pub stats: Vec<ColumnStats>,
+    /// The ids of the table columns the file holds, in file order (see
+    /// [`ColumnIds`]). Absent when the file holds the table's columns in
+    /// order, which is every segment of a table whose columns were never
+    /// added or dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column_ids: Option<Vec<u32>>,
 }
 
 /// A column as stored in a manifest: the Arrow type is kept as its textual form.
@@ -70,6 +80,29 @@ struct ColumnMeta {
     #[serde(rename = "type")]
     data_type: String,
     nullable: bool,
+    /// Its id, in tables whose columns were added or dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<u32>,
+    /// Its value in segments written before it was added, when not NULL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fill: Option<String>,
+}
+
+/// How a table whose columns were added or dropped finds them in its
+/// segments, which are never rewritten for it: each column has an id no
+/// other column of the table ever had (a column dropped and added again under
+/// its name is a new column), each segment lists the ids it holds, and a
+/// column a segment lacks reads as its fill value (the DEFAULT it was added
+/// with, or NULL). Empty for a table never altered so: its columns' ids are
+/// their positions, and its segments hold exactly its columns.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ColumnIds {
+    /// The id of each column, in schema order (empty: the positions).
+    pub ids: Vec<u32>,
+    /// Each column's value (text in its type) in segments without it; `None` is NULL.
+    pub fills: Vec<Option<String>>,
+    /// The id the next added column gets.
+    pub next: u32,
 }
 
 /// What a table promises about its rows beyond their types: keys (enforced
@@ -124,6 +157,8 @@ pub struct TableMeta {
     pub view: Option<String>,
     /// Keys and defaults.
     pub constraints: Constraints,
+    /// Where its columns are in its segments, once columns were added or dropped.
+    pub column_ids: ColumnIds,
 }
 
 impl TableMeta {
@@ -134,11 +169,17 @@ impl TableMeta {
 
     /// A table of `segments`, last changed in version `modified`.
     pub fn table(schema: SchemaRef, segments: Vec<SegmentMeta>, modified: u64) -> Self {
-        Self { schema, segments, modified, view: None, constraints: Constraints::default() }
+        Self { schema, segments, modified, view: None, constraints: Constraints::default(), column_ids: ColumnIds::default() }
     }
 
-    /// This table holding `segments` instead (all else kept).
-    pub fn with_segments(&self, segments: Vec<SegmentMeta>) -> Self {
+    /// This table holding `segments` instead (all else kept). Segments
+    /// written for it (without column ids) hold its columns as they are now.
+    pub fn with_segments(&self, mut segments: Vec<SegmentMeta>) -> Self {
+        if self.is_altered() {
+            for segment in segments.iter_mut().filter(|s| s.column_ids.is_none()) {
+                segment.column_ids = Some(self.column_ids.ids.clone());
+            }
+        }
         Self { segments, ..self.clone_without_segments() }
     }
 
@@ -149,12 +190,81 @@ impl TableMeta {
             modified: self.modified,
             view: self.view.clone(),
             constraints: self.constraints.clone(),
+            column_ids: self.column_ids.clone(),
         }
     }
 
     /// A view defined by the `CREATE VIEW` statement `sql`, whose columns are `schema`.
     pub fn view(schema: SchemaRef, sql: String) -> Self {
-        Self { schema, segments: Vec::new(), modified: 0, view: Some(sql), constraints: Constraints::default() }
+        Self { view: Some(sql), ..Self::new(schema) }
+    }
+
+    /// Whether columns were added to or dropped from this table (its segments
+    /// then say which columns they hold).
+    pub fn is_altered(&self) -> bool {
+        !self.column_ids.ids.is_empty()
+    }
+
+    /// This table with column ids, its segments saying which columns they
+    /// hold: the state in which columns can be added and dropped.
+    fn with_column_ids(&self) -> Self {
+        if self.is_altered() {
+            return self.clone();
+        }
+        let width = self.schema.fields().len() as u32;
+        let mut altered = self.clone();
+        altered.column_ids = ColumnIds { ids: (0..width).collect(), fills: vec![None; width as usize], next: width };
+        altered.with_segments(self.segments.clone())
+    }
+
+    /// This table with `field` added as its last column, reading as `fill`
+    /// (text in the column's type; `None` for NULL) in the segments it has now.
+    pub fn add_column(&self, field: Field, fill: Option<String>) -> Self {
+        let mut altered = self.with_column_ids();
+        let mut fields = altered.schema.fields().to_vec();
+        fields.push(Arc::new(field));
+        altered.schema = Arc::new(Schema::new_with_metadata(fields, altered.schema.metadata().clone()));
+        altered.column_ids.ids.push(altered.column_ids.next);
+        altered.column_ids.fills.push(fill);
+        altered.column_ids.next += 1;
+        altered
+    }
+
+    /// This table without its column at `index` (its values stay in the
+    /// segments that have them, unread, until those are rewritten).
+    pub fn drop_column(&self, index: usize) -> Self {
+        let mut altered = self.with_column_ids();
+        let mut fields = altered.schema.fields().to_vec();
+        fields.remove(index);
+        altered.schema = Arc::new(Schema::new_with_metadata(fields, altered.schema.metadata().clone()));
+        altered.column_ids.ids.remove(index);
+        altered.column_ids.fills.remove(index);
+        altered
+    }
+
+    /// Where each of this table's columns is in `segment`: its position in
+    /// the file, or `None` when the segment was written before it was added.
+    pub fn segment_columns(&self, segment: &SegmentMeta) -> Vec<Option<usize>> {
+        match (&segment.column_ids, self.is_altered()) {
+            (Some(held), true) => self.column_ids.ids.iter().map(|id| held.iter().position(|h| h == id)).collect(),
+            _ => (0..self.schema.fields().len()).map(Some).collect(),
+        }
+    }
+
+    /// The fill value (text) of column `index` in segments without it; `None` is NULL.
+    pub fn fill(&self, index: usize) -> Option<&str> {
+        self.column_ids.fills.get(index).and_then(|f| f.as_deref())
+    }
+
+    /// Statistics of column `index` of this table in `segment`.
+    pub fn column_stats(&self, segment: &SegmentMeta, index: usize) -> Option<ColumnStats> {
+        match self.segment_columns(segment).get(index)? {
+            Some(at) => segment.stats.get(*at).cloned(),
+            None => Some(match self.fill(index) {
+                Some(value) => ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0 },
+                None => ColumnStats { min: None, max: None, nulls: segment.rows },
+            }),
+        }
     }
 
     /// Whether this is a view.
@@ -176,6 +286,9 @@ struct TableJson {
     view: Option<String>,
     #[serde(default, skip_serializing_if = "Constraints::is_empty")]
     constraints: Constraints,
+    /// [`ColumnIds::next`], in tables whose columns were added or dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next_column_id: Option<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -205,11 +318,20 @@ pub struct Manifest {
     pub tables: BTreeMap<String, Arc<TableMeta>>,
 }
 
-fn encode_schema(schema: &Schema) -> Vec<ColumnMeta> {
-    schema
+fn encode_columns(table: &TableMeta) -> Vec<ColumnMeta> {
+    let ids = &table.column_ids;
+    table
+        .schema
         .fields()
         .iter()
-        .map(|f| ColumnMeta { name: f.name().clone(), data_type: f.data_type().to_string(), nullable: f.is_nullable() })
+        .enumerate()
+        .map(|(i, f)| ColumnMeta {
+            name: f.name().clone(),
+            data_type: f.data_type().to_string(),
+            nullable: f.is_nullable(),
+            id: ids.ids.get(i).copied(),
+            fill: ids.fills.get(i).cloned().flatten(),
+        })
         .collect()
 }
 
@@ -225,6 +347,19 @@ fn decode_schema(columns: &[ColumnMeta]) -> Result<SchemaRef> {
     Ok(Arc::new(Schema::new(fields)))
 }
 
+/// The column ids of a table as stored: on every column and the next one
+/// in the table, or nowhere.
+fn decode_column_ids(name: &str, columns: &[ColumnMeta], next: Option<u32>, origin: &str) -> Result<ColumnIds> {
+    let ids: Vec<u32> = columns.iter().filter_map(|c| c.id).collect();
+    match next {
+        None if ids.is_empty() => Ok(ColumnIds::default()),
+        Some(next) if ids.len() == columns.len() && ids.iter().all(|&id| id < next) => {
+            Ok(ColumnIds { ids, fills: columns.iter().map(|c| c.fill.clone()).collect(), next })
+        }
+        _ => Err(Error::corruption(format!("manifest {origin} is damaged: the column ids of table '{name}' are incomplete"))),
+    }
+}
+
 impl Manifest {
     /// Serializes to the JSON stored on disk.
     pub fn to_json(&self) -> Vec<u8> {
@@ -233,17 +368,23 @@ impl Manifest {
             .iter()
             .map(|(name, t)| {
                 let json = TableJson {
-                    columns: encode_schema(&t.schema),
+                    columns: encode_columns(t),
                     segments: t.segments.clone(),
                     modified: t.modified,
                     view: t.view.clone(),
                     constraints: t.constraints.clone(),
+                    next_column_id: t.is_altered().then_some(t.column_ids.next),
                 };
                 (name.clone(), json)
             })
             .collect();
-        let newer = self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty());
-        let format_version = if newer { FORMAT_VERSION } else { PLAIN_FORMAT_VERSION };
+        let format_version = if self.tables.values().any(|t| t.is_altered()) {
+            FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty()) {
+            CONSTRAINED_FORMAT_VERSION
+        } else {
+            PLAIN_FORMAT_VERSION
+        };
         let mut json = ManifestJson { format_version, version: self.version, tables, crc32: None };
         json.crc32 = Some(json.checksum());
         serde_json::to_vec_pretty(&json).expect("manifest serializes")
@@ -275,7 +416,15 @@ impl Manifest {
             .into_iter()
             .map(|(name, t)| {
                 let schema = decode_schema(&t.columns)?;
-                let meta = TableMeta { schema, segments: t.segments, modified: t.modified, view: t.view, constraints: t.constraints };
+                let column_ids = decode_column_ids(&name, &t.columns, t.next_column_id, origin)?;
+                let meta = TableMeta {
+                    schema,
+                    segments: t.segments,
+                    modified: t.modified,
+                    view: t.view,
+                    constraints: t.constraints,
+                    column_ids,
+                };
                 Ok((name, Arc::new(meta)))
             })
             .collect::<Result<_>>()?;
@@ -303,7 +452,7 @@ mod tests {
         m.tables.insert("v".into(), Arc::new(TableMeta::view(schema, "CREATE VIEW v AS SELECT a FROM t".into())));
         let bytes = m.to_json();
         let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        assert_eq!(json["format_version"], FORMAT_VERSION);
+        assert_eq!(json["format_version"], CONSTRAINED_FORMAT_VERSION);
         let back = Manifest::from_json(&bytes, "test").unwrap();
         assert_eq!(back, m);
         assert!(back.tables["v"].is_view() && !back.tables["t"].is_view());
@@ -333,10 +482,61 @@ mod tests {
             layout_crc32: Some(7),
             column_crc32: vec![1, 2],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 }],
+            column_ids: None,
         };
         m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
         let back = Manifest::from_json(&m.to_json(), "test").unwrap();
         assert_eq!(back, m);
+    }
+
+    fn segment(file: &str, columns: usize) -> SegmentMeta {
+        SegmentMeta {
+            file: file.into(),
+            rows: 2,
+            bytes: 100,
+            crc32: 1,
+            layout_crc32: None,
+            column_crc32: vec![],
+            stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0 }; columns],
+            column_ids: None,
+        }
+    }
+
+    #[test]
+    fn added_and_dropped_columns_are_found_by_id_in_older_segments() {
+        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("b", DataType::Utf8, true)]));
+        let table = TableMeta::table(schema, vec![segment("old.arrow", 2)], 1);
+        assert!(!table.is_altered());
+        let added = table.add_column(Field::new("c", DataType::Int64, true), Some("7".into()));
+        let dropped = added.drop_column(0);
+        // Re-adding a dropped name is a new column with a new id.
+        let readded = dropped.add_column(Field::new("a", DataType::Int64, true), None);
+        let mut segments = readded.segments.clone();
+        segments.push(segment("new.arrow", 3));
+        let table = readded.with_segments(segments);
+        assert_eq!(table.segments[0].column_ids, Some(vec![0, 1]));
+        assert_eq!(table.segments[1].column_ids, Some(vec![1, 2, 3]));
+        // Columns b, c, a: in the old file at 1, missing, missing (a there is the dropped one).
+        assert_eq!(table.segment_columns(&table.segments[0]), [Some(1), None, None]);
+        assert_eq!(table.segment_columns(&table.segments[1]), [Some(0), Some(1), Some(2)]);
+        let filled = table.column_stats(&table.segments[0], 1).unwrap();
+        assert_eq!((filled.min.as_deref(), filled.nulls), (Some("7"), 0));
+        assert_eq!(table.column_stats(&table.segments[0], 2).unwrap().nulls, 2);
+        // Stored and read back as they are; older builds are told to upgrade.
+        let mut m = Manifest { version: 5, ..Default::default() };
+        m.tables.insert("t".into(), Arc::new(table));
+        let bytes = m.to_json();
+        let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(json["format_version"], FORMAT_VERSION);
+        assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), m);
+        // A column without its id is damage, even under a valid checksum.
+        let mut partial = json.clone();
+        partial["tables"]["t"]["columns"][0].as_object_mut().unwrap().remove("id");
+        partial.as_object_mut().unwrap().remove("crc32");
+        let mut partial: ManifestJson = serde_json::from_value(partial).unwrap();
+        partial.crc32 = Some(partial.checksum());
+        let err = Manifest::from_json(&serde_json::to_vec(&partial).unwrap(), "m.json").unwrap_err();
+        assert!(err.message().contains("column ids of table 't' are incomplete"), "{}", err.message());
     }
 
     #[test]
@@ -358,6 +558,7 @@ mod tests {
             layout_crc32: None,
             column_crc32: vec![],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0 }],
+            column_ids: None,
         };
         m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
         let text = String::from_utf8(m.to_json()).unwrap();

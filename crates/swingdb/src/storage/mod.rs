@@ -11,7 +11,7 @@ pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
-pub use manifest::{ColumnStats, Constraints, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{ColumnIds, ColumnStats, Constraints, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
-pub use store::SegmentStore;
+pub use store::{SegmentStore, SegmentView};
 pub use writer::{compact, TableWriter};

@@ -98,7 +98,7 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
     let file = sink.inner.into_inner().map_err(|e| Error::io(context("writing"), e.into_error()))?;
     file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
     super::failpoint::hit("segment.after_write")?;
-    let (layout_crc32, column_crc32) = written_checksums(&file, &batch.schema())
+    let (layout_crc32, column_crc32) = written_checksums(&file)
         .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?;
     let stats = batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>()?;
     Ok(SegmentMeta {
@@ -109,6 +109,7 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
         layout_crc32: Some(layout_crc32),
         column_crc32,
         stats,
+        column_ids: None,
     })
 }
 
@@ -165,8 +166,8 @@ impl MappedSegment {
     /// Maps `path`, checks it against `meta` (size always; with `verify`, the
     /// CRC-32 of its Arrow metadata now and of each column when it is first
     /// read, or of the whole file now for segments without per-column
-    /// checksums), and decodes it against the table's `schema`.
-    pub fn open(path: &Path, meta: &SegmentMeta, schema: &SchemaRef, verify: bool) -> Result<Self> {
+    /// checksums), and decodes it with the columns it holds.
+    pub fn open(path: &Path, meta: &SegmentMeta, verify: bool) -> Result<Self> {
         let shown = path.display();
         let file = File::open(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => Error::corruption(format!("segment {shown} is missing")),
@@ -180,7 +181,7 @@ impl MappedSegment {
                 meta.bytes
             )));
         }
-        let per_column = meta.layout_crc32.is_some() && meta.column_crc32.len() == schema.fields().len();
+        let per_column = meta.layout_crc32.is_some() && meta.column_crc32.len() == meta.stats.len();
         if verify {
             let (what, crc, expected) = match meta.layout_crc32.filter(|_| per_column) {
                 Some(expected) => ("metadata checksum", layout_crc(&buffer), expected),
@@ -194,9 +195,16 @@ impl MappedSegment {
             }
         }
         let mapping = Arc::new(Mapping { buffer, file });
-        let batches = decode(&mapping.buffer, schema, verify).map_err(|e| {
+        let (schema, batches) = decode(&mapping.buffer, verify).map_err(|e| {
             Error::corruption(format!("segment {shown} is damaged: {}", e.message()))
         })?;
+        if schema.fields().len() != meta.stats.len() {
+            return Err(Error::corruption(format!(
+                "segment {shown} holds {} columns, the manifest says {}",
+                schema.fields().len(),
+                meta.stats.len()
+            )));
+        }
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         if rows as u64 != meta.rows {
             return Err(Error::corruption(format!("segment {shown} holds {rows} rows, the manifest says {}", meta.rows)));
@@ -204,7 +212,7 @@ impl MappedSegment {
         MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
         let column_crc32 = if verify && per_column { meta.column_crc32.clone() } else { Vec::new() };
         let checked = column_crc32.iter().map(|_| OnceLock::new()).collect();
-        Ok(Self { path: path.to_path_buf(), schema: schema.clone(), batches, mapping, column_crc32, checked })
+        Ok(Self { path: path.to_path_buf(), schema, batches, mapping, column_crc32, checked })
     }
 
     /// The decoded batches (zero-copy views into the mapping) with the columns
@@ -245,6 +253,11 @@ impl MappedSegment {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The columns the file holds (as named when it was written).
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
 }
 
 /// Maps a whole file as one Arrow buffer that owns the mapping.
@@ -261,9 +274,9 @@ fn map_file(file: &File) -> io::Result<Buffer> {
 
 /// Layout and per-column checksums of a segment just written to `file`, read
 /// back from the file itself (what a later reader will see).
-fn written_checksums(file: &File, schema: &SchemaRef) -> Result<(u32, Vec<u32>)> {
+fn written_checksums(file: &File) -> Result<(u32, Vec<u32>)> {
     let buffer = map_file(file).map_err(|e| Error::io("mapping the new segment", e))?;
-    let batches = decode(&buffer, schema, true)?;
+    let (schema, batches) = decode(&buffer, true)?;
     Ok((layout_crc(&buffer)?, (0..schema.fields().len()).map(|c| column_crc(&batches, c)).collect()))
 }
 
@@ -319,16 +332,13 @@ fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
     hasher.finalize()
 }
 
-fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<RecordBatch>> {
+/// The schema and record batches of the Arrow IPC file in `buffer`, decoded
+/// as the file says (its footer's schema): a segment's columns are the
+/// table's when it was written; [`super::store::SegmentView`] maps them to
+/// the table's columns now.
+fn decode(buffer: &Buffer, trusted: bool) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let (footer, _) = footer(buffer)?;
-    let file_schema = footer.schema().map(fb_to_schema).ok_or_else(|| Error::corruption("footer has no schema"))?;
-    if file_schema.fields().len() != schema.fields().len() {
-        return Err(Error::corruption(format!(
-            "file has {} columns, the table has {}",
-            file_schema.fields().len(),
-            schema.fields().len()
-        )));
-    }
+    let schema = Arc::new(footer.schema().map(fb_to_schema).ok_or_else(|| Error::corruption("footer has no schema"))?);
     let mut decoder = FileDecoder::new(schema.clone(), footer.version()).with_require_alignment(true);
     if trusted {
         // SAFETY: the metadata's CRC-32 (or the whole file's) matched the one
@@ -350,7 +360,7 @@ fn decode(buffer: &Buffer, schema: &SchemaRef, trusted: bool) -> Result<Vec<Reco
             batches.push(batch);
         }
     }
-    Ok(batches)
+    Ok((schema, batches))
 }
 
 fn checked_slice(buffer: &Buffer, offset: i64, len: usize) -> Result<Buffer> {
@@ -392,7 +402,7 @@ mod tests {
         assert_eq!(meta.stats[0], ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 });
         assert_eq!(meta.stats[1].nulls, 1);
         assert_eq!(meta.stats[1].min.as_deref(), Some("a"));
-        let seg = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
+        let seg = MappedSegment::open(&path, &meta, true).unwrap();
         assert_eq!(seg.batches(None).unwrap(), vec![batch.clone()]);
         let values = seg.batches(None).unwrap()[0].column(0).to_data().buffers()[0].as_ptr() as usize;
         assert_eq!(values % ALIGNMENT, 0, "buffers are 64-byte aligned");
@@ -416,14 +426,14 @@ mod tests {
         assert_eq!(meta.column_crc32.len(), 2);
         let ids: Vec<u8> = [3i64, 1, 2].iter().flat_map(|v| v.to_le_bytes()).collect();
         flip(&path, |bytes| bytes.windows(ids.len()).position(|w| w == ids).expect("id values in the file") + 8);
-        let seg = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
+        let seg = MappedSegment::open(&path, &meta, true).unwrap();
         assert_eq!(seg.batches(Some(&[1])).unwrap()[0].column(0), batch.column(1), "the intact column reads");
         let err = seg.batches(Some(&[0])).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Corruption);
         assert!(err.message().contains("s.arrow") && err.message().contains("column id"), "{}", err.message());
         assert!(seg.batches(None).is_err(), "the damage is remembered, not re-read as fine");
         // Without verification the same file decodes (values wrong), as asked.
-        let unchecked = MappedSegment::open(&path, &meta, &batch.schema(), false).unwrap();
+        let unchecked = MappedSegment::open(&path, &meta, false).unwrap();
         assert_ne!(unchecked.batches(None).unwrap()[0].column(0), batch.column(0));
     }
 
@@ -434,7 +444,7 @@ mod tests {
         let batch = sample();
         let meta = write_segment(&path, &batch).unwrap();
         flip(&path, |bytes| bytes.len() - 20); // inside the footer
-        let err = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap_err();
+        let err = MappedSegment::open(&path, &meta, true).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Corruption);
         assert!(err.message().contains("s.arrow"), "{}", err.message());
     }
@@ -446,9 +456,9 @@ mod tests {
         let batch = sample();
         let mut meta = write_segment(&path, &batch).unwrap();
         (meta.layout_crc32, meta.column_crc32) = (None, Vec::new()); // as manifests before per-column checksums
-        MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap();
+        MappedSegment::open(&path, &meta, true).unwrap();
         flip(&path, |bytes| bytes.len() / 2);
-        let err = MappedSegment::open(&path, &meta, &batch.schema(), true).unwrap_err();
+        let err = MappedSegment::open(&path, &meta, true).unwrap_err();
         assert!(err.message().contains("checksum"), "{}", err.message());
     }
 
@@ -461,7 +471,7 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
-        let err = MappedSegment::open(&path, &meta, &batch.schema(), false).unwrap_err();
+        let err = MappedSegment::open(&path, &meta, false).unwrap_err();
         assert!(err.message().contains("bytes on disk"), "{}", err.message());
     }
 }

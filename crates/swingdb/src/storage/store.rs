@@ -4,7 +4,10 @@
 use super::dir::DbDir;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::MappedSegment;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::scalar::ScalarValue;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -29,19 +32,114 @@ impl SegmentStore {
         &self.dir
     }
 
-    /// The mapped segment `meta` of `table`.
-    pub fn map(&self, table: &TableMeta, meta: &SegmentMeta) -> Result<Arc<MappedSegment>> {
-        if let Some(seg) = self.mapped.lock().unwrap().get(&meta.file) {
-            return Ok(seg.clone());
-        }
-        let seg = Arc::new(MappedSegment::open(&self.dir.segment_path(&meta.file), meta, &table.schema, self.verify)?);
-        self.mapped.lock().unwrap().insert(meta.file.clone(), seg.clone());
-        Ok(seg)
+    /// Segment `meta` of `table`, mapped, as that table's columns.
+    pub fn map(&self, table: &TableMeta, meta: &SegmentMeta) -> Result<SegmentView> {
+        let cached = self.mapped.lock().unwrap().get(&meta.file).cloned();
+        let mapped = match cached {
+            Some(mapped) => mapped,
+            None => {
+                let mapped = Arc::new(MappedSegment::open(&self.dir.segment_path(&meta.file), meta, self.verify)?);
+                self.mapped.lock().unwrap().insert(meta.file.clone(), mapped.clone());
+                mapped
+            }
+        };
+        SegmentView::new(mapped, table, meta)
     }
 
     /// Forgets mappings of files not in `live` (queries that still use them keep
     /// their own references, so nothing they hold is unmapped).
     pub fn retain(&self, live: &HashSet<&str>) {
         self.mapped.lock().unwrap().retain(|file, _| live.contains(file.as_str()));
+    }
+}
+
+/// Where a table column's values come from in one segment.
+#[derive(Debug)]
+enum Source {
+    /// The file's column at this position.
+    File(usize),
+    /// A column added after the segment was written: this value in every row.
+    Fill(ScalarValue),
+}
+
+/// A mapped segment seen as the columns of one version of its table: the
+/// file's columns under the table's names (and nullability), in the table's
+/// order, and columns added after the file was written as their fill value.
+/// The file's arrays are handed out as they are (zero-copy).
+#[derive(Debug)]
+pub struct SegmentView {
+    mapped: Arc<MappedSegment>,
+    schema: SchemaRef,
+    sources: Vec<Source>,
+}
+
+impl SegmentView {
+    fn new(mapped: Arc<MappedSegment>, table: &TableMeta, meta: &SegmentMeta) -> Result<Self> {
+        let file = mapped.schema();
+        let sources = table
+            .segment_columns(meta)
+            .into_iter()
+            .enumerate()
+            .map(|(i, at)| {
+                let field = table.schema.field(i);
+                match at {
+                    Some(at) if at < file.fields().len() && file.field(at).data_type() == field.data_type() => Ok(Source::File(at)),
+                    Some(at) => Err(Error::corruption(format!(
+                        "segment {} does not hold column '{}' of type {} where the manifest says (it holds {})",
+                        mapped.path().display(),
+                        field.name(),
+                        field.data_type(),
+                        file.fields().get(at).map_or("fewer columns".to_string(), |f| f.data_type().to_string())
+                    ))),
+                    None => {
+                        let fill = match table.fill(i) {
+                            Some(text) => ScalarValue::try_from_string(text.to_string(), field.data_type())?,
+                            None => ScalarValue::try_from(field.data_type())?,
+                        };
+                        Ok(Source::Fill(fill))
+                    }
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self { mapped, schema: table.schema.clone(), sources })
+    }
+
+    /// The segment's batches with the table columns of `projection` (all when
+    /// `None`); the file's columns are checked against their checksums the
+    /// first time they are handed out.
+    pub fn batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
+        let all: Vec<usize>;
+        let columns = match projection {
+            Some(p) => p,
+            None => {
+                all = (0..self.sources.len()).collect();
+                &all
+            }
+        };
+        let mut read: Vec<usize> = Vec::new();
+        for &c in columns {
+            if let Source::File(at) = self.sources[c] {
+                if !read.contains(&at) {
+                    read.push(at);
+                }
+            }
+        }
+        let schema = Arc::new(self.schema.project(columns)?);
+        let mut out = Vec::new();
+        for batch in self.mapped.batches(Some(&read))? {
+            let rows = batch.num_rows();
+            let arrays = columns
+                .iter()
+                .map(|&c| match &self.sources[c] {
+                    Source::File(at) => Ok(batch.column(read.iter().position(|r| r == at).expect("read")).clone()),
+                    Source::Fill(value) => Ok(value.to_array_of_size(rows)?),
+                })
+                .collect::<Result<Vec<ArrayRef>>>()?;
+            let options = RecordBatchOptions::new().with_row_count(Some(rows));
+            out.push(RecordBatch::try_new_with_options(schema.clone(), arrays, &options).map_err(|e| {
+                Error::corruption(format!("segment {} does not fit its table: {e}", self.mapped.path().display()))
+            })?);
+        }
+        Ok(out)
     }
 }

@@ -1,7 +1,7 @@
-//! CREATE, DROP and ALTER TABLE, and storing Python data as a table (passed by
-//! name, never pasted into SQL).
+//! CREATE and DROP TABLE, and storing Python data as a table (passed by name,
+//! never pasted into SQL). ALTER TABLE is [`super::alter`].
 
-use super::{object_name, table_name, Connection};
+use super::{table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
@@ -12,7 +12,6 @@ use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlState
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
-use datafusion::sql::sqlparser::ast::{AlterTableOperation, ObjectName, RenameTableNameKind};
 use std::sync::Arc;
 
 fn already_exists(name: &str) -> Error {
@@ -21,20 +20,19 @@ fn already_exists(name: &str) -> Error {
     ))
 }
 
+/// How a column of type `data_type` is stored: view types as plain ones.
+pub(super) fn storage_type(data_type: &DataType) -> DataType {
+    match data_type {
+        DataType::Utf8View => DataType::Utf8,
+        DataType::BinaryView => DataType::Binary,
+        other => other.clone(),
+    }
+}
+
 /// Schema for a new table: no field metadata, view types stored as plain ones.
 fn storage_schema(schema: &Schema) -> SchemaRef {
-    let fields: Vec<Field> = schema
-        .fields()
-        .iter()
-        .map(|f| {
-            let dt = match f.data_type() {
-                DataType::Utf8View => DataType::Utf8,
-                DataType::BinaryView => DataType::Binary,
-                other => other.clone(),
-            };
-            Field::new(f.name(), dt, f.is_nullable())
-        })
-        .collect();
+    let fields: Vec<Field> =
+        schema.fields().iter().map(|f| Field::new(f.name(), storage_type(f.data_type()), f.is_nullable())).collect();
     Arc::new(Schema::new(fields))
 }
 
@@ -164,29 +162,5 @@ impl Connection {
         segments.extend(added);
         self.set_table(name, meta.with_segments(segments))?;
         Ok(QueryResult::count(rows))
-    }
-
-    pub(super) fn alter_table(&self, name: &ObjectName, operations: &[AlterTableOperation], if_exists: bool) -> Result<QueryResult> {
-        let old = object_name(name)?;
-        let [AlterTableOperation::RenameTable { table_name }] = operations else {
-            return Err(Error::new(ErrorKind::NotSupported, "only ALTER TABLE ... RENAME TO ... is supported yet"));
-        };
-        let new = match table_name {
-            RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n)?,
-        };
-        let mut tables = self.tables.lock().unwrap();
-        let Some(meta) = tables.get(&old).cloned() else {
-            if if_exists {
-                return Ok(QueryResult::empty());
-            }
-            return Err(Error::programming(format!("table '{old}' does not exist")));
-        };
-        if tables.contains_key(&new) {
-            return Err(Error::programming(format!("cannot rename '{old}' to '{new}': table '{new}' already exists")));
-        }
-        tables.remove(&old);
-        // A renamed table is a new entry for conflict detection.
-        tables.insert(new, Arc::new(meta.as_ref().clone()));
-        Ok(QueryResult::empty())
     }
 }

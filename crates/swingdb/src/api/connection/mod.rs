@@ -2,6 +2,7 @@
 //! atomic (a failed one changes nothing); outside `BEGIN ... COMMIT` each one
 //! commits on its own.
 
+mod alter;
 mod copy;
 mod ddl;
 mod index;
@@ -367,7 +368,7 @@ impl Connection {
         }
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
-                SqlStatement::AlterTable(alter) => return self.alter_table(&alter.name, &alter.operations, alter.if_exists),
+                SqlStatement::AlterTable(alter) => return self.alter_table(alter).await,
                 SqlStatement::CreateIndex(create) => return self.create_index(create),
                 SqlStatement::Drop { object_type: ObjectType::Index, names, if_exists, .. } => {
                     return self.drop_index(names, *if_exists)

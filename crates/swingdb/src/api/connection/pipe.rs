@@ -111,11 +111,13 @@ impl Connection {
         let schema = physical.schema();
         // Offered only when the plan reads exactly the stored segments: not
         // when data registered under the same name shadows the table, and
-        // only with the stored column types.
+        // only with the stored column types, and not for a table whose
+        // columns were added or dropped (its segments hold other columns).
         let offer = match table {
             Some(name) if !self.registered.lock().unwrap().contains_key(name) => {
                 let meta = self.table(name)?;
-                let same_types = meta.schema.fields().len() == schema.fields().len()
+                let same_types = !meta.is_altered()
+                    && meta.schema.fields().len() == schema.fields().len()
                     && meta.schema.fields().iter().zip(schema.fields()).all(|(a, b)| a.data_type() == b.data_type());
                 same_types.then(|| Offer { dir: self.core.dir().segments_dir(), segments: meta.segments.clone() })
             }
