@@ -91,27 +91,27 @@ impl TablesSchema {
         let _ = self.session.set(session);
     }
 
-    /// The DEFAULT expressions of a table, planned from their SQL text.
+    /// The DEFAULT expressions of a table, planned from their SQL text, and
+    /// those numbering its identity columns, each in its column's type (as
+    /// DataFusion casts an inserted value).
     fn defaults(&self, meta: &TableMeta) -> DFResult<HashMap<String, Expr>> {
-        if meta.constraints.defaults.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let Some(state) = self.session.get().and_then(|session| session()) else { return Ok(HashMap::new()) };
         let empty = DFSchema::empty();
-        let column_type = |c: &str| meta.schema.field_with_name(c).map(|f| f.data_type().clone());
-        meta.constraints
-            .defaults
-            .iter()
-            .map(|(column, sql)| {
-                let expr = state.create_logical_expr(sql, &empty)?;
-                // In the column's type, as DataFusion casts an inserted value.
-                let expr = match column_type(column) {
-                    Ok(t) => expr.cast_to(&t, &empty)?,
-                    Err(_) => expr,
-                };
-                Ok((column.clone(), expr))
-            })
-            .collect()
+        let typed = |column: &str, expr: Expr| match meta.schema.field_with_name(column) {
+            Ok(field) => expr.cast_to(field.data_type(), &empty),
+            Err(_) => Ok(expr),
+        };
+        let mut defaults = HashMap::new();
+        for column in meta.constraints.identity.keys() {
+            defaults.insert(column.clone(), typed(column, super::identity::default_expr(meta, column))?);
+        }
+        if meta.constraints.defaults.is_empty() {
+            return Ok(defaults);
+        }
+        let Some(state) = self.session.get().and_then(|session| session()) else { return Ok(defaults) };
+        for (column, sql) in &meta.constraints.defaults {
+            defaults.insert(column.clone(), typed(column, state.create_logical_expr(sql, &empty)?)?);
+        }
+        Ok(defaults)
     }
 
     /// The provider of view `name` defined by `sql`: its plan, made now.

@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod checks;
 pub mod functions;
+pub mod identity;
 pub mod output_names;
 pub mod overflow;
 pub mod params;

@@ -124,6 +124,10 @@ pub struct Constraints {
     /// Unique indexes (`CREATE UNIQUE INDEX name ON t (columns)`): their columns, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub unique_indexes: BTreeMap<String, Vec<String>>,
+    /// Identity columns (numbered when an INSERT leaves them out), each with
+    /// the lowest value the next row may get (see `sql::identity`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub identity: BTreeMap<String, i64>,
 }
 
 impl Constraints {

@@ -159,6 +159,11 @@ impl Connection {
         let LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) = plan else {
             return Err(Error::internal("a column definition did not plan as a table"));
         };
+        if !rules.identity.is_empty() {
+            return Err(not_supported(format!(
+                "ALTER TABLE ... ADD COLUMN {column_def}: identity columns can only be created with their table yet"
+            )));
+        }
         if !create.constraints.is_empty() {
             return Err(not_supported(format!(
                 "ALTER TABLE ... ADD COLUMN {column_def}: keys cannot be added with a column yet; \
@@ -350,6 +355,7 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
     }
     let mut altered = meta.drop_column(index);
     altered.constraints.defaults.remove(column);
+    altered.constraints.identity.remove(column);
     altered.constraints.checks.retain(|c| reads(c) != (true, true));
     Ok(altered)
 }
@@ -371,6 +377,9 @@ fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<Ta
     constraints.unique_indexes.values_mut().for_each(renamed);
     if let Some(default) = constraints.defaults.remove(old) {
         constraints.defaults.insert(new.to_string(), default);
+    }
+    if let Some(next) = constraints.identity.remove(old) {
+        constraints.identity.insert(new.to_string(), next);
     }
     for check in constraints.checks.iter_mut() {
         *check = rename_in_check(check, old, new)?;

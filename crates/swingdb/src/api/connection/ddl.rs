@@ -8,7 +8,7 @@ use crate::sql::parse::identifier;
 use crate::storage::{Constraints, TableMeta};
 use datafusion::common::Constraint;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{ColumnOption, Ident, Statement as SqlStatement, TableConstraint};
+use datafusion::sql::sqlparser::ast::{ColumnOption, DataType as SqlType, GeneratedAs, Ident, Statement as SqlStatement, TableConstraint};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
@@ -38,29 +38,40 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
 
 /// What a `CREATE TABLE` statement says about its columns beyond their types
 /// that DataFusion's plan cannot carry: its DEFAULT expressions and CHECK
-/// conditions as SQL text (to be stored). The CHECKs are taken off the
-/// statement, which DataFusion would refuse; options swingdb would silently
-/// ignore (generated and auto-increment columns, leaving NULLs where numbers
-/// are expected) are refused.
+/// conditions as SQL text (to be stored), and its identity columns
+/// (`GENERATED ... AS IDENTITY`, `IDENTITY`, `AUTOINCREMENT`, `AUTO_INCREMENT`,
+/// `SERIAL`, whose type becomes the integer it stands for). Those options
+/// are taken off the statement, which DataFusion would refuse; computed
+/// columns (`GENERATED ALWAYS AS (expr)`) are refused rather than left NULL.
 pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constraints> {
     let mut rules = Constraints::default();
     let DFStatement::Statement(s) = statement else { return Ok(rules) };
     let SqlStatement::CreateTable(create) = s.as_mut() else { return Ok(rules) };
     for column in &mut create.columns {
+        let name = identifier(&column.name);
+        let mut identity = false;
+        if let Some(integer) = serial_type(&column.data_type) {
+            column.data_type = integer;
+            identity = true;
+        }
         for option in &column.options {
             match &option.option {
                 ColumnOption::Default(e) => {
-                    rules.defaults.insert(identifier(&column.name), e.to_string());
+                    rules.defaults.insert(name.clone(), e.to_string());
                 }
                 ColumnOption::Check(c) => rules.checks.push(c.expr.to_string()),
-                ColumnOption::Generated { .. } | ColumnOption::Identity(_) => return Err(unsupported_column(&column.name)),
-                ColumnOption::DialectSpecific(tokens) if tokens.iter().any(|t| t.to_string().eq_ignore_ascii_case("AUTOINCREMENT")) => {
-                    return Err(unsupported_column(&column.name))
-                }
+                ColumnOption::Generated { generation_expr: Some(_), .. } => return Err(computed_column(&column.name)),
+                option if is_identity(option) => identity = true,
                 _ => {}
             }
         }
-        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_)));
+        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_)) && !is_identity(&o.option));
+        if identity {
+            if rules.defaults.contains_key(&name) {
+                return Err(Error::programming(format!("column '{name}' cannot have both a DEFAULT and an identity")));
+            }
+            rules.identity.insert(name, 1);
+        }
     }
     create.constraints.retain(|c| match c {
         TableConstraint::Check(c) => {
@@ -72,10 +83,38 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
     Ok(rules)
 }
 
-fn unsupported_column(name: &Ident) -> Error {
+/// Whether a column option makes its column an identity column.
+fn is_identity(option: &ColumnOption) -> bool {
+    match option {
+        ColumnOption::Generated { generation_expr: None, generated_as: GeneratedAs::Always | GeneratedAs::ByDefault, .. } => true,
+        ColumnOption::Identity(_) => true,
+        ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| {
+            let word = t.to_string();
+            word.eq_ignore_ascii_case("AUTOINCREMENT") || word.eq_ignore_ascii_case("AUTO_INCREMENT")
+        }),
+        _ => false,
+    }
+}
+
+/// The integer type PostgreSQL's `SMALLSERIAL`, `SERIAL` or `BIGSERIAL` stands for.
+fn serial_type(data_type: &SqlType) -> Option<SqlType> {
+    let SqlType::Custom(name, modifiers) = data_type else { return None };
+    if !modifiers.is_empty() || name.0.len() != 1 {
+        return None;
+    }
+    let word = name.0[0].as_ident()?.value.to_ascii_lowercase();
+    match word.as_str() {
+        "smallserial" | "serial2" => Some(SqlType::SmallInt(None)),
+        "serial" | "serial4" => Some(SqlType::Integer(None)),
+        "bigserial" | "serial8" => Some(SqlType::BigInt(None)),
+        _ => None,
+    }
+}
+
+fn computed_column(name: &Ident) -> Error {
     Error::new(
         ErrorKind::NotSupported,
-        format!("column '{name}': generated and auto-increment columns are not supported yet; insert the values explicitly (e.g. from row_number())"),
+        format!("column '{name}': computed columns (GENERATED ALWAYS AS (expr)) are not supported yet; use a view that computes it"),
     )
 }
 
@@ -113,13 +152,20 @@ impl Connection {
         }
         let constraints = constraints(&create, rules)?;
         let schema = storage_schema(create.input.schema().as_arrow());
-        // Key columns are NOT NULL.
-        let schema = match &constraints.primary_key {
-            Some(key) => Arc::new(Schema::new(
-                schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable() && !key.contains(f.name()))).collect::<Vec<_>>(),
-            )),
-            None => schema,
-        };
+        for column in constraints.identity.keys() {
+            let data_type = schema.field_with_name(column).map(|f| f.data_type().clone()).ok();
+            if !data_type.as_ref().is_some_and(|t| t.is_integer()) {
+                return Err(Error::programming(format!(
+                    "identity column '{column}' must have an integer type, not {}",
+                    data_type.map_or("none".into(), |t| t.to_string())
+                )));
+            }
+        }
+        // Key and identity columns are NOT NULL.
+        let not_null = |f: &Field| constraints.primary_key.iter().flatten().chain(constraints.identity.keys()).any(|c| c == f.name());
+        let schema = Arc::new(Schema::new(
+            schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable() && !not_null(f))).collect::<Vec<_>>(),
+        ));
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(QueryResult::empty())

@@ -344,7 +344,8 @@ impl Connection {
 
     /// Makes `meta` the table `name` of this transaction, once its rows keep
     /// every key (an `IntegrityError` otherwise, and nothing changes).
-    fn set_table(&self, name: &str, meta: TableMeta) -> Result<()> {
+    fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
+        crate::sql::identity::advance(&mut meta);
         if !meta.constraints.checks.is_empty() {
             let before = self.tables.lock().unwrap().get(name).cloned();
             check_conditions(&self.core.store, &self.ctx.state(), name, before.as_deref(), &meta)?;
