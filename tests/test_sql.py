@@ -182,8 +182,10 @@ def test_selects_datafusion_supports(con):
 
 def test_constraints_not_enforced_yet_are_refused_honestly(con):
     con.sql("CREATE TABLE p (id INTEGER PRIMARY KEY)")
-    with pytest.raises(swingdb.NotSupportedError, match="Foreign key"):
-        con.sql("CREATE TABLE c (a INTEGER REFERENCES p (id))")
+    with pytest.raises(swingdb.NotSupportedError, match="ON DELETE CASCADE: only RESTRICT"):
+        con.sql("CREATE TABLE c (a INTEGER REFERENCES p (id) ON DELETE CASCADE)")
+    with pytest.raises(swingdb.NotSupportedError, match="computed columns"):
+        con.sql("CREATE TABLE c (a INTEGER, b INTEGER GENERATED ALWAYS AS (a + 1) STORED)")
     assert con.table_names() == ["p"]
 
 

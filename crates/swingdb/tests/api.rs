@@ -210,3 +210,27 @@ fn identity_numbers_are_never_given_twice_across_transactions_deletes_and_reopen
     con.execute("INSERT INTO t (v) VALUES (30)", &[]).unwrap();
     assert_eq!(single_i64(&con, "SELECT id FROM t WHERE v = 30"), 3);
 }
+
+#[test]
+fn a_child_insert_and_a_parent_delete_racing_cannot_both_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = Database::open(tmp.path().join("db"), OpenOptions::default()).unwrap();
+    let a = db.connect().unwrap();
+    let b = db.connect().unwrap();
+    a.execute("CREATE TABLE p (id BIGINT PRIMARY KEY)", &[]).unwrap();
+    a.execute("CREATE TABLE c (pid BIGINT REFERENCES p (id))", &[]).unwrap();
+    a.execute("INSERT INTO p VALUES (1), (2)", &[]).unwrap();
+    for delete_first in [true, false] {
+        // Each alone is valid: the delete sees no child, the insert sees its parent.
+        let deleted = if delete_first { 1 } else { 2 };
+        a.execute("BEGIN", &[]).unwrap();
+        b.execute("BEGIN", &[]).unwrap();
+        a.execute(&format!("DELETE FROM p WHERE id = {deleted}"), &[]).unwrap();
+        b.execute(&format!("INSERT INTO c VALUES ({deleted})"), &[]).unwrap();
+        let (first, second) = if delete_first { (&a, &b) } else { (&b, &a) };
+        first.execute("COMMIT", &[]).unwrap();
+        assert_eq!(second.execute("COMMIT", &[]).unwrap_err().kind(), ErrorKind::Conflict);
+        let orphans = single_i64(&a, "SELECT count(*) FROM c WHERE pid NOT IN (SELECT id FROM p)");
+        assert_eq!(orphans, 0, "a child row lost its parent (delete first: {delete_first})");
+    }
+}

@@ -52,6 +52,11 @@ pub fn check_keys(store: &SegmentStore, indexes: &mut KeyIndexes, name: &str, ta
 }
 
 impl KeyIndex {
+    /// Whether `key` (row-format bytes) is one of the indexed values.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.keys.contains(key)
+    }
+
     /// Moves the index to `table`'s segments. On a key found twice, leaves the
     /// index as it was and returns where the second one is (segment file, row).
     fn update(&mut self, store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<Option<(String, usize)>> {

@@ -124,10 +124,36 @@ pub struct Constraints {
     /// Unique indexes (`CREATE UNIQUE INDEX name ON t (columns)`): their columns, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub unique_indexes: BTreeMap<String, Vec<String>>,
+    /// FOREIGN KEYs (RESTRICT), see `storage::foreign_keys`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub foreign_keys: Vec<ForeignKey>,
     /// Identity columns (numbered when an INSERT leaves them out), each with
     /// the lowest value the next row may get (see `sql::identity`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub identity: BTreeMap<String, i64>,
+}
+
+/// A FOREIGN KEY: the non-NULL values of `columns` in each row are a key of `parent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForeignKey {
+    /// The referencing columns.
+    pub columns: Vec<String>,
+    /// The referenced table.
+    pub parent: String,
+    /// The referenced key's columns (its PRIMARY KEY or a UNIQUE key), in the
+    /// order of `columns`.
+    pub parent_columns: Vec<String>,
+}
+
+impl ForeignKey {
+    /// `FOREIGN KEY (a) REFERENCES p (id)`.
+    pub fn sql(&self) -> String {
+        let referenced = match self.parent_columns.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", self.parent_columns.join(", ")),
+        };
+        format!("FOREIGN KEY ({}) REFERENCES {}{referenced}", self.columns.join(", "), self.parent)
+    }
 }
 
 impl Constraints {

@@ -4,6 +4,7 @@
 pub mod dir;
 pub mod failpoint;
 pub mod files;
+pub mod foreign_keys;
 pub mod keys;
 pub mod manifest;
 pub mod segment;
@@ -11,7 +12,7 @@ pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
-pub use manifest::{ColumnIds, ColumnStats, Constraints, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
 pub use store::{SegmentStore, SegmentView};
 pub use writer::{compact, TableWriter};

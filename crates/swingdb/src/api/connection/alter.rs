@@ -26,7 +26,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::checks::check_conditions;
 use crate::sql::parse::identifier;
 use crate::sql::table::SegmentTable;
-use crate::storage::TableMeta;
+use crate::storage::{ForeignKey, TableMeta};
 use datafusion::arrow::array::{Array, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -67,10 +67,23 @@ impl Connection {
         Ok(QueryResult::empty())
     }
 
+    /// The FOREIGN KEYs that reference table `name` (its own included), with their tables.
+    fn referencing(&self, name: &str) -> Vec<(String, ForeignKey)> {
+        let tables = self.tables.lock().unwrap();
+        let fks = tables.iter().flat_map(|(t, meta)| meta.constraints.foreign_keys.iter().map(move |fk| (t.clone(), fk.clone())));
+        fks.filter(|(_, fk)| fk.parent == name).collect()
+    }
+
     fn rename_table(&self, old: &str, table_name: &RenameTableNameKind, if_exists: bool) -> Result<QueryResult> {
         let new = match table_name {
             RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n)?,
         };
+        if let Some((child, fk)) = self.referencing(old).first() {
+            return Err(Error::programming(format!(
+                "cannot rename table '{old}': {} of table '{child}' references it; drop that table first",
+                fk.sql()
+            )));
+        }
         let mut tables = self.tables.lock().unwrap();
         let Some(meta) = tables.get(old).cloned() else {
             if if_exists {
@@ -111,7 +124,14 @@ impl Connection {
                 Ok(meta)
             }
             AlterTableOperation::RenameColumn { old_column_name, new_column_name } => {
-                rename_column(name, meta, &identifier(old_column_name), &identifier(new_column_name))
+                let old = identifier(old_column_name);
+                if let Some((child, fk)) = self.referencing(name).into_iter().find(|(_, fk)| fk.parent_columns.contains(&old)) {
+                    return Err(Error::programming(format!(
+                        "cannot rename column '{old}' of table '{name}': {} of table '{child}' references it",
+                        fk.sql()
+                    )));
+                }
+                rename_column(name, meta, &old, &identifier(new_column_name))
             }
             AlterTableOperation::AlterColumn { column_name, op } => {
                 let column = identifier(column_name);
@@ -342,6 +362,9 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
     if let Some((key, _)) = meta.constraints.keys().find(|(_, columns)| columns.iter().any(|c| c == column)) {
         return Err(Error::programming(format!("cannot drop column '{column}' of table '{name}': {key} uses it")));
     }
+    if let Some(fk) = meta.constraints.foreign_keys.iter().find(|fk| fk.columns.iter().any(|c| c == column)) {
+        return Err(Error::programming(format!("cannot drop column '{column}' of table '{name}': {} uses it", fk.sql())));
+    }
     // A CHECK on this column alone goes with it (as in SQLite and
     // PostgreSQL); one that also reads other columns keeps it (as in SQLite).
     let reads = |check: &String| {
@@ -380,6 +403,9 @@ fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<Ta
     }
     if let Some(next) = constraints.identity.remove(old) {
         constraints.identity.insert(new.to_string(), next);
+    }
+    for fk in constraints.foreign_keys.iter_mut() {
+        renamed(&mut fk.columns);
     }
     for check in constraints.checks.iter_mut() {
         *check = rename_in_check(check, old, new)?;

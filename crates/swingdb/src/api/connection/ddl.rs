@@ -1,14 +1,17 @@
 //! CREATE and DROP TABLE, and storing Python data as a table (passed by name,
 //! never pasted into SQL). ALTER TABLE is [`super::alter`].
 
-use super::{table_name, Connection};
+use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
-use crate::storage::{Constraints, TableMeta};
+use crate::storage::{Constraints, ForeignKey, TableMeta};
 use datafusion::common::Constraint;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{ColumnOption, DataType as SqlType, GeneratedAs, Ident, Statement as SqlStatement, TableConstraint};
+use datafusion::sql::sqlparser::ast::{
+    ColumnOption, DataType as SqlType, ForeignKeyConstraint, GeneratedAs, Ident, ReferentialAction, Statement as SqlStatement,
+    TableConstraint,
+};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
@@ -61,11 +64,12 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
                 }
                 ColumnOption::Check(c) => rules.checks.push(c.expr.to_string()),
                 ColumnOption::Generated { generation_expr: Some(_), .. } => return Err(computed_column(&column.name)),
+                ColumnOption::ForeignKey(fk) => rules.foreign_keys.push(foreign_key(fk, std::slice::from_ref(&column.name))?),
                 option if is_identity(option) => identity = true,
                 _ => {}
             }
         }
-        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_)) && !is_identity(&o.option));
+        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_) | ColumnOption::ForeignKey(_)) && !is_identity(&o.option));
         if identity {
             if rules.defaults.contains_key(&name) {
                 return Err(Error::programming(format!("column '{name}' cannot have both a DEFAULT and an identity")));
@@ -73,14 +77,45 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
             rules.identity.insert(name, 1);
         }
     }
+    let mut refused = None;
     create.constraints.retain(|c| match c {
         TableConstraint::Check(c) => {
             rules.checks.push(c.expr.to_string());
             false
         }
+        TableConstraint::ForeignKey(fk) => {
+            match foreign_key(fk, &fk.columns) {
+                Ok(fk) => rules.foreign_keys.push(fk),
+                Err(e) => refused = refused.take().or(Some(e)),
+            }
+            false
+        }
         _ => true,
     });
-    Ok(rules)
+    match refused {
+        Some(e) => Err(e),
+        None => Ok(rules),
+    }
+}
+
+/// A FOREIGN KEY of `columns` as stored; its referenced columns are left
+/// empty when not named (the parent's PRIMARY KEY, found at CREATE).
+fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident]) -> Result<ForeignKey> {
+    let restrict = |action: &Option<ReferentialAction>| {
+        matches!(action, None | Some(ReferentialAction::Restrict | ReferentialAction::NoAction))
+    };
+    if !restrict(&fk.on_delete) || !restrict(&fk.on_update) || fk.characteristics.is_some() {
+        let shown = ForeignKeyConstraint { columns: columns.to_vec(), ..fk.clone() };
+        return Err(Error::new(
+            ErrorKind::NotSupported,
+            format!("{shown}: only RESTRICT / NO ACTION foreign keys, checked at each statement, are supported yet"),
+        ));
+    }
+    Ok(ForeignKey {
+        columns: columns.iter().map(identifier).collect(),
+        parent: object_name(&fk.foreign_table)?,
+        parent_columns: fk.referred_columns.iter().map(identifier).collect(),
+    })
 }
 
 /// Whether a column option makes its column an identity column.
@@ -150,7 +185,8 @@ impl Connection {
         if exists && !create.or_replace {
             return Err(already_exists(&name));
         }
-        let constraints = constraints(&create, rules)?;
+        let mut constraints = constraints(&create, rules)?;
+        self.resolve_foreign_keys(&name, &mut constraints, create.input.schema().as_arrow())?;
         let schema = storage_schema(create.input.schema().as_arrow());
         for column in constraints.identity.keys() {
             let data_type = schema.field_with_name(column).map(|f| f.data_type().clone()).ok();
@@ -171,12 +207,54 @@ impl Connection {
         Ok(QueryResult::empty())
     }
 
+    /// Names the referenced columns of the FOREIGN KEYs of new table `name`
+    /// that did not (its parent's PRIMARY KEY) and checks that each references
+    /// a key of an existing table (or of `name` itself) with as many columns.
+    fn resolve_foreign_keys(&self, name: &str, constraints: &mut Constraints, schema: &Schema) -> Result<()> {
+        let tables = self.tables.lock().unwrap();
+        let own = constraints.clone();
+        for fk in constraints.foreign_keys.iter_mut() {
+            let parent = if fk.parent == name {
+                own.clone()
+            } else {
+                match tables.get(&fk.parent) {
+                    Some(t) if !t.is_view() => t.constraints.clone(),
+                    _ => return Err(Error::programming(format!("{} of table '{name}': table '{}' does not exist", fk.sql(), fk.parent))),
+                }
+            };
+            if fk.parent_columns.is_empty() {
+                fk.parent_columns = parent.primary_key.clone().ok_or_else(|| {
+                    Error::programming(format!("{} of table '{name}': table '{}' has no PRIMARY KEY; name the referenced columns", fk.sql(), fk.parent))
+                })?;
+            }
+            if !parent.keys().any(|(_, columns)| columns == fk.parent_columns.as_slice()) {
+                return Err(Error::programming(format!(
+                    "{} of table '{name}': ({}) is not a PRIMARY KEY or UNIQUE key of table '{}'",
+                    fk.sql(),
+                    fk.parent_columns.join(", "),
+                    fk.parent
+                )));
+            }
+            if fk.columns.len() != fk.parent_columns.len() || fk.columns.iter().any(|c| schema.index_of(c).is_err()) {
+                return Err(Error::programming(format!("{} of table '{name}': the columns do not match", fk.sql())));
+            }
+        }
+        Ok(())
+    }
+
     /// `DROP TABLE [IF EXISTS] name`.
     pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
         let name = table_name(&drop.name)?;
         let mut tables = self.tables.lock().unwrap();
         if tables.get(&name).is_some_and(|t| t.is_view()) {
             return Err(Error::programming(format!("'{name}' is a view, not a table; use DROP VIEW")));
+        }
+        if let Some((child, fk)) = tables
+            .iter()
+            .filter(|(n, _)| **n != name)
+            .find_map(|(n, t)| t.constraints.foreign_keys.iter().find(|fk| fk.parent == name).map(|fk| (n, fk)))
+        {
+            return Err(Error::programming(format!("table '{name}' is referenced by {} of table '{child}'; drop that table first", fk.sql())));
         }
         let removed = tables.remove(&name);
         if removed.is_none() && !drop.if_exists {

@@ -24,6 +24,7 @@ use crate::sql::parse::parse;
 use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
 use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
+use crate::storage::foreign_keys::check_foreign_keys;
 use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::sql::checks::check_conditions;
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
@@ -353,7 +354,20 @@ impl Connection {
         if meta.constraints.keys().next().is_some() {
             check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, &meta)?;
         }
-        self.tables.lock().unwrap().insert(name.to_string(), Arc::new(meta));
+        let mut tables = self.tables.lock().unwrap();
+        let referenced = tables.values().any(|t| t.constraints.foreign_keys.iter().any(|fk| fk.parent == name));
+        if referenced || !meta.constraints.foreign_keys.is_empty() {
+            let before = tables.get(name).cloned();
+            let mut indexes = self.key_indexes.lock().unwrap();
+            let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, before.as_deref(), &meta)?;
+            // Marked as written, so that a transaction that changed them meanwhile conflicts.
+            for other in check.touched {
+                if let Some(t) = tables.get(&other).cloned() {
+                    tables.insert(other, Arc::new(t.as_ref().clone()));
+                }
+            }
+        }
+        tables.insert(name.to_string(), Arc::new(meta));
         Ok(())
     }
 

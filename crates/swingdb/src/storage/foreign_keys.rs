@@ -1,0 +1,150 @@
+//! FOREIGN KEY enforcement (RESTRICT): every row's referencing values, when
+//! none is NULL, are a key of the referenced (parent) table. A write of a
+//! child checks the rows it adds against the parent's key index (see
+//! [`super::keys`]); a write of a parent that removes rows (DELETE, UPDATE,
+//! replacing the table) checks every child row against the parent's keys
+//! after it. A change is refused whole, naming the row and the key.
+//!
+//! Across transactions (connections or processes), a child insert and a
+//! parent delete touch different tables, so the commit check that catches
+//! two writers of one table would let both commit. Each side therefore marks
+//! the other table as written by it ([`ForeignKeyCheck::touched`]): the
+//! second of the two to commit gets a ConflictError and, retried, sees the
+//! other's change.
+
+use super::keys::{check_keys, KeyColumns, KeyIndexes};
+use super::{ForeignKey, SegmentStore, TableMeta};
+use crate::error::{Error, ErrorKind, Result};
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::compute::cast;
+use datafusion::common::ScalarValue;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// What a checked write must also mark as written.
+#[derive(Debug, Default)]
+pub struct ForeignKeyCheck {
+    /// Other tables whose rows the check relied on.
+    pub touched: Vec<String>,
+}
+
+/// Checks the FOREIGN KEYs a write of table `name` (from `before` to `after`)
+/// could break, `tables` being the other tables as the transaction sees them.
+pub fn check_foreign_keys(
+    store: &SegmentStore,
+    indexes: &mut KeyIndexes,
+    tables: &BTreeMap<String, Arc<TableMeta>>,
+    name: &str,
+    before: Option<&TableMeta>,
+    after: &TableMeta,
+) -> Result<ForeignKeyCheck> {
+    let mut check = ForeignKeyCheck::default();
+    let old: HashSet<&str> = before.iter().flat_map(|t| t.segments.iter().map(|s| s.file.as_str())).collect();
+    // Rows this write adds must find their parent row.
+    for fk in &after.constraints.foreign_keys {
+        let parent = if fk.parent == name { after } else { table(tables, &fk.parent)? };
+        let added: Vec<_> = after.segments.iter().filter(|s| !old.contains(s.file.as_str())).collect();
+        if added.is_empty() {
+            continue;
+        }
+        for segment in added {
+            check_rows(store, indexes, name, after, segment, fk, parent)?;
+        }
+        if fk.parent != name {
+            check.touched.push(fk.parent.clone());
+        }
+    }
+    // Rows this write removes must not be referenced.
+    let now: HashSet<&str> = after.segments.iter().map(|s| s.file.as_str()).collect();
+    let removes = before.is_some_and(|b| b.segments.iter().any(|s| !now.contains(s.file.as_str())));
+    if removes {
+        for (child_name, child) in tables.iter().filter(|(n, _)| n.as_str() != name) {
+            for fk in child.constraints.foreign_keys.iter().filter(|fk| fk.parent == name) {
+                for segment in &child.segments {
+                    check_rows(store, indexes, child_name, child, segment, fk, after).map_err(|e| removal_error(e, child_name))?;
+                }
+                check.touched.push(child_name.clone());
+            }
+        }
+        for fk in after.constraints.foreign_keys.iter().filter(|fk| fk.parent == name) {
+            for segment in after.segments.iter().filter(|s| old.contains(s.file.as_str())) {
+                check_rows(store, indexes, name, after, segment, fk, after)?;
+            }
+        }
+    }
+    Ok(check)
+}
+
+/// `e` (a row of `child` whose parent row a write removes), with the way out.
+fn removal_error(e: Error, child: &str) -> Error {
+    match e.kind() {
+        ErrorKind::Integrity => Error::new(
+            ErrorKind::Integrity,
+            format!("{} after this change; delete or change the referencing rows of '{child}' first", e.message()),
+        ),
+        _ => e,
+    }
+}
+
+fn table<'a>(tables: &'a BTreeMap<String, Arc<TableMeta>>, name: &str) -> Result<&'a TableMeta> {
+    tables
+        .get(name)
+        .map(|t| t.as_ref())
+        .ok_or_else(|| Error::new(ErrorKind::Integrity, format!("table '{name}', which a FOREIGN KEY references, does not exist")))
+}
+
+/// Checks the rows of `segment` of `child` (named `child_name`) against the
+/// key of `parent` that `fk` references.
+fn check_rows(
+    store: &SegmentStore,
+    indexes: &mut KeyIndexes,
+    child_name: &str,
+    child: &TableMeta,
+    segment: &super::SegmentMeta,
+    fk: &ForeignKey,
+    parent: &TableMeta,
+) -> Result<()> {
+    let (key_name, _) = parent
+        .constraints
+        .keys()
+        .find(|(_, columns)| *columns == fk.parent_columns.as_slice())
+        .ok_or_else(|| Error::programming(format!("{} of table '{child_name}': table '{}' has no such key", fk.sql(), fk.parent)))?;
+    check_keys(store, indexes, &fk.parent, parent)?;
+    let index = indexes.get(&(fk.parent.clone(), key_name.clone())).ok_or_else(|| Error::internal("a key index is missing"))?;
+    let parent_key = KeyColumns::new(&parent.schema, &fk.parent_columns)?;
+    let child_key = KeyColumns::new(&child.schema, &fk.columns)?;
+    for batch in store.map(child, segment)?.batches(Some(&child_key.positions))? {
+        // The parent's types, so that equal values encode equally.
+        let arrays = batch
+            .columns()
+            .iter()
+            .zip(&parent_key.positions)
+            .map(|(array, &p)| Ok(cast(array, parent.schema.field(p).data_type())?))
+            .collect::<Result<Vec<ArrayRef>>>()?;
+        let mut missing = None;
+        parent_key.for_each(&arrays, |key, row| {
+            if missing.is_none() && !index.contains(key) {
+                missing = Some(row);
+            }
+        })?;
+        if let Some(row) = missing {
+            let values = fk
+                .columns
+                .iter()
+                .zip(batch.columns())
+                .map(|(c, array)| Ok(format!("{c} = {}", ScalarValue::try_from_array(array, row)?)))
+                .collect::<Result<Vec<_>>>()?
+                .join(", ");
+            return Err(Error::new(
+                ErrorKind::Integrity,
+                format!(
+                    "{} of table '{child_name}' fails for the row with {values}: table '{}' has no such ({})",
+                    fk.sql(),
+                    fk.parent,
+                    fk.parent_columns.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
