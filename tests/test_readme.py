@@ -48,4 +48,4 @@ def test_module_docstring_examples_run():
 
 def test_sql_reference_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _run_python_blocks("docs/sql.md", 9, {})  # one session, top to bottom
+    _run_python_blocks("docs/sql.md", 10, {})  # one session, top to bottom
