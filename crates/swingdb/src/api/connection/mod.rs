@@ -405,6 +405,7 @@ impl Connection {
         }
         let renames = plan_repeated_names(&mut statement);
         let upsert = upsert::take_upsert(&mut statement)?;
+        dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
         let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
         let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
