@@ -11,6 +11,7 @@ use datafusion::arrow::array::{new_empty_array, Array, ArrayRef, BooleanArray, R
 use datafusion::arrow::compute::kernels::cmp;
 use datafusion::arrow::compute::{cast, concat};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
+use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode, TreeNodeRecursion};
 use datafusion::common::{exec_err, internal_err, Column, Result, ScalarValue};
 use datafusion::execution::context::SessionState;
@@ -94,6 +95,63 @@ enum Answer {
     Value(ScalarValue),
     Exists(bool),
     Rows(ArrayRef),
+    /// The rows, hashed for `x IN (...)`.
+    Members(Arc<Members>),
+}
+
+/// A subquery's rows hashed for `x IN (...)` / `x NOT IN (...)`: their values
+/// in arrow's row format, which are equal exactly when the values are for the
+/// types this is used for ([`hashable`]: not floats, whose -0.0 and 0.0 differ
+/// there), so a test costs one lookup, not a pass over the rows.
+#[derive(Debug)]
+struct Members {
+    values: HashSet<Box<[u8]>>,
+    has_null: bool,
+    empty: bool,
+    data_type: DataType,
+    converter: RowConverter,
+}
+
+impl Members {
+    fn new(set: &ArrayRef) -> Result<Self> {
+        let converter = RowConverter::new(vec![SortField::new(set.data_type().clone())])?;
+        let rows = converter.convert_columns(std::slice::from_ref(set))?;
+        let values = (0..set.len()).filter(|&i| set.is_valid(i)).map(|i| rows.row(i).as_ref().into()).collect();
+        Ok(Self { values, has_null: set.null_count() > 0, empty: set.is_empty(), data_type: set.data_type().clone(), converter })
+    }
+
+    /// `left[row] IN (the rows)` for each row, with SQL's NULL rules.
+    fn contain(&self, left: &ArrayRef) -> Result<Vec<Option<bool>>> {
+        let left = if left.data_type() == &self.data_type { left.clone() } else { cast(left, &self.data_type)? };
+        let rows = self.converter.convert_columns(std::slice::from_ref(&left))?;
+        Ok((0..left.len())
+            .map(|i| match (self.empty, left.is_valid(i)) {
+                (true, _) => Some(false),
+                (false, false) => None,
+                (false, true) if self.values.contains(rows.row(i).as_ref()) => Some(true),
+                (false, true) => (!self.has_null).then_some(false),
+            })
+            .collect())
+    }
+}
+
+/// Whether [`Members`] may hash values of `data_type`.
+fn hashable(data_type: &DataType) -> bool {
+    data_type.is_integer()
+        || matches!(
+            data_type,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::Boolean
+                | DataType::Date32
+                | DataType::Date64
+                | DataType::Timestamp(_, _)
+                | DataType::Decimal128(_, _)
+                | DataType::Decimal256(_, _)
+        )
 }
 
 /// The part of the operator its streams share: how to run the subquery, and
@@ -223,9 +281,17 @@ impl Shared {
                 let Some(compared) = &self.compared else { return internal_err!("comparison without its expression") };
                 let left = compared.evaluate(&batch)?.into_array(rows)?;
                 let mut out = Vec::with_capacity(rows);
+                // Hashed answers test the whole batch at once (cached per answer).
+                let mut tested: HashMap<*const Members, Vec<Option<bool>>> = HashMap::new();
                 for (row, answer) in answers.iter().enumerate() {
-                    let Answer::Rows(set) = answer else { return internal_err!("comparison answered without rows") };
-                    let truth = compare_with_set(&left, row, set, *op, *all)?;
+                    let truth = match answer {
+                        Answer::Rows(set) => compare_with_set(&left, row, set, *op, *all)?,
+                        Answer::Members(members) => match tested.entry(Arc::as_ptr(members)) {
+                            std::collections::hash_map::Entry::Occupied(found) => found.get()[row],
+                            std::collections::hash_map::Entry::Vacant(slot) => slot.insert(members.contain(&left)?)[row],
+                        },
+                        _ => return internal_err!("comparison answered without rows"),
+                    };
                     out.push(if *negated { truth.map(|t| !t) } else { truth });
                 }
                 Arc::new(BooleanArray::from(out))
@@ -265,12 +331,16 @@ impl Shared {
                 }
             },
             Question::Exists { negated } => Answer::Exists((rows > 0) != *negated),
-            Question::Compare { .. } => {
+            Question::Compare { op, all, .. } => {
                 let columns: Vec<&dyn Array> = batches.iter().map(|batch| batch.column(0).as_ref()).collect();
-                Answer::Rows(match columns.is_empty() {
+                let set = match columns.is_empty() {
                     true => new_empty_array(plan.schema().field(0).data_type()),
                     false => concat(&columns)?,
-                })
+                };
+                match *op == Operator::Eq && !*all && hashable(set.data_type()) {
+                    true => Answer::Members(Arc::new(Members::new(&set)?)),
+                    false => Answer::Rows(set),
+                }
             }
         })
     }
