@@ -313,3 +313,18 @@ print([d[0] for d in con.execute("SELECT * FROM t LIMIT 1").description])
     out = run_python(code, db).stdout.split("\n")
     assert out[0] == f"[(100001, {7 * 100000 + 8}, 2)]"
     assert out[1] == "['a', 'c']"
+
+
+def test_a_plain_index_is_kept_and_explain_says_it_is_not_used(tmp_path):
+    db = tmp_path / "ix.swingdb"
+    with swingdb.connect(db) as con:
+        con.sql("CREATE TABLE t (a INTEGER, b VARCHAR)")
+        con.sql("CREATE INDEX t_a ON t (a)")
+        plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE a = 1").fetchall())["physical_plan"]
+        assert "indexes not used: t_a (a)" in plan, plan
+    with swingdb.connect(db) as con:  # kept with the table
+        with pytest.raises(swingdb.ProgrammingError, match="index 't_a' already exists"):
+            con.sql("CREATE INDEX t_a ON t (b)")
+        con.sql("DROP INDEX t_a")
+        plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE a = 1").fetchall())["physical_plan"]
+        assert "indexes not used" not in plan

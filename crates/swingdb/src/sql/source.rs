@@ -23,22 +23,24 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-/// See the module documentation.
+/// See the module documentation. Plans show the table's indexes that the
+/// scan does not use (`indexes not used: ...`).
 #[derive(Debug, Clone)]
-pub struct SegmentSource(MemorySourceConfig);
+pub struct SegmentSource(MemorySourceConfig, Option<Arc<str>>);
 
 impl SegmentSource {
-    /// Scans `source`'s batches (slices of mapped segments).
-    pub fn new(source: MemorySourceConfig) -> Self {
-        Self(source)
+    /// Scans `source`'s batches (slices of mapped segments); `unused_indexes`
+    /// describes the table's plain indexes, which no scan uses.
+    pub fn new(source: MemorySourceConfig, unused_indexes: Option<Arc<str>>) -> Self {
+        Self(source, unused_indexes)
     }
-}
 
-/// Keeps a source derived from ours (projected, limited, repartitioned) ours.
-fn rewrap(source: Arc<dyn DataSource>) -> Arc<dyn DataSource> {
-    match source.downcast_ref::<MemorySourceConfig>() {
-        Some(memory) => Arc::new(SegmentSource(memory.clone())),
-        None => source,
+    /// Keeps a source derived from ours (projected, limited, repartitioned) ours.
+    fn rewrap(&self, source: Arc<dyn DataSource>) -> Arc<dyn DataSource> {
+        match source.downcast_ref::<MemorySourceConfig>() {
+            Some(memory) => Arc::new(SegmentSource(memory.clone(), self.1.clone())),
+            None => source,
+        }
     }
 }
 
@@ -48,7 +50,11 @@ impl DataSource for SegmentSource {
     }
 
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
-        self.0.fmt_as(t, f)
+        self.0.fmt_as(t, f)?;
+        match &self.1 {
+            Some(indexes) => write!(f, ", indexes not used: {indexes}"),
+            None => Ok(()),
+        }
     }
 
     fn repartitioned(
@@ -57,7 +63,7 @@ impl DataSource for SegmentSource {
         repartition_file_min_size: usize,
         output_ordering: Option<LexOrdering>,
     ) -> Result<Option<Arc<dyn DataSource>>> {
-        Ok(self.0.repartitioned(target_partitions, repartition_file_min_size, output_ordering)?.map(rewrap))
+        Ok(self.0.repartitioned(target_partitions, repartition_file_min_size, output_ordering)?.map(|s| self.rewrap(s)))
     }
 
     fn output_partitioning(&self) -> Partitioning {
@@ -79,7 +85,7 @@ impl DataSource for SegmentSource {
     }
 
     fn with_fetch(&self, limit: Option<usize>) -> Option<Arc<dyn DataSource>> {
-        self.0.with_fetch(limit).map(rewrap)
+        self.0.with_fetch(limit).map(|s| self.rewrap(s))
     }
 
     fn fetch(&self) -> Option<usize> {
@@ -91,7 +97,7 @@ impl DataSource for SegmentSource {
     }
 
     fn try_swapping_with_projection(&self, projection: &ProjectionExprs) -> Result<Option<Arc<dyn DataSource>>> {
-        Ok(self.0.try_swapping_with_projection(projection)?.map(rewrap))
+        Ok(self.0.try_swapping_with_projection(projection)?.map(|s| self.rewrap(s)))
     }
 
     fn try_pushdown_filters(
@@ -100,16 +106,16 @@ impl DataSource for SegmentSource {
         config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn DataSource>>> {
         let mut result = self.0.try_pushdown_filters(filters, config)?;
-        result.updated_node = result.updated_node.map(rewrap);
+        result.updated_node = result.updated_node.map(|s| self.rewrap(s));
         Ok(result)
     }
 
     fn try_pushdown_sort(&self, order: &[PhysicalSortExpr]) -> Result<SortOrderPushdownResult<Arc<dyn DataSource>>> {
-        Ok(self.0.try_pushdown_sort(order)?.map(rewrap))
+        Ok(self.0.try_pushdown_sort(order)?.map(|s| self.rewrap(s)))
     }
 
     fn with_preserve_order(&self, preserve_order: bool) -> Option<Arc<dyn DataSource>> {
-        self.0.with_preserve_order(preserve_order).map(rewrap)
+        self.0.with_preserve_order(preserve_order).map(|s| self.rewrap(s))
     }
 
     fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
@@ -117,7 +123,7 @@ impl DataSource for SegmentSource {
     }
 
     fn with_new_state(&self, state: Arc<dyn Any + Send + Sync>) -> Option<Arc<dyn DataSource>> {
-        self.0.with_new_state(state).map(rewrap)
+        self.0.with_new_state(state).map(|s| self.rewrap(s))
     }
 
     fn create_sibling_state(&self, config: &ConfigOptions) -> Option<Arc<dyn Any + Send + Sync>> {

@@ -249,6 +249,11 @@ impl TableProvider for SegmentTable {
         let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
         let slices = slice_batches(batches, per_slice);
         let source = MemorySourceConfig::try_new(&[slices], self.projected_schema(projection)?, None)?.with_limit(limit);
-        Ok(DataSourceExec::from_data_source(SegmentSource::new(source)))
+        let indexes = &self.meta.constraints.indexes;
+        let unused = (!indexes.is_empty()).then(|| {
+            let listed: Vec<String> = indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
+            format!("{} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into()
+        });
+        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, unused)))
     }
 }

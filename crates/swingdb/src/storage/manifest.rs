@@ -124,6 +124,10 @@ pub struct Constraints {
     /// Unique indexes (`CREATE UNIQUE INDEX name ON t (columns)`): their columns, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub unique_indexes: BTreeMap<String, Vec<String>>,
+    /// Plain (non-unique) indexes, by name: kept, listed and dropped as
+    /// named, shown by EXPLAIN as not used; no scan uses them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub indexes: BTreeMap<String, Vec<String>>,
     /// FOREIGN KEYs (RESTRICT), see `storage::foreign_keys`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub foreign_keys: Vec<ForeignKey>,

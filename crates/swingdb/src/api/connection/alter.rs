@@ -379,6 +379,8 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
     let mut altered = meta.drop_column(index);
     altered.constraints.defaults.remove(column);
     altered.constraints.identity.remove(column);
+    // A plain index on the column goes with it (as in PostgreSQL).
+    altered.constraints.indexes.retain(|_, columns| !columns.iter().any(|c| c == column));
     altered.constraints.checks.retain(|c| reads(c) != (true, true));
     Ok(altered)
 }
@@ -398,6 +400,7 @@ fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<Ta
     constraints.primary_key.iter_mut().for_each(renamed);
     constraints.unique.iter_mut().for_each(renamed);
     constraints.unique_indexes.values_mut().for_each(renamed);
+    constraints.indexes.values_mut().for_each(renamed);
     if let Some(default) = constraints.defaults.remove(old) {
         constraints.defaults.insert(new.to_string(), default);
     }

@@ -1,26 +1,21 @@
-//! CREATE UNIQUE INDEX and DROP INDEX. A unique index is a UNIQUE constraint
-//! with a name (kept with the table, enforced by the same key index as every
-//! key, checked against the rows already there when it is created). Other
-//! indexes are refused: scans skip segments by their statistics, and an index
-//! swingdb would not use should not look as if it were there.
+//! CREATE [UNIQUE] INDEX and DROP INDEX. A unique index is a UNIQUE
+//! constraint with a name (kept with the table, enforced by the same key index
+//! as every key, checked against the rows already there when it is created).
+//! A plain index is accepted, so that scripts written for other databases run,
+//! and kept with its table, but no scan uses it (scans skip segments by their
+//! min/max statistics): EXPLAIN says so on the table's scan, and so do the docs.
 
 use super::{object_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
+use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
 
 impl Connection {
-    /// `CREATE UNIQUE INDEX [IF NOT EXISTS] name ON table (column, ...)`.
+    /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column, ...)`.
     pub(super) fn create_index(&self, create: &CreateIndex) -> Result<QueryResult> {
-        if !create.unique {
-            return Err(Error::new(
-                ErrorKind::NotSupported,
-                "CREATE INDEX is not supported: queries skip segments by their min/max statistics instead; \
-                 leave the statement out, or use CREATE UNIQUE INDEX to enforce uniqueness",
-            ));
-        }
-        if create.predicate.is_some() || !create.include.is_empty() {
+        if create.unique && (create.predicate.is_some() || !create.include.is_empty()) {
             return Err(Error::new(ErrorKind::NotSupported, "partial and covering unique indexes are not supported"));
         }
         let table = object_name(&create.table_name)?;
@@ -29,7 +24,7 @@ impl Connection {
             .iter()
             .map(|c| match &c.column.expr {
                 SqlExpr::Identifier(i) => Ok(identifier(i)),
-                other => Err(Error::new(ErrorKind::NotSupported, format!("a unique index on the expression {other}: index columns only"))),
+                other => Err(Error::new(ErrorKind::NotSupported, format!("an index on the expression {other}: index columns only"))),
             })
             .collect::<Result<Vec<String>>>()?;
         let meta = self.table(&table)?;
@@ -40,16 +35,19 @@ impl Connection {
         }
         let name = match &create.name {
             Some(name) => object_name(name)?,
-            None => format!("{table}_{}_key", columns.join("_")),
+            None => format!("{table}_{}_{}", columns.join("_"), if create.unique { "key" } else { "idx" }),
         };
         if self.index_owner(&name).is_some() {
             if create.if_not_exists {
                 return Ok(QueryResult::empty());
             }
-            return Err(Error::programming(format!("index '{name}' already exists (use CREATE UNIQUE INDEX IF NOT EXISTS)")));
+            return Err(Error::programming(format!("index '{name}' already exists (use CREATE INDEX IF NOT EXISTS)")));
         }
         let mut changed = meta.as_ref().clone();
-        changed.constraints.unique_indexes.insert(name, columns);
+        match create.unique {
+            true => changed.constraints.unique_indexes.insert(name, columns),
+            false => changed.constraints.indexes.insert(name, columns),
+        };
         self.set_table(&table, changed)?;
         Ok(QueryResult::empty())
     }
@@ -67,6 +65,7 @@ impl Connection {
             let meta = self.table(&table)?;
             let mut changed = meta.as_ref().clone();
             changed.constraints.unique_indexes.remove(&name);
+            changed.constraints.indexes.remove(&name);
             self.set_table(&table, changed)?;
         }
         Ok(QueryResult::empty())
@@ -75,6 +74,7 @@ impl Connection {
     /// The table that has the index `name`.
     fn index_owner(&self, name: &str) -> Option<String> {
         let tables = self.tables.lock().unwrap();
-        tables.iter().find(|(_, t)| t.constraints.unique_indexes.contains_key(name)).map(|(table, _)| table.clone())
+        let has = |t: &TableMeta| t.constraints.unique_indexes.contains_key(name) || t.constraints.indexes.contains_key(name);
+        tables.iter().find(|(_, t)| has(t)).map(|(table, _)| table.clone())
     }
 }
