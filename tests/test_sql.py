@@ -328,3 +328,16 @@ def test_a_plain_index_is_kept_and_explain_says_it_is_not_used(tmp_path):
         con.sql("DROP INDEX t_a")
         plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE a = 1").fetchall())["physical_plan"]
         assert "indexes not used" not in plan
+
+
+def test_merge_takes_parameters(con):
+    """An application's upsert by MERGE binds its values as parameters, also in
+    the WHEN conditions and through executemany."""
+    con.sql("CREATE TABLE t (k INTEGER PRIMARY KEY, n INTEGER)")
+    merge = ("MERGE INTO t USING (VALUES (?, ?)) AS s(k, n) ON t.k = s.k "
+             "WHEN MATCHED AND s.n > ? THEN UPDATE SET n = s.n WHEN NOT MATCHED THEN INSERT VALUES (s.k, s.n)")
+    con.execute(merge, (1, 2, 0))
+    con.execute(merge, (1, 5, 0))
+    con.execute(merge, (1, 1, 3))  # not greater than 3: kept
+    con.executemany(merge, [(2, 7, 0), (3, 8, 0)])
+    assert con.sql("SELECT k, n FROM t ORDER BY k").fetchall() == [(1, 5), (2, 7), (3, 8)]

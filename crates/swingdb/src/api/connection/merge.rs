@@ -13,7 +13,7 @@ use super::{object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
-use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
+use datafusion::common::{Column, JoinType, ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::{col, lit, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::arrow::array::RecordBatch;
@@ -33,8 +33,14 @@ fn not_supported(message: String) -> Error {
 }
 
 impl Connection {
-    /// Runs a MERGE statement.
-    pub(super) async fn merge(&self, merge: &Merge) -> Result<QueryResult> {
+    /// Runs a MERGE statement with the values of its placeholders.
+    pub(super) async fn merge(&self, merge: &Merge, params: &[ScalarValue]) -> Result<QueryResult> {
+        let bind = |plan: LogicalPlan| -> Result<LogicalPlan> {
+            match params.is_empty() {
+                true => Ok(plan),
+                false => Ok(plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?),
+            }
+        };
         let TableFactor::Table { name: target, alias, .. } = &merge.table else {
             return Err(Error::programming("MERGE INTO needs a table name"));
         };
@@ -52,7 +58,7 @@ impl Connection {
         let SetExpr::Select(body) = query.body.as_mut() else { return Err(Error::internal("MERGE's query template")) };
         body.from[0].relation = merge.source.clone();
         let statement = DFStatement::Statement(Box::new(select.remove(0)));
-        let source = self.ctx.state().statement_to_plan(statement).await?;
+        let source = bind(self.ctx.state().statement_to_plan(statement).await?)?;
 
         let existing = LogicalPlanBuilder::scan(TableReference::bare(qualifier.as_str()), self.row_id_source(&meta), None)?.build()?;
         let schema = source.schema().join(existing.schema())?;
@@ -109,14 +115,14 @@ impl Connection {
                         };
                         projection.push(value.alias(c));
                     }
-                    let rows = self.collect_plan(pairs.project(projection)?.build()?).await?;
+                    let rows = self.collect_plan(bind(pairs.project(projection)?.build()?)?).await?;
                     removed.extend(u64_values(&rows, 0));
                     for batch in rows {
                         updated.push(batch.project(&(1..batch.num_columns()).collect::<Vec<_>>())?);
                     }
                 }
                 (MergeAction::Delete { .. }, true) => {
-                    let rows = self.collect_plan(pairs.project(vec![col(ROW_ID)])?.build()?).await?;
+                    let rows = self.collect_plan(bind(pairs.project(vec![col(ROW_ID)])?.build()?)?).await?;
                     removed.extend(u64_values(&rows, 0));
                 }
                 (MergeAction::Insert(insert), false) => {
@@ -151,7 +157,7 @@ impl Connection {
                     if let Some(unknown) = named.iter().find(|n| !columns.contains(n)) {
                         return Err(Error::programming(format!("MERGE inserts column '{unknown}', which table '{name}' does not have")));
                     }
-                    inserted.extend(self.collect_plan(pairs.project(projection)?.build()?).await?);
+                    inserted.extend(self.collect_plan(bind(pairs.project(projection)?.build()?)?).await?);
                 }
                 (action, is_matched) => {
                     return Err(Error::programming(format!(

@@ -385,7 +385,7 @@ impl Connection {
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::AlterTable(alter) => return self.alter_table(alter).await,
-                SqlStatement::Merge(merge) => return self.merge(merge).await,
+                SqlStatement::Merge(merge) => return self.merge(merge, params).await,
                 SqlStatement::CreateIndex(create) => return self.create_index(create),
                 SqlStatement::Drop { object_type: ObjectType::Index, names, if_exists, .. } => {
                     return self.drop_index(names, *if_exists)
