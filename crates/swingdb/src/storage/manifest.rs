@@ -279,9 +279,14 @@ impl TableMeta {
     /// Where each of this table's columns is in `segment`: its position in
     /// the file, or `None` when the segment was written before it was added.
     pub fn segment_columns(&self, segment: &SegmentMeta) -> Vec<Option<usize>> {
-        match (&segment.column_ids, self.is_altered()) {
-            (Some(held), true) => self.column_ids.ids.iter().map(|id| held.iter().position(|h| h == id)).collect(),
-            _ => (0..self.schema.fields().len()).map(Some).collect(),
+        (0..self.schema.fields().len()).map(|index| self.segment_column(segment, index)).collect()
+    }
+
+    /// Where column `index` of this table is in `segment` (see [`Self::segment_columns`]).
+    fn segment_column(&self, segment: &SegmentMeta, index: usize) -> Option<usize> {
+        match (&segment.column_ids, self.column_ids.ids.get(index)) {
+            (Some(held), Some(id)) => held.iter().position(|h| h == id),
+            _ => Some(index),
         }
     }
 
@@ -292,8 +297,11 @@ impl TableMeta {
 
     /// Statistics of column `index` of this table in `segment`.
     pub fn column_stats(&self, segment: &SegmentMeta, index: usize) -> Option<ColumnStats> {
-        match self.segment_columns(segment).get(index)? {
-            Some(at) => segment.stats.get(*at).cloned(),
+        if index >= self.schema.fields().len() {
+            return None;
+        }
+        match self.segment_column(segment, index) {
+            Some(at) => segment.stats.get(at).cloned(),
             None => Some(match self.fill(index) {
                 Some(value) => ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0 },
                 None => ColumnStats { min: None, max: None, nulls: segment.rows },

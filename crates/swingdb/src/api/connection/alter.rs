@@ -223,7 +223,7 @@ impl Connection {
         let mut altered = match default {
             // Evaluated per row, as in PostgreSQL: the rows are rewritten with it.
             Some(expr) if expr.is_volatile() && rows > 0 => {
-                let mut columns: Vec<Expr> = meta.schema.fields().iter().map(|f| col(Column::new_unqualified(f.name()))).collect();
+                let mut columns = column_exprs(&meta);
                 columns.push(expr.alias(&column));
                 let mut fields = meta.schema.fields().to_vec();
                 fields.push(Arc::new(field.clone()));
@@ -251,7 +251,7 @@ impl Connection {
     /// The value of a non-volatile DEFAULT, as text in its type (`None` for NULL).
     async fn evaluate_once(&self, expr: &Expr) -> Result<Option<String>> {
         let plan = LogicalPlanBuilder::empty(true).project(vec![expr.clone().alias("value")])?.build()?;
-        let batches = self.ctx.execute_logical_plan(plan).await?.collect().await?;
+        let batches = self.collect_plan(plan).await?;
         let Some(batch) = batches.iter().find(|b| b.num_rows() > 0) else {
             return Err(Error::internal("a DEFAULT evaluated to no row"));
         };
@@ -275,15 +275,13 @@ impl Connection {
         let column_def = ColumnDef { name: Ident::with_quote('"', old.name()), data_type: data_type.clone(), options: Vec::new() };
         let (planned, _) = self.plan_column(&column_def).await?;
         let new_type = planned.data_type().clone();
+        let schema = DFSchema::try_from_qualified_schema(name, &meta.schema)?;
         let source = match using {
-            Some(using) => {
-                let schema = DFSchema::try_from_qualified_schema(name, &meta.schema)?;
-                self.ctx.state().create_logical_expr(&using.to_string(), &schema)?
-            }
+            Some(using) => self.ctx.state().create_logical_expr(&using.to_string(), &schema)?,
             None => col(Column::new_unqualified(old.name())),
         };
-        let mut columns: Vec<Expr> = meta.schema.fields().iter().map(|f| col(Column::new_unqualified(f.name()))).collect();
-        columns[index] = source.cast_to(&new_type, &DFSchema::try_from_qualified_schema(name, &meta.schema)?)?.alias(old.name());
+        let mut columns = column_exprs(&meta);
+        columns[index] = source.cast_to(&new_type, &schema)?.alias(old.name());
         let mut fields = meta.schema.fields().to_vec();
         fields[index] = Arc::new(Field::new(old.name(), new_type, old.is_nullable()));
         let rewritten = self.rewrite(name, &meta, Arc::new(Schema::new(fields)), columns).await?;
@@ -303,6 +301,11 @@ impl Connection {
     }
 }
 
+/// The columns of `meta`, as expressions reading them.
+fn column_exprs(meta: &TableMeta) -> Vec<Expr> {
+    meta.schema.fields().iter().map(|f| col(Column::new_unqualified(f.name()))).collect()
+}
+
 fn not_supported(message: String) -> Error {
     Error::new(ErrorKind::NotSupported, message)
 }
@@ -317,10 +320,18 @@ fn column_in(meta: &TableMeta, column: &str, table: &str) -> Result<usize> {
     column_index(meta, column).map_err(|e| Error::new(e.kind(), format!("{} in table '{table}'", e.message())))
 }
 
+/// A stored CHECK condition parsed back.
+fn parse_check(condition: &str) -> Result<SqlExpr> {
+    Parser::new(&GenericDialect {})
+        .try_with_sql(condition)
+        .and_then(|mut p| p.parse_expr())
+        .map_err(|e| Error::internal(format!("stored CHECK ({condition}) does not parse: {e}")))
+}
+
 /// The SQL names a CHECK condition reads (unqualified, folded as identifiers are).
 fn check_columns(condition: &str) -> Vec<String> {
     let mut names = Vec::new();
-    if let Ok(mut expr) = Parser::new(&GenericDialect {}).try_with_sql(condition).and_then(|mut p| p.parse_expr()) {
+    if let Ok(mut expr) = parse_check(condition) {
         let _ = visit_expressions_mut(&mut expr, |e| {
             match e {
                 SqlExpr::Identifier(ident) => names.push(identifier(ident)),
@@ -335,10 +346,7 @@ fn check_columns(condition: &str) -> Vec<String> {
 
 /// CHECK `condition` with column `old` called `new`.
 fn rename_in_check(condition: &str, old: &str, new: &str) -> Result<String> {
-    let mut expr = Parser::new(&GenericDialect {})
-        .try_with_sql(condition)
-        .and_then(|mut p| p.parse_expr())
-        .map_err(|e| Error::internal(format!("stored CHECK ({condition}) does not parse: {e}")))?;
+    let mut expr = parse_check(condition)?;
     let _ = visit_expressions_mut(&mut expr, |e| {
         match e {
             SqlExpr::Identifier(ident) if identifier(ident) == old => *ident = Ident::with_quote('"', new),

@@ -19,7 +19,7 @@ use datafusion::arrow::compute::{cast_with_options, concat_batches, filter_recor
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, TableReference};
-use datafusion::datasource::provider_as_source;
+use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp};
 use std::collections::HashMap;
@@ -182,6 +182,17 @@ impl Connection {
     /// The table `meta` with a row-id column, as a plan source.
     pub(super) fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
         provider_as_source(Arc::new(SegmentTable::new(meta.clone(), self.core.store.clone()).with_row_ids(ROW_ID)))
+    }
+
+    /// Makes table `name` (now `meta`) lose the rows `row_ids` and gain
+    /// `new_rows` (shaped as the table, cast to its types), in one write.
+    pub(super) async fn replace_rows(&self, name: &str, meta: &Arc<TableMeta>, row_ids: Vec<u64>, new_rows: Vec<RecordBatch>) -> Result<()> {
+        let mut segments = self.remove_rows(meta, row_ids)?;
+        let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
+        let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
+        let plan = LogicalPlanBuilder::scan("changed_rows", provider_as_source(Arc::new(source)), None)?.build()?;
+        segments.extend(self.store_rows(plan, &meta.schema, name).await?);
+        self.set_table(name, meta.with_segments(segments))
     }
 
     /// Rewrites the segments that contain any of `row_ids` without those rows.

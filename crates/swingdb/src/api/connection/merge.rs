@@ -9,24 +9,23 @@
 //! that two source rows would change is an error, as in PostgreSQL.
 
 use super::dml::ROW_ID;
+use super::upsert::assigned_column;
 use super::{object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
 use datafusion::common::{Column, JoinType, ParamValues, ScalarValue, TableReference};
-use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::{col, lit, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::functions::core::expr_fn::coalesce;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    AssignmentTarget, Expr as SqlExpr, Merge, MergeAction, MergeClauseKind, MergeInsertKind, SetExpr, Statement as SqlStatement,
+    Expr as SqlExpr, Merge, MergeAction, MergeClauseKind, MergeInsertKind, SetExpr, Statement as SqlStatement,
     TableFactor,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::collections::HashSet;
-use std::sync::Arc;
 
 fn not_supported(message: String) -> Error {
     Error::new(ErrorKind::NotSupported, message)
@@ -98,10 +97,7 @@ impl Connection {
                     }
                     let mut set: Vec<(String, &SqlExpr)> = Vec::new();
                     for assignment in &update.assignments {
-                        let AssignmentTarget::ColumnName(target) = &assignment.target else {
-                            return Err(not_supported("SET (a, b) = ... is not supported; assign each column".into()));
-                        };
-                        let column = target.0.last().and_then(|p| p.as_ident()).map(identifier).unwrap_or_default();
+                        let column = assigned_column(assignment)?;
                         if !columns.contains(&column) {
                             return Err(Error::programming(format!("MERGE sets column '{column}', which table '{name}' does not have")));
                         }
@@ -179,13 +175,7 @@ impl Connection {
             ));
         }
         let written = removed.len() as u64 + inserted.iter().map(|b| b.num_rows() as u64).sum::<u64>();
-        let mut segments = self.remove_rows(&meta, removed)?;
-        let new_rows: Vec<RecordBatch> = updated.into_iter().chain(inserted).collect();
-        let new_rows = new_rows.iter().map(|b| super::conform(b, &meta.schema, &name)).collect::<Result<Vec<_>>>()?;
-        let changes = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
-        let plan: LogicalPlan = LogicalPlanBuilder::scan("merged", provider_as_source(Arc::new(changes)), None)?.build()?;
-        segments.extend(self.store_rows(plan, &meta.schema, &name).await?);
-        self.set_table(&name, meta.with_segments(segments))?;
+        self.replace_rows(&name, &meta, removed, updated.into_iter().chain(inserted).collect()).await?;
         Ok(QueryResult::count(written))
     }
 }

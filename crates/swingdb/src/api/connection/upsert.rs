@@ -21,7 +21,7 @@ use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::{col, Expr, LogicalPlan, LogicalPlanBuilder};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
+    visit_expressions_mut, Assignment, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
     SqliteOnConflict, Statement as SqlStatement,
 };
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
@@ -73,13 +73,7 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
                     let set = update
                         .assignments
                         .into_iter()
-                        .map(|a| match a.target {
-                            AssignmentTarget::ColumnName(name) => match name.0.last().and_then(|p| p.as_ident()) {
-                                Some(ident) => Ok((identifier(ident), a.value)),
-                                None => Err(Error::programming(format!("cannot assign to {name}"))),
-                            },
-                            AssignmentTarget::Tuple(_) => Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column")),
-                        })
+                        .map(|a| Ok((assigned_column(&a)?, a.value)))
                         .collect::<Result<_>>()?;
                     Action::Update { set, only_if: update.selection }
                 }
@@ -93,6 +87,17 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
         (None, None, false) => None,
     };
     Ok(action)
+}
+
+/// The column a `SET column = value` assignment (of DO UPDATE or MERGE) writes.
+pub(super) fn assigned_column(assignment: &Assignment) -> Result<String> {
+    match &assignment.target {
+        AssignmentTarget::ColumnName(name) => match name.0.last().and_then(|p| p.as_ident()) {
+            Some(ident) => Ok(identifier(ident)),
+            None => Err(Error::programming(format!("cannot assign to {name}"))),
+        },
+        AssignmentTarget::Tuple(_) => Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column")),
+    }
 }
 
 /// Qualifies the unqualified column names of a SET expression with `table`
@@ -213,22 +218,17 @@ impl Connection {
             }
         };
         let mut written = fresh_rows.iter().map(|b| b.num_rows() as u64).sum::<u64>();
-        let mut segments = meta.segments.clone();
         let mut new_rows = fresh_rows;
+        let mut ids = Vec::new();
         if let Some(plan) = remove {
             let replaced = self.collect_plan(plan).await?;
-            let ids = u64_values(&replaced, 0);
+            ids = u64_values(&replaced, 0);
             written += ids.len() as u64;
-            segments = self.remove_rows(&meta, ids)?;
             for batch in replaced {
                 new_rows.push(batch.project(&(1..batch.num_columns()).collect::<Vec<_>>())?);
             }
         }
-        let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
-        let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
-        let plan = LogicalPlanBuilder::scan("upserted", provider_as_source(Arc::new(source)), None)?.build()?;
-        segments.extend(self.store_rows(plan, &meta.schema, name).await?);
-        self.set_table(name, meta.with_segments(segments))?;
+        self.replace_rows(name, &meta, ids, new_rows).await?;
         Ok(QueryResult::count(written))
     }
 
