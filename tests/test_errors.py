@@ -80,7 +80,7 @@ def test_corrupted_segment_is_reported_and_other_tables_still_read(db_path):
 
 def test_missing_segment_is_reported(db_path):
     with swingdb.connect(db_path) as con:
-        con.sql("CREATE TABLE t AS SELECT 1 AS a")
+        con.sql("CREATE TABLE t AS SELECT value AS a FROM range(10000)")
     for f in _segment_files(db_path):
         os.remove(f)
     with swingdb.connect(db_path) as con:

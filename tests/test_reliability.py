@@ -141,10 +141,11 @@ def _modes(root):
 def test_databases_are_private_to_their_user(db_path):
     old = os.umask(0o022)
     try:
+        # Enough rows for a segment file (a few would be kept in the manifest).
         mem = swingdb.connect()
-        mem.sql("CREATE TABLE t AS SELECT 1 AS a")
+        mem.sql("CREATE TABLE t AS SELECT value AS a FROM range(10000)")
         disk = swingdb.connect(db_path)
-        disk.sql("CREATE TABLE t AS SELECT 1 AS a")
+        disk.sql("CREATE TABLE t AS SELECT value AS a FROM range(10000)")
         mem_root = mem._db.path
         for root in (mem_root, db_path):
             modes = _modes(root)
@@ -161,10 +162,10 @@ def test_a_stricter_umask_is_respected(db_path):
     old = os.umask(0o277)
     try:
         con = swingdb.connect(db_path)
-        con.sql("CREATE TABLE t AS SELECT 1 AS a")
+        con.sql("CREATE TABLE t AS SELECT value AS a FROM range(10000)")
         seg = glob.glob(os.path.join(db_path, "segments", "*.arrow"))[0]
         assert stat.S_IMODE(os.stat(seg).st_mode) == 0o400
-        assert con.sql("SELECT a FROM t").fetchall() == [(1,)]
+        assert con.sql("SELECT sum(a) FROM t").fetchall() == [(49995000,)]
     finally:
         os.umask(old)
 

@@ -132,25 +132,32 @@ fn an_error_at_any_commit_point_changes_nothing() {
     let con = db.connect().unwrap();
     con.execute("CREATE TABLE t (x BIGINT)", &[]).unwrap();
     let mut expected = 0;
-    for point in ["lease.after_create", "segment.after_write", "commit.after_lock", "publish.before_link", "pin.after_read_latest"] {
+    // Rows written to a segment file, and one row kept in the manifest.
+    let statements = [("INSERT INTO t SELECT 1 FROM range(1000)", 1000), ("INSERT INTO t VALUES (1)", 1)];
+    let points = ["lease.after_create", "segment.after_write", "commit.after_lock", "publish.before_link", "pin.after_read_latest"];
+    for ((sql, rows), point) in statements.iter().flat_map(|s| points.iter().map(move |p| (s, p))) {
+        if *rows == 1 && *point == "segment.after_write" {
+            continue; // no segment file
+        }
         // A fresh handle so that the lease is taken (and its failpoint passed) anew.
         let db = open(&tmp.path().join("db"));
         let con = db.connect().unwrap();
         failpoint::set(point, "1*error");
-        let err = con.execute("INSERT INTO t VALUES (1)", &[]).unwrap_err();
+        let err = con.execute(sql, &[]).unwrap_err();
         assert!(err.message().contains(point), "{point}: {}", err.message());
         failpoint::set(point, "off");
         assert_eq!(count(&con, "t"), expected, "{point}");
-        con.execute("INSERT INTO t VALUES (1)", &[]).unwrap();
-        expected += 1;
+        con.execute(sql, &[]).unwrap();
+        expected += rows;
         assert_eq!(count(&con, "t"), expected, "{point}");
     }
     // Errors in collection and compaction never fail the commit they follow.
+    // (Segment files, so that compaction merges files and garbage is collected.)
     for point in ["gc.after_lock", "gc.before_unlink", "compact.before_write"] {
         failpoint::set(point, "error");
         for _ in 0..10 {
-            con.execute("INSERT INTO t VALUES (1)", &[]).unwrap();
-            expected += 1;
+            con.execute("INSERT INTO t SELECT 1 FROM range(1000)", &[]).unwrap();
+            expected += 1000;
         }
         failpoint::set(point, "off");
     }

@@ -7,9 +7,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::share::home::Home;
 use crate::share::{Published, SnapshotInfo};
 use crate::sql::Attached;
-use crate::storage::{compact, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
+use crate::storage::{compact, write_out_inline, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// How to open a database.
@@ -65,7 +66,13 @@ pub(crate) struct DbCore {
     pub(crate) shares: Mutex<Vec<Published>>,
     /// Snapshots attached in SQL (`ATTACH SNAPSHOT 'name' AS alias`), by alias.
     pub(crate) attached: Attached,
+    /// Commits since this handle last collected garbage.
+    commits_without_gc: AtomicU32,
 }
+
+/// Every this many commits a handle collects garbage even when its commits
+/// dropped no segment file, and at its first (see [`DbCore::commit`]).
+const GC_EVERY_COMMITS: u32 = 32;
 
 impl DbCore {
     pub(crate) fn dir(&self) -> &DbDir {
@@ -108,6 +115,11 @@ impl DbCore {
         // Before compaction writes anything.
         dir.refuse_read_only()?;
         for table in changed.values_mut().flatten() {
+            // A transaction's tail too large for the manifest becomes a file.
+            if let Some((written, files)) = write_out_inline(dir, table)? {
+                new_files.extend(files);
+                *table = Arc::new(written);
+            }
             // Compaction is housekeeping: if it cannot run (a full disk needs
             // room for a second copy of the small segments), the commit goes
             // ahead without it and a later one compacts.
@@ -120,8 +132,12 @@ impl DbCore {
                 Err(e) => log::info!("compaction skipped: {e}"),
             }
         }
-        dir.sync_segments()?;
-        let version = {
+        // New files' names must be durable before a manifest names them (a
+        // commit of inline rows only created none).
+        if !new_files.is_empty() {
+            dir.sync_segments()?;
+        }
+        let (version, frees_files) = {
             // Under the commit lock the newest version cannot change and no
             // garbage is collected: the number picked here was never used.
             let lock = dir.lock_commits()?;
@@ -174,12 +190,21 @@ impl DbCore {
                 }
                 published
             });
-            version
+            (version, base.segment_files().any(|f| !live.contains(f)))
         };
         // The commit is durable; collecting garbage is housekeeping whose
         // failure (or a lock held elsewhere) must not turn it into an error.
-        if let Err(e) = dir.collect_garbage(false) {
-            log::info!("garbage collection after commit {version} failed: {e}");
+        // It lists and reads every manifest, so it runs when this commit
+        // dropped segment files; a commit that only added rows leaves the
+        // older manifest as its only garbage (which frees no segment with
+        // it) and collection waits for every GC_EVERY_COMMITS-th commit, so
+        // at most that many old manifests of this handle wait on disk.
+        let since = self.commits_without_gc.fetch_add(1, Ordering::Relaxed) + 1;
+        if frees_files || since >= GC_EVERY_COMMITS {
+            self.commits_without_gc.store(0, Ordering::Relaxed);
+            if let Err(e) = dir.collect_garbage(false) {
+                log::info!("garbage collection after commit {version} failed: {e}");
+            }
         }
         Ok(Some(version))
     }
@@ -258,6 +283,8 @@ impl Database {
             home,
             shares: Mutex::new(Vec::new()),
             attached: Attached::default(),
+            // The first commit collects: it cleans up after writers that crashed.
+            commits_without_gc: AtomicU32::new(GC_EVERY_COMMITS - 1),
         };
         Self { core: Arc::new(core) }
     }
@@ -316,8 +343,11 @@ impl Database {
             let manifest = if pinned.version == 0 { Manifest::default() } else { dir.read_manifest_uncached(pinned.version)? };
             let mut report = VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
             for table in manifest.tables.values() {
+                // Inline segments were decoded with the manifest, under its checksum.
                 for seg in &table.segments {
-                    MappedSegment::open(&dir.segment_path(&seg.file), seg, true)?.batches(None)?;
+                    if seg.inline.is_none() {
+                        MappedSegment::open(&dir.segment_path(&seg.file), seg, true)?.batches(None)?;
+                    }
                     report.segments += 1;
                     report.rows += seg.rows;
                 }

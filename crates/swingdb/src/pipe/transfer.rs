@@ -342,6 +342,11 @@ impl Receiver {
         let mut files = Vec::with_capacity(offer.segments.len());
         let outcome = (|| {
             for segment in &offer.segments {
+                if segment.inline.is_some() {
+                    // Its rows came with the offer.
+                    segments.push(SegmentMeta { file: target.new_inline_name()?, ..segment.clone() });
+                    continue;
+                }
                 let from = offer.dir.join(&segment.file);
                 let to = target.new_segment_path()?;
                 if let Err(e) = fs::hard_link(&from, &to) {

@@ -173,10 +173,11 @@ pub fn remove(dir: &Path) {
     let _ = fs::remove_dir_all(doomed);
 }
 
-/// Hard-links every segment file of `tables` from `source` into `target`.
+/// Hard-links every segment file of `tables` from `source` into `target`
+/// (inline segments go along in the manifest).
 fn link_segments(source: &DbDir, target: &DbDir, tables: &BTreeMap<String, Arc<TableMeta>>) -> Result<()> {
     for table in tables.values() {
-        for segment in &table.segments {
+        for segment in table.segments.iter().filter(|s| s.inline.is_none()) {
             let from = source.segment_path(&segment.file);
             let to = target.segment_path(&segment.file);
             fs::hard_link(&from, &to).map_err(|e| match e.raw_os_error() {

@@ -1,6 +1,6 @@
 //! CHECK constraints: each condition (stored as SQL text) is planned against
-//! the table's columns and evaluated over the rows a write adds (the segments
-//! the new table version has and the previous one had not); a row for which
+//! the table's columns and evaluated over the rows a write adds (those the
+//! new table version has and the previous one had not); a row for which
 //! a condition is false fails the write with an `IntegrityError` naming the
 //! table, the condition and the row's values. NULL passes, as in SQL.
 
@@ -15,7 +15,7 @@ use std::collections::HashSet;
 /// it has beyond `before` (all of them for a new table).
 pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, before: Option<&TableMeta>, table: &TableMeta) -> Result<()> {
     let schema = DFSchema::try_from(table.schema.as_ref().clone())?;
-    let old: HashSet<&str> = before.iter().flat_map(|t| t.segments.iter().map(|s| s.file.as_str())).collect();
+    let added = table.added_rows(before);
     for condition in &table.constraints.checks {
         let expr = state
             .create_logical_expr(condition, &schema)
@@ -24,8 +24,8 @@ pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, 
         let used: HashSet<String> = expr.column_refs().iter().map(|c| c.name.clone()).collect();
         let shown_columns: Vec<String> = table.schema.fields().iter().map(|f| f.name().clone()).filter(|n| used.contains(n)).collect();
         let physical = state.create_physical_expr(expr, &schema)?;
-        for segment in table.segments.iter().filter(|s| !old.contains(s.file.as_str())) {
-            for batch in store.map(table, segment)?.batches(None)? {
+        for &(segment, from) in &added {
+            for batch in store.map(table, segment)?.batches_from(None, from)? {
                 let verdicts = physical.evaluate(&batch)?.into_array(batch.num_rows())?;
                 let verdicts = verdicts.as_boolean();
                 let Some(row) = (0..batch.num_rows()).find(|&r| verdicts.is_valid(r) && !verdicts.value(r)) else { continue };

@@ -45,6 +45,16 @@
 //! collector sees, and one that had not published yet cannot publish until the
 //! collection ends.
 //!
+//! **Inline segments involve no file.** Rows kept in a manifest (see
+//! [`super::inline`]) are published, pinned and collected with it. Their names
+//! (`<lease>-<n>.inline`) are drawn like file names from the writer's lease and
+//! counter, so no two handles ever give one name to different rows: a key
+//! index or cache keyed by name in any process stays right. A commit that
+//! dropped no segment file (it only added rows, say) leaves the older manifest
+//! as its only garbage, which frees no segment file with it; the collection
+//! after such commits runs every 32nd time only, so at most that many old
+//! manifests per handle wait, and every collection still removes them all.
+//!
 //! **Readers write nothing.** Pins are byte locks on a file opened read-only if
 //! need be, and a handle takes a lease only when it first writes, so readers
 //! work on a full disk, on read-only media and on databases of other users
@@ -310,6 +320,14 @@ impl DbDir {
         let lease = self.lease_id()?;
         let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
         Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.arrow")))
+    }
+
+    /// A fresh name for an inline segment (see [`super::inline`]), made like
+    /// a segment file's: no other handle or process ever uses it.
+    pub fn new_inline_name(&self) -> Result<String> {
+        let lease = self.lease_id()?;
+        let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
+        Ok(format!("{lease}-{n}.inline"))
     }
 
     /// fsyncs the segments directory (after new segments, before their manifest).

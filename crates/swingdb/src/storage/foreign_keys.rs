@@ -39,36 +39,36 @@ pub fn check_foreign_keys(
     after: &TableMeta,
 ) -> Result<ForeignKeyCheck> {
     let mut check = ForeignKeyCheck::default();
-    let old: HashSet<&str> = before.iter().flat_map(|t| t.segments.iter().map(|s| s.file.as_str())).collect();
+    let added = after.added_rows(before);
     // Rows this write adds must find their parent row.
     for fk in &after.constraints.foreign_keys {
         let parent = if fk.parent == name { after } else { table(tables, &fk.parent)? };
-        let added: Vec<_> = after.segments.iter().filter(|s| !old.contains(s.file.as_str())).collect();
         if added.is_empty() {
             continue;
         }
-        for segment in added {
-            check_rows(store, indexes, name, after, segment, fk, parent)?;
+        for &(segment, from) in &added {
+            check_rows(store, indexes, name, after, (segment, from), fk, parent)?;
         }
         if fk.parent != name {
             check.touched.push(fk.parent.clone());
         }
     }
     // Rows this write removes must not be referenced.
-    let now: HashSet<&str> = after.segments.iter().map(|s| s.file.as_str()).collect();
-    let removes = before.is_some_and(|b| b.segments.iter().any(|s| !now.contains(s.file.as_str())));
-    if removes {
+    if after.removes_rows_of(before) {
         for (child_name, child) in tables.iter().filter(|(n, _)| n.as_str() != name) {
             for fk in child.constraints.foreign_keys.iter().filter(|fk| fk.parent == name) {
                 for segment in &child.segments {
-                    check_rows(store, indexes, child_name, child, segment, fk, after).map_err(|e| removal_error(e, child_name))?;
+                    check_rows(store, indexes, child_name, child, (segment, 0), fk, after).map_err(|e| removal_error(e, child_name))?;
                 }
                 check.touched.push(child_name.clone());
             }
         }
+        // A self-reference: the rows kept must still find theirs (rows the
+        // write added were checked above).
+        let old: HashSet<&str> = before.iter().flat_map(|t| t.segments.iter().map(|s| s.file.as_str())).collect();
         for fk in after.constraints.foreign_keys.iter().filter(|fk| fk.parent == name) {
             for segment in after.segments.iter().filter(|s| old.contains(s.file.as_str())) {
-                check_rows(store, indexes, name, after, segment, fk, after)?;
+                check_rows(store, indexes, name, after, (segment, 0), fk, after)?;
             }
         }
     }
@@ -93,14 +93,14 @@ fn table<'a>(tables: &'a BTreeMap<String, Arc<TableMeta>>, name: &str) -> Result
         .ok_or_else(|| Error::new(ErrorKind::Integrity, format!("table '{name}', which a FOREIGN KEY references, does not exist")))
 }
 
-/// Checks the rows of `segment` of `child` (named `child_name`) against the
-/// key of `parent` that `fk` references.
+/// Checks the rows of `segment` of `child` (named `child_name`), from the
+/// given row on, against the key of `parent` that `fk` references.
 fn check_rows(
     store: &SegmentStore,
     indexes: &mut KeyIndexes,
     child_name: &str,
     child: &TableMeta,
-    segment: &super::SegmentMeta,
+    (segment, from): (&super::SegmentMeta, usize),
     fk: &ForeignKey,
     parent: &TableMeta,
 ) -> Result<()> {
@@ -113,7 +113,7 @@ fn check_rows(
     let index = indexes.get(&(fk.parent.clone(), key_name.clone())).ok_or_else(|| Error::internal("a key index is missing"))?;
     let parent_key = KeyColumns::new(&parent.schema, &fk.parent_columns)?;
     let child_key = KeyColumns::new(&child.schema, &fk.columns)?;
-    for batch in store.map(child, segment)?.batches(Some(&child_key.positions))? {
+    for batch in store.map(child, segment)?.batches_from(Some(&child_key.positions), from)? {
         // The parent's types, so that equal values encode equally.
         let arrays = batch
             .columns()

@@ -29,7 +29,7 @@ pub struct KeyIndex {
     /// Every key value.
     keys: HashSet<Key>,
     /// The key values of each segment indexed, by file.
-    segments: HashMap<String, Vec<Key>>,
+    segments: HashMap<String, IndexedSegment>,
 }
 
 /// One key value in the row format (shared by the set and a segment's list).
@@ -63,28 +63,44 @@ impl KeyIndex {
         if self.schema.as_ref() != Some(&table.schema) {
             *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
         }
-        let now: HashSet<&str> = table.segments.iter().map(|s| s.file.as_str()).collect();
-        let gone: Vec<String> = self.segments.keys().filter(|f| !now.contains(f.as_str())).cloned().collect();
+        let now: HashMap<&str, u64> = table.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect();
+        // Segments that left, or hold fewer rows than were indexed under
+        // their name (a tail a failed statement grew, then restored).
+        let gone: Vec<String> = self
+            .segments
+            .iter()
+            .filter(|(f, indexed)| now.get(f.as_str()).is_none_or(|&rows| rows < indexed.rows))
+            .map(|(f, _)| f.clone())
+            .collect();
         for file in &gone {
-            for key in &self.segments[file] {
+            for key in &self.segments[file].keys {
                 self.keys.remove(key);
             }
         }
-        let undo = |index: &mut KeyIndex, added: &[(String, Vec<Key>)]| {
-            for (_, keys) in added {
+        let undo = |index: &mut KeyIndex, added: &[(String, u64, Vec<Key>)]| {
+            for (_, _, keys) in added {
                 keys.iter().for_each(|k| {
                     index.keys.remove(k);
                 });
             }
             for file in &gone {
-                index.keys.extend(index.segments[file].iter().cloned());
+                index.keys.extend(index.segments[file].keys.iter().cloned());
             }
         };
-        let mut added: Vec<(String, Vec<Key>)> = Vec::new();
-        for segment in table.segments.iter().filter(|s| !self.segments.contains_key(&s.file)) {
-            let mut keys = Vec::with_capacity(segment.rows as usize);
+        // The rows of each segment past those indexed under its name (a
+        // segment's rows under a name never change; a tail only grows).
+        let mut added: Vec<(String, u64, Vec<Key>)> = Vec::new();
+        for segment in &table.segments {
+            let from = match self.segments.get(&segment.file) {
+                Some(indexed) if !gone.contains(&segment.file) => indexed.rows,
+                _ => 0,
+            };
+            if from == segment.rows {
+                continue;
+            }
+            let mut keys = Vec::with_capacity((segment.rows - from) as usize);
             let mut duplicate = None;
-            let read = for_each_key(store, table, segment, columns, |key, row| {
+            let read = for_each_key(store, table, segment, from as usize, columns, |key, row| {
                 if duplicate.is_some() {
                     return;
                 }
@@ -95,7 +111,7 @@ impl KeyIndex {
                     duplicate = Some((segment.file.clone(), row));
                 }
             });
-            added.push((segment.file.clone(), keys));
+            added.push((segment.file.clone(), segment.rows, keys));
             if read.is_err() || duplicate.is_some() {
                 undo(self, &added);
                 read?;
@@ -105,9 +121,22 @@ impl KeyIndex {
         for file in gone {
             self.segments.remove(&file);
         }
-        self.segments.extend(added);
+        for (file, rows, keys) in added {
+            let indexed = self.segments.entry(file).or_default();
+            indexed.rows = rows;
+            indexed.keys.extend(keys);
+        }
         Ok(None)
     }
+}
+
+/// The keys of one segment's rows that an index holds.
+#[derive(Debug, Default)]
+struct IndexedSegment {
+    /// How many of the segment's rows were read (its first ones).
+    rows: u64,
+    /// Their non-NULL keys.
+    keys: Vec<Key>,
 }
 
 /// A key's columns of a table and the converter of their values to
@@ -143,11 +172,11 @@ impl KeyColumns {
     }
 }
 
-/// Calls `f(key, row)` for each non-NULL key of `segment` (of `table`).
-fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, columns: &[String], mut f: impl FnMut(Box<[u8]>, usize)) -> Result<()> {
+/// Calls `f(key, row)` for each non-NULL key of `segment` (of `table`) from row `from` on.
+fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, from: usize, columns: &[String], mut f: impl FnMut(Box<[u8]>, usize)) -> Result<()> {
     let key = KeyColumns::new(&table.schema, columns)?;
-    let mut offset = 0;
-    for batch in store.map(table, segment)?.batches(Some(&key.positions))? {
+    let mut offset = from;
+    for batch in store.map(table, segment)?.batches_from(Some(&key.positions), from)? {
         key.for_each(batch.columns(), |value, row| f(value.into(), offset + row))?;
         offset += batch.num_rows();
     }

@@ -4,6 +4,7 @@
 //! its schema and the segments that hold its rows, with sizes, checksums and
 //! per-column statistics. A manifest is written once and never changed.
 
+use super::inline::InlineRows;
 use crate::error::{Error, Result};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,12 @@ use std::sync::Arc;
 /// still opening every other database; so do keys and defaults, which an
 /// older build would not enforce. Version 4 added column ids (tables whose
 /// columns were added or dropped), which an older build would misread.
-pub const FORMAT_VERSION: u32 = 4;
+/// Version 5 added inline segments (rows kept in the manifest), which an
+/// older build would look for as files.
+pub const FORMAT_VERSION: u32 = 5;
+
+/// The format version of manifests with altered tables but no inline segment.
+const ALTERED_FORMAT_VERSION: u32 = 4;
 
 /// The format version of manifests with views or constraints but no altered table.
 const CONSTRAINED_FORMAT_VERSION: u32 = 3;
@@ -71,6 +77,15 @@ pub struct SegmentMeta {
     /// added or dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column_ids: Option<Vec<u32>>,
+    /// The rows themselves, for a segment kept in the manifest instead of a
+    /// file (see [`super::inline`]); its `file` is then only its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inline: Option<InlineRows>,
+}
+
+/// The number of rows of each segment of `table`, by name.
+fn segment_rows(table: Option<&TableMeta>) -> std::collections::HashMap<&str, u64> {
+    table.iter().flat_map(|t| t.segments.iter().map(|s| (s.file.as_str(), s.rows))).collect()
 }
 
 /// A column as stored in a manifest: the Arrow type is kept as its textual form.
@@ -215,6 +230,28 @@ impl TableMeta {
             }
         }
         Self { segments, ..self.clone_without_segments() }
+    }
+
+    /// The rows this version of the table has and `before` had not: each
+    /// segment holding some, with the position of the first (a segment's rows
+    /// up to the count `before` had under its name are the same rows; see
+    /// [`super::inline`]). Every row, for a new table.
+    pub fn added_rows(&self, before: Option<&TableMeta>) -> Vec<(&SegmentMeta, usize)> {
+        let old = segment_rows(before);
+        self.segments
+            .iter()
+            .filter_map(|s| match old.get(s.file.as_str()) {
+                Some(&rows) if rows == s.rows => None,
+                Some(&rows) if rows < s.rows => Some((s, rows as usize)),
+                _ => Some((s, 0)),
+            })
+            .collect()
+    }
+
+    /// Whether some row of `before` is not in this version of the table.
+    pub fn removes_rows_of(&self, before: Option<&TableMeta>) -> bool {
+        let now = segment_rows(Some(self));
+        before.is_some_and(|b| b.segments.iter().any(|s| now.get(s.file.as_str()).is_none_or(|&rows| rows < s.rows)))
     }
 
     fn clone_without_segments(&self) -> Self {
@@ -420,8 +457,10 @@ impl Manifest {
                 (name.clone(), json)
             })
             .collect();
-        let format_version = if self.tables.values().any(|t| t.is_altered()) {
+        let format_version = if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
             FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.is_altered()) {
+            ALTERED_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty()) {
             CONSTRAINED_FORMAT_VERSION
         } else {
@@ -473,9 +512,9 @@ impl Manifest {
         Ok(Self { version: json.version, tables })
     }
 
-    /// Every segment file this manifest references.
+    /// Every segment file this manifest references (inline segments have none).
     pub fn segment_files(&self) -> impl Iterator<Item = &str> {
-        self.tables.values().flat_map(|t| t.segments.iter().map(|s| s.file.as_str()))
+        self.tables.values().flat_map(|t| t.segments.iter().filter(|s| s.inline.is_none()).map(|s| s.file.as_str()))
     }
 }
 
@@ -525,6 +564,7 @@ mod tests {
             column_crc32: vec![1, 2],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 }],
             column_ids: None,
+            inline: None,
         };
         m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
         let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -541,6 +581,7 @@ mod tests {
             column_crc32: vec![],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0 }; columns],
             column_ids: None,
+            inline: None,
         }
     }
 
@@ -569,7 +610,7 @@ mod tests {
         m.tables.insert("t".into(), Arc::new(table));
         let bytes = m.to_json();
         let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        assert_eq!(json["format_version"], FORMAT_VERSION);
+        assert_eq!(json["format_version"], ALTERED_FORMAT_VERSION);
         assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), m);
         // A column without its id is damage, even under a valid checksum.
         let mut partial = json.clone();
@@ -601,6 +642,7 @@ mod tests {
             column_crc32: vec![],
             stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0 }],
             column_ids: None,
+            inline: None,
         };
         m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
         let text = String::from_utf8(m.to_json()).unwrap();

@@ -110,6 +110,7 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
         column_crc32,
         stats,
         column_ids: None,
+        inline: None,
     })
 }
 

@@ -2,6 +2,7 @@
 //! verified once per handle and shared by every query that reads it.
 
 use super::dir::DbDir;
+use super::inline::InlineRows;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::MappedSegment;
 use crate::error::{Error, Result};
@@ -32,8 +33,11 @@ impl SegmentStore {
         &self.dir
     }
 
-    /// Segment `meta` of `table`, mapped, as that table's columns.
+    /// Segment `meta` of `table`, mapped (or, inline, as it is), as that table's columns.
     pub fn map(&self, table: &TableMeta, meta: &SegmentMeta) -> Result<SegmentView> {
+        if let Some(rows) = &meta.inline {
+            return SegmentView::new(Stored::Inline(rows.clone()), table, meta);
+        }
         let cached = self.mapped.lock().unwrap().get(&meta.file).cloned();
         let mapped = match cached {
             Some(mapped) => mapped,
@@ -43,13 +47,46 @@ impl SegmentStore {
                 mapped
             }
         };
-        SegmentView::new(mapped, table, meta)
+        SegmentView::new(Stored::File(mapped), table, meta)
     }
 
     /// Forgets mappings of files not in `live` (queries that still use them keep
     /// their own references, so nothing they hold is unmapped).
     pub fn retain(&self, live: &HashSet<&str>) {
         self.mapped.lock().unwrap().retain(|file, _| live.contains(file.as_str()));
+    }
+}
+
+/// A segment's rows as they are stored.
+#[derive(Debug)]
+enum Stored {
+    /// A mapped segment file.
+    File(Arc<MappedSegment>),
+    /// Rows kept in the manifest.
+    Inline(InlineRows),
+}
+
+impl Stored {
+    fn schema(&self) -> &SchemaRef {
+        match self {
+            Stored::File(mapped) => mapped.schema(),
+            Stored::Inline(rows) => rows.schema(),
+        }
+    }
+
+    fn batches(&self, projection: &[usize]) -> Result<Vec<RecordBatch>> {
+        match self {
+            Stored::File(mapped) => mapped.batches(Some(projection)),
+            Stored::Inline(rows) => Ok(rows.batches().iter().map(|b| b.project(projection)).collect::<std::result::Result<_, _>>()?),
+        }
+    }
+
+    /// The segment, for messages.
+    fn describe(&self) -> String {
+        match self {
+            Stored::File(mapped) => mapped.path().display().to_string(),
+            Stored::Inline(_) => "kept in the manifest".to_string(),
+        }
     }
 }
 
@@ -68,14 +105,14 @@ enum Source {
 /// The file's arrays are handed out as they are (zero-copy).
 #[derive(Debug)]
 pub struct SegmentView {
-    mapped: Arc<MappedSegment>,
+    stored: Stored,
     schema: SchemaRef,
     sources: Vec<Source>,
 }
 
 impl SegmentView {
-    fn new(mapped: Arc<MappedSegment>, table: &TableMeta, meta: &SegmentMeta) -> Result<Self> {
-        let file = mapped.schema();
+    fn new(stored: Stored, table: &TableMeta, meta: &SegmentMeta) -> Result<Self> {
+        let file = stored.schema();
         let sources = table
             .segment_columns(meta)
             .into_iter()
@@ -85,8 +122,9 @@ impl SegmentView {
                 match at {
                     Some(at) if at < file.fields().len() && file.field(at).data_type() == field.data_type() => Ok(Source::File(at)),
                     Some(at) => Err(Error::corruption(format!(
-                        "segment {} does not hold column '{}' of type {} where the manifest says (it holds {})",
-                        mapped.path().display(),
+                        "segment {} ({}) does not hold column '{}' of type {} where the manifest says (it holds {})",
+                        meta.file,
+                        stored.describe(),
                         field.name(),
                         field.data_type(),
                         file.fields().get(at).map_or("fewer columns".to_string(), |f| f.data_type().to_string())
@@ -101,7 +139,7 @@ impl SegmentView {
                 }
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { mapped, schema: table.schema.clone(), sources })
+        Ok(Self { stored, schema: table.schema.clone(), sources })
     }
 
     /// The segment's batches with the table columns of `projection` (all when
@@ -126,7 +164,7 @@ impl SegmentView {
         }
         let schema = Arc::new(self.schema.project(columns)?);
         let mut out = Vec::new();
-        for batch in self.mapped.batches(Some(&read))? {
+        for batch in self.stored.batches(&read)? {
             let rows = batch.num_rows();
             let arrays = columns
                 .iter()
@@ -137,8 +175,24 @@ impl SegmentView {
                 .collect::<Result<Vec<ArrayRef>>>()?;
             let options = RecordBatchOptions::new().with_row_count(Some(rows));
             out.push(RecordBatch::try_new_with_options(schema.clone(), arrays, &options).map_err(|e| {
-                Error::corruption(format!("segment {} does not fit its table: {e}", self.mapped.path().display()))
+                Error::corruption(format!("segment {} does not fit its table: {e}", self.stored.describe()))
             })?);
+        }
+        Ok(out)
+    }
+
+    /// [`Self::batches`] without the segment's first `from` rows.
+    pub fn batches_from(&self, projection: Option<&[usize]>, from: usize) -> Result<Vec<RecordBatch>> {
+        let mut skip = from;
+        let mut out = Vec::new();
+        for batch in self.batches(projection)? {
+            let rows = batch.num_rows();
+            if skip >= rows {
+                skip -= rows;
+                continue;
+            }
+            out.push(batch.slice(skip, rows - skip));
+            skip = 0;
         }
         Ok(out)
     }

@@ -2,6 +2,7 @@
 //! and `compact`: merges a table's many small segments into few large ones.
 
 use super::dir::DbDir;
+use super::inline::{inline_segment, INLINE_MAX_BYTES};
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::write_segment;
 use super::store::SegmentStore;
@@ -78,7 +79,20 @@ impl<'a> TableWriter<'a> {
     }
 
     /// Writes what is left and returns the new segments and their files.
+    /// A write small enough to keep in the manifest (see [`super::inline`])
+    /// becomes an inline segment instead of a file.
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
+        if self.segments.is_empty() && self.pending_rows > 0 {
+            let all = concat_batches(&self.schema, &self.pending)?;
+            // Only a small batch is worth encoding to see whether it fits.
+            if all.get_array_memory_size() <= 16 * INLINE_MAX_BYTES {
+                let segment = inline_segment(self.dir.new_inline_name()?, all.clone())?;
+                if segment.inline.as_ref().expect("inline").fits_manifest()? {
+                    return Ok((vec![segment], Vec::new()));
+                }
+            }
+            self.pending = vec![all];
+        }
         while self.pending_rows > 0 {
             self.flush()?;
         }
@@ -92,6 +106,28 @@ impl Drop for TableWriter<'_> {
             let _ = std::fs::remove_file(f);
         }
     }
+}
+
+/// `table` with each inline segment too large to stay in a manifest (a
+/// transaction's tail, see [`super::inline`]) written to a segment file
+/// instead; the new table and files, or `None` when all fit.
+pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableMeta, Vec<PathBuf>)>> {
+    let mut files = Vec::new();
+    let mut segments = Vec::with_capacity(table.segments.len());
+    for segment in &table.segments {
+        match &segment.inline {
+            Some(rows) if !rows.fits_manifest()? => {
+                let path = dir.new_segment_path()?;
+                files.push(path.clone());
+                let batch = concat_batches(rows.schema(), rows.batches())?;
+                let written = write_segment(&path, &batch);
+                let written = written.inspect_err(|_| files.iter().for_each(|f| drop(std::fs::remove_file(f))))?;
+                segments.push(SegmentMeta { column_ids: segment.column_ids.clone(), ..written });
+            }
+            _ => segments.push(segment.clone()),
+        }
+    }
+    Ok((!files.is_empty()).then(|| (table.with_segments(segments), files)))
 }
 
 /// If `table` has more than [`COMPACT_TRIGGER`] small segments, merges them

@@ -115,8 +115,10 @@ impl Connection {
                     .await
                     .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
                 let count: u64 = added.iter().map(|s| s.rows).sum();
-                let mut segments = if op == InsertOp::Overwrite { Vec::new() } else { meta.segments.clone() };
-                segments.extend(added);
+                let segments = match op {
+                    InsertOp::Overwrite => added,
+                    _ => self.appended(&meta, added)?,
+                };
                 self.set_table(&name, meta.with_segments(segments))?;
                 Ok(QueryResult::count(count))
             }

@@ -28,6 +28,7 @@ use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::foreign_keys::check_foreign_keys;
 use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::sql::checks::check_conditions;
+use crate::storage::inline::grow_tail;
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -43,17 +44,21 @@ use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Statement as SqlStatement};
 use futures::StreamExt;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// An open transaction: the pinned version it started from and the segment
-/// files it has written so far (deleted again if it does not commit).
+/// An open transaction: the pinned version it started from, the segment
+/// files it has written so far (deleted again if it does not commit) and
+/// the names of the inline segments its INSERTs grow (see
+/// [`crate::storage::inline`]; only this transaction's own, never a
+/// committed one).
 struct Txn {
     base: Arc<Manifest>,
     explicit: bool,
     new_files: Vec<PathBuf>,
+    tails: HashSet<String>,
 }
 
 /// A connection to a [`super::Database`]. Statements on one connection run one
@@ -226,7 +231,7 @@ impl Connection {
         // space of collected files from being freed.
         self.core.store.retain(&manifest.segment_files().collect());
         *self.tables.lock().unwrap() = manifest.tables.clone();
-        *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new() });
+        *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new(), tails: HashSet::new() });
         Ok(())
     }
 
@@ -316,6 +321,31 @@ impl Connection {
         if let Some(txn) = self.txn.lock().unwrap().as_mut() {
             txn.new_files.extend(files);
         }
+    }
+
+    /// The segments of `meta` followed by `added` (new rows of an INSERT): an
+    /// inline segment joins the table's tail if this transaction grows one
+    /// (see [`crate::storage::inline`]), else becomes one.
+    fn appended(&self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
+        let mut segments = meta.segments.clone();
+        let mut txn = self.txn.lock().unwrap();
+        let tails = &mut txn.as_mut().ok_or_else(|| Error::internal("an INSERT outside a transaction"))?.tails;
+        for mut segment in added {
+            if meta.is_altered() && segment.column_ids.is_none() {
+                segment.column_ids = Some(meta.column_ids.ids.clone());
+            }
+            if let Some(tail) = segments.last_mut().filter(|s| tails.contains(&s.file)) {
+                if let Some(grown) = grow_tail(tail, &segment)? {
+                    *tail = grown;
+                    continue;
+                }
+            }
+            if segment.inline.is_some() {
+                tails.insert(segment.file.clone());
+            }
+            segments.push(segment);
+        }
+        Ok(segments)
     }
 
     /// Whether `name` is a stored table (its segments can be handed over) rather
