@@ -351,6 +351,14 @@ impl PyConnection {
         self.with(py, |c| Ok(c.unregister(&name)))
     }
 
+    /// Turns the short way of single-row parameterised INSERTs on or off (for tests).
+    fn _set_fast_inserts(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+        self.with(py, |c| {
+            c.set_fast_inserts(on);
+            Ok(())
+        })
+    }
+
     /// Whether an explicit transaction is open.
     #[getter]
     fn in_transaction(&self, py: Python<'_>) -> bool {

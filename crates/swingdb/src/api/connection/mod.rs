@@ -8,6 +8,7 @@ mod ddl;
 mod index;
 mod merge;
 mod dml;
+mod fast_insert;
 mod pipe;
 mod share;
 mod upsert;
@@ -47,6 +48,7 @@ use futures::StreamExt;
 use std::collections::{BTreeMap, HashSet};
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// An open transaction: the pinned version it started from, the segment
@@ -77,6 +79,8 @@ pub struct Connection {
     busy: tokio::sync::Mutex<()>,
     progress: Mutex<Option<ProgressHook>>,
     key_indexes: Mutex<KeyIndexes>,
+    remembered: Mutex<fast_insert::Remembered>,
+    fast_inserts: AtomicBool,
 }
 
 /// Called with the number of rows written so far while a statement stores rows.
@@ -136,7 +140,7 @@ impl Connection {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
         let ctx = new_context(tables.clone(), registered.clone(), core.attached.clone(), core.store.clone(), core.external_access)?;
-        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default() })
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default(), remembered: Mutex::default(), fast_inserts: AtomicBool::new(true) })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -145,9 +149,31 @@ impl Connection {
         on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
+                // Placeholders, so parameters: the only statements worth remembering.
+                let prepared = if params.is_empty() { None } else { self.prepared_insert(sql) };
+                if let Some(insert) = prepared {
+                    return self
+                        .atomically(|| async {
+                            match self.run_fast_insert(&insert, params)? {
+                                Some(done) => Ok(done),
+                                None => {
+                                    let statement = parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
+                                    self.run_in_txn(statement, params, true).await
+                                }
+                            }
+                        })
+                        .await;
+                }
                 self.execute_async(sql, params).await
             })
         })
+    }
+
+    /// Turns the short way of single-row `INSERT ... VALUES (?, ...)` on or
+    /// off (on by default; off, DataFusion plans every statement, which
+    /// tests compare the short way with).
+    pub fn set_fast_inserts(&self, on: bool) {
+        self.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Makes `batches` queryable as table `name` on this connection, without
