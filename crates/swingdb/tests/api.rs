@@ -299,3 +299,73 @@ fn inline_segments_stay_few_and_survive_reopening() {
     let err = con.execute("INSERT INTO t VALUES (?, 'again')", &[int(299)]).unwrap_err();
     assert!(err.message().contains("id = 299"), "{}", err.message());
 }
+
+fn key_runs(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(path.join("keys")) else { return Vec::new() };
+    let mut runs: Vec<_> = entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "keys")).collect();
+    runs.sort();
+    runs
+}
+
+/// The keys of a large segment are saved once as a sorted run beside it and
+/// read back by the next handle; a damaged or missing run is rebuilt, never
+/// trusted; runs go with their segments; duplicates are found within a run,
+/// between runs and between a run and hashed rows.
+#[test]
+fn key_runs_are_saved_reused_rebuilt_and_collected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    {
+        let db = Database::open(&path, OpenOptions::default()).unwrap();
+        let con = db.connect().unwrap();
+        con.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, k VARCHAR UNIQUE)", &[]).unwrap();
+        con.execute("INSERT INTO t SELECT value, 'k' || value FROM range(20000)", &[]).unwrap();
+        // A duplicate inside one large segment, and one across two.
+        let err = con.execute("INSERT INTO t SELECT 100000 + value % 10000, 'n' || value FROM range(20000)", &[]).unwrap_err();
+        assert!(err.message().contains("PRIMARY KEY (id) already has id = 100000"), "{}", err.message());
+        let err = con.execute("INSERT INTO t SELECT 19990 + value, 'm' || value FROM range(10000)", &[]).unwrap_err();
+        assert!(err.message().contains("PRIMARY KEY (id) already has id = 19990"), "{}", err.message());
+        let err = con.execute("INSERT INTO t SELECT 50000 + value, 'k' || (value + 5) FROM range(10000)", &[]).unwrap_err();
+        // The smallest shared value (in the row format's order) is named.
+        assert!(err.message().contains("UNIQUE (k) already has k = k10"), "{}", err.message());
+        db.collect_garbage().unwrap();
+    }
+    let runs = key_runs(&path);
+    assert_eq!(runs.len(), 2, "one run per key of the one committed segment: {runs:?}");
+    let saved: Vec<_> = runs.iter().map(|r| std::fs::metadata(r).unwrap().modified().unwrap()).collect();
+    {
+        let db = Database::open(&path, OpenOptions::default()).unwrap();
+        let con = db.connect().unwrap();
+        // Hashed rows checked against the saved runs, which stay as they were.
+        let err = con.execute("INSERT INTO t VALUES (?, 'new')", &[int(12345)]).unwrap_err();
+        assert!(err.message().contains("id = 12345"), "{}", err.message());
+        con.execute("INSERT INTO t VALUES (?, 'new')", &[int(-1)]).unwrap();
+        let now: Vec<_> = runs.iter().map(|r| std::fs::metadata(r).unwrap().modified().unwrap()).collect();
+        assert_eq!(now, saved, "the runs were rebuilt instead of read");
+    }
+    // A damaged run and a missing one: rebuilt from the segment.
+    let mut bytes = std::fs::read(&runs[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&runs[0], &bytes).unwrap();
+    std::fs::remove_file(&runs[1]).unwrap();
+    {
+        let db = Database::open(&path, OpenOptions::default()).unwrap();
+        let con = db.connect().unwrap();
+        for (id, k) in [(19999, "fresh"), (777777, "k19999")] {
+            let err = con.execute("INSERT INTO t VALUES (?, ?)", &[int(id), swingdb::datafusion::scalar::ScalarValue::from(k)]).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Integrity, "{}", err.message());
+        }
+        assert_ne!(std::fs::read(&runs[0]).unwrap(), bytes, "the damaged run was not rewritten");
+        assert!(runs[1].exists(), "the missing run was not saved again");
+        // The segment leaves (rewritten by DELETE), and its runs with it.
+        con.execute("DELETE FROM t WHERE id % 2 = 0", &[]).unwrap();
+        db.collect_garbage().unwrap();
+        let left = key_runs(&path);
+        assert!(runs.iter().all(|r| !left.contains(r)), "runs outlived their segment: {left:?}");
+        assert_eq!(single_i64(&con, "SELECT count(*) FROM t"), 10001);
+        let err = con.execute("INSERT INTO t VALUES (?, 'again')", &[int(19999)]).unwrap_err();
+        assert!(err.message().contains("id = 19999"), "{}", err.message());
+        con.execute("INSERT INTO t VALUES (?, 'again')", &[int(19998)]).unwrap();
+    }
+}

@@ -7,6 +7,8 @@
 //!   swingdb.json               format marker (kind + format version)
 //!   manifests/<version>.json   one immutable, checksummed manifest per committed version
 //!   segments/<lease>-<n>.arrow immutable Arrow IPC segment files
+//!   keys/<segment>.<fp>.keys   the sorted key values of a large segment, a cache
+//!                              (see `storage::key_runs`, which says why it is safe)
 //!   leases/<lease>.lease       one per handle that writes, flock()ed while it lives
 //!   commit.lock                flock()ed exclusively while a commit picks and publishes
 //!                              its version, and while garbage is collected
@@ -85,6 +87,7 @@ const MARKER: &str = "swingdb.json";
 const MANIFESTS: &str = "manifests";
 const SEGMENTS: &str = "segments";
 const LEASES: &str = "leases";
+const KEYS: &str = "keys";
 const GC_LOCK: &str = "gc.lock";
 const COMMIT_LOCK: &str = "commit.lock";
 
@@ -105,6 +108,12 @@ fn parse_manifest_name(name: &str) -> Option<u64> {
 fn owner_of(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("tmp-").unwrap_or(name);
     rest.split_once('-').map(|(id, _)| id)
+}
+
+/// The segment a key run file (`<segment>.<fingerprint>.keys`) belongs to;
+/// `None` for a temporary file.
+fn key_run_segment(name: &str) -> Option<&str> {
+    name.strip_suffix(".keys")?.rsplit_once('.').map(|(segment, _)| segment)
 }
 
 /// A lease: a lock file held for the lifetime of one writing database handle.
@@ -328,6 +337,27 @@ impl DbDir {
         let lease = self.lease_id()?;
         let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
         Ok(format!("{lease}-{n}.inline"))
+    }
+
+    /// Where the key run (see [`super::key_runs`]) of segment `file` for the
+    /// key `fingerprint` is saved.
+    pub fn key_run_path(&self, file: &str, fingerprint: &str) -> PathBuf {
+        self.root.join(KEYS).join(format!("{file}.{fingerprint}.keys"))
+    }
+
+    /// Saves a key run as `path`: written to a temporary file of this
+    /// handle's lease, then renamed over the name (a run's content depends
+    /// only on its name, so replacing a copy another process saved is harmless).
+    pub fn save_key_run(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let dir = self.root.join(KEYS);
+        ensure_private_dir(&dir)?;
+        let tmp = dir.join(format!("tmp-{}-{}", self.lease_id()?, self.next_segment.fetch_add(1, Ordering::Relaxed)));
+        let written = create_private_file(&tmp).and_then(|mut f| f.write_all(bytes)).and_then(|_| fs::rename(&tmp, path));
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(Error::io(format!("saving key run {}", path.display()), e));
+        }
+        Ok(())
     }
 
     /// fsyncs the segments directory (after new segments, before their manifest).
@@ -592,11 +622,13 @@ impl DbDir {
 
         // Segments: remove committed garbage, and orphans of dead writers.
         let segments_dir = self.root.join(SEGMENTS);
+        let mut present = HashSet::new();
         for entry in fs::read_dir(&segments_dir).map_err(io_err("listing", &segments_dir))? {
             let name = entry.map_err(io_err("listing", &segments_dir))?.file_name().to_string_lossy().into_owned();
             if keep_files.contains(&name) {
                 continue;
             }
+            present.insert(name.clone());
             let remove = garbage_files.contains(&name) || {
                 let owner = owner_of(&name).unwrap_or_default().to_string();
                 !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
@@ -608,6 +640,26 @@ impl DbDir {
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                     Err(e) => return Err(Error::io(format!("removing segment {}", path.display()), e)),
                 }
+                present.remove(&name);
+            }
+        }
+
+        // Key runs: a cache of their segment, removed with it (listed after
+        // the segments, so a run of a segment created since may go too,
+        // which costs a rebuild only), and temporary files of dead writers.
+        let keys_dir = self.root.join(KEYS);
+        let Ok(runs) = fs::read_dir(&keys_dir) else { return Ok(report) };
+        for entry in runs {
+            let name = entry.map_err(io_err("listing", &keys_dir))?.file_name().to_string_lossy().into_owned();
+            let remove = match key_run_segment(&name) {
+                Some(segment) => !keep_files.contains(segment) && !present.contains(segment),
+                None => {
+                    let owner = owner_of(&name).unwrap_or_default().to_string();
+                    !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
+                }
+            };
+            if remove {
+                let _ = fs::remove_file(keys_dir.join(&name));
             }
         }
         Ok(report)

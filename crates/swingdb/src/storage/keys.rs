@@ -6,12 +6,16 @@
 //! own per-segment lists (their files may be gone), and those of new segments
 //! read and added, so an insert costs its own rows, not the table's.
 //!
-//! Indexes live in memory, one per connection, table and key, and are built
-//! from the segments when first needed (after opening, or in another
-//! connection). Two transactions that add the same key in different
-//! connections or processes both change the table, so the second to commit
-//! fails with a conflict (see `storage::dir`): uniqueness holds across them.
+//! The keys of a segment with many rows are a sorted run persisted beside it
+//! (see [`super::key_runs`]), mapped rather than hashed, so the first write
+//! after opening a large table costs a few file maps, not reading every key.
+//! The keys of smaller segments are hashed in memory. Indexes live one per
+//! connection, table and key, and are built when first needed. Two
+//! transactions that add the same key in different connections or processes
+//! both change the table, so the second to commit fails with a conflict
+//! (see `storage::dir`): uniqueness holds across them.
 
+use super::key_runs::{Indexed, KeyRun, RUN_MIN_ROWS};
 use super::{SegmentMeta, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::{Array, ArrayRef};
@@ -26,10 +30,12 @@ use std::sync::Arc;
 pub struct KeyIndex {
     /// The schema indexed (a change of it starts the index afresh).
     schema: Option<SchemaRef>,
-    /// Every key value.
+    /// Every key value of the segments hashed.
     keys: HashSet<Key>,
-    /// The key values of each segment indexed, by file.
+    /// The key values of each segment hashed, by name.
     segments: HashMap<String, IndexedSegment>,
+    /// The runs of the segments with a run, by file.
+    runs: HashMap<String, Arc<KeyRun>>,
 }
 
 /// One key value in the row format (shared by the set and a segment's list).
@@ -44,27 +50,37 @@ pub type KeyIndexes = HashMap<(String, String), KeyIndex>;
 pub fn check_keys(store: &SegmentStore, indexes: &mut KeyIndexes, name: &str, table: &TableMeta) -> Result<()> {
     for (key, columns) in table.constraints.keys() {
         let index = indexes.entry((name.to_string(), key.clone())).or_default();
-        if let Some((segment, row)) = index.update(store, table, columns)? {
-            return Err(duplicate_error(store, table, name, &key, columns, &segment, row));
+        if let Some(value) = index.update(store, table, columns)? {
+            return Err(duplicate_error(table, name, &key, columns, &value));
         }
     }
     Ok(())
 }
 
+/// Segments indexed by one update, to be kept or undone together.
+#[derive(Default)]
+struct Added {
+    /// Hashed: (segment, its rows now, the keys added).
+    hashed: Vec<(String, u64, Vec<Key>)>,
+    /// Segments whose run was added.
+    runs: Vec<String>,
+}
+
 impl KeyIndex {
     /// Whether `key` (row-format bytes) is one of the indexed values.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.keys.contains(key)
+        self.keys.contains(key) || self.runs.values().any(|run| run.contains(key))
     }
 
-    /// Moves the index to `table`'s segments. On a key found twice, leaves the
-    /// index as it was and returns where the second one is (segment file, row).
-    fn update(&mut self, store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<Option<(String, usize)>> {
+    /// Moves the index to `table`'s segments. On a key value found twice,
+    /// leaves the index as it was and returns the value.
+    fn update(&mut self, store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<Option<Vec<u8>>> {
         if self.schema.as_ref() != Some(&table.schema) {
             *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
         }
+        let key = KeyColumns::new(&table.schema, columns)?;
         let now: HashMap<&str, u64> = table.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect();
-        // Segments that left, or hold fewer rows than were indexed under
+        // Segments that left, or hold fewer rows than were hashed under
         // their name (a tail a failed statement grew, then restored).
         let gone: Vec<String> = self
             .segments
@@ -77,20 +93,44 @@ impl KeyIndex {
                 self.keys.remove(key);
             }
         }
-        let undo = |index: &mut KeyIndex, added: &[(String, u64, Vec<Key>)]| {
-            for (_, _, keys) in added {
-                keys.iter().for_each(|k| {
-                    index.keys.remove(k);
-                });
+        let gone_runs: Vec<(String, Arc<KeyRun>)> = self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
+        let mut added = Added::default();
+        let outcome = self.add_segments(store, table, &key, &gone, &mut added);
+        if !matches!(outcome, Ok(None)) {
+            for (_, _, keys) in &added.hashed {
+                for key in keys {
+                    self.keys.remove(key);
+                }
+            }
+            for file in &added.runs {
+                self.runs.remove(file);
             }
             for file in &gone {
-                index.keys.extend(index.segments[file].keys.iter().cloned());
+                self.keys.extend(self.segments[file].keys.iter().cloned());
             }
-        };
-        // The rows of each segment past those indexed under its name (a
-        // segment's rows under a name never change; a tail only grows).
-        let mut added: Vec<(String, u64, Vec<Key>)> = Vec::new();
+            self.runs.extend(gone_runs);
+            return outcome;
+        }
+        for file in gone {
+            self.segments.remove(&file);
+        }
+        for (file, rows, keys) in added.hashed {
+            let indexed = self.segments.entry(file).or_default();
+            indexed.rows = rows;
+            indexed.keys.extend(keys);
+        }
+        Ok(None)
+    }
+
+    /// Indexes the rows of `table`'s segments not indexed yet, recording
+    /// them in `added`; stops at the first value found twice and returns it.
+    fn add_segments(&mut self, store: &SegmentStore, table: &TableMeta, key: &KeyColumns, gone: &[String], added: &mut Added) -> Result<Option<Vec<u8>>> {
         for segment in &table.segments {
+            if self.runs.contains_key(&segment.file) {
+                continue;
+            }
+            // The rows of a segment past those hashed under its name (a
+            // segment's rows under a name never change; a tail only grows).
             let from = match self.segments.get(&segment.file) {
                 Some(indexed) if !gone.contains(&segment.file) => indexed.rows,
                 _ => 0,
@@ -98,35 +138,49 @@ impl KeyIndex {
             if from == segment.rows {
                 continue;
             }
-            let mut keys = Vec::with_capacity((segment.rows - from) as usize);
+            if from == 0 && segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS {
+                let mut run = match KeyRun::of_segment(store, table, segment, key)? {
+                    Indexed::Duplicate(value) => return Ok(Some(value)),
+                    Indexed::Run(run) => run,
+                };
+                if let Some(value) = self.shared_with(&run) {
+                    return Ok(Some(value));
+                }
+                run.save(store.dir());
+                self.runs.insert(segment.file.clone(), Arc::new(run));
+                added.runs.push(segment.file.clone());
+                continue;
+            }
+            added.hashed.push((segment.file.clone(), segment.rows, Vec::new()));
+            let keys = &mut added.hashed.last_mut().expect("just pushed").2;
             let mut duplicate = None;
-            let read = for_each_key(store, table, segment, from as usize, columns, |key, row| {
+            for_each_key(store, table, segment, from as usize, key, |value| {
                 if duplicate.is_some() {
                     return;
                 }
-                let key: Key = key.into();
-                if self.keys.insert(key.clone()) {
-                    keys.push(key);
+                let value: Key = value.into();
+                if self.runs.values().any(|run| run.contains(&value)) || !self.keys.insert(value.clone()) {
+                    duplicate = Some(value.to_vec());
                 } else {
-                    duplicate = Some((segment.file.clone(), row));
+                    keys.push(value);
                 }
-            });
-            added.push((segment.file.clone(), segment.rows, keys));
-            if read.is_err() || duplicate.is_some() {
-                undo(self, &added);
-                read?;
+            })?;
+            if duplicate.is_some() {
                 return Ok(duplicate);
             }
         }
-        for file in gone {
-            self.segments.remove(&file);
-        }
-        for (file, rows, keys) in added {
-            let indexed = self.segments.entry(file).or_default();
-            indexed.rows = rows;
-            indexed.keys.extend(keys);
-        }
         Ok(None)
+    }
+
+    /// A value `run` holds that the index holds too, if any.
+    fn shared_with(&self, run: &KeyRun) -> Option<Vec<u8>> {
+        let searches = self.keys.len() * (usize::BITS - run.len().leading_zeros()) as usize;
+        let hashed = if searches < run.len() {
+            self.keys.iter().find(|k| run.contains(k)).map(|k| k.to_vec())
+        } else {
+            run.iter().find(|k| self.keys.contains(*k)).map(<[u8]>::to_vec)
+        };
+        hashed.or_else(|| self.runs.values().find_map(|other| other.shared(run)))
     }
 }
 
@@ -142,6 +196,8 @@ struct IndexedSegment {
 /// A key's columns of a table and the converter of their values to
 /// row-format bytes (which compare equal exactly when the values do).
 pub struct KeyColumns {
+    /// The key's column names.
+    names: Vec<String>,
     /// The key's column positions in the table.
     pub positions: Vec<usize>,
     converter: RowConverter,
@@ -155,7 +211,19 @@ impl KeyColumns {
             .map(|c| schema.index_of(c).map_err(|_| Error::corruption(format!("a key names a missing column '{c}'"))))
             .collect::<Result<Vec<usize>>>()?;
         let fields = positions.iter().map(|&i| SortField::new(schema.field(i).data_type().clone())).collect();
-        Ok(Self { positions, converter: RowConverter::new(fields)? })
+        Ok(Self { names: columns.to_vec(), positions, converter: RowConverter::new(fields)? })
+    }
+
+    /// `value` (row-format bytes of this key) as SQL readers see it: `a = 1, b = x`.
+    pub fn describe(&self, value: &[u8]) -> Result<String> {
+        let parser = self.converter.parser();
+        let arrays = self.converter.convert_rows([parser.parse(value)])?;
+        let shown = self
+            .names
+            .iter()
+            .zip(&arrays)
+            .map(|(name, array)| Ok(format!("{name} = {}", ScalarValue::try_from_array(array, 0)?)));
+        Ok(shown.collect::<Result<Vec<_>>>()?.join(", "))
     }
 
     /// Calls `f(key, row)` for each row of `key_columns` (the key's arrays, in
@@ -172,34 +240,16 @@ impl KeyColumns {
     }
 }
 
-/// Calls `f(key, row)` for each non-NULL key of `segment` (of `table`) from row `from` on.
-fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, from: usize, columns: &[String], mut f: impl FnMut(Box<[u8]>, usize)) -> Result<()> {
-    let key = KeyColumns::new(&table.schema, columns)?;
-    let mut offset = from;
+/// Calls `f(key)` for each non-NULL key of `segment` (of `table`) from row `from` on.
+fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, from: usize, key: &KeyColumns, mut f: impl FnMut(&[u8])) -> Result<()> {
     for batch in store.map(table, segment)?.batches_from(Some(&key.positions), from)? {
-        key.for_each(batch.columns(), |value, row| f(value.into(), offset + row))?;
-        offset += batch.num_rows();
+        key.for_each(batch.columns(), |value, _| f(value))?;
     }
     Ok(())
 }
 
-/// The error for the key at `row` of `segment`, which another row already has.
-fn duplicate_error(store: &SegmentStore, table: &TableMeta, name: &str, key: &str, columns: &[String], segment: &str, row: usize) -> Error {
-    let shown = (|| -> Result<String> {
-        let meta = table.segments.iter().find(|s| s.file == segment).ok_or_else(|| Error::internal("segment left the table"))?;
-        let mut row = row;
-        for batch in store.map(table, meta)?.batches(Some(&KeyColumns::new(&table.schema, columns)?.positions))? {
-            if row < batch.num_rows() {
-                let values = columns
-                    .iter()
-                    .zip(batch.columns())
-                    .map(|(c, array)| Ok(format!("{c} = {}", ScalarValue::try_from_array(array, row)?)));
-                return Ok(values.collect::<Result<Vec<_>>>()?.join(", "));
-            }
-            row -= batch.num_rows();
-        }
-        Err(Error::internal("row beyond the segment"))
-    })()
-    .unwrap_or_else(|_| "a value".to_string());
+/// The error for `value` of key `key`, which the table holds twice.
+fn duplicate_error(table: &TableMeta, name: &str, key: &str, columns: &[String], value: &[u8]) -> Error {
+    let shown = KeyColumns::new(&table.schema, columns).and_then(|k| k.describe(value)).unwrap_or_else(|_| "a value".to_string());
     Error::new(ErrorKind::Integrity, format!("duplicate key in table '{name}': {key} already has {shown}"))
 }

@@ -6,6 +6,7 @@ pub mod failpoint;
 pub mod files;
 pub mod foreign_keys;
 pub mod inline;
+pub mod key_runs;
 pub mod keys;
 pub mod manifest;
 pub mod segment;
