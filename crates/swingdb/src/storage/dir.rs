@@ -506,6 +506,9 @@ impl DbDir {
             Ok(()) => {
                 failpoint::hit("publish.after_link")?;
                 sync_dir(&dir)?;
+                // The next transaction of this handle starts from it: spare
+                // reading back what was just written (numbers are never reused).
+                *self.cache.lock().unwrap() = Some(Arc::new(manifest.clone()));
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
