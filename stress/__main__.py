@@ -7,7 +7,8 @@
 
 Scenarios: crash (kill -9 at random moments and aborts at every failpoint,
 checked against the writers' fsynced logs), concurrency (4 writers + 4 readers
-with failpoint delays), faults (a full tmpfs and read-only remounts; needs
+with failpoint delays), keyed (writers racing on keys, identities and FOREIGN
+KEYs, killed with kill -9), faults (a full tmpfs and read-only remounts; needs
 root), share (processes sharing, attaching and discarding snapshots under
 failpoints and kill -9), pipes (processes exporting and importing through pipes
 under failpoints and kill -9), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
@@ -28,7 +29,7 @@ import sys
 from . import scenarios
 
 #: Share of the time budget each scenario gets.
-SHARES = {"crash": 0.3, "concurrency": 0.2, "faults": 0.05, "share": 0.15, "pipes": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
+SHARES = {"crash": 0.25, "concurrency": 0.15, "keyed": 0.1, "faults": 0.05, "share": 0.15, "pipes": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
 
 
 def table(tallies) -> str:
@@ -125,6 +126,12 @@ Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
 - **concurrency**: 4 writers and 4 readers with random delays at every failpoint. Readers
   check in every snapshot that the shared accounts balance and that snapshots never go back
   in time; at the end every transaction a writer reported committed must be there.
+- **keyed**: 1-3 writer processes race on one database: parents inserted and deleted by
+  key, children numbered by an identity column and referencing them, blocks of 9,000 rows
+  (large enough for persisted key runs) that collide whole or not at all; each is killed
+  with SIGKILL at a random moment. After each round: no duplicate key in any table, no
+  child without its parent, no partial block, every block and child a writer's fsynced
+  log saw committed is there, and a fresh connection refuses an existing key of each table.
 - **faults**: a 32 MiB tmpfs is filled by a writer until ENOSPC (the error must be an
   OperationalError naming the file); then readers (read-only and read-write handles) must
   read everything committed, also after the file system is remounted read-only.

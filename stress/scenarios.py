@@ -295,6 +295,52 @@ def pipes(budget: float, work: str, rng: random.Random, pipers: int = 4) -> Tall
     return tally
 
 
+def keyed(budget: float, work: str, rng: random.Random, writers: int = 3) -> Tally:
+    """Writers racing on keys, identities and FOREIGN KEYs, killed at random (see stress/keyed.py)."""
+    tally = Tally("keys under kill -9 (PRIMARY KEY, UNIQUE, key runs, identity, FOREIGN KEY)", "kills")
+    start = time.time()
+    db = os.path.join(work, "keyed.swingdb")
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "stress.keyed", *args], capture_output=True, text=True, timeout=300, cwd=_ROOT)
+
+    setup = run("setup", db)
+    if setup.returncode != 0:
+        tally.fail(f"setup failed: {setup.stderr[-300:]}")
+        return tally
+    logs: list[str] = []
+    while time.time() - start < budget:
+        procs = []
+        for _ in range(rng.randint(1, writers)):
+            log = os.path.join(work, f"keyed-w{len(logs)}.log")
+            logs.append(log)
+            cmd = [sys.executable, "-m", "stress.keyed", "writer", db, log, str(len(logs) - 1), str(rng.getrandbits(63))]
+            procs.append(subprocess.Popen(cmd, stderr=subprocess.PIPE, cwd=_ROOT))
+        time.sleep(rng.uniform(0.5, 2.5))
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+        for p in procs:
+            p.wait()
+            if p.returncode != -signal.SIGKILL:
+                tally.fail(f"a writer exited with {p.returncode}: {p.stderr.read().decode(errors='replace').strip()[-300:]}")
+            p.stderr.close()
+        tally.trials += len(procs)
+        checked = run("check", db, *logs)
+        if checked.returncode != 0:
+            tally.fail(f"check failed: {checked.stderr[-300:]}")
+        for finding in checked.stdout.splitlines():
+            tally.fail(finding)
+    tally.counts["transactions committed"] = sum(line == "done" for log in logs for line in open(log).read().splitlines())
+    keys = os.path.join(db, "keys")
+    tally.counts["key runs saved at the end"] = len(os.listdir(keys)) if os.path.isdir(keys) else 0
+    tally.seconds = time.time() - start
+    return tally
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def _delays(points: list[tuple[str, int, str]]) -> str:
     """`SWINGDB_FAILPOINTS` for (failpoint, percent, action) triples."""
     return ";".join(f"{p}={pct}%{action}" for p, pct, action in points)
@@ -353,7 +399,7 @@ def _fuzzing(name: str, unit: str, run):
 fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 
-ALL = {"crash": crash, "concurrency": concurrency, "faults": faults, "share": share, "pipes": pipes, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
+ALL = {"crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
 
 
 def scratch() -> str:

@@ -11,7 +11,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("fuzz-sql", 15), ("fuzz-files", 12)])
+@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("keyed", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("fuzz-sql", 15), ("fuzz-files", 12)])
 def test_stress_slice_finds_nothing(scenario, seconds):
     if scenario == "faults" and os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
