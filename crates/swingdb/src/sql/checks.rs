@@ -5,9 +5,10 @@
 //! table, the condition and the row's values. NULL passes, as in SQL.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::storage::keys::describe_row;
 use crate::storage::{SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, AsArray};
-use datafusion::common::{DFSchema, ScalarValue};
+use datafusion::common::DFSchema;
 use datafusion::execution::context::SessionState;
 use std::collections::HashSet;
 
@@ -29,14 +30,8 @@ pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, 
                 let verdicts = physical.evaluate(&batch)?.into_array(batch.num_rows())?;
                 let verdicts = verdicts.as_boolean();
                 let Some(row) = (0..batch.num_rows()).find(|&r| verdicts.is_valid(r) && !verdicts.value(r)) else { continue };
-                let values = shown_columns
-                    .iter()
-                    .filter_map(|c| {
-                        let column = batch.column_by_name(c)?;
-                        Some(format!("{c} = {}", ScalarValue::try_from_array(column, row).ok()?))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let columns = shown_columns.iter().filter_map(|c| Some((c, batch.column_by_name(c)?)));
+                let values = describe_row(columns, row)?;
                 return Err(Error::new(ErrorKind::Integrity, format!("CHECK ({condition}) of table '{name}' fails for the row with {values}")));
             }
         }

@@ -12,12 +12,11 @@
 //! second of the two to commit gets a ConflictError and, retried, sees the
 //! other's change.
 
-use super::keys::{check_keys, KeyColumns, KeyIndexes};
+use super::keys::{check_keys, describe_row, KeyColumns, KeyIndexes};
 use super::{ForeignKey, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::compute::cast;
-use datafusion::common::ScalarValue;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -128,13 +127,7 @@ fn check_rows(
             }
         })?;
         if let Some(row) = missing {
-            let values = fk
-                .columns
-                .iter()
-                .zip(batch.columns())
-                .map(|(c, array)| Ok(format!("{c} = {}", ScalarValue::try_from_array(array, row)?)))
-                .collect::<Result<Vec<_>>>()?
-                .join(", ");
+            let values = describe_row(fk.columns.iter().zip(batch.columns()), row)?;
             return Err(Error::new(
                 ErrorKind::Integrity,
                 format!(

@@ -218,12 +218,7 @@ impl KeyColumns {
     pub fn describe(&self, value: &[u8]) -> Result<String> {
         let parser = self.converter.parser();
         let arrays = self.converter.convert_rows([parser.parse(value)])?;
-        let shown = self
-            .names
-            .iter()
-            .zip(&arrays)
-            .map(|(name, array)| Ok(format!("{name} = {}", ScalarValue::try_from_array(array, 0)?)));
-        Ok(shown.collect::<Result<Vec<_>>>()?.join(", "))
+        describe_row(self.names.iter().zip(&arrays), 0)
     }
 
     /// Calls `f(key, row)` for each row of `key_columns` (the key's arrays, in
@@ -238,6 +233,12 @@ impl KeyColumns {
         }
         Ok(())
     }
+}
+
+/// Row `row` of named columns as error messages show it: `a = 1, b = x`.
+pub fn describe_row<'a>(columns: impl IntoIterator<Item = (&'a String, &'a ArrayRef)>, row: usize) -> Result<String> {
+    let shown = columns.into_iter().map(|(name, array)| Ok(format!("{name} = {}", ScalarValue::try_from_array(array, row)?)));
+    Ok(shown.collect::<Result<Vec<_>>>()?.join(", "))
 }
 
 /// Calls `f(key)` for each non-NULL key of `segment` (of `table`) from row `from` on.
