@@ -86,15 +86,7 @@ def crash(budget: float, work: str, rng: random.Random) -> Tally:
             fps = f"{point}={rng.randint(5, 40)}%abort" if point and w == 0 else ""
             procs.append(workers.writer(db, logs[w], w, rng.getrandbits(63), 1_000_000, fps))
         time.sleep(rng.uniform(0.02, 0.4))
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGKILL)
-        for p in procs:
-            p.wait()
-            if p.returncode not in (-signal.SIGKILL, -signal.SIGABRT):
-                err = p.stderr.read().decode(errors="replace").strip()
-                tally.fail(f"trial {trial}: a writer exited with {p.returncode}: {err[-300:]}")
-            p.stderr.close()
+        _kill_writers(procs, tally, (-signal.SIGKILL, -signal.SIGABRT), f"trial {trial}: ")
         tally.trials += n
         _check(db, writers, logs, tally, all_committed=True)
         if trial % 200 == 0:  # keep the logs and the database from growing without end
@@ -106,6 +98,20 @@ def crash(budget: float, work: str, rng: random.Random) -> Tally:
     tally.counts["commits"] = tally.counts.get("commits", 0) + sum(len(workers.WriterLog(log).committed) for log in logs)
     tally.seconds = time.time() - start
     return tally
+
+
+def _kill_writers(procs: list[subprocess.Popen], tally: Tally, expected: tuple[int, ...], label: str = "") -> None:
+    """SIGKILLs the writers still running and reaps them all; a writer that
+    ended any other way than `expected` is a finding (with its stderr)."""
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGKILL)
+    for p in procs:
+        p.wait()
+        if p.returncode not in expected:
+            err = p.stderr.read().decode(errors="replace").strip()
+            tally.fail(f"{label}a writer exited with {p.returncode}: {err[-300:]}")
+        p.stderr.close()
 
 
 def concurrency(budget: float, work: str, rng: random.Random, writers: int = 4, readers: int = 4) -> Tally:
@@ -317,14 +323,7 @@ def keyed(budget: float, work: str, rng: random.Random, writers: int = 3) -> Tal
             cmd = [sys.executable, "-m", "stress.keyed", "writer", db, log, str(len(logs) - 1), str(rng.getrandbits(63))]
             procs.append(subprocess.Popen(cmd, stderr=subprocess.PIPE, cwd=_ROOT))
         time.sleep(rng.uniform(0.5, 2.5))
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGKILL)
-        for p in procs:
-            p.wait()
-            if p.returncode != -signal.SIGKILL:
-                tally.fail(f"a writer exited with {p.returncode}: {p.stderr.read().decode(errors='replace').strip()[-300:]}")
-            p.stderr.close()
+        _kill_writers(procs, tally, (-signal.SIGKILL,))
         tally.trials += len(procs)
         checked = run("check", db, *logs)
         if checked.returncode != 0:
