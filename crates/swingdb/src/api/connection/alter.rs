@@ -37,7 +37,7 @@ use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use datafusion::sql::sqlparser::ast::{
     visit_expressions_mut, AlterColumnOperation, AlterTable, AlterTableOperation, ColumnDef, DataType as SqlType, Expr as SqlExpr,
-    Ident, ObjectName, RenameTableNameKind, Statement as SqlStatement,
+    Ident, IndexColumn, ObjectName, RenameTableNameKind, Statement as SqlStatement, TableConstraint,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 /// What the refusal of an unsupported operation lists.
 const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
-                         ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT";
+                         ADD PRIMARY KEY / UNIQUE / CHECK, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT";
 
 impl Connection {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
@@ -160,10 +160,68 @@ impl Connection {
                     ))),
                 }
             }
+            AlterTableOperation::AddConstraint { constraint, .. } => self.add_constraint(name, meta, constraint),
             AlterTableOperation::RenameTable { .. } => {
                 Err(not_supported("ALTER TABLE ... RENAME TO cannot be combined with other changes; run it alone".to_string()))
             }
             other => Err(not_supported(format!("ALTER TABLE {name} {other} is not supported; supported: {SUPPORTED}"))),
+        }
+    }
+
+    /// `ADD [CONSTRAINT name] PRIMARY KEY (...) | UNIQUE (...) | CHECK (...)`,
+    /// checked against every row already there (the key indexes of a new key
+    /// are built from all segments when the table is set).
+    fn add_constraint(&self, name: &str, mut meta: TableMeta, constraint: &TableConstraint) -> Result<TableMeta> {
+        let columns = |columns: &[IndexColumn]| -> Result<Vec<String>> {
+            columns
+                .iter()
+                .map(|c| match &c.column.expr {
+                    SqlExpr::Identifier(ident) => {
+                        let column = identifier(ident);
+                        column_in(&meta, &column, name)?;
+                        Ok(column)
+                    }
+                    other => Err(not_supported(format!("ALTER TABLE {name} ADD {constraint}: keys on expressions ({other}) are not supported"))),
+                })
+                .collect()
+        };
+        match constraint {
+            TableConstraint::PrimaryKey(pk) => {
+                let key = columns(&pk.columns)?;
+                if let Some(existing) = &meta.constraints.primary_key {
+                    return Err(Error::programming(format!("table '{name}' already has PRIMARY KEY ({})", existing.join(", "))));
+                }
+                for column in &key {
+                    let index = column_in(&meta, column, name)?;
+                    meta = set_not_null(name, meta, index)?;
+                }
+                meta.constraints.primary_key = Some(key);
+                Ok(meta)
+            }
+            TableConstraint::Unique(unique) => {
+                let key = columns(&unique.columns)?;
+                match &unique.name {
+                    Some(index) => {
+                        let index = identifier(index);
+                        if meta.constraints.unique_indexes.contains_key(&index) || meta.constraints.indexes.contains_key(&index) {
+                            return Err(Error::programming(format!("index '{index}' already exists on table '{name}'")));
+                        }
+                        meta.constraints.unique_indexes.insert(index, key);
+                    }
+                    None => meta.constraints.unique.push(key),
+                }
+                Ok(meta)
+            }
+            TableConstraint::Check(check) => {
+                let condition = check.expr.to_string();
+                meta.constraints.checks.push(condition);
+                // Every row is new to the condition.
+                check_conditions(&self.core.store, &self.ctx.state(), name, None, &meta)?;
+                Ok(meta)
+            }
+            other => Err(not_supported(format!(
+                "ALTER TABLE {name} ADD {other} is not supported; declare FOREIGN KEYs with CREATE TABLE"
+            ))),
         }
     }
 
@@ -187,7 +245,7 @@ impl Connection {
         if !create.constraints.is_empty() {
             return Err(not_supported(format!(
                 "ALTER TABLE ... ADD COLUMN {column_def}: keys cannot be added with a column yet; \
-                 add the column, then CREATE UNIQUE INDEX on it"
+                 add the column, then ALTER TABLE ... ADD PRIMARY KEY or UNIQUE on it"
             )));
         }
         let field = create.input.schema().field(0);
