@@ -1,9 +1,10 @@
-//! `MERGE INTO target USING source ON condition WHEN [NOT] MATCHED [AND
-//! condition] THEN UPDATE SET ... | DELETE | INSERT [(columns)] VALUES (...)`
-//! (SQL:2003, PostgreSQL 15, DuckDB). Every decision is made on the table as
-//! it was: the source is joined once to the target's rows (with their row
-//! ids), each pair goes to the first WHEN clause of its kind whose condition
-//! is true, and the changes are then applied together like an UPDATE (rows
+//! `MERGE INTO target USING source ON condition WHEN [NOT] MATCHED [BY SOURCE |
+//! BY TARGET] [AND condition] THEN UPDATE SET ... | DELETE | INSERT [(columns)]
+//! VALUES (...)` (SQL:2003, PostgreSQL 17, DuckDB). Every decision is made on
+//! the table as it was: the source is joined once to the target's rows (with
+//! their row ids), and once anti-joined for the target rows it does not match
+//! (BY SOURCE); each pair or row goes to the first WHEN clause of its kind
+//! whose condition is true, and the changes are then applied together like an UPDATE (rows
 //! removed by id, their new versions and the inserted rows appended), through
 //! the same key, CHECK and FOREIGN KEY checks as every write. A target row
 //! that two source rows would change is an error, as in PostgreSQL.
@@ -26,6 +27,27 @@ use datafusion::sql::sqlparser::ast::{
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::collections::HashSet;
+
+/// Which rows a WHEN clause is for.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// Pairs of a source row and the target row it matches.
+    Matched,
+    /// Source rows matching no target row.
+    NotMatched,
+    /// Target rows no source row matches.
+    NotMatchedBySource,
+}
+
+impl Kind {
+    fn sql(self) -> &'static str {
+        match self {
+            Kind::Matched => "MATCHED",
+            Kind::NotMatched => "NOT MATCHED",
+            Kind::NotMatchedBySource => "NOT MATCHED BY SOURCE",
+        }
+    }
+}
 
 fn not_supported(message: String) -> Error {
     Error::new(ErrorKind::NotSupported, message)
@@ -63,33 +85,54 @@ impl Connection {
         let schema = source.schema().join(existing.schema())?;
         let state = self.ctx.state();
         let plan_expr = |e: &SqlExpr| -> Result<Expr> { Ok(state.create_logical_expr(&e.to_string(), &schema)?) };
-        let joined = LogicalPlanBuilder::from(source).join_on(existing, JoinType::Left, [plan_expr(&merge.on)?])?.build()?;
-        let matched = col(ROW_ID).is_not_null();
+        let on = plan_expr(&merge.on)?;
+        let joined = LogicalPlanBuilder::from(source.clone()).join_on(existing.clone(), JoinType::Left, [on.clone()])?.build()?;
+        // The target's rows no source row matches (for WHEN NOT MATCHED BY SOURCE).
+        let unmatched_targets = LogicalPlanBuilder::from(existing).join_on(source, JoinType::LeftAnti, [on])?.build()?;
 
-        // Each clause takes the pairs of its kind that no earlier clause took.
-        let (mut taken_matched, mut taken_unmatched): (Vec<Expr>, Vec<Expr>) = (Vec::new(), Vec::new());
+        // Each clause takes the rows or pairs of its kind that no earlier clause took.
+        let mut taken: [Vec<Expr>; 3] = Default::default();
         let (mut removed, mut updated, mut inserted): (Vec<u64>, Vec<RecordBatch>, Vec<RecordBatch>) = (Vec::new(), Vec::new(), Vec::new());
         for clause in &merge.clauses {
-            let is_matched = match clause.clause_kind {
-                MergeClauseKind::Matched => true,
-                MergeClauseKind::NotMatched | MergeClauseKind::NotMatchedByTarget => false,
-                MergeClauseKind::NotMatchedBySource => {
-                    return Err(not_supported(
-                        "WHEN NOT MATCHED BY SOURCE is not supported yet; delete those rows with DELETE ... WHERE NOT EXISTS (...)".into(),
-                    ))
-                }
+            let kind = match clause.clause_kind {
+                MergeClauseKind::Matched => Kind::Matched,
+                MergeClauseKind::NotMatched | MergeClauseKind::NotMatchedByTarget => Kind::NotMatched,
+                MergeClauseKind::NotMatchedBySource => Kind::NotMatchedBySource,
             };
             let condition = match &clause.predicate {
                 Some(p) => plan_expr(p)?,
                 None => lit(true),
             };
-            let taken = if is_matched { &mut taken_matched } else { &mut taken_unmatched };
-            let mut filter = if is_matched { matched.clone() } else { col(ROW_ID).is_null() }.and(condition.clone());
+            // There is no source row for the target rows BY SOURCE takes.
+            let reads_source = |e: &Expr| {
+                e.column_refs().iter().any(|c| c.relation.as_ref().map_or(!columns.contains(&c.name), |r| r.table() != qualifier))
+            };
+            let by_source_reads_source = kind == Kind::NotMatchedBySource
+                && (reads_source(&condition)
+                    || match &clause.action {
+                        MergeAction::Update(update) => {
+                            update.assignments.iter().map(|a| plan_expr(&a.value)).collect::<Result<Vec<_>>>()?.iter().any(reads_source)
+                        }
+                        _ => false,
+                    });
+            if by_source_reads_source {
+                return Err(Error::programming(format!(
+                    "WHEN NOT MATCHED BY SOURCE can only read the columns of '{qualifier}': it takes the rows no source row matches"
+                )));
+            }
+            let (rows, mut filter) = match kind {
+                Kind::Matched => (&joined, col(ROW_ID).is_not_null()),
+                Kind::NotMatched => (&joined, col(ROW_ID).is_null()),
+                Kind::NotMatchedBySource => (&unmatched_targets, lit(true)),
+            };
+            filter = filter.and(condition.clone());
+            let taken = &mut taken[kind as usize];
             for earlier in taken.iter() {
                 filter = filter.and(!coalesce(vec![earlier.clone(), lit(false)]));
             }
             taken.push(condition);
-            let pairs = LogicalPlanBuilder::from(joined.clone()).filter(filter)?;
+            let pairs = LogicalPlanBuilder::from(rows.clone()).filter(filter)?;
+            let is_matched = kind != Kind::NotMatched;
             match (&clause.action, is_matched) {
                 (MergeAction::Update(update), true) => {
                     if update.update_predicate.is_some() || update.delete_predicate.is_some() {
@@ -157,8 +200,8 @@ impl Connection {
                 }
                 (action, is_matched) => {
                     return Err(Error::programming(format!(
-                        "WHEN {}MATCHED THEN {action} is not possible; use {} there",
-                        if is_matched { "" } else { "NOT " },
+                        "WHEN {} THEN {action} is not possible; use {} there",
+                        kind.sql(),
                         if is_matched { "UPDATE or DELETE" } else { "INSERT" }
                     )))
                 }
