@@ -19,7 +19,7 @@
 //! wrote the same table meanwhile fails its commit with a ConflictError
 //! (the commit's per-table version check) instead of mixing layouts.
 
-use super::ddl::{storage_type, take_column_rules};
+use super::ddl::{foreign_key, storage_type, take_column_rules};
 use super::{object_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 /// What the refusal of an unsupported operation lists.
 const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
-                         ADD PRIMARY KEY / UNIQUE / CHECK, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT";
+                         ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT";
 
 impl Connection {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
@@ -168,8 +168,8 @@ impl Connection {
         }
     }
 
-    /// `ADD [CONSTRAINT name] PRIMARY KEY (...) | UNIQUE (...) | CHECK (...)`,
-    /// checked against every row already there (the key indexes of a new key
+    /// `ADD [CONSTRAINT name] PRIMARY KEY (...) | UNIQUE (...) | CHECK (...) |
+    /// FOREIGN KEY (...) REFERENCES ...`, checked against every row already there (the key indexes of a new key
     /// are built from all segments when the table is set).
     fn add_constraint(&self, name: &str, mut meta: TableMeta, constraint: &TableConstraint) -> Result<TableMeta> {
         let columns = |columns: &[IndexColumn]| -> Result<Vec<String>> {
@@ -219,9 +219,16 @@ impl Connection {
                 check_conditions(&self.core.store, &self.ctx.state(), name, None, &meta)?;
                 Ok(meta)
             }
-            other => Err(not_supported(format!(
-                "ALTER TABLE {name} ADD {other} is not supported; declare FOREIGN KEYs with CREATE TABLE"
-            ))),
+            TableConstraint::ForeignKey(fk) => {
+                let mut declared = meta.constraints.clone();
+                declared.foreign_keys = vec![foreign_key(fk, &fk.columns)?];
+                self.resolve_foreign_keys(name, &mut declared, &meta.schema)?;
+                meta.constraints.foreign_keys.extend(declared.foreign_keys);
+                // Every row is new to it.
+                self.check_all_foreign_keys(name, &meta)?;
+                Ok(meta)
+            }
+            other => Err(not_supported(format!("ALTER TABLE {name} ADD {other} is not supported"))),
         }
     }
 

@@ -100,7 +100,7 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
 
 /// A FOREIGN KEY of `columns` as stored; its referenced columns are left
 /// empty when not named (the parent's PRIMARY KEY, found at CREATE).
-fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident]) -> Result<ForeignKey> {
+pub(super) fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident]) -> Result<ForeignKey> {
     let restrict = |action: &Option<ReferentialAction>| {
         matches!(action, None | Some(ReferentialAction::Restrict | ReferentialAction::NoAction))
     };
@@ -210,7 +210,7 @@ impl Connection {
     /// Names the referenced columns of the FOREIGN KEYs of new table `name`
     /// that did not (its parent's PRIMARY KEY) and checks that each references
     /// a key of an existing table (or of `name` itself) with as many columns.
-    fn resolve_foreign_keys(&self, name: &str, constraints: &mut Constraints, schema: &Schema) -> Result<()> {
+    pub(super) fn resolve_foreign_keys(&self, name: &str, constraints: &mut Constraints, schema: &Schema) -> Result<()> {
         let tables = self.tables.lock().unwrap();
         let own = constraints.clone();
         for fk in constraints.foreign_keys.iter_mut() {

@@ -83,6 +83,16 @@ pub struct Connection {
     fast_inserts: AtomicBool,
 }
 
+/// Marks `touched` tables as written by this transaction (a new entry), so
+/// that one that changed them meanwhile conflicts at commit.
+fn mark_written(tables: &mut BTreeMap<String, Arc<TableMeta>>, touched: Vec<String>) {
+    for other in touched {
+        if let Some(t) = tables.get(&other).cloned() {
+            tables.insert(other, Arc::new(t.as_ref().clone()));
+        }
+    }
+}
+
 /// Called with the number of rows written so far while a statement stores rows.
 pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
 
@@ -417,14 +427,19 @@ impl Connection {
             let before = tables.get(name).cloned();
             let mut indexes = self.key_indexes.lock().unwrap();
             let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, before.as_deref(), &meta)?;
-            // Marked as written, so that a transaction that changed them meanwhile conflicts.
-            for other in check.touched {
-                if let Some(t) = tables.get(&other).cloned() {
-                    tables.insert(other, Arc::new(t.as_ref().clone()));
-                }
-            }
+            mark_written(&mut tables, check.touched);
         }
         tables.insert(name.to_string(), Arc::new(meta));
+        Ok(())
+    }
+
+    /// Checks every row of `meta` (table `name`, its FOREIGN KEYs just
+    /// declared) against the tables it references, marking them as written.
+    fn check_all_foreign_keys(&self, name: &str, meta: &TableMeta) -> Result<()> {
+        let mut tables = self.tables.lock().unwrap();
+        let mut indexes = self.key_indexes.lock().unwrap();
+        let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, None, meta)?;
+        mark_written(&mut tables, check.touched);
         Ok(())
     }
 
