@@ -20,6 +20,18 @@ use datafusion::arrow::compute::cast;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+/// The FOREIGN KEYs of `tables` that reference table `name` (a self-reference
+/// of `name` included), each with the name and table it belongs to.
+pub fn referencing<'a>(
+    tables: &'a BTreeMap<String, Arc<TableMeta>>,
+    name: &'a str,
+) -> impl Iterator<Item = (&'a String, &'a TableMeta, &'a ForeignKey)> + 'a {
+    tables
+        .iter()
+        .flat_map(|(child, meta)| meta.constraints.foreign_keys.iter().map(move |fk| (child, meta.as_ref(), fk)))
+        .filter(move |(_, _, fk)| fk.parent == name)
+}
+
 /// What a checked write must also mark as written.
 #[derive(Debug, Default)]
 pub struct ForeignKeyCheck {
@@ -54,13 +66,11 @@ pub fn check_foreign_keys(
     }
     // Rows this write removes must not be referenced.
     if after.removes_rows_of(before) {
-        for (child_name, child) in tables.iter().filter(|(n, _)| n.as_str() != name) {
-            for fk in child.constraints.foreign_keys.iter().filter(|fk| fk.parent == name) {
-                for segment in &child.segments {
-                    check_rows(store, indexes, child_name, child, (segment, 0), fk, after).map_err(|e| removal_error(e, child_name))?;
-                }
-                check.touched.push(child_name.clone());
+        for (child_name, child, fk) in referencing(tables, name).filter(|(child, _, _)| child.as_str() != name) {
+            for segment in &child.segments {
+                check_rows(store, indexes, child_name, child, (segment, 0), fk, after).map_err(|e| removal_error(e, child_name))?;
             }
+            check.touched.push(child_name.clone());
         }
         // A self-reference: the rows kept must still find theirs (rows the
         // write added were checked above).

@@ -26,6 +26,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::checks::check_conditions;
 use crate::sql::parse::identifier;
 use crate::sql::table::SegmentTable;
+use crate::storage::foreign_keys::referencing;
 use crate::storage::{ForeignKey, TableMeta};
 use datafusion::arrow::array::{Array, StringArray};
 use datafusion::arrow::compute::cast;
@@ -70,8 +71,7 @@ impl Connection {
     /// The FOREIGN KEYs that reference table `name` (its own included), with their tables.
     fn referencing(&self, name: &str) -> Vec<(String, ForeignKey)> {
         let tables = self.tables.lock().unwrap();
-        let fks = tables.iter().flat_map(|(t, meta)| meta.constraints.foreign_keys.iter().map(move |fk| (t.clone(), fk.clone())));
-        fks.filter(|(_, fk)| fk.parent == name).collect()
+        referencing(&tables, name).map(|(child, _, fk)| (child.clone(), fk.clone())).collect()
     }
 
     fn rename_table(&self, old: &str, table_name: &RenameTableNameKind, if_exists: bool) -> Result<QueryResult> {

@@ -4,6 +4,7 @@
 use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::storage::foreign_keys::referencing;
 use crate::sql::parse::identifier;
 use crate::storage::{Constraints, ForeignKey, TableMeta};
 use datafusion::common::Constraint;
@@ -249,11 +250,7 @@ impl Connection {
         if tables.get(&name).is_some_and(|t| t.is_view()) {
             return Err(Error::programming(format!("'{name}' is a view, not a table; use DROP VIEW")));
         }
-        if let Some((child, fk)) = tables
-            .iter()
-            .filter(|(n, _)| **n != name)
-            .find_map(|(n, t)| t.constraints.foreign_keys.iter().find(|fk| fk.parent == name).map(|fk| (n, fk)))
-        {
+        if let Some((child, _, fk)) = referencing(&tables, &name).find(|(child, _, _)| **child != name) {
             return Err(Error::programming(format!("table '{name}' is referenced by {} of table '{child}'; drop that table first", fk.sql())));
         }
         let removed = tables.remove(&name);

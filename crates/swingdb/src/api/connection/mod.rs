@@ -26,7 +26,7 @@ use crate::sql::parse::parse;
 use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
 use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
-use crate::storage::foreign_keys::check_foreign_keys;
+use crate::storage::foreign_keys::{check_foreign_keys, referencing};
 use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::sql::checks::check_conditions;
 use crate::storage::inline::grow_tail;
@@ -422,7 +422,7 @@ impl Connection {
             check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, &meta)?;
         }
         let mut tables = self.tables.lock().unwrap();
-        let referenced = tables.values().any(|t| t.constraints.foreign_keys.iter().any(|fk| fk.parent == name));
+        let referenced = referencing(&tables, name).next().is_some();
         if referenced || !meta.constraints.foreign_keys.is_empty() {
             let before = tables.get(name).cloned();
             let mut indexes = self.key_indexes.lock().unwrap();
