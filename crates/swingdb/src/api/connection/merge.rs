@@ -11,11 +11,11 @@
 
 use super::dml::ROW_ID;
 use super::upsert::assigned_column;
-use super::{object_name, u64_values, Connection};
+use super::{bind_params, object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
-use datafusion::common::{Column, JoinType, ParamValues, ScalarValue, TableReference};
+use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
 use datafusion::logical_expr::{col, lit, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::functions::core::expr_fn::coalesce;
@@ -56,12 +56,7 @@ fn not_supported(message: String) -> Error {
 impl Connection {
     /// Runs a MERGE statement with the values of its placeholders.
     pub(super) async fn merge(&self, merge: &Merge, params: &[ScalarValue]) -> Result<QueryResult> {
-        let bind = |plan: LogicalPlan| -> Result<LogicalPlan> {
-            match params.is_empty() {
-                true => Ok(plan),
-                false => Ok(plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?),
-            }
-        };
+        let bind = |plan: LogicalPlan| bind_params(plan, params);
         let TableFactor::Table { name: target, alias, .. } = &merge.table else {
             return Err(Error::programming("MERGE INTO needs a table name"));
         };

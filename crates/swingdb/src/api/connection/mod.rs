@@ -83,6 +83,14 @@ pub struct Connection {
     fast_inserts: AtomicBool,
 }
 
+/// `plan` with its placeholders `$1, $2, ...` replaced by `params` (none: as it is).
+fn bind_params(plan: LogicalPlan, params: &[ScalarValue]) -> Result<LogicalPlan> {
+    match params.is_empty() {
+        true => Ok(plan),
+        false => Ok(plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?),
+    }
+}
+
 /// Marks `touched` tables as written by this transaction (a new entry), so
 /// that one that changed them meanwhile conflicts at commit.
 fn mark_written(tables: &mut BTreeMap<String, Arc<TableMeta>>, touched: Vec<String>) {
@@ -479,7 +487,7 @@ impl Connection {
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
         let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
-        let mut plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
+        let plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
         let wanted = plan.get_parameter_types()?.len();
         if exact_params && params.len() > wanted {
             return Err(Error::programming(format!(
@@ -487,10 +495,7 @@ impl Connection {
                 params.len()
             )));
         }
-        if !params.is_empty() {
-            plan = plan.with_param_values(ParamValues::List(params.iter().cloned().map(Into::into).collect()))?;
-        }
-        match plan {
+        match bind_params(plan, params)? {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, column_rules).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
