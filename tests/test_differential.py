@@ -1,4 +1,5 @@
-"""Randomized differential test: generated data, keyed writes and queries (joins,
+"""Randomized differential test: generated data, keyed writes (upserts of every
+spelling, colliding inserts, updates, deletes) and queries (joins,
 grouping, IN / EXISTS / scalar subqueries, correlated ones included) run on
 swingdb, SQLite and DuckDB; wherever SQLite and DuckDB agree, swingdb must give
 the same answer or refuse the statement with an error (counted and reported),
@@ -118,6 +119,28 @@ class Generator:
             f"FROM t1 AS x WHERE x.a = t1.b LIMIT 1) FROM t1",
         ])
 
+    def write(self):
+        """A keyed write on t2: upserts of every spelling, plain inserts that
+        may collide (within the statement too), updates and deletes, and a
+        parameterised single-row insert (given as (sql, params))."""
+        k, v = self.r.randint(-8, 8), self.value()
+        rows = ", ".join(f"({self.r.randint(-8, 8)}, {self.value()})" for _ in range(self.r.randint(1, 3)))
+        if self.r.random() < 0.15:
+            return "INSERT INTO t2 VALUES (?, ?)", [k, None if v == "NULL" else int(v)]
+        return self.r.choice([
+            f"INSERT INTO t2 VALUES ({k}, {v}) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+            f"INSERT INTO t2 VALUES ({k}, {v}) ON CONFLICT (k) DO UPDATE SET v = coalesce(t2.v, 0) + coalesce(excluded.v, 1)",
+            f"INSERT INTO t2 VALUES ({k}, {v}) ON CONFLICT (k) DO UPDATE SET v = excluded.v WHERE t2.v IS NULL OR t2.v < excluded.v",
+            f"INSERT INTO t2 VALUES ({k}, {v}) ON CONFLICT DO NOTHING",
+            f"INSERT INTO t2 VALUES {rows} ON CONFLICT (k) DO NOTHING",
+            f"INSERT OR REPLACE INTO t2 VALUES ({k}, {v})",
+            f"INSERT OR IGNORE INTO t2 VALUES {rows}",
+            f"INSERT INTO t2 VALUES {rows}",
+            f"INSERT INTO t2 SELECT a, b FROM t1 WHERE a IS NOT NULL AND {self.predicate()} ON CONFLICT DO NOTHING",
+            f"UPDATE t2 SET v = v + 1 WHERE {self.predicate('t2')}",
+            f"DELETE FROM t2 WHERE {self.predicate('t2')}",
+        ])
+
     def query(self):
         kind = self.r.choice(["plain", "group", "join", "sub", "scalar", "correlated", "correlated"])
         if kind == "correlated":
@@ -145,6 +168,48 @@ def _fresh():
         con.execute("CREATE TABLE t1 (a INTEGER, b INTEGER, c VARCHAR)")
         con.execute("CREATE TABLE t2 (k INTEGER PRIMARY KEY, v INTEGER)")
     return engines
+
+
+def _outcome(con, statement):
+    """The error a write raised, or None."""
+    sql, params = statement if isinstance(statement, tuple) else (statement, None)
+    try:
+        con.execute(sql, params) if params is not None else con.execute(sql)
+    except Exception as e:  # every engine's error is an outcome
+        return e
+    return None
+
+
+def test_keyed_writes_agree_with_sqlite_and_duckdb():
+    """Upserts, colliding inserts, updates and deletes on a keyed table: where
+    SQLite and DuckDB agree on whether a write fails and on the table after
+    it, swingdb must too (a failed write changes nothing)."""
+    compared, refused_everywhere, wrong = 0, 0, []
+    for round_ in range(max(1, QUERIES // 20)):
+        gen = Generator(5000 + round_)
+        engines = _fresh()
+        t1, t2 = gen.rows()
+        for con in engines.values():
+            if t1:
+                con.execute("INSERT INTO t1 VALUES " + ", ".join(t1))
+            if t2:
+                con.execute("INSERT INTO t2 VALUES " + ", ".join(t2))
+        for _ in range(12):
+            statement = gen.write()
+            failed = {name: _outcome(con, statement) is not None for name, con in engines.items()}
+            tables = {name: _answer(con, "SELECT k, v FROM t2") for name, con in engines.items()}
+            if failed["sqlite"] != failed["duckdb"] or tables["sqlite"] != tables["duckdb"]:
+                break  # the peers part ways: nothing further to hold swingdb to
+            compared += 1
+            refused_everywhere += failed["sqlite"]
+            if failed["swingdb"] != failed["sqlite"] or tables["swingdb"] != tables["sqlite"]:
+                wrong.append(f"{statement}\n    swingdb: failed={failed['swingdb']} {tables['swingdb']}\n    peers:   failed={failed['sqlite']} {tables['sqlite']}")
+                break
+        for con in engines.values():
+            con.close()
+    print(f"\n{compared} keyed writes compared ({refused_everywhere} refused by all three), {len(wrong)} differ")
+    assert compared >= QUERIES // 4
+    assert not wrong, f"{len(wrong)} writes differ:\n" + "\n".join(wrong[:10])
 
 
 def test_swingdb_agrees_with_sqlite_and_duckdb():
