@@ -46,10 +46,43 @@ def test_arrow_c_stream_protocol(filled):
     assert pl.DataFrame(filled.sql("SELECT x FROM t")).height == 10
 
 
-def test_result_is_read_once(filled):
-    r = filled.sql("SELECT id FROM t")
-    r.arrow()
-    assert r.arrow().num_rows == 0
+def test_a_result_reads_again_in_every_form_without_running_again(con):
+    """Printing a result (as a notebook does) used to empty it. Now every form
+    reads every row, the whole forms share one set of buffers (the stored
+    table's mapped file), and fetching walks the rows like a cursor, then
+    starts over."""
+    con.sql("CREATE TABLE r AS SELECT value AS v FROM range(50000)")
+    result = con.sql("SELECT v FROM r")
+    assert "v" in repr(result) and "<table>" in result._repr_html_()
+    first, second = result.numpy()["v"], result.numpy()["v"]
+    assert len(first) == 50000 and np.shares_memory(first, second)
+    assert np.shares_memory(first, result.df()["v"].to_numpy())
+    assert result.arrow().num_rows == 50000 and result.pl().height == 50000
+    assert len(result.fetchall()) == 50000 and len(result.fetchall()) == 50000
+    assert result.fetchone() == (0,) and result.fetchmany(2) == [(1,), (2,)]
+    assert len(result.fetchall()) == 49997  # the rows not fetched yet, as DB-API
+    rows = []
+    while batch := result.fetchmany(20000):
+        rows += batch
+    assert len(rows) == 50000 and rows[-1] == (49999,)
+    assert sum(1 for _ in result) == 50000 == sum(1 for _ in result)
+    # A DB-API cursor stays at its end.
+    cur = con.cursor().execute("SELECT v FROM r WHERE v < 3")
+    assert cur.fetchall() == [(0,), (1,), (2,)] and cur.fetchall() == [] and cur.fetchone() is None
+    assert cur.arrow().num_rows == 3
+
+
+def test_a_streamed_result_says_it_cannot_be_read_again(con):
+    con.sql("CREATE TABLE r AS SELECT value AS v FROM range(50000)")
+    streamed = con.sql("SELECT v FROM r")
+    assert sum(b.num_rows for b in streamed.fetch_record_batch(10000)) == 50000
+    with pytest.raises(swingdb.InterfaceError, match="streamed out"):
+        streamed.fetchall()
+    # Read whole first, it streams from what it kept, any number of times.
+    kept = con.sql("SELECT v FROM r")
+    kept.arrow()
+    for _ in range(2):
+        assert sum(b.num_rows for b in kept.fetch_record_batch(10000)) == 50000
 
 
 def test_fetch_record_batch_streams(con):

@@ -313,7 +313,7 @@ class Cursor:
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs one SQL string (may hold several statements; the last one's rows are kept)."""
         self._check()
-        self._result = Result(self.connection._run(query, _params(params)))
+        self._result = Result(self.connection._run(query, _params(params)), restarts=False)
         affected = self._result.rows_affected
         self._rowcount = -1 if affected is None else affected
         return self
@@ -369,23 +369,23 @@ class Cursor:
         return self._need_result().fetchall()
 
     def arrow(self):
-        """The remaining rows as a ``pyarrow.Table`` (zero-copy)."""
+        """Every row of the last result as a ``pyarrow.Table`` (zero-copy)."""
         return self._need_result().arrow()
 
     def df(self):
-        """The remaining rows as a ``pandas.DataFrame``."""
+        """Every row of the last result as a ``pandas.DataFrame``."""
         return self._need_result().df()
 
     def pl(self):
-        """The remaining rows as a ``polars.DataFrame``."""
+        """Every row of the last result as a ``polars.DataFrame``."""
         return self._need_result().pl()
 
     def numpy(self, **kwargs):
-        """The remaining rows as a dict of numpy arrays."""
+        """Every row of the last result as a dict of numpy arrays."""
         return self._need_result().numpy(**kwargs)
 
     def fetch_record_batch(self, rows_per_batch: int = 1_000_000):
-        """A ``pyarrow.RecordBatchReader`` over the remaining rows (streams)."""
+        """A ``pyarrow.RecordBatchReader`` over the last result's rows (streams)."""
         return self._need_result().fetch_record_batch(rows_per_batch)
 
     def __arrow_c_stream__(self, requested_schema=None):

@@ -14,21 +14,39 @@ _SHOW_ROWS = 20
 class Result:
     """The rows of one statement.
 
-    Rows arrive as an Arrow stream straight from the engine. Fetch them as
-    Python tuples (``fetchone``/``fetchmany``/``fetchall``), or whole as
+    Rows arrive as an Arrow stream straight from the engine and are kept as
+    they are read, so a result can be read any number of times and in any
+    form: printed (``show()``, the notebook view), then fetched as Python
+    tuples (``fetchone``/``fetchmany``/``fetchall``) or taken whole as
     ``arrow()`` (pyarrow.Table), ``df()`` (pandas), ``pl()`` (polars) or
-    ``numpy()`` (dict of arrays); those share memory with the engine's arrays,
-    which for stored tables are the memory-mapped segment files themselves.
-    A result is read once: rows taken by one method are not seen by another.
+    ``numpy()`` (dict of arrays). The statement runs once; what is kept are
+    the engine's own arrays, which for stored tables are the memory-mapped
+    segment files themselves, so keeping them copies nothing, and every whole
+    form shares that memory.
+
+    ``fetchone``/``fetchmany``/``fetchall`` walk the rows like a DB-API cursor;
+    once they have reported the end (``fetchall``, or ``None``/``[]``), the
+    next fetch starts over from the first row (as a DuckDB relation re-runs;
+    a DB-API cursor stays at the end). The whole forms always give every
+    row, whatever was fetched. Only streaming out (``fetch_record_batch()`` or
+    the Arrow stream protocol) passes rows on without keeping them, so that a
+    result larger than memory streams through; after that, the result can no
+    longer be read again (run the query again).
     """
 
-    def __init__(self, native):
+    def __init__(self, native, restarts: bool = True):
         self._native = native
         self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
         self.schema: pa.Schema = pa.schema(native)
         self._reader: pa.RecordBatchReader | None = None
-        self._pending: list = []  # rows converted to tuples but not fetched yet
+        self._kept: list[pa.RecordBatch] = []  # every batch read so far, in order
+        self._complete = False  # all batches are kept
+        self._streamed = False  # rows were passed on without being kept
+        self._position = 0  # the next row fetchone/fetchmany/fetchall return
+        self._exhausted = False  # the last fetch reached the end
+        self._restarts = restarts  # fetching starts over after the end (else it stays there, as a DB-API cursor)
+        self._table: pa.Table | None = None
 
     # -- metadata -----------------------------------------------------------
     @property
@@ -48,25 +66,37 @@ class Result:
             return None
         return [(f.name, str(f.type), None, None, None, None, f.nullable) for f in self.schema]
 
-    # -- streaming ----------------------------------------------------------
+    # -- reading -------------------------------------------------------------
     def _stream(self) -> pa.RecordBatchReader:
         if self._reader is None:
-            if self._native is None:
-                raise _swingdb.InterfaceError("this result was already consumed")
             self._reader = pa.RecordBatchReader.from_stream(self._native)
             self._native = None
         return self._reader
 
-    def _batches(self):
-        reader = self._stream()
-        while True:
-            try:
-                batch = reader.read_next_batch()
-            except StopIteration:
+    def _next_batch(self, streaming: bool = False) -> pa.RecordBatch | None:
+        """The next batch from the engine, or None at the end (`streaming`: for
+        a stream that passes rows on)."""
+        if self._streamed and not streaming:
+            raise _swingdb.InterfaceError("this result was streamed out (fetch_record_batch or the Arrow stream protocol), which does not keep rows; run the query again")
+        if self._complete:
+            return None
+        try:
+            return self._stream().read_next_batch()
+        except StopIteration:
+            self._complete = True
+            return None
+        except pa.ArrowException as error:
+            raise self._dbapi_error(error) from None
+
+    def _keep_until(self, rows: int | None) -> None:
+        """Reads and keeps batches until at least `rows` rows are kept (None: all)."""
+        kept = sum(b.num_rows for b in self._kept)
+        while rows is None or kept < rows:
+            batch = self._next_batch()
+            if batch is None:
                 return
-            except pa.ArrowException as error:
-                raise self._dbapi_error(error) from None
-            yield batch
+            self._kept.append(batch)
+            kept += batch.num_rows
 
     def _dbapi_error(self, error: Exception) -> Exception:
         """The swingdb exception behind a failure pyarrow reports in its own terms."""
@@ -80,76 +110,88 @@ class Result:
         return _swingdb.DataError(str(error))
 
     def fetch_record_batch(self, rows_per_batch: int = 1_000_000) -> pa.RecordBatchReader:
-        """A ``pyarrow.RecordBatchReader`` yielding batches of at most ``rows_per_batch`` rows,
-        computed as they are read (results larger than memory stream through)."""
-        if self._pending:
-            raise _swingdb.InterfaceError("rows were already fetched one by one; fetch the rest with fetchall()")
+        """A ``pyarrow.RecordBatchReader`` over every row, in batches of at most
+        ``rows_per_batch`` rows, computed as they are read: rows not read
+        before pass through without being kept (results larger than memory
+        stream), so afterwards the result cannot be read again unless it had
+        been read whole before."""
         if isinstance(rows_per_batch, bool) or not isinstance(rows_per_batch, int) or rows_per_batch < 1:
             raise _swingdb.ProgrammingError(f"rows_per_batch must be a positive integer, not {rows_per_batch!r}")
 
+        def batches():
+            yield from list(self._kept)
+            while (batch := self._next_batch(streaming=True)) is not None:
+                self._streamed = True
+                yield batch
+
         def sliced():
-            for batch in self._batches():
+            for batch in batches():
                 for offset in range(0, batch.num_rows, rows_per_batch):
                     yield batch.slice(offset, rows_per_batch)
 
         return pa.RecordBatchReader.from_batches(self.schema, sliced())
 
     def __arrow_c_stream__(self, requested_schema=None):
-        """Arrow PyCapsule stream export (consumes the result)."""
+        """Arrow PyCapsule stream export (streams, see ``fetch_record_batch``)."""
         return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
 
     def __arrow_c_schema__(self):
         return self.schema.__arrow_c_schema__()
 
     # -- Python rows -------------------------------------------------------
-    def _fill(self, n: int | None) -> None:
-        while n is None or len(self._pending) < n:
-            try:
-                batch = next(self._batches())
-            except StopIteration:
-                return
-            columns = [c.to_pylist() for c in batch.columns]
-            self._pending.extend(zip(*columns) if columns else [])
+    def fetchmany(self, size: int = 1):
+        """The next ``size`` rows as a list of tuples (``[]`` after the last)."""
+        if self._exhausted:
+            self._exhausted = False
+            if self._restarts:
+                self._position = 0
+        self._keep_until(None if size is None else self._position + size)
+        rows = []
+        skip = self._position
+        for batch in self._kept:
+            if size is not None and len(rows) >= size:
+                break
+            if skip >= batch.num_rows:
+                skip -= batch.num_rows
+                continue
+            take = batch.num_rows - skip if size is None else min(batch.num_rows - skip, size - len(rows))
+            columns = [c.to_pylist() for c in batch.slice(skip, take).columns]
+            rows.extend(zip(*columns) if columns else [()] * take)
+            skip = 0
+        self._position += len(rows)
+        # The end was reached: the next fetch starts over (a result) or stays there (a cursor).
+        self._exhausted = size is None or not rows
+        return rows
 
     def fetchone(self):
-        """The next row as a tuple, or None at the end."""
-        self._fill(1)
-        return self._pending.pop(0) if self._pending else None
-
-    def fetchmany(self, size: int = 1):
-        """The next ``size`` rows as a list of tuples."""
-        self._fill(size)
-        rows, self._pending = self._pending[:size], self._pending[size:]
-        return rows
+        """The next row as a tuple, or None after the last."""
+        rows = self.fetchmany(1)
+        return rows[0] if rows else None
 
     def fetchall(self):
-        """All remaining rows as a list of tuples."""
-        self._fill(None)
-        rows, self._pending = self._pending, []
-        return rows
+        """The rows not fetched yet (all of them, unless fetchone/fetchmany took some)."""
+        return self.fetchmany(None)
 
     def __iter__(self):
-        while True:
-            row = self.fetchone()
-            if row is None:
-                return
-            yield row
+        while rows := self.fetchmany(1):
+            yield rows[0]
 
     # -- whole results -----------------------------------------------------
     def arrow(self) -> pa.Table:
-        """The remaining rows as a ``pyarrow.Table`` whose buffers are the engine's (no copy)."""
-        if self._pending:
-            raise _swingdb.InterfaceError("rows were already fetched one by one; fetch the rest with fetchall()")
-        return pa.Table.from_batches(list(self._batches()), schema=self.schema)
+        """Every row as a ``pyarrow.Table`` whose buffers are the engine's (no copy)."""
+        if self._table is None:
+            self._keep_until(None)
+            self._table = pa.Table.from_batches(self._kept, schema=self.schema)
+        return self._table
 
     def pl(self):
-        """The remaining rows as a ``polars.DataFrame`` (zero-copy through Arrow)."""
+        """Every row as a ``polars.DataFrame`` (zero-copy through Arrow)."""
         import polars as pl
 
         return pl.from_arrow(self.arrow(), rechunk=False)
 
     def df(self):
-        """The remaining rows as a ``pandas.DataFrame``.
+        """Every row as a ``pandas.DataFrame``.
 
         Non-null numeric columns become numpy-backed columns that view the
         engine's buffers; other columns (NULLs, strings, dates, decimals) become
@@ -169,7 +211,7 @@ class Result:
         return frame
 
     def numpy(self, nulls: str = "mask", writable: bool = False, decimals: str = "float"):
-        """The remaining rows as ``{column: numpy array}``.
+        """Every row as ``{column: numpy array}``.
 
         Numeric and temporal columns without NULLs are read-only views of the
         engine's buffers. Columns with NULLs become masked arrays
@@ -194,14 +236,9 @@ class Result:
 
     # -- display -------------------------------------------------------------
     def _preview(self):
-        """Up to _SHOW_ROWS rows (consumes the result) and whether there were more."""
-        batches, rows = [], 0
-        for batch in self._batches():
-            batches.append(batch)
-            rows += batch.num_rows
-            if rows > _SHOW_ROWS:
-                break
-        table = pa.Table.from_batches(batches, schema=self.schema)
+        """Up to _SHOW_ROWS rows (reading no more than that) and whether there are more."""
+        self._keep_until(_SHOW_ROWS + 1)
+        table = pa.Table.from_batches(self._kept, schema=self.schema)
         return table.slice(0, _SHOW_ROWS), table.num_rows > _SHOW_ROWS
 
     def show(self) -> None:
@@ -215,8 +252,8 @@ class Result:
         return format_table(table, more)
 
     def __repr__(self) -> str:
-        if self._native is None and self._reader is None:
-            return "<swingdb.Result (consumed)>"
+        if self._streamed:
+            return "<swingdb.Result (streamed out)>"
         return self._render_text()
 
     def _repr_html_(self) -> str:
