@@ -341,3 +341,19 @@ def test_merge_takes_parameters(con):
     con.execute(merge, (1, 1, 3))  # not greater than 3: kept
     con.executemany(merge, [(2, 7, 0), (3, 8, 0)])
     assert con.sql("SELECT k, n FROM t ORDER BY k").fetchall() == [(1, 5), (2, 7), (3, 8)]
+
+
+def test_unnamed_expressions_are_named_as_written(con):
+    """Result columns of expressions read like the SQL (as SQLite and DuckDB
+    name them), not like DataFusion's plan (`Int64(42)`, `t.a + t.b`)."""
+    con.sql("CREATE TABLE nm (a INTEGER, b INTEGER)")
+    con.sql("INSERT INTO nm VALUES (1, 2), (3, 4)")
+    assert con.sql("SELECT 42, 'x' || 'y', a + b, a, count(*) OVER () FROM nm LIMIT 1").columns == [
+        "42", "'x' || 'y'", "a + b", "a", "count(*) OVER ()"]
+    r = con.sql("SELECT a % 2, count(*), sum(b) FROM nm GROUP BY a % 2 ORDER BY a % 2")
+    assert r.columns == ["a % 2", "count(*)", "sum(b)"] and r.fetchall() == [(1, 2, 6)]
+    # Repeats keep their name; aliases and plain columns are untouched; ORDER BY still matches.
+    r = con.sql("SELECT a + 1, a + 1, b AS total FROM nm ORDER BY a + 1 DESC")
+    assert r.columns == ["a + 1", "a + 1", "total"] and r.fetchall() == [(4, 4, 4), (2, 2, 2)]
+    assert con.sql("SELECT *, a * 2 FROM nm LIMIT 1").columns[:2] == ["a", "b"]
+    assert con.execute("SELECT CAST(a AS VARCHAR) FROM nm").description[0][0] == "CAST(a AS VARCHAR)"

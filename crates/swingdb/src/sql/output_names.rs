@@ -1,9 +1,16 @@
-//! Result columns with the same name. SQLite, PostgreSQL and DuckDB answer
-//! `SELECT a, a FROM t` and `SELECT 1 AS x, 2 AS x`; DataFusion refuses any
-//! plan whose columns share a name. For a query's own select list (the one
-//! whose columns the user receives), later repeats of a name are planned
-//! under a private alias and given their name back on the result's schema
-//! (Arrow allows repeated names), which costs nothing per row.
+//! The names of a query's result columns (the select list whose columns the
+//! user receives), given on the result's schema, which costs nothing per row.
+//!
+//! Repeats: SQLite, PostgreSQL and DuckDB answer `SELECT a, a FROM t` and
+//! `SELECT 1 AS x, 2 AS x`; DataFusion refuses any plan whose columns share a
+//! name. Later repeats of a name are planned under a private alias and given
+//! their name back (Arrow allows repeated names).
+//!
+//! Expressions: an unnamed one is named as the user wrote it (`42`, `a + b`,
+//! as SQLite and DuckDB name it), not as DataFusion shows its plan
+//! (`Int64(42)`, `t.a + t.b`). Its plan is left alone (an alias would change
+//! what ORDER BY and DISTINCT match); the name goes on the column at its
+//! position, so only select lists without `*` are named so.
 
 use super::parse::identifier;
 use crate::error::Result;
@@ -17,11 +24,19 @@ use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// Prefix of the private aliases; the suffix keeps them apart.
+/// Prefix of the private aliases of repeated names; the suffix keeps them apart.
 const PRIVATE: &str = "__swingdb_repeat_";
 
-/// The private alias -> real name pairs of a rewritten select list.
-pub type Renames = HashMap<String, String>;
+/// The names a query's result columns get back.
+#[derive(Debug, Default)]
+pub struct OutputNames {
+    /// Private alias -> real name, for repeated names.
+    renames: HashMap<String, String>,
+    /// (position, SQL text) of unnamed expressions, when positions are known.
+    written: Vec<(usize, String)>,
+    /// Columns of the select list that `written` counts in.
+    width: usize,
+}
 
 /// The name an unaliased select item gets, when it is a plain column.
 fn plain_name(expr: &Expr) -> Option<String> {
@@ -33,19 +48,34 @@ fn plain_name(expr: &Expr) -> Option<String> {
     Some(identifier(ident))
 }
 
-/// Aliases the repeated names of a query's top-level select list privately;
-/// what to rename back (empty when nothing repeats).
-pub fn plan_repeated_names(statement: &mut DFStatement) -> Renames {
-    let mut renames = Renames::new();
-    let DFStatement::Statement(s) = statement else { return renames };
-    let Statement::Query(query) = s.as_mut() else { return renames };
-    let SetExpr::Select(select) = query.body.as_mut() else { return renames };
+/// Aliases the repeated names of a query's top-level select list privately
+/// and notes the text of its unnamed expressions: what to name back.
+pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
+    let mut names = OutputNames::default();
+    let DFStatement::Statement(s) = statement else { return names };
+    let Statement::Query(query) = s.as_mut() else { return names };
+    let SetExpr::Select(select) = query.body.as_mut() else { return names };
     let mut seen = HashSet::new();
+    let stars = select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
+    names.width = select.projection.len();
     for (i, item) in select.projection.iter_mut().enumerate() {
         let (expr, name) = match item {
             SelectItem::UnnamedExpr(expr) => match plain_name(expr) {
                 Some(name) => (expr.clone(), name),
-                None => continue,
+                None => {
+                    let text = expr.to_string();
+                    // A repeat plans under a private alias, as repeated names do.
+                    if seen.insert(format!("expression {text}")) {
+                        if !stars {
+                            names.written.push((i, text));
+                        }
+                    } else {
+                        let private = format!("{PRIVATE}{i}");
+                        *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias: Ident::with_quote('"', private.clone()) };
+                        names.renames.insert(private, text);
+                    }
+                    continue;
+                }
             },
             SelectItem::ExprWithAlias { expr, alias } => (expr.clone(), identifier(alias)),
             _ => continue,
@@ -53,22 +83,25 @@ pub fn plan_repeated_names(statement: &mut DFStatement) -> Renames {
         if !seen.insert(name.clone()) {
             let private = format!("{PRIVATE}{i}");
             *item = SelectItem::ExprWithAlias { expr, alias: Ident::with_quote('"', private.clone()) };
-            renames.insert(private, name);
+            names.renames.insert(private, name);
         }
     }
-    renames
+    names
 }
 
-/// `stream` with its privately aliased columns named back.
-pub fn restore_names(stream: SendableRecordBatchStream, renames: Renames) -> Result<SendableRecordBatchStream> {
-    if renames.is_empty() {
+/// `stream` with its columns named back.
+pub fn restore_names(stream: SendableRecordBatchStream, names: OutputNames) -> Result<SendableRecordBatchStream> {
+    let width = stream.schema().fields().len();
+    let written: HashMap<usize, String> = if width == names.width { names.written.into_iter().collect() } else { HashMap::new() };
+    if names.renames.is_empty() && written.is_empty() {
         return Ok(stream);
     }
     let fields: Vec<Field> = stream
         .schema()
         .fields()
         .iter()
-        .map(|f| match renames.get(f.name()) {
+        .enumerate()
+        .map(|(i, f)| match names.renames.get(f.name()).or_else(|| written.get(&i)) {
             Some(name) => f.as_ref().clone().with_name(name),
             None => f.as_ref().clone(),
         })

@@ -21,7 +21,7 @@ use dml::{conform, not_null_violation};
 use super::database::{runtime, DbCore};
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::output_names::{plan_repeated_names, restore_names};
+use crate::sql::output_names::{plan_output_names, restore_names};
 use crate::sql::parse::parse;
 use crate::sql::session::new_context;
 use crate::sql::source::SegmentSource;
@@ -482,7 +482,7 @@ impl Connection {
                 _ => {}
             }
         }
-        let renames = plan_repeated_names(&mut statement);
+        let names = plan_output_names(&mut statement);
         let upsert = upsert::take_upsert(&mut statement)?;
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
         let column_rules = ddl::take_column_rules(&mut statement)?;
@@ -514,7 +514,7 @@ impl Connection {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
-                let stream = restore_names(self.stream_plan(plan).await?, renames)?;
+                let stream = restore_names(self.stream_plan(plan).await?, names)?;
                 Ok(QueryResult::streaming(stream))
             }
         }
