@@ -21,8 +21,9 @@ def test_create_table_with_all_types(con):
     desc = con.execute("SELECT * FROM t").description
     assert [d[0] for d in desc] == ["i", "b", "d", "m", "s", "f", "day", "ts"]
     types = dict((d[0], d[1]) for d in desc)
-    assert types["i"] == "int32" and types["b"] == "int64" and types["m"] == "decimal128(10, 2)"
-    assert types["s"] == "string" and types["day"] == "date32[day]"
+    assert types["i"] == "INTEGER" and types["b"] == "BIGINT" and types["m"] == "DECIMAL(10,2)"
+    assert types["s"] == "VARCHAR" and types["day"] == "DATE"
+    assert swingdb.NUMBER != types["s"] and swingdb.STRING != types["d"] and swingdb.DATETIME != types["b"]
     assert swingdb.NUMBER == types["d"] and swingdb.STRING == types["s"] and swingdb.DATETIME == types["ts"]
     nullable = dict((d[0], d[6]) for d in desc)
     assert nullable["i"] is False and nullable["b"] is True
@@ -357,3 +358,15 @@ def test_unnamed_expressions_are_named_as_written(con):
     assert r.columns == ["a + 1", "a + 1", "total"] and r.fetchall() == [(4, 4, 4), (2, 2, 2)]
     assert con.sql("SELECT *, a * 2 FROM nm LIMIT 1").columns[:2] == ["a", "b"]
     assert con.execute("SELECT CAST(a AS VARCHAR) FROM nm").description[0][0] == "CAST(a AS VARCHAR)"
+
+
+def test_types_read_like_sql_in_describe_description_and_show(con):
+    con.sql("CREATE TABLE ty (a INTEGER NOT NULL, b DECIMAL(10,2), c VARCHAR, d TIMESTAMP, e DOUBLE, f BOOLEAN, g DATE, h BIGINT)")
+    assert con.sql("DESCRIBE ty").fetchall() == [
+        ("a", "INTEGER", "NO"), ("b", "DECIMAL(10,2)", "YES"), ("c", "VARCHAR", "YES"), ("d", "TIMESTAMP", "YES"),
+        ("e", "DOUBLE", "YES"), ("f", "BOOLEAN", "YES"), ("g", "DATE", "YES"), ("h", "BIGINT", "YES")]
+    result = con.sql("SELECT * FROM ty")
+    assert [d[1] for d in result.description] == ["INTEGER", "DECIMAL(10,2)", "VARCHAR", "TIMESTAMP", "DOUBLE", "BOOLEAN", "DATE", "BIGINT"]
+    shown = repr(result)
+    assert "DECIMAL(10,2)" in shown and "VARCHAR" in shown and "decimal128" not in shown and "string" not in shown
+    assert "<small>DECIMAL(10,2)</small>" in result._repr_html_()

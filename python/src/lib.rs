@@ -404,6 +404,13 @@ impl PyResult_ {
         self.error.lock().unwrap().clone().map(|e| to_py(e).into_value(py).into_any())
     }
 
+    /// Each column's type as SQL names it (`BIGINT`, `DECIMAL(10,2)`, `VARCHAR`).
+    fn sql_types(&self) -> PyResult<Vec<String>> {
+        let guard = self.result.lock().unwrap();
+        let result = guard.as_ref().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
+        Ok(result.schema().fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect())
+    }
+
     /// The Arrow schema, as a PyCapsule (Arrow PyCapsule interface).
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
         let guard = self.result.lock().unwrap();

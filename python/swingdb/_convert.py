@@ -119,13 +119,13 @@ def _cell(v) -> str:
     return "NULL" if v is None else str(v)
 
 
-def format_table(table: pa.Table, more: bool = False) -> str:
-    """An aligned text table, like the shell prints."""
+def format_table(table: pa.Table, types: list[str], more: bool = False) -> str:
+    """An aligned text table, like the shell prints (`types`: the SQL names of
+    the column types)."""
     names = table.column_names
     if not names:
         return "(no columns)"
     columns = [[_cell(v) for v in c.to_pylist()] for c in table.columns]
-    types = [str(t) for t in table.schema.types]
     widths = [max([len(n), len(ty)] + [len(v) for v in col]) for n, ty, col in zip(names, types, columns)]
     line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
     def row(cells):

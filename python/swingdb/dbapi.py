@@ -12,7 +12,8 @@ paramstyle = "qmark"
 
 
 class _TypeObject:
-    """Compares equal to every Arrow type name of one DB-API type group."""
+    """Compares equal to every SQL type name (a ``description`` type_code) of
+    one DB-API type group."""
 
     def __init__(self, *prefixes):
         self._prefixes = prefixes
@@ -24,10 +25,12 @@ class _TypeObject:
         return hash(self._prefixes)
 
 
-STRING = _TypeObject("string", "large_string", "string_view")
-BINARY = _TypeObject("binary", "large_binary", "binary_view", "fixed_size_binary")
-NUMBER = _TypeObject("int", "uint", "float", "double", "halffloat", "decimal", "bool")
-DATETIME = _TypeObject("date", "time", "timestamp", "duration")
+STRING = _TypeObject("VARCHAR")
+BINARY = _TypeObject("BLOB")
+NUMBER = _TypeObject(
+    "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "REAL", "DOUBLE", "DECIMAL", "BOOLEAN"
+)
+DATETIME = _TypeObject("DATE", "TIME", "INTERVAL")
 ROWID = _TypeObject("__rowid__")
 
 Date = _dt.date

@@ -39,6 +39,7 @@ class Result:
         self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
         self.schema: pa.Schema = pa.schema(native)
+        self.sql_types: list[str] = native.sql_types()
         self._reader: pa.RecordBatchReader | None = None
         self._kept: list[pa.RecordBatch] = []  # every batch read so far, in order
         self._complete = False  # all batches are kept
@@ -56,15 +57,16 @@ class Result:
 
     @property
     def types(self) -> list[pa.DataType]:
-        """Arrow column types."""
+        """Arrow column types (``sql_types`` has their SQL names)."""
         return self.schema.types
 
     @property
     def description(self):
-        """DB-API ``description``: (name, type_code, None, None, None, None, null_ok)."""
+        """DB-API ``description``: (name, type_code, None, None, None, None, null_ok),
+        type_code being the SQL type name (``BIGINT``, ``DECIMAL(10,2)``, ``VARCHAR``)."""
         if not self.columns:
             return None
-        return [(f.name, str(f.type), None, None, None, None, f.nullable) for f in self.schema]
+        return [(f.name, t, None, None, None, None, f.nullable) for f, t in zip(self.schema, self.sql_types)]
 
     # -- reading -------------------------------------------------------------
     def _stream(self) -> pa.RecordBatchReader:
@@ -249,7 +251,7 @@ class Result:
         from ._convert import format_table
 
         table, more = self._preview()
-        return format_table(table, more)
+        return format_table(table, self.sql_types, more)
 
     def __repr__(self) -> str:
         if self._streamed:
@@ -258,7 +260,7 @@ class Result:
 
     def _repr_html_(self) -> str:
         table, more = self._preview()
-        head = "".join(f"<th>{html.escape(n)}<br><small>{html.escape(str(t))}</small></th>" for n, t in zip(table.column_names, table.schema.types))
+        head = "".join(f"<th>{html.escape(n)}<br><small>{html.escape(t)}</small></th>" for n, t in zip(table.column_names, self.sql_types))
         body = []
         for row in zip(*[c.to_pylist() for c in table.columns]):
             cells = "".join(f"<td>{'NULL' if v is None else html.escape(str(v))}</td>" for v in row)

@@ -41,6 +41,11 @@ impl QueryResult {
         Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n) }
     }
 
+    /// A result of rows computed already.
+    pub(crate) fn rows(batch: RecordBatch) -> Self {
+        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None }
+    }
+
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
         Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None }

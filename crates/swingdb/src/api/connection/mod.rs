@@ -21,6 +21,7 @@ use dml::{conform, not_null_violation};
 use super::database::{runtime, DbCore};
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::types::sql_name;
 use crate::sql::output_names::{plan_output_names, restore_names};
 use crate::sql::parse::parse;
 use crate::sql::session::new_context;
@@ -31,8 +32,8 @@ use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::sql::checks::check_conditions;
 use crate::storage::inline::grow_tail;
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
-use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::{ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
@@ -81,6 +82,22 @@ pub struct Connection {
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<fast_insert::Remembered>,
     fast_inserts: AtomicBool,
+}
+
+/// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
+/// `DECIMAL(10,2)`, not Arrow's `Int64`) and whether it may hold NULL.
+fn describe_columns(schema: &Schema) -> Result<QueryResult> {
+    let fields = schema.fields();
+    let names = StringArray::from_iter_values(fields.iter().map(|f| f.name().clone()));
+    let types = StringArray::from_iter_values(fields.iter().map(|f| sql_name(f.data_type())));
+    let nullable = StringArray::from_iter_values(fields.iter().map(|f| if f.is_nullable() { "YES" } else { "NO" }));
+    let out = Schema::new(vec![
+        Field::new("column_name", DataType::Utf8, false),
+        Field::new("data_type", DataType::Utf8, false),
+        Field::new("is_nullable", DataType::Utf8, false),
+    ]);
+    let batch = RecordBatch::try_new(Arc::new(out), vec![Arc::new(names), Arc::new(types), Arc::new(nullable)])?;
+    Ok(QueryResult::rows(batch))
 }
 
 /// `plan` with its placeholders `$1, $2, ...` replaced by `params` (none: as it is).
@@ -499,6 +516,7 @@ impl Connection {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, column_rules).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
+            LogicalPlan::DescribeTable(describe) => describe_columns(describe.schema.as_ref()),
             LogicalPlan::Ddl(other) => Err(Error::new(
                 ErrorKind::NotSupported,
                 format!("{} is not supported yet", other.name()),
