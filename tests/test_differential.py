@@ -162,12 +162,18 @@ class Generator:
         return f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE t2.k {op} t1.b) FROM t1{where}"
 
 
-def _fresh():
+def _loaded(gen):
+    """The three engines, each holding the same generated t1 and t2; and t2's rows."""
     engines = {"swingdb": swingdb.connect(), "sqlite": sqlite3.connect(":memory:"), "duckdb": duckdb.connect()}
+    t1, t2 = gen.rows()
     for con in engines.values():
         con.execute("CREATE TABLE t1 (a INTEGER, b INTEGER, c VARCHAR)")
         con.execute("CREATE TABLE t2 (k INTEGER PRIMARY KEY, v INTEGER)")
-    return engines
+        if t1:
+            con.execute("INSERT INTO t1 VALUES " + ", ".join(t1))
+        if t2:
+            con.execute("INSERT INTO t2 VALUES " + ", ".join(t2))
+    return engines, t2
 
 
 def _outcome(con, statement):
@@ -187,13 +193,7 @@ def test_keyed_writes_agree_with_sqlite_and_duckdb():
     compared, refused_everywhere, wrong = 0, 0, []
     for round_ in range(max(1, QUERIES // 20)):
         gen = Generator(5000 + round_)
-        engines = _fresh()
-        t1, t2 = gen.rows()
-        for con in engines.values():
-            if t1:
-                con.execute("INSERT INTO t1 VALUES " + ", ".join(t1))
-            if t2:
-                con.execute("INSERT INTO t2 VALUES " + ", ".join(t2))
+        engines, t2 = _loaded(gen)
         for _ in range(12):
             statement = gen.write()
             failed = {name: _outcome(con, statement) is not None for name, con in engines.items()}
@@ -217,13 +217,7 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
     rounds = max(1, QUERIES // 30)
     for round_ in range(rounds):
         gen = Generator(1000 + round_)
-        engines = _fresh()
-        t1, t2 = gen.rows()
-        for con in engines.values():
-            if t1:
-                con.execute("INSERT INTO t1 VALUES " + ", ".join(t1))
-            if t2:
-                con.execute("INSERT INTO t2 VALUES " + ", ".join(t2))
+        engines, t2 = _loaded(gen)
         # A keyed write that collides must fail everywhere, and change nothing.
         if t2:
             dup = t2[0].split(",")[0].strip("(")
