@@ -370,3 +370,23 @@ def test_types_read_like_sql_in_describe_description_and_show(con):
     shown = repr(result)
     assert "DECIMAL(10,2)" in shown and "VARCHAR" in shown and "decimal128" not in shown and "string" not in shown
     assert "<small>DECIMAL(10,2)</small>" in result._repr_html_()
+
+
+def test_timestamptz_keeps_its_zone(tmp_path):
+    """TIMESTAMPTZ columns were stored as naive timestamps (DataFusion's session
+    time zone was unset), so pandas got naive datetimes. They hold UTC instants
+    with their zone, as in DuckDB, also after reopening."""
+    import datetime as dt
+
+    path = str(tmp_path / "tz.swingdb")
+    con = swingdb.connect(path)
+    con.sql("CREATE TABLE ev (at TIMESTAMPTZ, local TIMESTAMP, made TIMESTAMPTZ DEFAULT now())")
+    con.sql("INSERT INTO ev (at, local) VALUES ('2024-01-01 12:00:00+02', '2024-01-01 12:00:00')")
+    con.close()
+    con = swingdb.connect(path)
+    assert con.sql("DESCRIBE ev").fetchall()[:2] == [("at", "TIMESTAMP WITH TIME ZONE", "YES"), ("local", "TIMESTAMP", "YES")]
+    table = con.sql("SELECT at, local, made <= now() AS past FROM ev").arrow()
+    assert table.schema.field("at").type.tz == "UTC" and table.schema.field("local").type.tz is None
+    at = table.column("at").to_pylist()[0]
+    assert at == dt.datetime(2024, 1, 1, 10, 0, tzinfo=dt.timezone.utc) and table.column("past").to_pylist() == [True]
+    assert str(con.sql("SELECT at FROM ev").df()["at"].dtype).endswith("tz=UTC][pyarrow]")

@@ -36,6 +36,11 @@ pub fn new_context(
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
+    // TIMESTAMPTZ / TIMESTAMP WITH TIME ZONE columns keep their zone (UTC
+    // instants, as DuckDB stores them), so they reach pandas and polars
+    // zone-aware; unset, DataFusion makes them naive timestamps. now() and
+    // current_timestamp give UTC instants too.
+    config.options_mut().execution.time_zone = Some("UTC".to_string());
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features()
