@@ -48,7 +48,9 @@ def test_interactive_shell(tmp_path):
     child.sendline(".tables")
     child.expect("items")
     child.sendline(".schema items")
-    child.expect("name")
+    child.expect(r"name\s+\| VARCHAR")  # SQL type names, not Arrow's Utf8
+    child.sendline(".schema nope")
+    child.expect("table 'nope' does not exist")
     child.sendline(".timer on")
     child.sendline("SELECT name FROM items;")
     child.expect("apple")

@@ -126,13 +126,13 @@ impl Shell {
                 Err(e) => eprintln!("Error: {e}"),
             },
             ".schema" => match parts.next() {
-                Some(t) => {
-                    self.run_sql_with(
-                        "SELECT column_name, data_type, is_nullable FROM information_schema.columns \
-                         WHERE table_name = $1 AND table_schema = 'main' ORDER BY ordinal_position",
-                        &[ScalarValue::Utf8(Some(t.to_string()))],
-                    );
-                }
+                Some(t) => match self.con.describe(t).and_then(|mut r| r.collect_batches()) {
+                    Ok(batches) => match pretty_format_batches(&batches) {
+                        Ok(table) => println!("{table}"),
+                        Err(e) => eprintln!("Error: cannot display the columns: {e}"),
+                    },
+                    Err(e) => eprintln!("Error: {e}"),
+                },
                 None => eprintln!("usage: .schema TABLE"),
             },
             ".share" => match (parts.next(), parts.next()) {

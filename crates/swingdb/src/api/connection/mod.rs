@@ -268,6 +268,29 @@ impl Connection {
         Ok(self.tables.lock().unwrap().keys().cloned().collect())
     }
 
+    /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
+    /// type, nullable); a ProgrammingError naming it if there is none.
+    pub fn describe(&self, name: &str) -> Result<QueryResult> {
+        let schema = {
+            let implicit = self.txn.lock().unwrap().is_none();
+            let tables = if implicit {
+                let manifest = self.core.dir().pin_latest()?;
+                self.core.dir().unpin(manifest.version);
+                manifest.tables.clone()
+            } else {
+                self.tables.lock().unwrap().clone()
+            };
+            match tables.get(name) {
+                Some(meta) => meta.schema.clone(),
+                None => {
+                    let known = tables.keys().cloned().collect::<Vec<_>>().join(", ");
+                    return Err(Error::programming(format!("table '{name}' does not exist (tables: {known})")));
+                }
+            }
+        };
+        describe_columns(&schema)
+    }
+
     /// The underlying DataFusion session (for registering functions, tuning).
     pub fn session(&self) -> &SessionContext {
         &self.ctx
