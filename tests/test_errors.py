@@ -91,3 +91,12 @@ def test_missing_segment_is_reported(db_path):
 def test_missing_file_query(con, tmp_path):
     with pytest.raises(swingdb.ProgrammingError, match="does not exist"):
         con.sql(f"SELECT * FROM read_csv('{tmp_path}/nope.csv')")
+
+
+def test_a_mistyped_function_gets_the_name_meant(con):
+    """DataFusion suggested `range` for `avrage` (smallest edit distance); the
+    suggestion now credits the letters a name starts with and counts a swap
+    of neighbours as one edit."""
+    for typed, meant in [("avrage(1)", "avg"), ("lenght('x')", "length"), ("uper('a')", "upper"), ("row_numbr() OVER ()", "row_number")]:
+        with pytest.raises(swingdb.ProgrammingError, match=rf"Invalid function '\w+'\. Did you mean '{meant}'\?"):
+            con.sql(f"SELECT {typed}")

@@ -14,6 +14,7 @@ pub mod session;
 pub mod source;
 pub mod subquery;
 pub mod table;
+pub mod suggest;
 pub mod types;
 pub mod views;
 

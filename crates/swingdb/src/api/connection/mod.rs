@@ -21,6 +21,7 @@ use dml::{conform, not_null_violation};
 use super::database::{runtime, DbCore};
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::suggest::closest;
 use crate::sql::types::sql_name;
 use crate::sql::output_names::{plan_output_names, restore_names};
 use crate::sql::parse::parse;
@@ -527,7 +528,7 @@ impl Connection {
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
         let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
-        let plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(e.into()))?;
+        let plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(self.suggest_function(e.into())))?;
         let wanted = plan.get_parameter_types()?.len();
         if exact_params && params.len() > wanted {
             return Err(Error::programming(format!(
@@ -574,6 +575,20 @@ impl Connection {
 
     /// With external access off, a file path used as a table is "not found":
     /// say why.
+    /// `err` with a better "Did you mean" when it is about an unknown
+    /// function (see [`crate::sql::suggest`]).
+    fn suggest_function(&self, err: Error) -> Error {
+        let message = err.message();
+        let Some(rest) = message.strip_prefix("Invalid function '") else { return err };
+        let Some((typed, _)) = rest.split_once("'.") else { return err };
+        let state = self.ctx.state();
+        let names = state.scalar_functions().keys().chain(state.aggregate_functions().keys()).chain(state.window_functions().keys());
+        match closest(typed, names.map(String::as_str)) {
+            Some(name) => Error::new(err.kind(), format!("Invalid function '{typed}'. Did you mean '{name}'?")),
+            None => err,
+        }
+    }
+
     fn explain_missing_file(&self, err: Error) -> Error {
         let looks_like_file = |m: &str| m.contains("not found") && (m.contains('/') || m.contains('.'));
         if self.core.external_access || err.kind() != ErrorKind::Programming || !looks_like_file(err.message()) {
