@@ -128,3 +128,12 @@ def test_repeated_result_column_names_are_kept(con):
 def test_pathlike_is_accepted(tmp_path):
     with swingdb.connect(tmp_path / "p.swingdb") as con:
         assert con.path.endswith("p.swingdb")
+
+
+def test_module_level_sql_uses_one_shared_in_memory_connection():
+    """As duckdb.sql(): SQL without making a connection first."""
+    swingdb.sql("CREATE OR REPLACE TABLE module_level AS SELECT 41 AS x")
+    assert swingdb.sql("SELECT x + 1 FROM module_level").fetchall() == [(42,)]
+    assert swingdb.execute("SELECT count(*) FROM module_level").fetchone() == (1,)
+    assert swingdb.default_connection() is swingdb.default_connection()
+    assert swingdb.connect().sql("SELECT count(*) FROM information_schema.tables WHERE table_name = 'module_level'").fetchone() == (0,)

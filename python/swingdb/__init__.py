@@ -5,6 +5,8 @@
     >>> con.sql("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(id, name)")
     >>> con.sql("SELECT sum(id) AS s FROM t").fetchall()
     [(3,)]
+    >>> swingdb.sql("SELECT 40 + 2").fetchall()      # a shared in-memory connection
+    [(42,)]
 
 Results reach pyarrow, numpy, pandas and polars through the Arrow C stream
 interface without copying: a ``SELECT`` over a stored table returns arrays that
@@ -50,6 +52,29 @@ from .dbapi import (  # noqa: F401
     threadsafety,
 )
 
+_default: Connection | None = None
+
+
+def default_connection() -> Connection:
+    """The in-memory connection ``swingdb.sql`` and ``swingdb.execute`` use
+    (made on first use, shared by the whole process, as DuckDB's module-level
+    functions share theirs)."""
+    global _default
+    if _default is None:
+        _default = connect()
+    return _default
+
+
+def sql(query: str, params=None) -> Result | None:
+    """``default_connection().sql(query, params)``: SQL without making a connection first."""
+    return default_connection().sql(query, params)
+
+
+def execute(query: str, params=None) -> Cursor:
+    """``default_connection().execute(query, params)``."""
+    return default_connection().execute(query, params)
+
+
 try:
     __version__ = _version("swingdb")
 except _NotFound:  # running from a source tree without installing
@@ -57,6 +82,9 @@ except _NotFound:  # running from a source tree without installing
 
 __all__ = [
     "connect",
+    "sql",
+    "execute",
+    "default_connection",
     "Connection",
     "Cursor",
     "Result",
