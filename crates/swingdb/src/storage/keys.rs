@@ -79,7 +79,7 @@ impl KeyIndex {
             *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
         }
         let key = KeyColumns::new(&table.schema, columns)?;
-        let now: HashMap<&str, u64> = table.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect();
+        let now = table.rows_by_segment();
         // Segments that left, or hold fewer rows than were hashed under
         // their name (a tail a failed statement grew, then restored).
         let gone: Vec<String> = self

@@ -83,11 +83,6 @@ pub struct SegmentMeta {
     pub inline: Option<InlineRows>,
 }
 
-/// The number of rows of each segment of `table`, by name.
-fn segment_rows(table: Option<&TableMeta>) -> std::collections::HashMap<&str, u64> {
-    table.iter().flat_map(|t| t.segments.iter().map(|s| (s.file.as_str(), s.rows))).collect()
-}
-
 /// A column as stored in a manifest: the Arrow type is kept as its textual form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct ColumnMeta {
@@ -232,12 +227,17 @@ impl TableMeta {
         Self { segments, ..self.clone_without_segments() }
     }
 
+    /// The number of rows of each segment, by name.
+    pub fn rows_by_segment(&self) -> std::collections::HashMap<&str, u64> {
+        self.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect()
+    }
+
     /// The rows this version of the table has and `before` had not: each
     /// segment holding some, with the position of the first (a segment's rows
     /// up to the count `before` had under its name are the same rows; see
     /// [`super::inline`]). Every row, for a new table.
     pub fn added_rows(&self, before: Option<&TableMeta>) -> Vec<(&SegmentMeta, usize)> {
-        let old = segment_rows(before);
+        let old = before.map(TableMeta::rows_by_segment).unwrap_or_default();
         self.segments
             .iter()
             .filter_map(|s| match old.get(s.file.as_str()) {
@@ -250,7 +250,7 @@ impl TableMeta {
 
     /// Whether some row of `before` is not in this version of the table.
     pub fn removes_rows_of(&self, before: Option<&TableMeta>) -> bool {
-        let now = segment_rows(Some(self));
+        let now = self.rows_by_segment();
         before.is_some_and(|b| b.segments.iter().any(|s| now.get(s.file.as_str()).is_none_or(|&rows| rows < s.rows)))
     }
 

@@ -257,39 +257,31 @@ impl Connection {
         self.txn.lock().unwrap().as_ref().is_some_and(|t| t.explicit)
     }
 
-    /// Names of the tables this connection sees.
-    pub fn table_names(&self) -> Result<Vec<String>> {
+    /// The tables this connection sees: its transaction's, or the newest version's outside one.
+    fn visible_tables(&self) -> Result<BTreeMap<String, Arc<TableMeta>>> {
         let implicit = self.txn.lock().unwrap().is_none();
         if implicit {
             let manifest = self.core.dir().pin_latest()?;
-            let names = manifest.tables.keys().cloned().collect();
             self.core.dir().unpin(manifest.version);
-            return Ok(names);
+            return Ok(manifest.tables.clone());
         }
-        Ok(self.tables.lock().unwrap().keys().cloned().collect())
+        Ok(self.tables.lock().unwrap().clone())
+    }
+
+    /// Names of the tables this connection sees.
+    pub fn table_names(&self) -> Result<Vec<String>> {
+        Ok(self.visible_tables()?.into_keys().collect())
     }
 
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
     /// type, nullable); a ProgrammingError naming it if there is none.
     pub fn describe(&self, name: &str) -> Result<QueryResult> {
-        let schema = {
-            let implicit = self.txn.lock().unwrap().is_none();
-            let tables = if implicit {
-                let manifest = self.core.dir().pin_latest()?;
-                self.core.dir().unpin(manifest.version);
-                manifest.tables.clone()
-            } else {
-                self.tables.lock().unwrap().clone()
-            };
-            match tables.get(name) {
-                Some(meta) => meta.schema.clone(),
-                None => {
-                    let known = tables.keys().cloned().collect::<Vec<_>>().join(", ");
-                    return Err(Error::programming(format!("table '{name}' does not exist (tables: {known})")));
-                }
-            }
+        let tables = self.visible_tables()?;
+        let Some(meta) = tables.get(name) else {
+            let known = tables.keys().cloned().collect::<Vec<_>>().join(", ");
+            return Err(Error::programming(format!("table '{name}' does not exist (tables: {known})")));
         };
-        describe_columns(&schema)
+        describe_columns(&meta.schema)
     }
 
     /// The underlying DataFusion session (for registering functions, tuning).
