@@ -390,3 +390,21 @@ def test_timestamptz_keeps_its_zone(tmp_path):
     at = table.column("at").to_pylist()[0]
     assert at == dt.datetime(2024, 1, 1, 10, 0, tzinfo=dt.timezone.utc) and table.column("past").to_pylist() == [True]
     assert str(con.sql("SELECT at FROM ev").df()["at"].dtype).endswith("tz=UTC][pyarrow]")
+
+
+def test_named_parameters_take_a_dict(con):
+    import datetime
+
+    con.sql("CREATE TABLE people (id INTEGER, name VARCHAR, born DATE)")
+    con.execute("INSERT INTO people VALUES ($id, $name, $born)", {"id": 1, "name": "Ada", "born": datetime.date(1815, 12, 10)})
+    con.execute("INSERT INTO people VALUES (:id, :name, :born)", {"born": None, "name": "Bob", "id": 2})
+    rows = con.sql("SELECT name, ':id' AS text FROM people WHERE id = :id OR id = $id", {"id": 2}).fetchall()
+    assert rows == [("Bob", ":id")]
+    # The same name used twice binds one value; values are bound, never pasted into the SQL.
+    assert con.sql("SELECT count(*) FROM people WHERE name = $n OR name = $n", {"n": "x' OR '1'='1"}).fetchall() == [(0,)]
+    with pytest.raises(swingdb.ProgrammingError, match=r"no value was given for parameter \$name \(values given: id\)"):
+        con.sql("SELECT $id, $name", {"id": 1})
+    with pytest.raises(swingdb.ProgrammingError, match="value was given for 'extra'"):
+        con.sql("SELECT $id", {"id": 1, "extra": 2})
+    with pytest.raises(swingdb.ProgrammingError, match="parameter names must be strings"):
+        con.sql("SELECT $1", {1: 1})

@@ -30,6 +30,27 @@ create_exception!(_swingdb, ProgrammingError, DatabaseError, "Bad SQL or API use
 create_exception!(_swingdb, NotSupportedError, DatabaseError, "Valid SQL that swingdb does not support yet.");
 create_exception!(_swingdb, ConflictError, OperationalError, "Another transaction committed a conflicting change first; retry.");
 create_exception!(_swingdb, CorruptionError, DatabaseError, "A stored file is damaged; the message names it.");
+create_exception!(_swingdb, InterruptError, OperationalError, "The statement was cancelled by `interrupt()`; nothing it did was kept.");
+
+thread_local! {
+    /// The exception a signal handler raised (KeyboardInterrupt for Ctrl-C)
+    /// while this thread's statement ran: the statement is cancelled and this
+    /// is what Python sees instead of `InterruptError`.
+    static SIGNALLED: std::cell::RefCell<Option<PyErr>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The engine's signal check: runs Python's signal handlers (only the main
+/// thread has any). An exception one raises cancels the running statement
+/// and is kept to be raised in its place.
+fn check_python_signals() -> bool {
+    Python::attach(|py| match py.check_signals() {
+        Ok(()) => false,
+        Err(raised) => {
+            SIGNALLED.with(|s| *s.borrow_mut() = Some(raised));
+            true
+        }
+    })
+}
 
 fn to_py(err: swingdb::Error) -> PyErr {
     let msg = err.message().to_string();
@@ -42,6 +63,7 @@ fn to_py(err: swingdb::Error) -> PyErr {
         ErrorKind::Corruption => CorruptionError::new_err(msg),
         ErrorKind::NotSupported => NotSupportedError::new_err(msg),
         ErrorKind::Internal => InternalError::new_err(msg),
+        ErrorKind::Interrupted => SIGNALLED.with(|s| s.borrow_mut().take()).unwrap_or_else(|| InterruptError::new_err(msg)),
     }
 }
 
@@ -206,7 +228,8 @@ impl PyDatabase {
     /// A new connection.
     fn connect(&self, py: Python<'_>) -> PyResult<PyConnection> {
         let con = engine(py, || self.db.connect())?;
-        Ok(PyConnection { con: Mutex::new(Some(con)) })
+        let interrupt = con.interrupt_handle();
+        Ok(PyConnection { con: Mutex::new(Some(con)), interrupt })
     }
 
     /// The database directory.
@@ -252,6 +275,8 @@ impl PyDatabase {
 #[pyclass(name = "Connection", module = "swingdb._swingdb", frozen)]
 struct PyConnection {
     con: Mutex<Option<swingdb::Connection>>,
+    /// Kept outside the lock, which the running statement holds.
+    interrupt: swingdb::Interrupt,
 }
 
 impl PyConnection {
@@ -276,11 +301,27 @@ impl PyConnection {
         &self,
         py: Python<'_>,
         sql: String,
-        params: Option<Vec<Bound<'_, PyAny>>>,
+        params: Option<Bound<'_, PyAny>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<PyResult_> {
-        let values =
-            params.unwrap_or_default().iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?;
+        // A dict names its values ($name / :name placeholders); they are
+        // numbered like positional ones before the statement is parsed.
+        let mut sql = sql;
+        let values = match params {
+            None => Vec::new(),
+            Some(named) if named.is_instance_of::<PyDict>() => {
+                let named = named.cast::<PyDict>()?;
+                let pairs = named
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, v))| Ok((k.extract::<String>()?, scalar(i, &v)?)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let (numbered, values) = py.detach(|| swingdb::sql::params::name_placeholders(&sql, &pairs)).map_err(to_py)?;
+                sql = numbered;
+                values
+            }
+            Some(list) => list.extract::<Vec<Bound<'_, PyAny>>>()?.iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?,
+        };
         let hook = progress_hook(progress);
         let has_hook = hook.is_some();
         let result = self.with(py, |c| {
@@ -357,6 +398,12 @@ impl PyConnection {
             c.set_fast_inserts(on);
             Ok(())
         })
+    }
+
+    /// Cancels the statement or fetch running on this connection (from any
+    /// thread); it raises InterruptError and keeps nothing.
+    fn interrupt(&self) {
+        self.interrupt.interrupt();
     }
 
     /// Whether an explicit transaction is open.
@@ -580,6 +627,7 @@ fn mapped_file(address: usize) -> Option<(i32, u64)> {
 #[pymodule]
 fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    swingdb::set_signal_check(Box::new(check_python_signals));
     m.add_class::<PyDatabase>()?;
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
@@ -603,6 +651,7 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("NotSupportedError", py.get_type::<NotSupportedError>()),
         ("ConflictError", py.get_type::<ConflictError>()),
         ("CorruptionError", py.get_type::<CorruptionError>()),
+        ("InterruptError", py.get_type::<InterruptError>()),
     ] {
         m.add(name, ty)?;
     }

@@ -25,6 +25,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     IntegrityError,
     InterfaceError,
     InternalError,
+    InterruptError,
     NotSupportedError,
     OperationalError,
     ProgrammingError,
@@ -105,4 +106,5 @@ __all__ = [
     "NotSupportedError",
     "ConflictError",
     "CorruptionError",
+    "InterruptError",
 ]

@@ -45,8 +45,11 @@ def _param(value):
 def _params(params):
     if params is None:
         return None
-    if isinstance(params, dict):
-        raise _swingdb.ProgrammingError("named parameters are not supported; pass a list or tuple for ? / $1 placeholders")
+    if isinstance(params, dict):  # $name / :name placeholders
+        for name in params:
+            if not isinstance(name, str):
+                raise _swingdb.ProgrammingError(f"parameter names must be strings, not {type(name).__name__} ({name!r})")
+        return {name: _param(v) for name, v in params.items()}
     if isinstance(params, (str, bytes)):
         raise _swingdb.ProgrammingError("parameters must be a list or tuple, not a single string")
     return [_param(v) for v in params]
@@ -193,6 +196,13 @@ class Connection:
         self._check_open()
         if self._con.in_transaction:
             self._con.execute("ROLLBACK")
+
+    def interrupt(self) -> None:
+        """Cancels the statement or fetch running on this connection, from any
+        thread: it raises :class:`InterruptError` and keeps nothing it did; the
+        connection stays usable. (Ctrl-C does the same in the thread running it,
+        raising ``KeyboardInterrupt``.) Without a running statement it does nothing."""
+        self._con.interrupt()
 
     def _check_open(self) -> None:
         if self._con.closed:

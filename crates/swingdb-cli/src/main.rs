@@ -1,5 +1,6 @@
 //! `swingdb`: the interactive shell, one-shot SQL runner, and snapshot and pipe commands.
 
+mod cancel;
 mod pipe;
 
 use clap::{Parser, Subcommand};
@@ -76,6 +77,7 @@ impl Shell {
 
     /// Runs `sql` with positional parameters (names the user typed go here, never into the SQL text).
     fn run_sql_with(&self, sql: &str, params: &[ScalarValue]) -> bool {
+        cancel::clear();
         let start = Instant::now();
         let outcome = self.con.execute(sql, params).and_then(|mut r| {
             let affected = r.rows_affected();
@@ -177,9 +179,13 @@ impl Shell {
         }
         println!("swingdb {} - enter .help for help", env!("CARGO_PKG_VERSION"));
         let mut buffer = String::new();
+        // Ctrl-C clears the line; a second one in a row, on the empty line, exits.
+        let mut interrupted = false;
         loop {
             let prompt = if buffer.is_empty() { "swingdb> " } else { "     ...> " };
-            match editor.readline(prompt) {
+            let read = editor.readline(prompt);
+            let was_interrupted = std::mem::replace(&mut interrupted, matches!(read, Err(ReadlineError::Interrupted)));
+            match read {
                 Ok(line) => {
                     let trimmed = line.trim();
                     if buffer.is_empty() && trimmed.starts_with('.') {
@@ -200,7 +206,11 @@ impl Shell {
                         buffer.clear();
                     }
                 }
-                Err(ReadlineError::Interrupted) => buffer.clear(),
+                Err(ReadlineError::Interrupted) if was_interrupted => break,
+                Err(ReadlineError::Interrupted) => {
+                    buffer.clear();
+                    println!("(Ctrl-C again, or Ctrl-D, to exit)");
+                }
                 Err(ReadlineError::Eof) => break,
                 Err(e) => {
                     eprintln!("Error: {e}");
@@ -283,6 +293,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    cancel::install();
     let mut shell = Shell { con, timer: false };
     if let Some(sql) = &args.command {
         return if shell.run_sql(sql) { ExitCode::SUCCESS } else { ExitCode::FAILURE };

@@ -25,6 +25,8 @@ pub enum ErrorKind {
     NotSupported,
     /// A bug in swingdb; please report it.
     Internal,
+    /// The statement was cancelled (Ctrl-C, `interrupt()`); nothing it did was kept.
+    Interrupted,
 }
 
 /// The error type of the swingdb core.

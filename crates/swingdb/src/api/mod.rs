@@ -2,8 +2,10 @@
 
 pub mod connection;
 pub mod database;
+pub mod interrupt;
 pub mod result;
 
 pub use connection::{Connection, PipeSource};
 pub use database::{Database, OpenOptions, VerifyReport};
+pub use interrupt::{set_signal_check, Interrupt};
 pub use result::QueryResult;

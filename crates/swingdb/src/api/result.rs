@@ -3,6 +3,7 @@
 
 use crate::coalesce::{continues, join_run};
 use super::database::runtime;
+use super::interrupt::Interrupt;
 use crate::error::Result;
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -20,6 +21,8 @@ pub struct QueryResult {
     /// Batches held back while each continues the one before (see [`continues`]).
     run: Vec<RecordBatch>,
     rows_affected: Option<u64>,
+    /// Cancels a fetch (the connection's, once [`Self::interruptible_by`] set it).
+    interrupt: Interrupt,
 }
 
 impl std::fmt::Debug for QueryResult {
@@ -31,24 +34,30 @@ impl std::fmt::Debug for QueryResult {
 impl QueryResult {
     /// A result without rows or columns (DDL, transaction control).
     pub(crate) fn empty() -> Self {
-        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None }
+        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
     }
 
     /// A result of a DML statement: one row, one `count` column.
     pub(crate) fn count(n: u64) -> Self {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n) }
+        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), interrupt: Interrupt::default() }
     }
 
     /// A result of rows computed already.
     pub(crate) fn rows(batch: RecordBatch) -> Self {
-        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None }
+        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None }
+        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
+    }
+
+    /// This result, its fetches cancelled by `interrupt` (a connection's).
+    pub(crate) fn interruptible_by(mut self, interrupt: &Interrupt) -> Self {
+        self.interrupt = interrupt.clone();
+        self
     }
 
     /// The schema of the rows.
@@ -86,14 +95,19 @@ impl QueryResult {
         }
         let Some(stream) = self.stream.as_mut() else { return Ok(None) };
         loop {
-            match runtime().block_on(stream.next()) {
-                Some(Ok(batch)) if batch.num_rows() == 0 => continue,
-                Some(Ok(batch)) => return Ok(Some(batch)),
-                Some(Err(e)) => {
+            let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }));
+            match next {
+                Ok(Some(Ok(batch))) if batch.num_rows() == 0 => continue,
+                Ok(Some(Ok(batch))) => return Ok(Some(batch)),
+                Ok(Some(Err(e))) => {
                     self.stream = None;
                     return Err(e.into());
                 }
-                None => {
+                Err(interrupted) => {
+                    self.stream = None;
+                    return Err(interrupted);
+                }
+                Ok(None) => {
                     self.stream = None;
                     return Ok(None);
                 }

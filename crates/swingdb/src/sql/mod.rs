@@ -1,6 +1,8 @@
 //! SQL: DataFusion wired to swingdb's catalog and storage, plus the pieces of
 //! SQL DataFusion leaves to its host (table functions, placeholders).
 
+pub mod cancellable;
+pub mod case_fold;
 pub mod catalog;
 pub mod checks;
 pub mod functions;

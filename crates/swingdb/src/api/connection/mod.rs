@@ -19,8 +19,11 @@ pub use pipe::PipeSource;
 use dml::{conform, not_null_violation};
 
 use super::database::{runtime, DbCore};
+use super::interrupt::Interrupt;
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::cancellable::make_cancellable;
+use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
 use crate::sql::suggest::closest;
 use crate::sql::types::sql_name;
 use crate::sql::output_names::{plan_output_names, restore_names};
@@ -41,7 +44,7 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::MemTable;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
-use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
 use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
@@ -83,6 +86,7 @@ pub struct Connection {
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<fast_insert::Remembered>,
     fast_inserts: AtomicBool,
+    interrupt: Interrupt,
 }
 
 /// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
@@ -117,6 +121,27 @@ fn mark_written(tables: &mut BTreeMap<String, Arc<TableMeta>>, touched: Vec<Stri
             tables.insert(other, Arc::new(t.as_ref().clone()));
         }
     }
+}
+
+/// `stream`, computed by a task on the engine's worker threads. A plan
+/// whose operators compute a batch without ever yielding (an aggregate over
+/// a single-partition join runs for seconds in one poll) would otherwise
+/// run inside the caller's poll, where nothing else gets a turn: the caller
+/// now only waits for batches, so it notices an interrupt (Ctrl-C) at once.
+/// Dropping the stream stops the task. Plain reads of stored data (cheap per
+/// batch) skip the hop.
+fn off_thread(mut stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+    let mut builder = RecordBatchReceiverStream::builder(stream.schema(), 2);
+    let tx = builder.tx();
+    builder.spawn(async move {
+        while let Some(item) = stream.next().await {
+            if tx.send(item).await.is_err() {
+                break; // the reader is gone
+            }
+        }
+        Ok(())
+    });
+    builder.build()
 }
 
 /// Called with the number of rows written so far while a statement stores rows.
@@ -176,13 +201,14 @@ impl Connection {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
         let ctx = new_context(tables.clone(), registered.clone(), core.attached.clone(), core.store.clone(), core.external_access)?;
-        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default(), remembered: Mutex::default(), fast_inserts: AtomicBool::new(true) })
+        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default(), remembered: Mutex::default(), fast_inserts: AtomicBool::new(true), interrupt: Interrupt::default() })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
     /// parameters (`?` or `$1`) and returns the last statement's result.
     pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
-        on_planning_stack(|| {
+        self.interrupt.clear();
+        let result = on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 // Placeholders, so parameters: the only statements worth remembering.
@@ -202,7 +228,14 @@ impl Connection {
                 }
                 self.execute_async(sql, params).await
             })
-        })
+        });
+        Ok(result?.interruptible_by(&self.interrupt))
+    }
+
+    /// What cancels this connection's running statement or fetch from
+    /// another thread (see [`Interrupt::interrupt`]).
+    pub fn interrupt_handle(&self) -> Interrupt {
+        self.interrupt.clone()
     }
 
     /// Turns the short way of single-row `INSERT ... VALUES (?, ...)` on or
@@ -227,6 +260,7 @@ impl Connection {
     /// The name is taken as it is (as if quoted in SQL); no SQL is built from it.
     pub fn store(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>, create: bool) -> Result<QueryResult> {
         check_table_name(name)?;
+        self.interrupt.clear();
         let source = Arc::new(MemTable::try_new(schema, vec![batches])?);
         on_planning_stack(|| runtime().block_on(async {
             let _busy = self.busy.lock().await;
@@ -375,7 +409,9 @@ impl Connection {
         }
         let saved_tables = self.tables.lock().unwrap().clone();
         let mark = self.txn.lock().unwrap().as_ref().map_or(0, |t| t.new_files.len());
-        let outcome = body().await;
+        // Cancelling drops `body` at an await point: what it changed is undone
+        // below like any failure's (its TableWriters delete their own files).
+        let outcome = self.interrupt.guard(body()).await;
         if let Err(e) = outcome {
             *self.tables.lock().unwrap() = saved_tables;
             if let Some(txn) = self.txn.lock().unwrap().as_mut() {
@@ -520,7 +556,14 @@ impl Connection {
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
         let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
-        let plan = state.statement_to_plan(statement).await.map_err(|e| self.explain_missing_file(self.suggest_function(e.into())))?;
+        let mut refolds = 0;
+        let plan = loop {
+            match state.statement_to_plan(statement.clone()).await {
+                Ok(plan) => break plan,
+                Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
+                Err(e) => return Err(self.explain_missing_file(self.suggest_function(e.into()))),
+            }
+        };
         let wanted = plan.get_parameter_types()?.len();
         if exact_params && params.len() > wanted {
             return Err(Error::programming(format!(
@@ -604,11 +647,13 @@ impl Connection {
             let streams = execute_stream_partitioned(physical, task_ctx)?;
             return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())));
         }
-        Ok(execute_stream(physical, task_ctx)?)
+        let physical = make_cancellable(physical, &self.interrupt.cancelled_flag())?;
+        Ok(off_thread(execute_stream(physical, task_ctx)?))
     }
 
     async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
-        Ok(self.ctx.execute_logical_plan(plan).await?.collect().await?)
+        let stream = self.stream_plan(plan).await?;
+        Ok(datafusion::physical_plan::common::collect(stream).await?)
     }
 
     /// Drains `stream` into new segments of `table` (shaped as `schema`).

@@ -1,0 +1,162 @@
+"""Cancelling: Ctrl-C (SIGINT) and con.interrupt() stop a running statement or
+fetch quickly, keep nothing it did, and leave the connection usable."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import swingdb
+
+# Seconds of work on this machine for each (checked: they outlast the delays below).
+LONG_QUERY = "SELECT sum(a.value * b.value) FROM range(100000) a, range(100000) b"
+LONG_INSERT = "INSERT INTO t SELECT a.value FROM range(20000) a, range(20000) b"
+
+# The issue asks for ~100 ms; a loaded CI machine gets this much slack.
+PROMPT = 1.0
+
+
+def _in_child(pieces: list[str], tmp_path) -> dict:
+    """Runs `body` in a Python subprocess that prints "ready" before the work
+    to cancel; sends it SIGINT 0.3 s later and returns the JSON it prints."""
+    script = textwrap.dedent(
+        """
+        import json, signal, sys, time
+        import swingdb
+        received = []
+        def handler(signum, frame):
+            received.append(time.perf_counter())
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, handler)
+        con = swingdb.connect(sys.argv[1])
+        """
+    ) + "".join(textwrap.dedent(piece) for piece in pieces)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path / "db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout.readline().strip() == "ready", child.stderr.read()
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    return json.loads(out)
+
+
+CANCELLED = """
+    try:
+        {work}
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "KeyboardInterrupt"
+    latency = time.perf_counter() - received[0] if received else None
+"""
+
+
+def test_ctrl_c_cancels_a_running_query(tmp_path):
+    got = _in_child(
+        [
+        """
+        print("ready", flush=True)
+        """,
+        CANCELLED.format(work=f"con.sql({LONG_QUERY!r}).fetchall()"),
+        """
+        print(json.dumps({"outcome": outcome, "latency": latency, "after": con.sql("SELECT 41 + 1").fetchall()[0][0]}))
+        """,
+        ],
+        tmp_path,
+    )
+    assert got["outcome"] == "KeyboardInterrupt"
+    assert got["latency"] < PROMPT, got
+    assert got["after"] == 42  # the connection goes on
+
+
+def test_ctrl_c_cancels_an_insert_and_keeps_nothing(tmp_path):
+    got = _in_child(
+        [
+        """
+        con.sql("CREATE TABLE t AS SELECT 7 AS x")
+        print("ready", flush=True)
+        """,
+        CANCELLED.format(work=f"con.sql({LONG_INSERT!r})"),
+        """
+        rows = con.sql("SELECT x FROM t").fetchall()
+        con.close()
+        again = swingdb.connect(sys.argv[1]).sql("SELECT count(*) FROM t").fetchall()[0][0]
+        print(json.dumps({"outcome": outcome, "latency": latency, "rows": rows, "reopened": again}))
+        """,
+        ],
+        tmp_path,
+    )
+    assert got["outcome"] == "KeyboardInterrupt"
+    # A segment being written when the signal comes is finished first (up to ~1 s on a slow disk).
+    assert got["latency"] < PROMPT + 2, got
+    assert got["rows"] == [[7]] and got["reopened"] == 1
+
+
+def test_interrupt_from_another_thread_cancels_a_query():
+    con = swingdb.connect()
+    timer = threading.Timer(0.3, con.interrupt)
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(swingdb.InterruptError, match="cancelled") as caught:
+        con.sql(LONG_QUERY).fetchall()
+    assert time.perf_counter() - started < 0.3 + PROMPT
+    assert isinstance(caught.value, swingdb.OperationalError)
+    assert con.sql("SELECT 1 AS one").fetchall() == [(1,)]
+
+
+def test_interrupt_inside_a_transaction_undoes_only_that_statement(tmp_path):
+    con = swingdb.connect(str(tmp_path / "db"))
+    con.sql("CREATE TABLE t (x BIGINT)")
+    con.begin()
+    con.sql("INSERT INTO t VALUES (1), (2)")
+    threading.Timer(0.3, con.interrupt).start()
+    with pytest.raises(swingdb.InterruptError):
+        con.sql(LONG_INSERT)
+    assert con.in_transaction
+    con.commit()
+    assert con.sql("SELECT x FROM t ORDER BY x").fetchall() == [(1,), (2,)]
+    assert not [f for f in os.listdir(tmp_path / "db" / "segments") if f.endswith(".tmp")] if (tmp_path / "db" / "segments").exists() else True
+
+
+def test_interrupt_with_nothing_running_does_not_cancel_the_next_statement():
+    con = swingdb.connect()
+    con.interrupt()
+    assert con.sql("SELECT count(*) AS n FROM range(1000)").fetchall() == [(1000,)]
+
+
+def test_interrupt_while_streaming_out():
+    con = swingdb.connect()
+    reader = con.sql(LONG_QUERY).fetch_record_batch()
+    threading.Timer(0.3, con.interrupt).start()
+    with pytest.raises(swingdb.InterruptError):
+        reader.read_all()
+
+
+def test_ctrl_c_in_the_shell_cancels_the_statement_and_keeps_the_shell(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    from test_cli import CLI
+
+    # A terminal the line editor drives in raw mode, where Ctrl-C at the prompt is a key.
+    child = pexpect.spawn(CLI, encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "xterm"})
+    child.expect("swingdb> ")
+    child.sendline(LONG_QUERY + ";")
+    time.sleep(0.5)
+    sent = time.perf_counter()
+    child.sendintr()
+    child.expect("interrupted")
+    assert time.perf_counter() - sent < PROMPT + 1
+    child.expect("swingdb> ")
+    child.sendline("SELECT 40 + 2 AS answer;")
+    child.expect("42")
+    child.expect("swingdb> ")
+    child.sendintr()  # an empty line: the first Ctrl-C says how to leave
+    child.expect("Ctrl-C again")
+    child.sendintr()
+    child.expect(pexpect.EOF)
