@@ -100,3 +100,54 @@ def test_a_mistyped_function_gets_the_name_meant(con):
     for typed, meant in [("avrage(1)", "avg"), ("lenght('x')", "length"), ("uper('a')", "upper"), ("row_numbr() OVER ()", "row_number")]:
         with pytest.raises(swingdb.ProgrammingError, match=rf"Invalid function '\w+'\. Did you mean '{meant}'\?"):
             con.sql(f"SELECT {typed}")
+
+
+# The ten typical mistakes of issue 13, each with what its message must give
+# (the name involved, the fix, a caret under the mistake where the parser or
+# binder knows the place). DuckDB's message for each is in the comment.
+TEN_MISTAKES = [
+    # Binder Error: Referenced column "nme" not found ... Candidate bindings: "name" + caret
+    ("SELECT nme FROM t", None, swingdb.ProgrammingError, ["nme", "Did you mean 't.name'", "LINE 1: SELECT nme FROM t\n               ^^^"]),
+    # Catalog Error: Scalar Function with name avrage does not exist! Did you mean "avg"? + caret
+    ("SELECT avrage(qty) FROM t", None, swingdb.ProgrammingError, ["'avrage'", "Did you mean 'avg'", "\n               ^"]),
+    # Binder Error: column "name" must appear in the GROUP BY clause ... ANY_VALUE("name") + caret
+    ("SELECT name, sum(qty) FROM t", None, swingdb.ProgrammingError, ['column "name"', "GROUP BY name", "any_value(name)", "^^^^"]),
+    # Conversion Error: Could not convert string 'x' to INT32 + caret
+    ("INSERT INTO t VALUES ('x', 'b', 2)", None, swingdb.DataError, ["'x'", "INTEGER"]),
+    # (DuckDB answers NULL)
+    ("SELECT qty / 0 FROM t", None, swingdb.DataError, ["Division by zero"]),
+    # IO Error: No files found that match the pattern "nope.csv" + caret
+    ("SELECT * FROM read_csv('nope.csv')", None, swingdb.ProgrammingError, ["'nope.csv'", "working directory"]),
+    # Invalid Input Error: Values were not provided for the following parameters: 2
+    ("SELECT * FROM t WHERE id = ? AND qty = ?", [1], swingdb.ProgrammingError, ["2 parameter placeholders", "1 value was given"]),
+    # Parser Error: unterminated string literal + caret
+    ("SELECT 'abc FROM t", None, swingdb.ProgrammingError, ["Unterminated string literal", "LINE 1: SELECT 'abc FROM t\n               ^"]),
+    # Binder Error: Ambiguous reference to column name "id" (use: 't.id' or 'u.id') + caret
+    ("SELECT id FROM t, u", None, swingdb.ProgrammingError, ['column "id" is ambiguous', "qualify it", "\n               ^^"]),
+    # Catalog Error: Table with name tt does not exist! Did you mean "t"? (no statement number)
+    ("CREATE TABLE z (a INT);\nSELECT * FROM tt;\nSELECT 1", None, swingdb.ProgrammingError, ["table 'tt' does not exist", "Did you mean 't'", "LINE 2: SELECT * FROM tt;"]),
+]
+
+
+@pytest.mark.parametrize("sql,params,kind,parts", TEN_MISTAKES, ids=[m[0][:30] for m in TEN_MISTAKES])
+def test_the_ten_typical_mistakes_get_messages_that_teach(tmp_path, monkeypatch, sql, params, kind, parts):
+    monkeypatch.chdir(tmp_path)
+    con = swingdb.connect()
+    con.sql("CREATE TABLE t (id INTEGER, name VARCHAR, qty INTEGER)")
+    con.sql("INSERT INTO t VALUES (1, 'a', 3)")
+    con.sql("CREATE TABLE u (id INTEGER, name VARCHAR)")
+    with pytest.raises(kind) as caught:
+        con.execute(sql, params).fetchall()
+    message = str(caught.value)
+    for part in parts:
+        assert part in message, f"{part!r} not in:\n{message}"
+    # The failed statement kept nothing (statements before it in a script committed, as in DuckDB).
+    assert con.table_names() == (["t", "u", "z"] if sql.startswith("CREATE") else ["t", "u"])
+
+
+def test_a_failing_statement_of_a_script_is_named_when_it_has_no_place():
+    con = swingdb.connect()
+    con.sql("CREATE TABLE s (x INTEGER)")
+    with pytest.raises(swingdb.DataError, match=r"Division by zero \(in statement 2 of 3\)"):
+        con.sql("INSERT INTO s VALUES (1); INSERT INTO s SELECT x / 0 FROM s; SELECT 2")
+    assert con.sql("SELECT x FROM s").fetchall() == [(1,)]

@@ -40,7 +40,7 @@ def test_register_every_kind_of_data(con, make):
     con.register("d", make())
     assert con.sql("SELECT sum(a) FROM d").fetchall() == [(6,)]
     con.unregister("d")
-    with pytest.raises(swingdb.ProgrammingError, match="table 'd' not found"):
+    with pytest.raises(swingdb.ProgrammingError, match="table 'd' does not exist"):
         con.sql("SELECT * FROM d")
 
 

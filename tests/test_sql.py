@@ -191,10 +191,12 @@ def test_constraints_not_enforced_yet_are_refused_honestly(con):
 
 
 def test_parameter_count_must_match(con):
-    with pytest.raises(swingdb.ProgrammingError, match=r"\$1"):
+    with pytest.raises(swingdb.ProgrammingError, match=r"has 1 parameter placeholder \(\? or \$n\) but no values were given"):
         con.execute("SELECT ?", [])
-    with pytest.raises(swingdb.ProgrammingError, match="2 parameters were given but the statement has 1"):
+    with pytest.raises(swingdb.ProgrammingError, match="has 1 parameter placeholder .* but 2 values were given"):
         con.execute("SELECT ? + 1", [1, 2])
+    with pytest.raises(swingdb.ProgrammingError, match="has 2 parameter placeholders .* but 1 value was given"):
+        con.execute("SELECT ? + ?", [1])
 
 
 def test_views_persist_and_follow_transactions(tmp_path):

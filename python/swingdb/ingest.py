@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from . import _swingdb
 
-_MISSING_TABLE = re.compile(r"table '(?:swingdb\.main\.|main\.)?([^'.]+)' not found")
+_MISSING_TABLE = re.compile(r"table '(?:swingdb\.main\.|main\.)?([^'.]+)' (?:not found|does not exist)")
 
 
 def to_arrow(obj, name: str = "data"):

@@ -34,6 +34,19 @@ pub enum ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     message: String,
+    /// Where in the statement's text the mistake is, if known.
+    span: Option<SqlSpan>,
+}
+
+/// A stretch of SQL text: 1-based line and columns, `end` inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SqlSpan {
+    /// Line of the first character.
+    pub line: u64,
+    /// Column of the first character.
+    pub column: u64,
+    /// Column of the last character, if on the same line.
+    pub end_column: Option<u64>,
 }
 
 /// Result alias used throughout the core.
@@ -42,7 +55,23 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// An error of `kind` with a human-readable `message`.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into() }
+        Self { kind, message: message.into(), span: None }
+    }
+    /// Where in the SQL text the mistake is, if known.
+    pub fn span(&self) -> Option<SqlSpan> {
+        self.span
+    }
+    /// A syntax error: the parser's or tokenizer's `message`, its
+    /// "at Line: L, Column: C" turned into this error's span.
+    pub fn syntax(message: &str) -> Self {
+        let message = message.replace("TokenizerError(\"", "").replace("ParserError(\"", "").replace("\")", "");
+        let (message, span) = strip_location(&message);
+        Self { kind: ErrorKind::Programming, message: format!("SQL syntax error: {message}"), span }
+    }
+    /// This error with its message replaced.
+    pub(crate) fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
     }
     /// Shorthand for [`ErrorKind::Programming`].
     pub fn programming(message: impl Into<String>) -> Self {
@@ -166,6 +195,35 @@ fn datafusion_message(err: &DataFusionError) -> String {
     }
 }
 
+/// The span of the first diagnostic DataFusion attached to `err`.
+fn diagnostic_span(err: &DataFusionError) -> Option<SqlSpan> {
+    match err {
+        DataFusionError::Diagnostic(d, inner) => {
+            d.span.filter(|s| s.start.line > 0).map(|s| SqlSpan {
+                line: s.start.line,
+                column: s.start.column,
+                end_column: (s.end.line == s.start.line && s.end.column >= s.start.column).then_some(s.end.column.saturating_sub(1).max(s.start.column)),
+            }).or_else(|| diagnostic_span(inner))
+        }
+        DataFusionError::Context(_, inner) => diagnostic_span(inner),
+        DataFusionError::Shared(inner) => diagnostic_span(inner),
+        DataFusionError::Collection(all) => all.iter().find_map(diagnostic_span),
+        _ => None,
+    }
+}
+
+/// The parser's and tokenizer's "... at Line: 1, Column: 8" taken off a
+/// message and turned into a span (shown as a caret instead).
+pub(crate) fn strip_location(message: &str) -> (String, Option<SqlSpan>) {
+    let Some(at) = message.rfind(" at Line: ") else { return (message.to_string(), None) };
+    let rest = &message[at + " at Line: ".len()..];
+    let Some((line, rest)) = rest.split_once(", Column: ") else { return (message.to_string(), None) };
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let (Ok(line), Ok(column)) = (line.parse::<u64>(), digits.parse::<u64>()) else { return (message.to_string(), None) };
+    let tail = &rest[digits.len()..];
+    (format!("{}{}", &message[..at], tail), Some(SqlSpan { line, column, end_column: None }))
+}
+
 fn arrow_message(err: &ArrowError) -> String {
     match err {
         ArrowError::CastError(m) => format!("Conversion error: {m}"),
@@ -186,7 +244,8 @@ impl From<DataFusionError> for Error {
         };
         // Tables live in one schema: name them as the user wrote them.
         let message = datafusion_message(&err).replace("'swingdb.main.", "'");
-        Self::new(datafusion_kind(&err), message)
+        let (message, parsed_at) = strip_location(&message);
+        Self { kind: datafusion_kind(&err), message, span: diagnostic_span(&err).or(parsed_at) }
     }
 }
 

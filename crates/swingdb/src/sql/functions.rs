@@ -79,7 +79,12 @@ pub async fn file_table(
     delimiter: u8,
 ) -> DFResult<Arc<dyn TableProvider>> {
     if !path.contains(['*', '?', '[']) && !std::path::Path::new(path).exists() && !path.contains("://") {
-        return plan_err!("file '{path}' does not exist");
+        let relative = std::path::Path::new(path).is_relative();
+        let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_else(|_| "?".into());
+        return match relative {
+            true => plan_err!("file '{path}' does not exist (looked in the working directory, {cwd})"),
+            false => plan_err!("file '{path}' does not exist"),
+        };
     }
     let url = ListingTableUrl::parse(path)?;
     let extension = std::path::Path::new(path)

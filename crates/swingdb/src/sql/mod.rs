@@ -5,6 +5,7 @@ pub mod cancellable;
 pub mod case_fold;
 pub mod catalog;
 pub mod checks;
+pub mod diagnose;
 pub mod functions;
 pub mod identity;
 pub mod output_names;

@@ -80,7 +80,7 @@ fn adjacent(a: &TokenWithSpan, b: &TokenWithSpan) -> bool {
 fn rewrite(sql: &str, mut replace: impl FnMut(&[TokenWithSpan], usize) -> Option<(usize, String)>) -> Result<String> {
     let tokens = Tokenizer::new(&GenericDialect {}, sql)
         .tokenize_with_location()
-        .map_err(|e| Error::programming(format!("SQL syntax error: {e}")))?;
+        .map_err(|e| Error::syntax(&e.to_string()))?;
     // Tokens come in order: walk a cursor forward through the text to each
     // replaced token's (line, column), so the whole rewrite is linear in the text.
     let mut out = String::with_capacity(sql.len() + 8);

@@ -189,7 +189,7 @@ fn syntax_error(e: datafusion::error::DataFusionError) -> Error {
              and calls inside each other; simplify it or split it into steps (common table expressions, views)"
         ));
     }
-    Error::programming(format!("SQL syntax error: {}", text.trim_start_matches("SQL error: ")))
+    Error::syntax(text.trim_start_matches("SQL error: "))
 }
 
 /// Counts how deep expressions and queries nest, stopping at the limit, and

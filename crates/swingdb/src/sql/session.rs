@@ -36,6 +36,8 @@ pub fn new_context(
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
+    // Errors point at the mistake in the SQL text (see `sql::diagnose`).
+    config.options_mut().sql_parser.collect_spans = true;
     // TIMESTAMPTZ / TIMESTAMP WITH TIME ZONE columns keep their zone (UTC
     // instants, as DuckDB stores them), so they reach pandas and polars
     // zone-aware; unset, DataFusion makes them naive timestamps. now() and

@@ -24,6 +24,7 @@ use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::cancellable::make_cancellable;
 use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
+use crate::sql::diagnose;
 use crate::sql::suggest::closest;
 use crate::sql::types::sql_name;
 use crate::sql::output_names::{plan_output_names, restore_names};
@@ -229,7 +230,8 @@ impl Connection {
                 self.execute_async(sql, params).await
             })
         });
-        Ok(result?.interruptible_by(&self.interrupt))
+        let result = result.map_err(|e| diagnose::explain(e, sql))?;
+        Ok(result.interruptible_by(&self.interrupt))
     }
 
     /// What cancels this connection's running statement or fetch from
@@ -326,9 +328,9 @@ impl Connection {
     async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
         let statements = parse(sql)?;
         let mut last = QueryResult::empty();
-        let single = statements.len() == 1;
-        for statement in statements {
-            last = self.run_statement(statement, params, single).await?;
+        let count = statements.len();
+        for (index, statement) in statements.into_iter().enumerate() {
+            last = self.run_statement(statement, params, count == 1).await.map_err(|e| diagnose::in_statement(e, index, count))?;
         }
         Ok(last)
     }
@@ -561,14 +563,22 @@ impl Connection {
             match state.statement_to_plan(statement.clone()).await {
                 Ok(plan) => break plan,
                 Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
-                Err(e) => return Err(self.explain_missing_file(self.suggest_function(e.into()))),
+                Err(e) => {
+                    let err = self.explain_missing_file(self.suggest_function(e.into()));
+                    return Err(diagnose::suggest_table(err, self.tables.lock().unwrap().keys().map(String::as_str)));
+                }
             }
         };
         let wanted = plan.get_parameter_types()?.len();
-        if exact_params && params.len() > wanted {
+        if (exact_params && params.len() > wanted) || params.len() < wanted {
+            let given = match params.len() {
+                0 => "no values were given".to_string(),
+                1 => "1 value was given".to_string(),
+                n => format!("{n} values were given"),
+            };
             return Err(Error::programming(format!(
-                "{} parameters were given but the statement has {wanted} placeholders",
-                params.len()
+                "the statement has {wanted} parameter placeholder{} (? or $n) but {given}; pass one value per placeholder",
+                if wanted == 1 { "" } else { "s" }
             )));
         }
         match bind_params(plan, params)? {
@@ -619,7 +629,10 @@ impl Connection {
         let state = self.ctx.state();
         let names = state.scalar_functions().keys().chain(state.aggregate_functions().keys()).chain(state.window_functions().keys());
         match closest(typed, names.map(String::as_str)) {
-            Some(name) => Error::new(err.kind(), format!("Invalid function '{typed}'. Did you mean '{name}'?")),
+            Some(name) => {
+                let message = format!("Invalid function '{typed}'. Did you mean '{name}'?");
+                err.with_message(message)
+            }
             None => err,
         }
     }
