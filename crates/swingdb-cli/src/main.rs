@@ -1,17 +1,18 @@
 //! `swingdb`: the interactive shell, one-shot SQL runner, and snapshot and pipe commands.
 
 mod cancel;
+mod complete;
 mod pipe;
+mod render;
+mod shell;
 
 use clap::{Parser, Subcommand};
-use rustyline::error::ReadlineError;
-use rustyline::DefaultEditor;
+use render::Mode;
+use shell::Shell;
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
-use std::time::Instant;
 use swingdb::arrow::util::pretty::pretty_format_batches;
-use swingdb::datafusion::scalar::ScalarValue;
-use swingdb::{Connection, Database, OpenOptions};
+use swingdb::{Database, OpenOptions};
 
 /// swingdb: an embedded, Arrow-native SQL database.
 #[derive(Parser, Debug)]
@@ -27,6 +28,10 @@ struct Args {
     /// Open the database read-only.
     #[arg(long)]
     read_only: bool,
+    /// How results print: table, box, csv, markdown, json or line
+    /// (also as flags: -csv, -json, -box, -markdown, -line, -table).
+    #[arg(long, value_parser = |s: &str| Mode::named(s).ok_or(format!("modes: {}", Mode::NAMES)))]
+    mode: Option<Mode>,
 }
 
 /// Snapshots shared between processes, and pipes.
@@ -51,177 +56,6 @@ enum Command {
     /// Send and receive tables through pipes (Arrow streams between processes).
     #[command(subcommand)]
     Pipe(pipe::PipeCommand),
-}
-
-const HELP: &str = "\
-Statements end with ';' and may span lines. Dot commands:
-  .tables            list tables
-  .share NAME [persist]  publish what this shell sees as snapshot NAME
-                     (other processes: swingdb attach NAME); it ends with the
-                     shell unless 'persist' is given
-  .schema TABLE      show a table's columns
-  .timer on|off      print how long each statement took
-  .help              this text
-  .quit / .exit      leave (Ctrl-D works too)";
-
-struct Shell {
-    con: Connection,
-    timer: bool,
-}
-
-impl Shell {
-    /// Runs SQL and prints its rows; returns whether it succeeded.
-    fn run_sql(&self, sql: &str) -> bool {
-        self.run_sql_with(sql, &[])
-    }
-
-    /// Runs `sql` with positional parameters (names the user typed go here, never into the SQL text).
-    fn run_sql_with(&self, sql: &str, params: &[ScalarValue]) -> bool {
-        cancel::clear();
-        let start = Instant::now();
-        let outcome = self.con.execute(sql, params).and_then(|mut r| {
-            let affected = r.rows_affected();
-            let schema = r.schema();
-            let batches = r.collect_batches()?;
-            Ok((affected, schema, batches))
-        });
-        let elapsed = start.elapsed();
-        let ok = match outcome {
-            Ok((Some(n), _, _)) => {
-                println!("{n} row{} affected", if n == 1 { "" } else { "s" });
-                true
-            }
-            Ok((None, schema, batches)) if !schema.fields().is_empty() => {
-                let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
-                if batches.is_empty() {
-                    let empty = swingdb::arrow::record_batch::RecordBatch::new_empty(schema);
-                    println!("{}", pretty_format_batches(&[empty]).map(|t| t.to_string()).unwrap_or_default());
-                } else {
-                    match pretty_format_batches(&batches) {
-                        Ok(table) => println!("{table}"),
-                        Err(e) => eprintln!("Error: cannot display the result: {e}"),
-                    }
-                }
-                println!("{rows} row{}", if rows == 1 { "" } else { "s" });
-                true
-            }
-            Ok(_) => true,
-            Err(e) => {
-                eprintln!("Error: {e}");
-                false
-            }
-        };
-        if self.timer {
-            println!("Run Time: {:.3} s", elapsed.as_secs_f64());
-        }
-        ok
-    }
-
-    /// Handles a dot command; returns false to quit.
-    fn dot(&mut self, line: &str) -> bool {
-        let mut parts = line.split_whitespace();
-        match parts.next().unwrap_or_default() {
-            ".quit" | ".exit" => return false,
-            ".help" => println!("{HELP}"),
-            ".tables" => match self.con.table_names() {
-                Ok(names) => println!("{}", names.join("  ")),
-                Err(e) => eprintln!("Error: {e}"),
-            },
-            ".schema" => match parts.next() {
-                Some(t) => match self.con.describe(t).and_then(|mut r| r.collect_batches()) {
-                    Ok(batches) => match pretty_format_batches(&batches) {
-                        Ok(table) => println!("{table}"),
-                        Err(e) => eprintln!("Error: cannot display the columns: {e}"),
-                    },
-                    Err(e) => eprintln!("Error: {e}"),
-                },
-                None => eprintln!("usage: .schema TABLE"),
-            },
-            ".share" => match (parts.next(), parts.next()) {
-                (Some(name), flag @ (None | Some("persist"))) => {
-                    let options = swingdb::share::ShareOptions { persist: flag.is_some(), replace: false };
-                    match self.con.share(name, options) {
-                        Ok(info) => println!(
-                            "shared '{}': {} table{}, {} rows, {} bytes{}",
-                            info.name,
-                            info.tables.len(),
-                            if info.tables.len() == 1 { "" } else { "s" },
-                            info.rows,
-                            info.bytes,
-                            if info.persist { " (persisted: swingdb discard NAME removes it)" } else { " (until this shell ends)" }
-                        ),
-                        Err(e) => eprintln!("Error: {e}"),
-                    }
-                }
-                _ => eprintln!("usage: .share NAME [persist]"),
-            },
-            ".timer" => match parts.next() {
-                Some("on") => self.timer = true,
-                Some("off") => self.timer = false,
-                _ => eprintln!("usage: .timer on|off"),
-            },
-            other => eprintln!("Error: unknown command {other}; try .help"),
-        }
-        true
-    }
-
-    fn interactive(&mut self) {
-        let mut editor = match DefaultEditor::new() {
-            Ok(e) => e,
-            Err(e) => {
-                eprintln!("Error: cannot start line editing: {e}");
-                return;
-            }
-        };
-        let history = std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".swingdb_history"));
-        if let Some(h) = &history {
-            let _ = editor.load_history(h);
-        }
-        println!("swingdb {} - enter .help for help", env!("CARGO_PKG_VERSION"));
-        let mut buffer = String::new();
-        // Ctrl-C clears the line; a second one in a row, on the empty line, exits.
-        let mut interrupted = false;
-        loop {
-            let prompt = if buffer.is_empty() { "swingdb> " } else { "     ...> " };
-            let read = editor.readline(prompt);
-            let was_interrupted = std::mem::replace(&mut interrupted, matches!(read, Err(ReadlineError::Interrupted)));
-            match read {
-                Ok(line) => {
-                    let trimmed = line.trim();
-                    if buffer.is_empty() && trimmed.starts_with('.') {
-                        let _ = editor.add_history_entry(trimmed);
-                        if !self.dot(trimmed) {
-                            break;
-                        }
-                        continue;
-                    }
-                    if trimmed.is_empty() && buffer.is_empty() {
-                        continue;
-                    }
-                    buffer.push_str(&line);
-                    buffer.push('\n');
-                    if trimmed.ends_with(';') {
-                        let _ = editor.add_history_entry(buffer.trim());
-                        self.run_sql(&buffer);
-                        buffer.clear();
-                    }
-                }
-                Err(ReadlineError::Interrupted) if was_interrupted => break,
-                Err(ReadlineError::Interrupted) => {
-                    buffer.clear();
-                    println!("(Ctrl-C again, or Ctrl-D, to exit)");
-                }
-                Err(ReadlineError::Eof) => break,
-                Err(e) => {
-                    eprintln!("Error: {e}");
-                    break;
-                }
-            }
-        }
-        if let Some(h) = &history {
-            let _ = editor.save_history(h);
-        }
-    }
 }
 
 /// Prints the snapshots as a table.
@@ -263,8 +97,21 @@ fn list_snapshots() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The command line with DuckDB's and sqlite3's one-dash mode flags
+/// (`-json`, `-csv`, ...) spelled as `--mode json`.
+fn arguments() -> Vec<String> {
+    let mut out = Vec::new();
+    for arg in std::env::args() {
+        match arg.strip_prefix('-').filter(|m| !m.starts_with('-')).and_then(Mode::named) {
+            Some(_) if arg.len() > 2 => out.extend(["--mode".to_string(), arg[1..].to_string()]),
+            _ => out.push(arg),
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let mut args = Args::parse();
+    let mut args = Args::parse_from(arguments());
     let db = match args.subcommand.take() {
         Some(Command::Pipe(command)) => return pipe::main(command),
         Some(Command::Snapshots) => return list_snapshots(),
@@ -294,18 +141,27 @@ fn main() -> ExitCode {
         }
     };
     cancel::install();
-    let mut shell = Shell { con, timer: false };
-    if let Some(sql) = &args.command {
-        return if shell.run_sql(sql) { ExitCode::SUCCESS } else { ExitCode::FAILURE };
-    }
-    if !std::io::stdin().is_terminal() {
-        let mut script = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut script) {
-            eprintln!("Error: reading standard input: {e}");
-            return ExitCode::FAILURE;
+    let mut shell = Shell::new(con, args.mode.unwrap_or(Mode::Table));
+    let script = match &args.command {
+        Some(sql) => Some((sql.clone(), "-c")),
+        None if !std::io::stdin().is_terminal() => {
+            let mut script = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut script) {
+                eprintln!("Error: reading standard input: {e}");
+                return ExitCode::FAILURE;
+            }
+            Some((script, "stdin"))
         }
-        return if shell.run_sql(&script) { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        None => None,
+    };
+    match script {
+        Some((text, origin)) => match shell.run_script(&text, origin) {
+            (true, _) => ExitCode::SUCCESS,
+            (false, _) => ExitCode::FAILURE,
+        },
+        None => {
+            shell.interactive();
+            ExitCode::SUCCESS
+        }
     }
-    shell.interactive();
-    ExitCode::SUCCESS
 }

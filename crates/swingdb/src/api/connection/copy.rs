@@ -164,3 +164,18 @@ impl CopyOptions {
         Ok(Self { kind, header, delimiter })
     }
 }
+
+impl Connection {
+    /// The rows of the file at `path` (a local path or glob), read as `kind`
+    /// with its schema inferred (CSV: a header row, commas). The path is not
+    /// SQL: a name of any shape is just a name.
+    pub fn read_file(&self, path: &str, kind: FileKind) -> Result<QueryResult> {
+        self.check_external_access(kind.function_name())?;
+        super::runtime().block_on(async {
+            let state = self.ctx.state();
+            let provider = file_table(&state, path, kind, true, b',').await?;
+            let stream = self.ctx.read_table(provider)?.execute_stream().await?;
+            Ok(QueryResult::streaming(stream).interruptible_by(&self.interrupt))
+        })
+    }
+}
