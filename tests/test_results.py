@@ -267,3 +267,25 @@ def test_threads_share_a_connection_without_deadlock(con):
     assert not any(t.is_alive() for t in threads), "deadlock"
     assert not errors, errors
     assert results == [sum(range(2000000))] * 20
+
+
+def test_long_and_wide_results_are_cut_and_say_what_was_left_out(con, capsys):
+    result = con.sql(
+        "SELECT value AS id, repeat('x', 60) AS long_text, value * 2 AS twice, 'c' AS c4, 'd' AS c5, 'e' AS c6 FROM range(100)"
+    )
+    result.show(width=70)
+    shown = capsys.readouterr().out
+    lines = shown.splitlines()
+    assert all(len(line) <= 70 for line in lines[:-1]), shown
+    assert "|      9 |" in shown and "|     90 |" in shown and "|     50 |" not in shown  # both ends, numbers right
+    assert "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…" in shown and "x" * 41 not in shown  # long values cut
+    assert lines[-1] == "100 rows (20 shown, 80 left out), 6 columns (3 left out)"
+    html = result._repr_html_()
+    assert html.count("<tr>") == 1 + 21 and "100 rows (20 shown, 80 left out)" in html  # header, 20 rows, the gap
+    assert len(result.fetchall()) == 100  # showing kept every row
+    # A result longer than what a view reads to count it says so, and is still read whole when asked.
+    big = con.sql("SELECT * FROM range(100000)")
+    assert repr(big).endswith("more than 10,000 rows (20 shown)")
+    assert big.arrow().num_rows == 100000
+    wide = con.sql("SELECT " + ", ".join(f"{i} AS c{i}" for i in range(30)))._repr_html_()
+    assert "c9" in wide and "c20" in wide and "c15" not in wide and "30 columns (10 left out)" in wide

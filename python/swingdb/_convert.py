@@ -113,25 +113,3 @@ def pandas_column(col: pa.ChunkedArray, pd):
     if (pa.types.is_integer(t) or pa.types.is_floating(t)) and col.null_count == 0:
         return pd.Series(numpy_column(col), copy=False)
     return pd.Series(pd.arrays.ArrowExtensionArray(col), copy=False)
-
-
-def _cell(v) -> str:
-    return "NULL" if v is None else str(v)
-
-
-def format_table(table: pa.Table, types: list[str], more: bool = False) -> str:
-    """An aligned text table, like the shell prints (`types`: the SQL names of
-    the column types)."""
-    names = table.column_names
-    if not names:
-        return "(no columns)"
-    columns = [[_cell(v) for v in c.to_pylist()] for c in table.columns]
-    widths = [max([len(n), len(ty)] + [len(v) for v in col]) for n, ty, col in zip(names, types, columns)]
-    line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    def row(cells):
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
-    out = [line, row(names), row(types), line]
-    out += [row(r) for r in zip(*columns)] if columns and columns[0] else []
-    out.append(line)
-    out.append(f"{table.num_rows} rows{' (more not shown)' if more else ''}")
-    return "\n".join(out)

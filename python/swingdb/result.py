@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import html
-
 import pyarrow as pa
 
-from . import _swingdb
-
-_SHOW_ROWS = 20
+from . import _swingdb, display
 
 
 class Result:
@@ -238,32 +234,20 @@ class Result:
 
     # -- display -------------------------------------------------------------
     def _preview(self):
-        """Up to _SHOW_ROWS rows (reading no more than that) and whether there are more."""
-        self._keep_until(_SHOW_ROWS + 1)
-        table = pa.Table.from_batches(self._kept, schema=self.schema)
-        return table.slice(0, _SHOW_ROWS), table.num_rows > _SHOW_ROWS
+        """The rows a view shows; reads (and keeps) the result up to display.MAX_COUNTED rows to count it."""
+        self._keep_until(display.MAX_COUNTED + 1)
+        return display.preview(self._kept, self.schema, self._complete)
 
-    def show(self) -> None:
-        """Prints up to 20 rows as an aligned table."""
-        print(self._render_text())
-
-    def _render_text(self) -> str:
-        from ._convert import format_table
-
-        table, more = self._preview()
-        return format_table(table, self.sql_types, more)
+    def show(self, width: int | None = None) -> None:
+        """Prints the result as an aligned table: the first and last 10 rows
+        of a longer one, columns cut to the terminal's (or `width`) width,
+        saying how many rows and columns were left out."""
+        print(display.text(self._preview(), self.sql_types, width))
 
     def __repr__(self) -> str:
         if self._streamed:
             return "<swingdb.Result (streamed out)>"
-        return self._render_text()
+        return display.text(self._preview(), self.sql_types)
 
     def _repr_html_(self) -> str:
-        table, more = self._preview()
-        head = "".join(f"<th>{html.escape(n)}<br><small>{html.escape(t)}</small></th>" for n, t in zip(table.column_names, self.sql_types))
-        body = []
-        for row in zip(*[c.to_pylist() for c in table.columns]):
-            cells = "".join(f"<td>{'NULL' if v is None else html.escape(str(v))}</td>" for v in row)
-            body.append(f"<tr>{cells}</tr>")
-        more_note = f"<p>first {_SHOW_ROWS} rows shown</p>" if more else ""
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more_note}"
+        return display.html_table(self._preview(), self.sql_types)
