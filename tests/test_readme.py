@@ -39,9 +39,10 @@ def test_module_docstring_examples_run():
     import doctest
 
     import swingdb.pipe
+    import swingdb.relation
     import swingdb.share
 
-    for module in (swingdb.pipe, swingdb.share):
+    for module in (swingdb.pipe, swingdb.relation, swingdb.share):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
 

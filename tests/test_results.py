@@ -289,3 +289,36 @@ def test_long_and_wide_results_are_cut_and_say_what_was_left_out(con, capsys):
     assert big.arrow().num_rows == 100000
     wide = con.sql("SELECT " + ", ".join(f"{i} AS c{i}" for i in range(30)))._repr_html_()
     assert "c9" in wide and "c20" in wide and "c15" not in wide and "30 columns (10 left out)" in wide
+
+
+def test_relational_api_composes_lazily_into_one_statement(con, tmp_path):
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    con.sql("CREATE TABLE sales AS SELECT * FROM (VALUES ('EU', 3), ('US', 5), ('EU', 4), ('ASIA', 1)) v(region, qty)")
+    rel = con.table("sales").filter("qty > 1").aggregate("region, sum(qty) AS total, count(*) AS n", "region").order("total DESC")
+    con.sql("INSERT INTO sales VALUES ('US', 10)")  # not read yet: the relation sees this row
+    assert rel.fetchall() == [("US", 15, 2), ("EU", 7, 2)]
+    assert rel.columns == ["region", "total", "n"]
+    plan = con.sql("EXPLAIN " + rel.sql).fetchall()
+    assert sum(1 for _, p in plan if "TableScan: sales" in p) == 1  # one statement, one scan
+    # From a result, the same steps build on its query.
+    top = con.sql("SELECT region, qty FROM sales").order("qty DESC").limit(2, offset=1).project("upper(region) AS r")
+    assert top.fetchall() == [("US",), ("EU",)]
+    top.to_table("top2")
+    assert con.sql("SELECT * FROM top2").fetchall() == [("US",), ("EU",)]
+    rel.write_parquet(tmp_path / "out.parquet")
+    rel.write_csv(tmp_path / "out.csv")
+    assert pq.read_table(tmp_path / "out.parquet").to_pylist()[0] == {"region": "US", "total": 15, "n": 2}
+    assert pcsv.read_csv(tmp_path / "out.csv").num_rows == 2
+    # Names never become SQL: a hostile one is one (unknown) name, and nothing else runs.
+    with pytest.raises(swingdb.ProgrammingError, match="does not exist"):
+        con.table('sales"; DROP TABLE sales; --')
+    assert con.sql("SELECT count(*) FROM sales").fetchall() == [(5,)]
+    with pytest.raises(swingdb.ProgrammingError, match="whole number"):
+        rel.limit(-1)
+    # Stored rows stay zero-copy through a relation: the arrays point into the mapped segment.
+    con.sql("CREATE TABLE big AS SELECT value AS v FROM range(10000)")
+    for rel in (con.table("big"), con.table("big").project("v")):
+        v = rel.numpy()["v"]
+        assert swingdb._swingdb.mapped_file(v.__array_interface__["data"][0]) is not None

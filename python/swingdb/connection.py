@@ -107,8 +107,22 @@ class Connection:
         A table name that is neither stored nor registered is looked up among the
         caller's variables: ``con.sql("SELECT avg(x) FROM df")`` reads the
         DataFrame ``df`` in place (a replacement scan)."""
-        result = Result(self._run(query, _params(params)))
+        bound = _params(params)
+        result = Result(self._run(query, bound), origin=(self, query, bound))
         return result if result.columns else None
+
+    def table(self, name: str) -> "Relation":
+        """A lazy :class:`~swingdb.relation.Relation` over table (or view or
+        registered data) `name`, to ``filter``, ``project``, ``aggregate``,
+        ``order``, ``limit`` (as ``duckdb``'s ``con.table``)."""
+        from .relation import Relation
+
+        if not isinstance(name, str):
+            raise _swingdb.ProgrammingError(f"a table name must be a string, not {type(name).__name__}")
+        # Quoted as an identifier (quotes doubled), the name stays one name whatever it holds.
+        quoted = '"' + name.replace('"', '""') + '"'
+        self._run(f"SELECT * FROM {quoted} LIMIT 0", None)  # an unknown name fails here, not at the first read
+        return Relation(self, f"SELECT * FROM {quoted}")
 
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs SQL on a new cursor and returns it (like ``sqlite3``)."""

@@ -30,8 +30,9 @@ class Result:
     longer be read again (run the query again).
     """
 
-    def __init__(self, native, restarts: bool = True):
+    def __init__(self, native, restarts: bool = True, origin=None):
         self._native = native
+        self._origin = origin  # (connection, query, params) it came from, to build relations on
         self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
         self.schema: pa.Schema = pa.schema(native)
@@ -231,6 +232,54 @@ class Result:
         if writable:
             arrays = {name: private_copy_on_write(arr) for name, arr in arrays.items()}
         return arrays
+
+    # -- composing and storing (see relation.py) ----------------------------
+    def _relation(self):
+        from .relation import Relation
+
+        if self._origin is None:
+            raise _swingdb.InterfaceError("this result has no query to build on (a cursor's); use con.sql(...) or con.table(...)")
+        return Relation(*self._origin)
+
+    def filter(self, condition: str):
+        """A :class:`~swingdb.relation.Relation`: this query's rows for which the SQL `condition` holds."""
+        return self._relation().filter(condition)
+
+    def project(self, *expressions: str):
+        """A relation of columns computed by SQL `expressions` over this query."""
+        return self._relation().project(*expressions)
+
+    select = project
+
+    def aggregate(self, expressions: str, group_by: str | None = None):
+        """A relation of `expressions` over groups of `group_by` of this query."""
+        return self._relation().aggregate(expressions, group_by)
+
+    def order(self, expressions: str):
+        """A relation of this query's rows sorted by `expressions`."""
+        return self._relation().order(expressions)
+
+    def limit(self, n: int, offset: int = 0):
+        """A relation of at most `n` of this query's rows after `offset`."""
+        return self._relation().limit(n, offset)
+
+    def to_table(self, name: str) -> None:
+        """Stores every row as the new table `name` (taken as it is, never as SQL)."""
+        if self._origin is None:
+            raise _swingdb.InterfaceError("this result has no connection to store into; use con.create_table(name, result)")
+        self._origin[0].create_table(name, self.arrow(), progress=False)
+
+    def write_parquet(self, path, **options) -> None:
+        """Writes every row to a Parquet file at `path` (pyarrow's writer; `options` go to it)."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.arrow(), path, **options)
+
+    def write_csv(self, path, **options) -> None:
+        """Writes every row to a CSV file at `path`, with a header (pyarrow's writer; `options` go to it)."""
+        import pyarrow.csv as pcsv
+
+        pcsv.write_csv(self.arrow(), path, **options)
 
     # -- display -------------------------------------------------------------
     def _preview(self):
