@@ -410,3 +410,20 @@ def test_named_parameters_take_a_dict(con):
         con.sql("SELECT $id", {"id": 1, "extra": 2})
     with pytest.raises(swingdb.ProgrammingError, match="parameter names must be strings"):
         con.sql("SELECT $1", {1: 1})
+
+
+def test_summarize_a_table_or_a_query(con):
+    con.sql(
+        "CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 2.5, DATE '2024-01-01'), (2, NULL, 3.5, DATE '2024-02-01'), "
+        "(3, 'c', NULL, NULL), (4, 'a', 1.0, DATE '2023-12-31')) v(id, name, price, day)"
+    )
+    rows = {r[0]: r for r in con.sql("SUMMARIZE t").fetchall()}
+    assert con.sql("SUMMARIZE t").columns == [
+        "column_name", "column_type", "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage",
+    ]
+    assert rows["id"][1:5] == ("BIGINT", "1", "4", 4) and rows["id"][5] == 2.5 and rows["id"][8] == "2.5"
+    assert rows["name"][1:5] == ("VARCHAR", "a", "c", 2) and rows["name"][5] is None and rows["name"][11] == 25.0
+    assert rows["day"][2:4] == ("2023-12-31", "2024-02-01") and rows["day"][10] == 4
+    assert con.sql("summarize SELECT id * 2 AS d FROM t WHERE id > 2;").fetchall()[0][:5] == ("d", "BIGINT", "6", "8", 2)
+    with pytest.raises(swingdb.ProgrammingError, match="does not exist"):
+        con.sql("SUMMARIZE nope")

@@ -11,6 +11,7 @@ mod dml;
 mod fast_insert;
 mod pipe;
 mod share;
+mod summarize;
 mod upsert;
 mod view;
 
@@ -326,6 +327,9 @@ impl Connection {
     }
 
     async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
+        if let Some(target) = summarize::summarize_target(sql) {
+            return self.atomically(|| self.summarize(target)).await;
+        }
         let statements = parse(sql)?;
         let mut last = QueryResult::empty();
         let count = statements.len();
