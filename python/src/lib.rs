@@ -3,6 +3,8 @@
 //! GIL while the engine works, and exports results through the Arrow C stream
 //! interface (`__arrow_c_stream__`), so no result byte is copied on the way.
 
+mod udf;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -396,6 +398,34 @@ impl PyConnection {
     fn _set_fast_inserts(&self, py: Python<'_>, on: bool) -> PyResult<()> {
         self.with(py, |c| {
             c.set_fast_inserts(on);
+            Ok(())
+        })
+    }
+
+    /// Makes the Python callable `call` the SQL function `name`. `types` is a
+    /// pyarrow schema: one field per parameter, then the answer's. `call`
+    /// takes the number of rows and one pyarrow array per parameter and
+    /// answers an array.
+    fn create_function(&self, py: Python<'_>, name: String, call: Py<PyAny>, types: Bound<'_, PyAny>, volatile: bool) -> PyResult<()> {
+        let capsule = types.call_method0("__arrow_c_schema__")?;
+        let capsule = capsule.cast::<PyCapsule>()?;
+        let raw = capsule.pointer_checked(Some(c"arrow_schema"))?;
+        // SAFETY: the capsule holds an ArrowSchema (checked by name); it is only read.
+        let ffi = unsafe { &*(raw.as_ptr() as *const FFI_ArrowSchema) };
+        let schema = swingdb::arrow::datatypes::Schema::try_from(ffi).map_err(|e| ProgrammingError::new_err(e.to_string()))?;
+        let mut types: Vec<_> = schema.fields().iter().map(|f| f.data_type().clone()).collect();
+        let returns = types.pop().ok_or_else(|| ProgrammingError::new_err("create_function needs the answer's type"))?;
+        let function = udf::PythonFunction::new(name.to_lowercase(), call, types, returns, volatile);
+        self.with(py, |c| {
+            c.session().register_udf(swingdb::datafusion::logical_expr::ScalarUDF::new_from_impl(function));
+            Ok(())
+        })
+    }
+
+    /// Removes the SQL function `name` made by create_function.
+    fn remove_function(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.with(py, |c| {
+            c.session().deregister_udf(&name.to_lowercase());
             Ok(())
         })
     }

@@ -6,6 +6,8 @@ import datetime as _dt
 import decimal as _decimal
 import os
 
+import pyarrow as pa
+
 from . import _swingdb, ingest
 from .progress import progress_for
 from .result import Result
@@ -210,6 +212,31 @@ class Connection:
         self._check_open()
         if self._con.in_transaction:
             self._con.execute("ROLLBACK")
+
+    def create_function(self, name: str, function, parameters=None, return_type=None, *, type: str = "native",
+                        null_handling: str = "default", side_effects: bool = False) -> "Connection":
+        """Makes the Python `function` callable in SQL as `name` (as DuckDB's
+        ``create_function``). ``type="native"`` calls it per row with Python
+        values (a NULL argument gives NULL without a call, unless
+        ``null_handling="special"``); ``type="arrow"`` calls it per batch
+        with pyarrow arrays and takes back an array, much faster. Types are
+        SQL names or pyarrow types, or come from the annotations.
+        ``side_effects=True`` makes the engine call it even for repeated
+        arguments (random values, counters)."""
+        from . import functions
+
+        if not isinstance(name, str) or not name.isidentifier():
+            raise _swingdb.ProgrammingError(f"a function name must be a plain identifier, not {name!r}")
+        params, returns = functions.signature(function, parameters, return_type)
+        call = functions.batch_caller(function, type, returns, null_handling)
+        schema = pa.schema([pa.field(f"p{i}", t) for i, t in enumerate(params)] + [pa.field("returns", returns)])
+        self._con.create_function(name, call, schema, side_effects)
+        return self
+
+    def remove_function(self, name: str) -> "Connection":
+        """Removes the SQL function `name` made by :meth:`create_function`."""
+        self._con.remove_function(name)
+        return self
 
     def interrupt(self) -> None:
         """Cancels the statement or fetch running on this connection, from any
