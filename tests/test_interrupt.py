@@ -160,3 +160,33 @@ def test_ctrl_c_in_the_shell_cancels_the_statement_and_keeps_the_shell(tmp_path)
     child.expect("Ctrl-C again")
     child.sendintr()
     child.expect(pexpect.EOF)
+
+
+def test_long_statements_show_their_progress_from_the_engine(tmp_path):
+    import io
+
+    shown = io.StringIO()
+    con = swingdb.connect(str(tmp_path / "db"))
+    con.sql("CREATE TABLE big AS SELECT value AS v FROM range(100000)")
+
+    def slow(x):  # a stand-in for real work: each batch takes a while
+        time.sleep(0.3)
+        return x
+
+    con.create_function("slow", slow, ["BIGINT"], "BIGINT", type="arrow")
+    try:
+        swingdb.set_progress(True, after=0.05, file=shown)
+        assert con.sql("SELECT sum(slow(v)) FROM big").fetchall() == [(sum(range(100000)),)]
+        text = shown.getvalue()
+        # Rows the scan read, of the table's 100,000 (known from storage), and the line cleared at the end.
+        assert "/100,000 rows" in text and "100% 100,000/100,000 rows" in text, text
+        assert text.endswith("\r\x1b[K")
+        shown.seek(0)
+        shown.truncate()
+        assert con.sql("SELECT count(*) FROM big").fetchall() == [(100000,)]
+        assert "rows" not in shown.getvalue()  # quick statements show nothing
+        swingdb.set_progress(False)
+        con.sql("SELECT sum(slow(v)) FROM big").fetchall()
+        assert "rows" not in shown.getvalue()
+    finally:
+        swingdb.set_progress(True)

@@ -422,6 +422,25 @@ impl PyConnection {
         })
     }
 
+    /// Sets (None: removes) the callable that shows the progress of
+    /// statements running longer than `after` seconds: called with
+    /// (rows, bytes, total rows or None, seconds so far), and with no
+    /// arguments when the statement ends.
+    fn set_progress_display(&self, display: Option<Py<PyAny>>, after: f64) {
+        let display = display.map(|callback| {
+            Arc::new(move |report: Option<&swingdb::ProgressReport>| {
+                Python::attach(|py| {
+                    // A failing display must not fail the statement.
+                    let _ = match report {
+                        Some(r) => callback.call1(py, (r.rows, r.bytes, r.total_rows, r.elapsed.as_secs_f64())),
+                        None => callback.call0(py),
+                    };
+                })
+            }) as swingdb::ProgressDisplay
+        });
+        self.interrupt.set_progress_display(display, std::time::Duration::from_secs_f64(after.max(0.0)));
+    }
+
     /// Removes the SQL function `name` made by create_function.
     fn remove_function(&self, py: Python<'_>, name: String) -> PyResult<()> {
         self.with(py, |c| {

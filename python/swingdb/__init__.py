@@ -32,6 +32,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     Warning,
 )
 from .connection import Connection, Cursor, connect
+from .progress import set_progress
 from .result import Result
 from .share import Snapshot, attach, discard, snapshots
 from . import pipe
@@ -85,6 +86,7 @@ __all__ = [
     "connect",
     "sql",
     "execute",
+    "set_progress",
     "default_connection",
     "Connection",
     "Cursor",

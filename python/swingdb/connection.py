@@ -9,7 +9,7 @@ import os
 import pyarrow as pa
 
 from . import _swingdb, ingest
-from .progress import progress_for
+from .progress import progress_for, statement_progress
 from .result import Result
 from .share import Snapshot
 
@@ -101,6 +101,8 @@ class Connection:
         self._db = db
         self._path = None if db.in_memory else db.path
         self._con = db.connect()
+        # The engine reports every running statement; the display decides what to show.
+        self._con.set_progress_display(statement_progress, 0.0)
 
     # -- running SQL -------------------------------------------------------
     def sql(self, query: str, params=None) -> Result | None:

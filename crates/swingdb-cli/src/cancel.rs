@@ -1,6 +1,7 @@
-//! Ctrl-C in the shell: while a statement runs, SIGINT cancels it (the
-//! engine asks [`pressed`] through its signal check) and the shell goes on;
-//! at the prompt the line editor sees Ctrl-C as a key instead.
+//! A running statement in the shell: Ctrl-C (SIGINT) cancels it (the engine
+//! asks through its signal check) and the shell goes on, while at the prompt
+//! the line editor sees Ctrl-C as a key instead; one that runs long shows
+//! its progress.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,4 +29,40 @@ pub fn install() {
 /// Forgets a Ctrl-C pressed while no statement ran.
 pub fn clear() {
     PRESSED.store(false, Ordering::SeqCst);
+}
+
+/// Shows the progress of statements that run long on standard error, when
+/// that is a terminal: a bar, rows read of how many, bytes, time left.
+pub fn show_progress(con: &swingdb::Connection) {
+    use std::io::{IsTerminal, Write};
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
+    let display: swingdb::ProgressDisplay = std::sync::Arc::new(|report: Option<&swingdb::ProgressReport>| {
+        let mut err = std::io::stderr();
+        let Some(r) = report else {
+            let _ = write!(err, "\r\x1b[K");
+            return;
+        };
+        let line = match r.total_rows {
+            Some(total) => {
+                let share = (r.rows as f64 / total as f64).min(1.0);
+                let filled = (share * 30.0) as usize;
+                let left = r.seconds_left().map(|s| format!(", {s:.0} s left")).unwrap_or_default();
+                format!("[{}{}] {:>3.0}% {}/{} rows, {}{left}", "#".repeat(filled), " ".repeat(30 - filled), share * 100.0, r.rows, total, bytes(r.bytes))
+            }
+            None => format!("{} rows read, {}, {:.0} s", r.rows, bytes(r.bytes), r.elapsed.as_secs_f64()),
+        };
+        let _ = write!(err, "\r\x1b[K{line}");
+        let _ = err.flush();
+    });
+    con.interrupt_handle().set_progress_display(Some(display), swingdb::api::interrupt::PROGRESS_AFTER);
+}
+
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
+        n => format!("{:.1} KiB", n as f64 / 1024.0),
+    }
 }

@@ -106,6 +106,7 @@ fn terminal_width() -> Option<usize> {
 impl Shell {
     /// A shell on `con`, printing in `mode`.
     pub fn new(con: Connection, mode: Mode) -> Self {
+        cancel::show_progress(&con);
         let shell = Self { con, timer: false, mode, max_rows: 40, output: Output::Screen, once: None, names: Arc::default() };
         shell.refresh_names();
         shell
@@ -314,6 +315,7 @@ impl Shell {
                     _ => return Err("usage: .open [DATABASE]".into()),
                 };
                 self.con = db.and_then(|db| db.connect()).map_err(|e| e.to_string())?;
+                cancel::show_progress(&self.con);
                 self.refresh_names();
             }
             ".share" => match args.as_slice() {

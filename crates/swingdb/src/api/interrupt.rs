@@ -1,6 +1,10 @@
-//! Cancelling a running statement: [`Interrupt::interrupt`] from another
-//! thread (Python's `con.interrupt()`), or a signal (Ctrl-C) noticed by the
-//! process-wide check a front end installs with [`set_signal_check`].
+//! Watching a running statement from the thread that waits for it: it is
+//! cancelled by [`Interrupt::interrupt`] from another thread (Python's
+//! `con.interrupt()`) or a signal (Ctrl-C) noticed by the process-wide check
+//! a front end installs with [`set_signal_check`]; and once it has run for
+//! [`PROGRESS_AFTER`], its progress (rows its scans read, of how many) is
+//! shown through the display a front end sets
+//! ([`Interrupt::set_progress_display`]).
 //!
 //! Work is cancelled only where dropping it is safe: at the await points of
 //! one atomic statement (its tables are then restored and the segment files
@@ -15,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::pin::Pin;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::task::{Context, Poll, Waker};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 /// How often a running statement asks the signal check. Ctrl-C is answered
@@ -41,14 +45,97 @@ pub struct Interrupt {
     inner: Arc<State>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct State {
     requested: AtomicBool,
     wake: Notify,
-    /// Raised when the running statement is cancelled; its plans watch it
-    /// (see [`crate::sql::cancellable`]). A new one for each statement, so
-    /// that work of a cancelled one still winding down stays cancelled.
-    cancelled: Mutex<Arc<AtomicBool>>,
+    /// The running statement's; a new one for each statement, so that work
+    /// of a cancelled one still winding down stays cancelled.
+    run: Mutex<Arc<Run>>,
+    /// What shows progress, and after how long a statement is shown.
+    display: Mutex<Option<(ProgressDisplay, Duration)>>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State").field("requested", &self.requested).field("run", &self.run).finish()
+    }
+}
+
+/// A statement runs this long before its progress is shown (unless the
+/// display asks otherwise).
+pub const PROGRESS_AFTER: Duration = Duration::from_secs(2);
+
+/// How often the progress display is redrawn.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Shows a statement's progress; called with `None` when it ends after
+/// having been shown (to clear the display).
+pub type ProgressDisplay = Arc<dyn Fn(Option<&ProgressReport>) + Send + Sync>;
+
+/// How far a statement has come.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgressReport {
+    /// Rows its scans have read so far.
+    pub rows: u64,
+    /// Bytes of those rows.
+    pub bytes: u64,
+    /// Rows its scans will read in all, when every scan knows its size.
+    pub total_rows: Option<u64>,
+    /// Time since it started.
+    pub elapsed: Duration,
+}
+
+impl ProgressReport {
+    /// Seconds left at the rate so far, when the total is known.
+    pub fn seconds_left(&self) -> Option<f64> {
+        let total = self.total_rows?;
+        (self.rows > 0).then(|| self.elapsed.as_secs_f64() * (total.saturating_sub(self.rows)) as f64 / self.rows as f64)
+    }
+}
+
+/// One statement's shared state: whether it is cancelled (its plans watch
+/// the flag, see [`crate::sql::watch`]) and what its scans have read.
+#[derive(Debug)]
+pub struct Run {
+    /// Raised when the statement is cancelled.
+    pub cancelled: AtomicBool,
+    /// Rows the scans read so far.
+    pub rows: std::sync::atomic::AtomicU64,
+    /// Bytes of those rows.
+    pub bytes: std::sync::atomic::AtomicU64,
+    /// Rows the scans read in all (those that know it).
+    pub total: std::sync::atomic::AtomicU64,
+    /// Some scan does not know its size.
+    pub unknown_size: AtomicBool,
+    started: Instant,
+    /// When progress was last shown, if it was.
+    shown: Mutex<Option<Instant>>,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Self {
+            cancelled: AtomicBool::new(false),
+            rows: Default::default(),
+            bytes: Default::default(),
+            total: Default::default(),
+            unknown_size: AtomicBool::new(false),
+            started: Instant::now(),
+            shown: Mutex::new(None),
+        }
+    }
+}
+
+impl Run {
+    fn report(&self) -> ProgressReport {
+        ProgressReport {
+            rows: self.rows.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            total_rows: (!self.unknown_size.load(Ordering::Relaxed)).then(|| self.total.load(Ordering::Relaxed)).filter(|&t| t > 0),
+            elapsed: self.started.elapsed(),
+        }
+    }
 }
 
 impl Interrupt {
@@ -63,12 +150,44 @@ impl Interrupt {
     /// Starts a statement: forgets a request made while nothing ran.
     pub(crate) fn clear(&self) {
         self.inner.requested.store(false, Ordering::SeqCst);
-        *self.inner.cancelled.lock().unwrap() = Arc::default();
+        *self.inner.run.lock().unwrap() = Arc::default();
     }
 
-    /// The flag the plans of the running statement watch.
-    pub(crate) fn cancelled_flag(&self) -> Arc<AtomicBool> {
-        self.inner.cancelled.lock().unwrap().clone()
+    /// The running statement's state, which its plans update and watch.
+    pub(crate) fn run(&self) -> Arc<Run> {
+        self.inner.run.lock().unwrap().clone()
+    }
+
+    /// Sets (or with `None` removes) what shows the progress of statements
+    /// that run longer than `after` (usually [`PROGRESS_AFTER`]).
+    pub fn set_progress_display(&self, display: Option<ProgressDisplay>, after: Duration) {
+        *self.inner.display.lock().unwrap() = display.map(|d| (d, after));
+    }
+
+    /// Shows the running statement's progress if it is due.
+    fn show_progress(&self) {
+        let Some((display, after)) = self.inner.display.lock().unwrap().clone() else { return };
+        let run = self.run();
+        if run.started.elapsed() < after {
+            return;
+        }
+        let mut shown = run.shown.lock().unwrap();
+        if shown.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        *shown = Some(Instant::now());
+        drop(shown);
+        display(Some(&run.report()));
+    }
+
+    /// Clears a progress display shown for the running statement.
+    pub(crate) fn end_progress(&self) {
+        let run = self.run();
+        if run.shown.lock().unwrap().take().is_some() {
+            if let Some((display, _)) = self.inner.display.lock().unwrap().clone() {
+                display(None);
+            }
+        }
     }
 
     /// Resolves once an interrupt is requested or the signal check says stop.
@@ -84,22 +203,29 @@ impl Interrupt {
                     if SIGNAL_CHECK.get().is_some_and(|check| check()) {
                         return;
                     }
+                    self.show_progress();
                 }
             }
         }
     }
 
     /// Runs `work` unless interrupted first; then `work` is dropped (see the
-    /// module doc for where that is safe) and the result is an Interrupted error.
-    pub(crate) async fn guard<T>(&self, work: impl Future<Output = Result<T>>) -> Result<T> {
-        tokio::select! {
+    /// module doc for where that is safe) and the result is an Interrupted
+    /// error. `last`: the statement ends with `work` (not so for one batch of
+    /// a fetch), so a progress display it showed is cleared.
+    pub(crate) async fn guard<T>(&self, work: impl Future<Output = Result<T>>, last: bool) -> Result<T> {
+        let outcome = tokio::select! {
             biased;
             done = work => done,
             _ = self.requested() => {
-                self.cancelled_flag().store(true, Ordering::SeqCst);
+                self.run().cancelled.store(true, Ordering::SeqCst);
                 Err(Error::new(ErrorKind::Interrupted, "interrupted: the statement was cancelled (nothing it did was kept)"))
             }
+        };
+        if last || outcome.is_err() {
+            self.end_progress();
         }
+        outcome
     }
 }
 

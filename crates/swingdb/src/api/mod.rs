@@ -7,5 +7,5 @@ pub mod result;
 
 pub use connection::{Connection, PipeSource};
 pub use database::{Database, OpenOptions, VerifyReport};
-pub use interrupt::{set_signal_check, Interrupt};
+pub use interrupt::{set_signal_check, Interrupt, ProgressDisplay, ProgressReport};
 pub use result::QueryResult;

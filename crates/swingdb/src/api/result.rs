@@ -95,12 +95,13 @@ impl QueryResult {
         }
         let Some(stream) = self.stream.as_mut() else { return Ok(None) };
         loop {
-            let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }));
+            let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }, false));
             match next {
                 Ok(Some(Ok(batch))) if batch.num_rows() == 0 => continue,
                 Ok(Some(Ok(batch))) => return Ok(Some(batch)),
                 Ok(Some(Err(e))) => {
                     self.stream = None;
+                    self.interrupt.end_progress();
                     return Err(e.into());
                 }
                 Err(interrupted) => {
@@ -109,6 +110,7 @@ impl QueryResult {
                 }
                 Ok(None) => {
                     self.stream = None;
+                    self.interrupt.end_progress();
                     return Ok(None);
                 }
             }

@@ -1,7 +1,6 @@
 //! SQL: DataFusion wired to swingdb's catalog and storage, plus the pieces of
 //! SQL DataFusion leaves to its host (table functions, placeholders).
 
-pub mod cancellable;
 pub mod case_fold;
 pub mod catalog;
 pub mod checks;
@@ -20,6 +19,7 @@ pub mod table;
 pub mod suggest;
 pub mod types;
 pub mod views;
+pub mod watch;
 
 pub use catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

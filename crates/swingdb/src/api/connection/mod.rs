@@ -23,7 +23,7 @@ use super::database::{runtime, DbCore};
 use super::interrupt::Interrupt;
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::cancellable::make_cancellable;
+use crate::sql::watch::watch_plan;
 use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
 use crate::sql::diagnose;
 use crate::sql::suggest::closest;
@@ -236,7 +236,7 @@ impl Connection {
     }
 
     /// What cancels this connection's running statement or fetch from
-    /// another thread (see [`Interrupt::interrupt`]).
+    /// another thread (see [`Interrupt::interrupt`]) and shows its progress.
     pub fn interrupt_handle(&self) -> Interrupt {
         self.interrupt.clone()
     }
@@ -417,7 +417,7 @@ impl Connection {
         let mark = self.txn.lock().unwrap().as_ref().map_or(0, |t| t.new_files.len());
         // Cancelling drops `body` at an await point: what it changed is undone
         // below like any failure's (its TableWriters delete their own files).
-        let outcome = self.interrupt.guard(body()).await;
+        let outcome = self.interrupt.guard(body(), true).await;
         if let Err(e) = outcome {
             *self.tables.lock().unwrap() = saved_tables;
             if let Some(txn) = self.txn.lock().unwrap().as_mut() {
@@ -664,7 +664,7 @@ impl Connection {
             let streams = execute_stream_partitioned(physical, task_ctx)?;
             return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())));
         }
-        let physical = make_cancellable(physical, &self.interrupt.cancelled_flag())?;
+        let physical = watch_plan(physical, &self.interrupt.run())?;
         Ok(off_thread(execute_stream(physical, task_ctx)?))
     }
 
