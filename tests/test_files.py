@@ -80,3 +80,32 @@ def test_copy_to_runs_without_fetching_the_result(con, tmp_path, monkeypatch):
     con.sql("COPY t TO 'relative.parquet'")  # DataFusion's own COPY syntax, result never read
     assert (tmp_path / "relative.parquet").is_file()
     assert con.sql("SELECT a FROM 'relative.parquet'").fetchall() == [(1,)]
+
+
+def test_read_csv_options_and_type_detection_agree_with_duckdb(tmp_path):
+    import datetime
+
+    import duckdb
+
+    data = tmp_path / "it's data.csv"  # a quote in the path: it never becomes SQL text in the Python API
+    data.write_text("id;flag;day;iso;qty;name\n1;true;02/01/2024;2024-01-02;NA;a\n2;false;03/02/2024;2024-02-03;5;NA\n")
+    con = swingdb.connect()
+    ours = con.read_csv(data, delim=";", nullstr="NA", dateformat="%d/%m/%Y")
+    assert ours.sql_types == ["BIGINT", "BOOLEAN", "DATE", "DATE", "BIGINT", "VARCHAR"]
+    expected = [
+        (1, True, datetime.date(2024, 1, 2), datetime.date(2024, 1, 2), None, "a"),
+        (2, False, datetime.date(2024, 2, 3), datetime.date(2024, 2, 3), 5, None),
+    ]
+    assert ours.fetchall() == expected
+    theirs = duckdb.read_csv(str(data), delimiter=";", na_values="NA", date_format="%d/%m/%Y").fetchall()
+    drop_iso = lambda rows: [r[:3] + r[4:] for r in rows]  # DuckDB reads the ISO column as TIMESTAMP once a date format is set
+    assert drop_iso(theirs) == drop_iso(expected)
+    # The same options in SQL, DuckDB's spelling (name = value, or =>).
+    plain = tmp_path / "plain.csv"
+    plain.write_text("1|x\n2|y\n")
+    sql = f"SELECT * FROM read_csv('{plain}', header = false, delim => '|')"
+    assert con.sql(sql).fetchall() == duckdb.sql(sql).fetchall() == [(1, "x"), (2, "y")]
+    with pytest.raises(swingdb.ProgrammingError, match="unknown option 'bogus'; options: header, delim"):
+        con.sql(f"SELECT * FROM read_csv('{plain}', bogus = 1)")
+    with pytest.raises(swingdb.ProgrammingError, match="option delim takes one character"):
+        con.read_csv(plain, delim="||")

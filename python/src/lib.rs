@@ -441,6 +441,19 @@ impl PyConnection {
         self.interrupt.set_progress_display(display, std::time::Duration::from_secs_f64(after.max(0.0)));
     }
 
+    /// The rows of the file at `path` (kind: csv, parquet, json, arrow) read
+    /// with `options` (read_csv's, by name); neither becomes SQL text.
+    fn read_file(&self, py: Python<'_>, path: String, kind: String, options: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<PyResult_> {
+        use swingdb::sql::functions::{FileKind, ReadOptions};
+        let kind = FileKind::from_name(&kind).ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
+        let mut read = ReadOptions::default();
+        for (i, (name, value)) in options.iter().enumerate() {
+            read.set(kind.function_name(), name, &scalar(i, value)?).map_err(|e| to_py(e.into()))?;
+        }
+        let result = self.with(py, |c| c.read_file(&path, kind, &read))?;
+        Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
+    }
+
     /// Removes the SQL function `name` made by create_function.
     fn remove_function(&self, py: Python<'_>, name: String) -> PyResult<()> {
         self.with(py, |c| {

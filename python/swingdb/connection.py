@@ -235,6 +235,23 @@ class Connection:
         self._con.create_function(name, call, schema, side_effects)
         return self
 
+    def read_csv(self, path, *, header: bool | None = None, delim: str | None = None, nullstr: str | None = None,
+                 quote: str | None = None, escape: str | None = None, dateformat: str | None = None) -> Result:
+        """The rows of the CSV file(s) at `path` (a glob reads several), as
+        DuckDB's ``read_csv``: types are detected (integers, floats,
+        booleans, ISO dates and timestamps; dates in `dateformat`, a strftime
+        format like ``"%d/%m/%Y"``), `header` says whether the first line
+        names the columns, `delim` separates fields, `nullstr` stands for
+        NULL. The path never becomes SQL text. In SQL:
+        ``SELECT * FROM read_csv('f.csv', header = false, delim = ';')``."""
+        given = {"header": header, "delim": delim, "nullstr": nullstr, "quote": quote, "escape": escape, "dateformat": dateformat}
+        options = [(k, v) for k, v in given.items() if v is not None]
+        return Result(self._con.read_file(os.fspath(path), "csv", options))
+
+    def read_parquet(self, path) -> Result:
+        """The rows of the Parquet file(s) at `path`."""
+        return Result(self._con.read_file(os.fspath(path), "parquet", []))
+
     def remove_function(self, name: str) -> "Connection":
         """Removes the SQL function `name` made by :meth:`create_function`."""
         self._con.remove_function(name)

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use swingdb::datafusion::sql::sqlparser::dialect::GenericDialect;
 use swingdb::datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
-use swingdb::sql::functions::FileKind;
+use swingdb::sql::functions::{FileKind, ReadOptions};
 use swingdb::{Connection, Database, OpenOptions};
 
 const HELP: &str = "\
@@ -348,7 +348,7 @@ impl Shell {
     /// appended to). The path and the table name go through the API:
     /// neither becomes SQL text.
     fn import(&mut self, path: &str, table: &str) -> Result<u64, String> {
-        let read = self.con.read_file(path, FileKind::Csv).and_then(|mut r| Ok((r.schema(), r.collect_batches()?)));
+        let read = self.con.read_file(path, FileKind::Csv, &ReadOptions::default()).and_then(|mut r| Ok((r.schema(), r.collect_batches()?)));
         let (schema, batches) = read.map_err(|e| e.to_string())?;
         let exists = self.con.table_names().map_err(|e| e.to_string())?.iter().any(|t| t == table);
         let stored = self.con.store(table, schema, batches, !exists).map_err(|e| e.to_string())?;

@@ -9,10 +9,16 @@ use datafusion::datasource::file_format::json::JsonFormat;
 use datafusion::datasource::file_format::parquet::ParquetFormat;
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::datasource::TableProvider;
 use datafusion::error::Result as DFResult;
 use datafusion::execution::context::SessionState;
 use datafusion::logical_expr::Expr;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    BinaryOperator, Expr as SqlExpr, FunctionArg, FunctionArgExpr, TableFactor, Value, VisitMut, VisitorMut,
+};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Which reader a table function uses.
@@ -60,9 +66,21 @@ impl FileKind {
         }
     }
 
-    fn format(self, header: bool, delimiter: u8) -> Arc<dyn FileFormat> {
+    fn format(self, options: &ReadOptions) -> Arc<dyn FileFormat> {
         match self {
-            FileKind::Csv => Arc::new(CsvFormat::default().with_has_header(header).with_delimiter(delimiter)),
+            FileKind::Csv => {
+                let mut csv = CsvFormat::default().with_has_header(options.header).with_delimiter(options.delimiter);
+                if let Some(quote) = options.quote {
+                    csv = csv.with_quote(quote);
+                }
+                if let Some(escape) = options.escape {
+                    csv = csv.with_escape(Some(escape));
+                }
+                if let Some(null) = &options.null {
+                    csv = csv.with_null_regex(Some(format!("^{}$", regex_escape(null))));
+                }
+                Arc::new(csv)
+            }
             FileKind::Parquet => Arc::new(ParquetFormat::default()),
             FileKind::Json => Arc::new(JsonFormat::default()),
             FileKind::Arrow => Arc::new(ArrowFormat),
@@ -70,13 +88,81 @@ impl FileKind {
     }
 }
 
+/// How to read a file, as `read_csv`'s options (DuckDB's names) give it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadOptions {
+    /// The first line names the columns (CSV).
+    pub header: bool,
+    /// The field separator (CSV).
+    pub delimiter: u8,
+    /// The text that stands for NULL (CSV), e.g. `NA`.
+    pub null: Option<String>,
+    /// The quote character (CSV).
+    pub quote: Option<u8>,
+    /// The escape character inside quotes (CSV).
+    pub escape: Option<u8>,
+    /// A strftime format (`%d/%m/%Y`): text columns whose values all read as
+    /// dates in it become DATE columns.
+    pub date_format: Option<String>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self { header: true, delimiter: b',', null: None, quote: None, escape: None, date_format: None }
+    }
+}
+
+impl ReadOptions {
+    /// Sets option `name` (DuckDB's names and a few aliases) to `value`.
+    pub fn set(&mut self, function: &str, name: &str, value: &ScalarValue) -> DFResult<()> {
+        let text = || match value {
+            ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Ok(s.clone()),
+            other => plan_err!("{function}: option {name} takes a string, not {other}"),
+        };
+        let byte = || -> DFResult<u8> {
+            let s = text()?;
+            let s = if s == "\\t" { "\t".to_string() } else { s };
+            match s.as_bytes() {
+                [b] if b.is_ascii() => Ok(*b),
+                _ => plan_err!("{function}: option {name} takes one character, not '{s}'"),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "header" => match value {
+                ScalarValue::Boolean(Some(b)) => self.header = *b,
+                other => return plan_err!("{function}: option header takes true or false, not {other}"),
+            },
+            "delim" | "delimiter" | "sep" | "separator" => self.delimiter = byte()?,
+            "nullstr" | "null" | "null_string" => self.null = Some(text()?),
+            "quote" => self.quote = Some(byte()?),
+            "escape" => self.escape = Some(byte()?),
+            "dateformat" | "date_format" => self.date_format = Some(text()?),
+            other => {
+                return plan_err!(
+                    "{function}: unknown option '{other}'; options: header, delim (or sep), nullstr, quote, escape, dateformat"
+                )
+            }
+        }
+        Ok(())
+    }
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars().fold(String::new(), |mut out, c| {
+        if "\\.^$|?*+()[]{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+        out
+    })
+}
+
 /// Builds a table over the file(s) at `path` (a local path or glob), inferring the schema.
 pub async fn file_table(
     state: &SessionState,
     path: &str,
     kind: FileKind,
-    header: bool,
-    delimiter: u8,
+    options: &ReadOptions,
 ) -> DFResult<Arc<dyn TableProvider>> {
     if !path.contains(['*', '?', '[']) && !std::path::Path::new(path).exists() && !path.contains("://") {
         let relative = std::path::Path::new(path).is_relative();
@@ -91,10 +177,68 @@ pub async fn file_table(
         .extension()
         .map(|e| format!(".{}", e.to_string_lossy()))
         .unwrap_or_default();
-    let options = ListingOptions::new(kind.format(header, delimiter)).with_file_extension(extension);
-    let schema = options.infer_schema(state, &url).await?;
-    let config = ListingTableConfig::new(url).with_listing_options(options).with_schema(schema);
-    Ok(Arc::new(ListingTable::try_new(config)?))
+    let listing = ListingOptions::new(kind.format(options)).with_file_extension(extension);
+    let schema = listing.infer_schema(state, &url).await?;
+    // DataFusion's CSV reader ignores the NULL text (its inference heeds
+    // it): read every column as text and turn the NULL text into NULL and
+    // the rest into the inferred type.
+    let nulls = options.null.as_ref().filter(|_| kind == FileKind::Csv);
+    let read_schema = match nulls {
+        Some(_) => Arc::new(datafusion::arrow::datatypes::Schema::new(
+            schema.fields().iter().map(|f| f.as_ref().clone().with_data_type(datafusion::arrow::datatypes::DataType::Utf8).with_nullable(true)).collect::<Vec<_>>(),
+        )),
+        None => schema.clone(),
+    };
+    let config = ListingTableConfig::new(url).with_listing_options(listing).with_schema(read_schema);
+    let mut table: Arc<dyn TableProvider> = Arc::new(ListingTable::try_new(config)?);
+    if let Some(null) = nulls {
+        table = with_nulls(state, table, &schema, null)?;
+    }
+    match &options.date_format {
+        Some(format) => with_dates(state, table, format).await,
+        None => Ok(table),
+    }
+}
+
+/// `table` (every column text) with `null` as NULL and each column cast to
+/// its type in `typed`.
+fn with_nulls(state: &SessionState, table: Arc<dyn TableProvider>, typed: &SchemaRef, null: &str) -> DFResult<Arc<dyn TableProvider>> {
+    use datafusion::dataframe::DataFrame;
+    use datafusion::logical_expr::{cast, col, lit, LogicalPlanBuilder};
+    let frame = DataFrame::new(state.clone(), LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?);
+    let exprs = typed.fields().iter().map(|f| {
+        let text = col(datafusion::common::Column::new_unqualified(f.name()));
+        cast(datafusion::functions::expr_fn::nullif(text, lit(null)), f.data_type().clone()).alias(f.name())
+    });
+    Ok(frame.select(exprs.collect::<Vec<_>>())?.into_view())
+}
+
+/// `table` with each text column whose first values all read as dates in
+/// strftime `format` turned into a DATE column (`to_date(column, format)`).
+async fn with_dates(state: &SessionState, table: Arc<dyn TableProvider>, format: &str) -> DFResult<Arc<dyn TableProvider>> {
+    use datafusion::arrow::array::{Array, AsArray};
+    use datafusion::arrow::datatypes::DataType;
+    use datafusion::dataframe::DataFrame;
+    use datafusion::logical_expr::{col, lit, LogicalPlanBuilder};
+    const SAMPLE: usize = 1000;
+    let frame = DataFrame::new(state.clone(), LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?);
+    let sample = frame.clone().limit(0, Some(SAMPLE))?.collect().await?;
+    let schema = frame.schema().clone();
+    let mut exprs = Vec::new();
+    for (i, field) in schema.fields().iter().enumerate() {
+        let column = col(datafusion::common::Column::new_unqualified(field.name()));
+        let is_date = field.data_type() == &DataType::Utf8
+            && sample.iter().any(|b| b.column(i).null_count() < b.num_rows())
+            && sample.iter().all(|b| {
+                let values = b.column(i).as_string::<i32>();
+                values.iter().flatten().all(|v| chrono::NaiveDate::parse_from_str(v, format).is_ok())
+            });
+        exprs.push(match is_date {
+            true => datafusion::functions::expr_fn::to_date(vec![column, lit(format)]).alias(field.name()),
+            false => column,
+        });
+    }
+    Ok(frame.select(exprs)?.into_view())
 }
 
 /// `read_csv('path' [, header [, delimiter]])` and friends.
@@ -130,16 +274,29 @@ impl TableFunctionImpl for ReadFile {
         let Some(path) = exprs.first().and_then(literal_string) else {
             return plan_err!("{name} takes a file path as a string literal, e.g. {name}('data.csv')");
         };
-        let header = match exprs.get(1) {
-            None => true,
-            Some(Expr::Literal(ScalarValue::Boolean(Some(b)), _)) => *b,
-            Some(other) => return plan_err!("{name}: second argument (header) must be true or false, got {other}"),
-        };
-        let delimiter = match exprs.get(2).map(literal_string) {
-            None => b',',
-            Some(Some(d)) if d.len() == 1 => d.as_bytes()[0],
-            Some(_) => return plan_err!("{name}: third argument (delimiter) must be a one-character string"),
-        };
+        let mut options = ReadOptions::default();
+        match exprs.get(1) {
+            // read_csv('f', header = true, delim = ';'): see `named_options`, which made them name, value pairs.
+            Some(Expr::Literal(ScalarValue::Utf8(Some(first)), _)) if first.starts_with(OPTION_MARK) => {
+                for pair in exprs[1..].chunks(2) {
+                    let (Some(Expr::Literal(ScalarValue::Utf8(Some(option)), _)), Some(Expr::Literal(value, _))) = (pair.first(), pair.get(1)) else {
+                        return plan_err!("{name}: options are written name = value, e.g. {name}('data.csv', header = false, delim = ';')");
+                    };
+                    options.set(name, option.trim_start_matches(OPTION_MARK), value)?;
+                }
+            }
+            // The older positional form: read_csv('f', header, delimiter).
+            None => {}
+            Some(Expr::Literal(ScalarValue::Boolean(Some(b)), _)) => {
+                options.header = *b;
+                match exprs.get(2).map(literal_string) {
+                    None => {}
+                    Some(Some(d)) if d.len() == 1 => options.delimiter = d.as_bytes()[0],
+                    Some(_) => return plan_err!("{name}: third argument (delimiter) must be a one-character string"),
+                }
+            }
+            Some(other) => return plan_err!("{name}: options are written name = value (header = false), not {other}"),
+        }
         let Some(state) = args.session().as_any().downcast_ref::<SessionState>() else {
             return plan_err!("{name}: unsupported session type");
         };
@@ -150,9 +307,56 @@ impl TableFunctionImpl for ReadFile {
         let handle = tokio::runtime::Handle::current();
         std::thread::scope(|scope| {
             scope
-                .spawn(|| handle.block_on(file_table(state, &path, kind, header, delimiter)))
+                .spawn(|| handle.block_on(file_table(state, &path, kind, &options)))
                 .join()
                 .unwrap_or_else(|_| plan_err!("{name}: schema inference failed"))
         })
+    }
+}
+
+/// Marks a `read_*` argument that names an option (see [`named_options`]).
+const OPTION_MARK: &str = "\u{1}";
+
+/// Rewrites the options of file-reading functions, written as DuckDB does
+/// (`read_csv('f.csv', header = false, delim = ';')` or with `=>`), into
+/// name, value pairs of literals, which table functions can take (DataFusion
+/// would plan `header = false` as a comparison with a column `header`).
+pub fn named_options(statement: &mut DFStatement) {
+    struct Options;
+    impl VisitorMut for Options {
+        type Break = ();
+        fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+            let TableFactor::Table { name, args: Some(args), .. } = factor else { return ControlFlow::Continue(()) };
+            let function = name.to_string().to_ascii_lowercase();
+            if ![FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow].iter().any(|k| k.function_name() == function) {
+                return ControlFlow::Continue(());
+            }
+            let mut out = Vec::with_capacity(args.args.len() * 2);
+            for arg in std::mem::take(&mut args.args) {
+                let pair = match &arg {
+                    FunctionArg::Named { name, arg: FunctionArgExpr::Expr(value), .. } => Some((name.value.clone(), value.clone())),
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::BinaryOp { left, op: BinaryOperator::Eq, right })) => {
+                        match left.as_ref() {
+                            SqlExpr::Identifier(ident) => Some((ident.value.clone(), right.as_ref().clone())),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match pair {
+                    Some((option, value)) => {
+                        let marked = SqlExpr::Value(Value::SingleQuotedString(format!("{OPTION_MARK}{option}")).into());
+                        out.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(marked)));
+                        out.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(value)));
+                    }
+                    None => out.push(arg),
+                }
+            }
+            args.args = out;
+            ControlFlow::Continue(())
+        }
+    }
+    if let DFStatement::Statement(s) = statement {
+        let _ = s.visit(&mut Options);
     }
 }

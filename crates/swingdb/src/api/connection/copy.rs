@@ -10,7 +10,7 @@ use crate::pipe::PipeUrl;
 use crate::sql::parse::identifier;
 use crate::sql::remote;
 use std::sync::Arc;
-use crate::sql::functions::{file_table, FileKind};
+use crate::sql::functions::{file_table, FileKind, ReadOptions};
 use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::common::{Column, TableReference};
 use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
@@ -123,7 +123,8 @@ impl Connection {
             return self.append_from(&name, remote::url_table(filename).await?).await;
         }
         let options = CopyOptions::parse(options, filename)?;
-        let provider = file_table(&self.ctx.state(), filename, options.kind, options.header, options.delimiter).await?;
+        let read = ReadOptions { header: options.header, delimiter: options.delimiter, ..ReadOptions::default() };
+        let provider = file_table(&self.ctx.state(), filename, options.kind, &read).await?;
         self.append_from(&name, provider).await
     }
 }
@@ -167,13 +168,13 @@ impl CopyOptions {
 
 impl Connection {
     /// The rows of the file at `path` (a local path or glob), read as `kind`
-    /// with its schema inferred (CSV: a header row, commas). The path is not
-    /// SQL: a name of any shape is just a name.
-    pub fn read_file(&self, path: &str, kind: FileKind) -> Result<QueryResult> {
+    /// with `options`, its schema inferred. The path is not SQL: a name of
+    /// any shape is just a name.
+    pub fn read_file(&self, path: &str, kind: FileKind, options: &ReadOptions) -> Result<QueryResult> {
         self.check_external_access(kind.function_name())?;
         super::runtime().block_on(async {
             let state = self.ctx.state();
-            let provider = file_table(&state, path, kind, true, b',').await?;
+            let provider = file_table(&state, path, kind, options).await?;
             let stream = self.ctx.read_table(provider)?.execute_stream().await?;
             Ok(QueryResult::streaming(stream).interruptible_by(&self.interrupt))
         })

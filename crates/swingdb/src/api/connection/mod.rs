@@ -560,6 +560,7 @@ impl Connection {
         let names = plan_output_names(&mut statement);
         let upsert = upsert::take_upsert(&mut statement)?;
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
+        crate::sql::functions::named_options(&mut statement);
         let column_rules = ddl::take_column_rules(&mut statement)?;
         let state = self.ctx.state();
         let mut refolds = 0;
