@@ -109,3 +109,25 @@ def test_read_csv_options_and_type_detection_agree_with_duckdb(tmp_path):
         con.sql(f"SELECT * FROM read_csv('{plain}', bogus = 1)")
     with pytest.raises(swingdb.ProgrammingError, match="option delim takes one character"):
         con.read_csv(plain, delim="||")
+
+
+def test_read_json_of_documents_arrays_and_lines_agrees_with_duckdb(tmp_path):
+    import duckdb
+
+    files = {
+        "array.json": '[\n {"id": 1, "tags": ["a"], "meta": {"x": 1.5}},\n {"id": 2, "tags": [], "meta": {"x": null}}\n]\n',
+        "document.json": '{\n  "id": 7,\n  "name": "doc"\n}\n',
+        "lines.json": '{"id": 1, "name": "a"}\n{"id": 2, "name": "b"}\n',
+    }
+    con = swingdb.connect()
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text)
+        sql = f"SELECT * FROM read_json('{path}')"
+        ours, theirs = con.sql(sql), duckdb.sql(sql)
+        assert ours.columns == theirs.columns, name  # keys in the order they appear
+        assert ours.fetchall() == theirs.fetchall(), name
+    assert con.sql(f"SELECT * FROM read_json('{tmp_path / 'array.json'}')").sql_types == ["BIGINT", "VARCHAR[]", "STRUCT(x DOUBLE)"]
+    (tmp_path / "numbers.json").write_text("[1, 2]")
+    with pytest.raises(swingdb.ProgrammingError, match="not of objects"):
+        con.sql(f"SELECT * FROM read_json('{tmp_path / 'numbers.json'}')")

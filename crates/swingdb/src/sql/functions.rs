@@ -1,8 +1,9 @@
 //! File-reading table functions: `read_csv`, `read_parquet`, `read_json`
-//! (newline-delimited JSON) and `read_arrow`, each taking a path or glob.
+//! (one document per line, or a file holding one document or an array of
+//! them) and `read_arrow`, each taking a path or glob.
 
 use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl};
-use datafusion::common::{plan_err, ScalarValue};
+use datafusion::common::{plan_err, DataFusionError, ScalarValue};
 use datafusion::datasource::file_format::arrow::ArrowFormat;
 use datafusion::datasource::file_format::csv::CsvFormat;
 use datafusion::datasource::file_format::json::JsonFormat;
@@ -177,6 +178,11 @@ pub async fn file_table(
         .extension()
         .map(|e| format!(".{}", e.to_string_lossy()))
         .unwrap_or_default();
+    if kind == FileKind::Json {
+        if let Some(table) = json_document_table(path)? {
+            return Ok(table);
+        }
+    }
     let listing = ListingOptions::new(kind.format(options)).with_file_extension(extension);
     let schema = listing.infer_schema(state, &url).await?;
     // DataFusion's CSV reader ignores the NULL text (its inference heeds
@@ -198,6 +204,83 @@ pub async fn file_table(
         Some(format) => with_dates(state, table, format).await,
         None => Ok(table),
     }
+}
+
+/// The rows of a JSON file that holds one document or an array of them
+/// (not one document per line, which DataFusion's reader takes): each
+/// object of the array (or the document) is a row. `None` for any other file.
+fn json_document_table(path: &str) -> DFResult<Option<Arc<dyn TableProvider>>> {
+    use datafusion::arrow::json::reader::{infer_json_schema_from_iterator, ReaderBuilder};
+    use serde_json::Value;
+    let file = std::path::Path::new(path);
+    if !file.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| DataFusionError::External(Box::new(e)))?;
+    let rows: Vec<Value> = match text.trim_start().as_bytes().first() {
+        Some(b'[') => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Array(items)) => items,
+            Ok(_) => return Ok(None),
+            Err(e) => return plan_err!("read_json: '{path}' is not valid JSON: {e}"),
+        },
+        Some(b'{') => match serde_json::from_str::<Value>(&text) {
+            Ok(document @ Value::Object(_)) => vec![document],
+            _ => return Ok(None), // one document per line
+        },
+        _ => return Ok(None),
+    };
+    if let Some(bad) = rows.iter().find(|r| !r.is_object()) {
+        return plan_err!("read_json: '{path}' holds an array of {bad}, not of objects (one object per row)");
+    }
+    let inferred = infer_json_schema_from_iterator(rows.iter().map(Ok::<_, datafusion::arrow::error::ArrowError>))?;
+    // Columns in the order the keys first appear (serde_json's maps sort them).
+    let order = key_order(&text);
+    let mut fields: Vec<_> = inferred.fields().iter().cloned().collect();
+    fields.sort_by_key(|f| order.iter().position(|k| k == f.name()).unwrap_or(usize::MAX));
+    let schema = Arc::new(datafusion::arrow::datatypes::Schema::new(fields));
+    let mut decoder = ReaderBuilder::new(schema.clone()).build_decoder()?;
+    decoder.serialize(&rows)?;
+    let batches: Vec<_> = decoder.flush()?.into_iter().collect();
+    Ok(Some(Arc::new(datafusion::datasource::MemTable::try_new(schema, vec![batches])?)))
+}
+
+/// The keys of the objects in JSON `text` (one object or an array of
+/// them), in the order they first appear.
+fn key_order(text: &str) -> Vec<String> {
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct Keys(Vec<String>);
+    impl<'de> Deserialize<'de> for Keys {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Walk;
+            impl<'de> Visitor<'de> for Walk {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a JSON object or array of objects")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(key) = map.next_key::<String>()? {
+                        map.next_value::<IgnoredAny>()?;
+                        keys.push(key);
+                    }
+                    Ok(Keys(keys))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Keys, A::Error> {
+                    let mut keys: Vec<String> = Vec::new();
+                    while let Some(Keys(more)) = seq.next_element::<Keys>()? {
+                        for k in more {
+                            if !keys.contains(&k) {
+                                keys.push(k);
+                            }
+                        }
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_any(Walk)
+        }
+    }
+    serde_json::from_str::<Keys>(text).map(|k| k.0).unwrap_or_default()
 }
 
 /// `table` (every column text) with `null` as NULL and each column cast to

@@ -7,6 +7,7 @@ pub mod checks;
 pub mod diagnose;
 pub mod functions;
 pub mod identity;
+pub mod json;
 pub mod output_names;
 pub mod overflow;
 pub mod params;

@@ -48,6 +48,11 @@ pub fn new_context(
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
         .build();
+    let mut state = state;
+    // JSON's -> and ->> before DataFusion's own planners, which refuse them.
+    let mut planners = vec![Arc::new(super::json::JsonOperators) as Arc<dyn datafusion::logical_expr::planner::ExprPlanner>];
+    planners.extend(state.expr_planners().iter().cloned());
+    state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
     let ctx = SessionContext::new_with_state(state);
     ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
@@ -55,6 +60,9 @@ pub fn new_context(
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
     let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main.clone(), attached)));
+    for function in super::json::functions() {
+        ctx.register_udf(function.as_ref().clone());
+    }
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));
     }

@@ -31,6 +31,14 @@ pub fn sql_name(t: &DataType) -> String {
             return format!("{}[]", sql_name(f.data_type()))
         }
         DataType::Dictionary(_, value) => return sql_name(value),
+        DataType::Struct(fields) => {
+            let inner: Vec<String> = fields.iter().map(|f| format!("{} {}", f.name(), sql_name(f.data_type()))).collect();
+            return format!("STRUCT({})", inner.join(", "));
+        }
+        DataType::Map(entries, _) => match entries.data_type() {
+            DataType::Struct(kv) if kv.len() == 2 => return format!("MAP({}, {})", sql_name(kv[0].data_type()), sql_name(kv[1].data_type())),
+            _ => return "MAP".to_string(),
+        },
         other => return other.to_string(),
     };
     name.to_string()

@@ -527,6 +527,7 @@ impl Connection {
     }
 
     async fn run_in_txn(&self, mut statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+        crate::sql::json::json_as_text(&mut statement);
         if let DFStatement::CopyTo(copy) = &statement {
             if crate::sql::remote::is_url(&copy.target) {
                 self.check_external_access("COPY")?;
