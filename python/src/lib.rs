@@ -115,6 +115,25 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
         return Ok(ScalarValue::Binary(Some(bytes.as_bytes().to_vec())));
     }
     if let Ok(tuple) = value.cast::<PyTuple>() {
+        // Tagged values from the Python layer; anything else is the caller's mistake.
+        return tagged(index, tuple).map_err(|e| {
+            let py = tuple.py();
+            if e.is_instance_of::<DataError>(py) {
+                return e; // a tagged value that does not fit (a decimal too large)
+            }
+            ProgrammingError::new_err(format!("parameter {} has unsupported type tuple; use None, bool, int, float, str, bytes, date, datetime or Decimal", index + 1))
+        });
+    }
+    Err(ProgrammingError::new_err(format!(
+        "parameter {} has unsupported type {}; use None, bool, int, float, str, bytes, date, datetime or Decimal",
+        index + 1,
+        value.get_type().name()?
+    )))
+}
+
+/// A tagged tuple of the Python layer (`("date", days)`, ...) as a value.
+fn tagged(index: usize, tuple: &Bound<'_, PyTuple>) -> PyResult<ScalarValue> {
+    {
         let tag: String = tuple.get_item(0)?.extract()?;
         match tag.as_str() {
             "timestamp" => {
@@ -137,11 +156,7 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
             _ => {}
         }
     }
-    Err(ProgrammingError::new_err(format!(
-        "parameter {} has unsupported type {}; use None, bool, int, float, str, bytes, date, datetime or Decimal",
-        index + 1,
-        value.get_type().name()?
-    )))
+    Err(ProgrammingError::new_err("not a tagged value"))
 }
 
 /// A reader that turns a panic (a bug) into an error: the C stream interface

@@ -23,6 +23,10 @@ _MAX_DECIMAL_SCALE = 76
 
 def _param(value):
     """Python values the engine cannot take directly, as tagged tuples."""
+    if isinstance(value, (tuple, list, dict, set)):
+        raise _swingdb.ProgrammingError(
+            f"a parameter has unsupported type {type(value).__name__}; use None, bool, int, float, str, bytes, date, datetime or Decimal"
+        )
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
             return ("timestamp", (value - _EPOCH) // _MICRO, None)
