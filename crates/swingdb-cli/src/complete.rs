@@ -17,7 +17,7 @@ const KEYWORDS: &[&str] = &[
     "WHEN", "THEN", "ELSE", "END", "BEGIN", "COMMIT", "ROLLBACK", "EXPLAIN", "ANALYZE", "DESCRIBE", "SHOW", "TABLES",
     "COPY", "TO", "MERGE", "MATCHED", "COUNT", "SUM", "AVG", "MIN", "MAX", "BETWEEN", "LIKE", "ILIKE", "IN", "EXISTS",
     "IS", "TRUE", "FALSE", "INTEGER", "BIGINT", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIMESTAMP", "DECIMAL",
-    "SUMMARIZE", "read_csv", "read_parquet",
+    "SUMMARIZE", "EXPORT", "IMPORT", "DATABASE", "read_csv", "read_parquet", "read_json",
 ];
 
 /// Dot commands offered at the start of a line.

@@ -8,6 +8,7 @@ mod ddl;
 mod index;
 mod merge;
 mod dml;
+mod export;
 mod fast_insert;
 mod pipe;
 mod share;
@@ -329,6 +330,13 @@ impl Connection {
     async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
         if let Some(target) = summarize::summarize_target(sql) {
             return self.atomically(|| self.summarize(target)).await;
+        }
+        if let Some((export, dir)) = export::export_or_import(sql) {
+            // One transaction: an export reads one version, an import lands whole or not at all.
+            return match export {
+                true => self.atomically(|| self.export_database(&dir)).await,
+                false => self.atomically(|| self.import_database(&dir)).await,
+            };
         }
         let statements = parse(sql)?;
         let mut last = QueryResult::empty();
