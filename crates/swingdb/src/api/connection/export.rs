@@ -20,8 +20,9 @@ use std::sync::Arc;
 
 /// `EXPORT DATABASE 'dir'` or `IMPORT DATABASE 'dir'` in `sql`: (export?, dir).
 pub(super) fn export_or_import(sql: &str) -> Option<(bool, String)> {
-    let words: Vec<&str> = sql.trim().trim_end_matches(';').splitn(3, char::is_whitespace).collect();
-    let [verb, noun, rest] = words.as_slice() else { return None };
+    let text = sql.trim().trim_end_matches(';');
+    let (verb, rest) = text.split_once(char::is_whitespace)?;
+    let (noun, rest) = rest.trim_start().split_once(char::is_whitespace)?;
     let export = match verb.to_ascii_uppercase().as_str() {
         "EXPORT" => true,
         "IMPORT" => false,
