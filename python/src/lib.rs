@@ -349,7 +349,7 @@ impl PyConnection {
             }
             result
         })?;
-        Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
+        Ok(PyResult_::new(result))
     }
 
     /// Publishes what this connection sees as snapshot `name`; returns its description.
@@ -466,7 +466,7 @@ impl PyConnection {
             read.set(kind.function_name(), name, &scalar(i, value)?).map_err(|e| to_py(e.into()))?;
         }
         let result = self.with(py, |c| c.read_file(&path, kind, &read))?;
-        Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
+        Ok(PyResult_::new(result))
     }
 
     /// Removes the SQL function `name` made by create_function.
@@ -512,6 +512,12 @@ struct PyResult_ {
     result: Mutex<Option<swingdb::QueryResult>>,
     /// The error that ended the exported stream, if one did.
     error: Arc<Mutex<Option<swingdb::Error>>>,
+}
+
+impl PyResult_ {
+    fn new(result: swingdb::QueryResult) -> Self {
+        Self { result: Mutex::new(Some(result)), error: Arc::default() }
+    }
 }
 
 #[pymethods]
@@ -617,7 +623,7 @@ fn pipe_url(url: &str, options: Vec<(String, String)>) -> PyResult<swingdb::pipe
 fn pipe_reader(py: Python<'_>, url: String, options: Vec<(String, String)>) -> PyResult<PyResult_> {
     let url = pipe_url(&url, options)?;
     let result = engine(py, || swingdb::Database::pipe_reader(&url))?;
-    Ok(PyResult_ { result: Mutex::new(Some(result)), error: Arc::default() })
+    Ok(PyResult_::new(result))
 }
 
 /// The ends of pipes waiting for a partner: `(name, role, pid, seconds)`.

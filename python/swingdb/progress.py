@@ -7,6 +7,11 @@ import sys
 import time
 
 
+def _bar(share: float) -> str:
+    """`[#####     ]  45%` for a share between 0 and 1."""
+    return f"[{'#' * int(30 * share):<30}] {share:4.0%}"
+
+
 class ProgressBar:
     """Called with the rows stored so far; redraws at most ten times a second."""
 
@@ -22,9 +27,8 @@ class ProgressBar:
             return
         self.last = now
         share = min(rows / self.total, 1.0)
-        bar = "#" * int(30 * share)
         rate = rows / max(now - self.started, 1e-9)
-        self.stream.write(f"\r{self.label} [{bar:<30}] {share:4.0%} {rows:,}/{self.total:,} rows, {rate:,.0f} rows/s")
+        self.stream.write(f"\r{self.label} {_bar(share)} {rows:,}/{self.total:,} rows, {rate:,.0f} rows/s")
         if rows >= self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -86,7 +90,7 @@ def statement_progress(*report) -> None:
     if total:
         share = min(rows / total, 1.0)
         left = f", {seconds * (total - rows) / rows:.0f} s left" if rows else ""
-        line = f"[{'#' * int(30 * share):<30}] {share:4.0%} {rows:,}/{total:,} rows, {_size(size)}{left}"
+        line = f"{_bar(share)} {rows:,}/{total:,} rows, {_size(size)}{left}"
     else:
         line = f"{rows:,} rows read, {_size(size)}, {seconds:.0f} s"
     out.write("\r\033[K" + line)

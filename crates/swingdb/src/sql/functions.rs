@@ -116,9 +116,9 @@ impl Default for ReadOptions {
 impl ReadOptions {
     /// Sets option `name` (DuckDB's names and a few aliases) to `value`.
     pub fn set(&mut self, function: &str, name: &str, value: &ScalarValue) -> DFResult<()> {
-        let text = || match value {
-            ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Ok(s.clone()),
-            other => plan_err!("{function}: option {name} takes a string, not {other}"),
+        let text = || match scalar_string(value) {
+            Some(s) => Ok(s),
+            None => plan_err!("{function}: option {name} takes a string, not {value}"),
         };
         let byte = || -> DFResult<u8> {
             let s = text()?;
@@ -283,12 +283,17 @@ fn key_order(text: &str) -> Vec<String> {
     serde_json::from_str::<Keys>(text).map(|k| k.0).unwrap_or_default()
 }
 
+/// A frame reading all of `table`, to build a view over it.
+fn scan_frame(state: &SessionState, table: Arc<dyn TableProvider>) -> DFResult<datafusion::dataframe::DataFrame> {
+    let plan = datafusion::logical_expr::LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?;
+    Ok(datafusion::dataframe::DataFrame::new(state.clone(), plan))
+}
+
 /// `table` (every column text) with `null` as NULL and each column cast to
 /// its type in `typed`.
 fn with_nulls(state: &SessionState, table: Arc<dyn TableProvider>, typed: &SchemaRef, null: &str) -> DFResult<Arc<dyn TableProvider>> {
-    use datafusion::dataframe::DataFrame;
-    use datafusion::logical_expr::{cast, col, lit, LogicalPlanBuilder};
-    let frame = DataFrame::new(state.clone(), LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?);
+    use datafusion::logical_expr::{cast, col, lit};
+    let frame = scan_frame(state, table)?;
     let exprs = typed.fields().iter().map(|f| {
         let text = col(datafusion::common::Column::new_unqualified(f.name()));
         cast(datafusion::functions::expr_fn::nullif(text, lit(null)), f.data_type().clone()).alias(f.name())
@@ -301,10 +306,9 @@ fn with_nulls(state: &SessionState, table: Arc<dyn TableProvider>, typed: &Schem
 async fn with_dates(state: &SessionState, table: Arc<dyn TableProvider>, format: &str) -> DFResult<Arc<dyn TableProvider>> {
     use datafusion::arrow::array::{Array, AsArray};
     use datafusion::arrow::datatypes::DataType;
-    use datafusion::dataframe::DataFrame;
-    use datafusion::logical_expr::{col, lit, LogicalPlanBuilder};
+    use datafusion::logical_expr::{col, lit};
     const SAMPLE: usize = 1000;
-    let frame = DataFrame::new(state.clone(), LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?);
+    let frame = scan_frame(state, table)?;
     let sample = frame.clone().limit(0, Some(SAMPLE))?.collect().await?;
     let schema = frame.schema().clone();
     let mut exprs = Vec::new();
@@ -338,11 +342,17 @@ impl ReadFile {
     }
 }
 
+/// The text of a string value (of any of Arrow's string types).
+fn scalar_string(value: &ScalarValue) -> Option<String> {
+    match value {
+        ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
 fn literal_string(expr: &Expr) -> Option<String> {
     match expr {
-        Expr::Literal(ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)), _) => {
-            Some(s.clone())
-        }
+        Expr::Literal(value, _) => scalar_string(value),
         _ => None,
     }
 }

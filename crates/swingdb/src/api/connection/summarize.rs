@@ -1,7 +1,7 @@
 //! `SUMMARIZE t` / `SUMMARIZE SELECT ...`, as in DuckDB: one row per column
 //! with its type, min, max, approximate distinct count, mean, standard
 //! deviation, quartiles (approximate), count and share of NULLs. Computed in
-//! one pass with DataFusion's expression API: no SQL text is built from the
+//! one aggregate pass with DataFusion's expression API: no SQL text is built from the
 //! table's or columns' names.
 
 use super::{object_name, Connection};
@@ -9,8 +9,8 @@ use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::sql::parse::parse;
 use crate::sql::types::sql_name;
-use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::arrow::array::{ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema};
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::common::Column;
 use datafusion::functions_aggregate::expr_fn::{approx_distinct, approx_percentile_cont, avg, count, max, min, stddev};
@@ -44,7 +44,7 @@ impl Connection {
                 self.ctx.execute_logical_plan(plan).await?
             }
             _ => {
-                        let parsed = Parser::new(&GenericDialect {})
+                let parsed = Parser::new(&GenericDialect {})
                     .try_with_sql(target)
                     .and_then(|mut p| p.parse_object_name(false))
                     .map_err(|e| Error::syntax(&format!("SUMMARIZE takes a table name or a query: {e}")))?;
@@ -86,10 +86,12 @@ impl Connection {
                 count(c.clone()),
             ]);
         }
+        // Last: the number of rows, in the same pass.
+        aggregates.push(count(lit(1)));
         let aliased: Vec<Expr> = aggregates.into_iter().enumerate().map(|(i, e)| e.alias(format!("s{i}"))).collect();
-        let total = frame.clone().count().await?;
         let row = frame.aggregate(vec![], aliased)?.collect().await?;
         let row = row.first().ok_or_else(|| Error::internal("SUMMARIZE: no aggregate row"))?;
+        let total = row.column(row.num_columns() - 1).as_primitive::<Int64Type>().value(0);
         let options = FormatOptions::default();
         let cell = |i: usize| -> Option<String> {
             let array = row.column(i);
@@ -114,8 +116,8 @@ impl Connection {
                 out.push(cell(base + 5 + q));
             }
             let non_null = cell(base + 8).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-            counts.push(Some(total as i64));
-            nulls.push(Some(if total == 0 { 0.0 } else { 100.0 * (total as i64 - non_null) as f64 / total as f64 }));
+            counts.push(Some(total));
+            nulls.push(Some(if total == 0 { 0.0 } else { 100.0 * (total - non_null) as f64 / total as f64 }));
         }
         let text = |v: &Vec<Option<String>>| Arc::new(StringArray::from(v.clone())) as ArrayRef;
         let fields = [
