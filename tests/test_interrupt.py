@@ -162,6 +162,30 @@ def test_ctrl_c_in_the_shell_cancels_the_statement_and_keeps_the_shell(tmp_path)
     child.expect(pexpect.EOF)
 
 
+def test_the_shell_draws_a_progress_bar_from_the_engine_and_clears_it(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    from test_cli import CLI
+
+    child = pexpect.spawn(CLI, encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "xterm"})
+    child.expect("swingdb> ")
+    child.sendline("CREATE TABLE big AS SELECT value AS v FROM range(200000);")
+    child.expect("swingdb> ")
+    child.sendline(".progress 0")  # at once, rather than after 2 s
+    child.expect("swingdb> ")
+    # A cross join of a stored table: its scan reports rows read of the table's exact size.
+    child.sendline("SELECT count(*) FROM big a, big b WHERE a.v + b.v < 0;")
+    child.expect(r"\[#* *\]\s+\d+% \d+/400000 rows, [\d.]+ [KMG]iB")
+    child.sendintr()
+    # The bar is cleared (carriage return, erase line) before the error is printed.
+    child.expect("\r\x1b\\[K")
+    child.expect("interrupted")
+    child.expect("swingdb> ")
+    child.sendline(".progress sometimes")
+    child.expect("usage: .progress on\\|off\\|SECONDS")
+    child.sendline(".quit")
+    child.expect(pexpect.EOF)
+
+
 def test_long_statements_show_their_progress_from_the_engine(tmp_path):
     import io
 

@@ -31,13 +31,15 @@ pub fn clear() {
     PRESSED.store(false, Ordering::SeqCst);
 }
 
-/// Shows the progress of statements that run long on standard error, when
-/// that is a terminal: a bar, rows read of how many, bytes, time left.
-pub fn show_progress(con: &swingdb::Connection) {
+/// Shows the progress of statements that run longer than `after` on
+/// standard error, when that is a terminal: a bar, rows read of how many,
+/// bytes, time left. `None`: no progress is shown.
+pub fn show_progress(con: &swingdb::Connection, after: Option<std::time::Duration>) {
     use std::io::{IsTerminal, Write};
-    if !std::io::stderr().is_terminal() {
+    let Some(after) = after.filter(|_| std::io::stderr().is_terminal()) else {
+        con.interrupt_handle().set_progress_display(None, std::time::Duration::ZERO);
         return;
-    }
+    };
     let display: swingdb::ProgressDisplay = std::sync::Arc::new(|report: Option<&swingdb::ProgressReport>| {
         let mut err = std::io::stderr();
         let Some(r) = report else {
@@ -56,7 +58,7 @@ pub fn show_progress(con: &swingdb::Connection) {
         let _ = write!(err, "\r\x1b[K{line}");
         let _ = err.flush();
     });
-    con.interrupt_handle().set_progress_display(Some(display), swingdb::api::interrupt::PROGRESS_AFTER);
+    con.interrupt_handle().set_progress_display(Some(display), after);
 }
 
 fn bytes(n: u64) -> String {

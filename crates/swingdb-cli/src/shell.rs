@@ -29,10 +29,13 @@ twice on an empty line, it exits. Dot commands:
   .import FILE TABLE     load a CSV file into TABLE (created if missing)
   .read FILE             run the statements and dot commands in FILE
   .open [DATABASE]       close this database and open DATABASE (none: in memory)
+  .databases             this database (main) and those attached with ATTACH
   .share NAME [persist]  publish what this shell sees as snapshot NAME
                          (other processes: swingdb attach NAME); it ends with
                          the shell unless 'persist' is given
   .timer on|off          print how long each statement took
+  .progress on|off|SECS  a progress bar for statements running longer than
+                         SECS seconds (on: 2; shown on a terminal only)
   .help                  this text
   .quit / .exit          leave (Ctrl-D works too)";
 
@@ -46,6 +49,8 @@ enum Output {
 pub struct Shell {
     con: Connection,
     timer: bool,
+    /// Statements running longer than this show a progress bar (None: never).
+    progress: Option<std::time::Duration>,
     mode: Mode,
     max_rows: usize,
     output: Output,
@@ -106,8 +111,9 @@ fn terminal_width() -> Option<usize> {
 impl Shell {
     /// A shell on `con`, printing in `mode`.
     pub fn new(con: Connection, mode: Mode) -> Self {
-        cancel::show_progress(&con);
-        let shell = Self { con, timer: false, mode, max_rows: 40, output: Output::Screen, once: None, names: Arc::default() };
+        let progress = Some(swingdb::api::interrupt::PROGRESS_AFTER);
+        cancel::show_progress(&con, progress);
+        let shell = Self { con, timer: false, progress, mode, max_rows: 40, output: Output::Screen, once: None, names: Arc::default() };
         shell.refresh_names();
         shell
     }
@@ -315,7 +321,7 @@ impl Shell {
                     _ => return Err("usage: .open [DATABASE]".into()),
                 };
                 self.con = db.and_then(|db| db.connect()).map_err(|e| e.to_string())?;
-                cancel::show_progress(&self.con);
+                cancel::show_progress(&self.con, self.progress);
                 self.refresh_names();
             }
             ".share" => match args.as_slice() {
@@ -339,6 +345,24 @@ impl Shell {
                 ["off"] => self.timer = false,
                 _ => return Err("usage: .timer on|off".into()),
             },
+            ".databases" => {
+                for db in self.con.databases() {
+                    let path = db.path.map_or(":memory:".to_string(), |p| p.display().to_string());
+                    self.emit(&format!("{}: {path}{}", db.name, if db.read_only { " (read-only)" } else { "" }));
+                }
+            }
+            ".progress" => {
+                self.progress = match args.as_slice() {
+                    ["on"] => Some(swingdb::api::interrupt::PROGRESS_AFTER),
+                    ["off"] => None,
+                    [secs] => match secs.parse::<f64>() {
+                        Ok(s) if s.is_finite() && s >= 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+                        _ => return Err("usage: .progress on|off|SECONDS".into()),
+                    },
+                    _ => return Err("usage: .progress on|off|SECONDS".into()),
+                };
+                cancel::show_progress(&self.con, self.progress);
+            }
             other => return Err(format!("unknown command {other}; try .help")),
         }
         Ok(true)

@@ -22,7 +22,7 @@ pub mod share;
 pub mod sql;
 pub mod storage;
 
-pub use api::{set_signal_check, Connection, Database, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
+pub use api::{set_signal_check, Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
 pub use datafusion;
 pub use arrow;
 pub use error::{Error, ErrorKind, Result};

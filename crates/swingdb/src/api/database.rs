@@ -1,7 +1,7 @@
 //! `Database`: one open database (a directory, or a private in-memory one), the
 //! factory of connections, and the place where transactions commit.
 
-use super::connection::Connection;
+use super::connection::{AttachedDatabases, Connection};
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::share::home::Home;
@@ -66,6 +66,8 @@ pub(crate) struct DbCore {
     pub(crate) shares: Mutex<Vec<Published>>,
     /// Snapshots attached in SQL (`ATTACH SNAPSHOT 'name' AS alias`), by alias.
     pub(crate) attached: Attached,
+    /// Databases attached in SQL (`ATTACH 'path' AS alias`), by alias.
+    pub(crate) databases: AttachedDatabases,
     /// Commits since this handle last collected garbage.
     commits_without_gc: AtomicU32,
 }
@@ -283,6 +285,7 @@ impl Database {
             home,
             shares: Mutex::new(Vec::new()),
             attached: Attached::default(),
+            databases: AttachedDatabases::default(),
             // The first commit collects: it cleans up after writers that crashed.
             commits_without_gc: AtomicU32::new(GC_EVERY_COMMITS - 1),
         };

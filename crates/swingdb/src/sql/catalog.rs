@@ -1,6 +1,8 @@
 //! The catalog DataFusion sees: the tables of one connection's current
-//! (transaction-local) state, as `SegmentTable`s, in schema `main`, and the
-//! snapshots attached in SQL as read-only schemas beside it.
+//! (transaction-local) state, as `SegmentTable`s, in schema `main`; the
+//! databases attached in SQL (`ATTACH 'path' AS o`), each a schema holding the
+//! tables of its own transaction-local state; and the snapshots attached in
+//! SQL as read-only schemas beside them.
 
 use super::table::SegmentTable;
 use super::views::{check_acyclic, plan_view, SessionHandle};
@@ -35,36 +37,48 @@ pub type Registered = Arc<Mutex<BTreeMap<String, Arc<dyn TableProvider>>>>;
 /// database (and so its files) alive until it is detached.
 pub type Attached = Arc<Mutex<BTreeMap<String, Arc<TablesSchema>>>>;
 
-/// swingdb's catalog: schema `main` of the connection and the attached snapshots.
+/// The databases one connection works on, by schema name: its own (`main`)
+/// and each database attached with `ATTACH 'path' AS alias`. Shared by the
+/// connection and the connections it keeps on the attached databases, so
+/// that a statement run by any of them reads every database in the state of
+/// the one transaction they take part in.
+pub type Databases = Arc<Mutex<BTreeMap<String, Arc<TablesSchema>>>>;
+
+/// swingdb's catalog: the connection's databases (`main` and the attached
+/// ones) and the attached snapshots.
 #[derive(Debug)]
 pub struct SwingCatalog {
-    main: Arc<TablesSchema>,
-    attached: Attached,
+    databases: Databases,
+    snapshots: Attached,
 }
 
 impl SwingCatalog {
-    /// A catalog of `main` and `attached`.
-    pub fn new(main: Arc<TablesSchema>, attached: Attached) -> Self {
-        Self { main, attached }
+    /// A catalog of `databases` and `snapshots`.
+    pub fn new(databases: Databases, snapshots: Attached) -> Self {
+        Self { databases, snapshots }
     }
 }
 
 impl CatalogProvider for SwingCatalog {
     fn schema_names(&self) -> Vec<String> {
-        std::iter::once(SCHEMA.to_string()).chain(self.attached.lock().unwrap().keys().cloned()).collect()
+        let mut names: Vec<String> = self.databases.lock().unwrap().keys().cloned().collect();
+        names.extend(self.snapshots.lock().unwrap().keys().cloned());
+        names
     }
 
     fn schema(&self, name: &str) -> Option<Arc<dyn SchemaProvider>> {
-        if name == SCHEMA {
-            return Some(self.main.clone());
+        if let Some(database) = self.databases.lock().unwrap().get(name) {
+            return Some(database.clone());
         }
-        self.attached.lock().unwrap().get(name).map(|s| s.clone() as Arc<dyn SchemaProvider>)
+        self.snapshots.lock().unwrap().get(name).map(|s| s.clone() as Arc<dyn SchemaProvider>)
     }
 }
 
 /// DataFusion schema provider over a connection's [`Tables`] (and views) and
 /// [`Registered`] data.
 pub struct TablesSchema {
+    /// The schema name this provider is known by (`main`, or an attached database's alias).
+    name: String,
     tables: Tables,
     registered: Registered,
     store: Arc<SegmentStore>,
@@ -81,8 +95,10 @@ impl std::fmt::Debug for TablesSchema {
 impl TablesSchema {
     /// A provider over `tables` and `registered`, mapping segments through
     /// `store`; with `urls`, names that are URLs (`'db://NAME'`) are tables too.
-    pub fn new(tables: Tables, registered: Registered, store: Arc<SegmentStore>, urls: bool) -> Self {
-        Self { tables, registered, store, urls, session: SessionHandle::default() }
+    /// `name` is its schema's name: the views it holds read unqualified names
+    /// from it.
+    pub fn new(name: &str, tables: Tables, registered: Registered, store: Arc<SegmentStore>, urls: bool) -> Self {
+        Self { name: name.to_string(), tables, registered, store, urls, session: SessionHandle::default() }
     }
 
     /// Lets views be planned: `session` returns the owning session's state
@@ -123,13 +139,17 @@ impl TablesSchema {
                 "view '{name}' belongs to an attached snapshot, whose views cannot be read yet; read its tables"
             )));
         };
+        // A view of an attached database means its own tables by unqualified
+        // names, as it did when that database was opened on its own.
+        let mut state = state;
+        state.config_mut().options_mut().catalog.default_schema = self.name.clone();
         let plan = plan_view(&state, name, sql).await?;
         Ok(Arc::new(ViewTable::new(plan, Some(sql.to_string()))))
     }
 
     /// A provider of the fixed `tables` (an attached snapshot's), read through `store`.
-    pub fn fixed(tables: BTreeMap<String, Arc<TableMeta>>, store: Arc<SegmentStore>) -> Self {
-        Self::new(Arc::new(Mutex::new(tables)), Registered::default(), store, false)
+    pub fn fixed(name: &str, tables: BTreeMap<String, Arc<TableMeta>>, store: Arc<SegmentStore>) -> Self {
+        Self::new(name, Arc::new(Mutex::new(tables)), Registered::default(), store, false)
     }
 }
 

@@ -22,5 +22,5 @@ pub mod types;
 pub mod views;
 pub mod watch;
 
-pub use catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
+pub use catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
 pub use table::SegmentTable;

@@ -8,7 +8,7 @@ use super::params::number_placeholders;
 use crate::error::{Error, Result};
 use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
-use datafusion::sql::sqlparser::dialect::{GenericDialect, PostgreSqlDialect};
+use datafusion::sql::sqlparser::dialect::{DuckDbDialect, GenericDialect, PostgreSqlDialect};
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 use std::ops::ControlFlow;
@@ -132,7 +132,7 @@ fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
             Ok(parsed) if parsed.iter().any(|s| matches!(s, SqlStatement::Copy { .. })) => {
                 parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()
             }
-            _ => match parse_alter_using(sql) {
+            _ => match parse_alter_using(sql).or_else(|| parse_duckdb_attach(sql)) {
                 Some(parsed) => parsed,
                 None => return Err(syntax_error(e)),
             },
@@ -142,6 +142,20 @@ fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
         check_depth(statement)?;
     }
     Ok(statements)
+}
+
+/// DuckDB's `ATTACH [IF NOT EXISTS] 'path' [AS alias] [(READ_ONLY, TYPE t)]`,
+/// which only sqlparser's DuckDB dialect reads (the generic one wants `AS`
+/// and no options): parsed with it, for scripts with such a statement.
+fn parse_duckdb_attach(sql: &str) -> Option<Vec<DFStatement>> {
+    if !sql.to_ascii_lowercase().contains("attach") {
+        return None;
+    }
+    let parsed = SqlParser::new(&DuckDbDialect {}).with_recursion_limit(PARSER_RECURSION_LIMIT).try_with_sql(sql).and_then(|mut p| p.parse_statements()).ok()?;
+    match parsed.iter().any(|s| matches!(s, SqlStatement::AttachDuckDBDatabase { .. })) {
+        true => Some(parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()),
+        false => None,
+    }
 }
 
 /// Deepest parenthesis nesting [`parse_alter_using`] parses: past it, the

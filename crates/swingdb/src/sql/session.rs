@@ -2,7 +2,7 @@
 //! the default, information_schema on, file paths usable as tables, and the
 //! `read_*` table functions.
 
-use super::catalog::{Attached, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
+use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries, SwingQueryPlanner};
@@ -18,16 +18,32 @@ use std::sync::Arc;
 /// of a 1 GB table from 337 to 242 ms and left TPC-H SF1 times unchanged.
 const BATCH_SIZE: usize = 32 * 1024;
 
-/// A session whose default catalog is `tables` (read through `store`) plus the
-/// `registered` data, beside the `attached` snapshots. Without `external_access`, file paths are not tables and
-/// the `read_*` functions refuse to run.
-pub fn new_context(
-    tables: Tables,
-    registered: Registered,
-    attached: Attached,
-    store: Arc<SegmentStore>,
-    external_access: bool,
-) -> Result<SessionContext> {
+/// What one connection's session reads: its own tables, the other databases
+/// of its family, the attached snapshots.
+pub struct ContextParts {
+    /// The schema this connection's own tables are known by: `main`, or the
+    /// alias its database is attached under.
+    pub own: String,
+    /// Its own tables (read through `store`).
+    pub tables: Tables,
+    /// Data registered on it (queryable, never stored).
+    pub registered: Registered,
+    /// Every database of its family; its own is added under `own`.
+    pub databases: Databases,
+    /// The snapshots attached to the database (`ATTACH SNAPSHOT`).
+    pub snapshots: Attached,
+    /// Where its own segments are mapped from.
+    pub store: Arc<SegmentStore>,
+    /// Whether SQL may read and write files.
+    pub external_access: bool,
+}
+
+/// A session whose default schema is `main` of `parts.databases`, and whose
+/// own tables (and `registered` data) appear under `parts.own`. Without
+/// `external_access`, file paths are not tables and the `read_*` functions
+/// refuse to run.
+pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
+    let ContextParts { own, tables, registered, databases, snapshots, store, external_access } = parts;
     let mut config = SessionConfig::new()
         .with_information_schema(true)
         .with_default_catalog_and_schema(CATALOG, super::catalog::SCHEMA)
@@ -58,8 +74,9 @@ pub fn new_context(
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
     ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
-    let main = Arc::new(TablesSchema::new(tables, registered, store, external_access));
-    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(main.clone(), attached)));
+    let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
+    databases.lock().unwrap().insert(own, own_schema.clone());
+    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
     for function in super::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }
@@ -69,6 +86,6 @@ pub fn new_context(
     let ctx = if external_access { ctx.enable_url_table() } else { ctx };
     // Views are planned with this (final) session's state.
     let session = ctx.state_weak_ref();
-    main.set_session(Box::new(move || session.upgrade().map(|state| state.read().clone())));
+    own_schema.set_session(Box::new(move || session.upgrade().map(|state| state.read().clone())));
     Ok(ctx)
 }

@@ -52,7 +52,7 @@ const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
 impl Connection {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
     pub(super) async fn alter_table(&self, alter: &AlterTable) -> Result<QueryResult> {
-        let name = object_name(&alter.name)?;
+        let name = object_name(&alter.name, &self.own)?;
         if let [AlterTableOperation::RenameTable { table_name }] = alter.operations.as_slice() {
             return self.rename_table(&name, table_name, alter.if_exists);
         }
@@ -76,7 +76,7 @@ impl Connection {
 
     fn rename_table(&self, old: &str, table_name: &RenameTableNameKind, if_exists: bool) -> Result<QueryResult> {
         let new = match table_name {
-            RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n)?,
+            RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n, &self.own)?,
         };
         if let Some((child, fk)) = self.referencing(old).first() {
             return Err(Error::programming(format!(
@@ -221,7 +221,7 @@ impl Connection {
             }
             TableConstraint::ForeignKey(fk) => {
                 let mut declared = meta.constraints.clone();
-                declared.foreign_keys = vec![foreign_key(fk, &fk.columns)?];
+                declared.foreign_keys = vec![foreign_key(fk, &fk.columns, &self.own)?];
                 self.resolve_foreign_keys(name, &mut declared, &meta.schema)?;
                 meta.constraints.foreign_keys.extend(declared.foreign_keys);
                 // Every row is new to it.
@@ -239,7 +239,7 @@ impl Connection {
             .columns(vec![column_def.clone()])
             .build();
         let mut statement = DFStatement::Statement(Box::new(SqlStatement::CreateTable(create)));
-        let rules = take_column_rules(&mut statement)?;
+        let rules = take_column_rules(&mut statement, &self.own)?;
         let plan = self.ctx.state().statement_to_plan(statement).await?;
         let LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) = plan else {
             return Err(Error::internal("a column definition did not plan as a table"));

@@ -33,7 +33,7 @@ impl Connection {
         let input = match source {
             CopySource::Table { table_name, columns } => {
                 // The plan is built from the parsed names, never from SQL text.
-                let name = object_name(table_name)?;
+                let name = object_name(table_name, &self.own)?;
                 let frame = self.ctx.table(TableReference::bare(name)).await?;
                 let frame = if columns.is_empty() {
                     frame
@@ -52,7 +52,7 @@ impl Connection {
         };
         if to_pipe || to_postgres {
             let whole_table = match source {
-                CopySource::Table { table_name, columns } if columns.is_empty() => Some(object_name(table_name)?),
+                CopySource::Table { table_name, columns } if columns.is_empty() => Some(object_name(table_name, &self.own)?),
                 _ => None,
             };
             return self.copy_to_url(input, whole_table.as_deref(), filename).await;
@@ -80,7 +80,7 @@ impl Connection {
         }
         let (input, whole_table) = match &copy.source {
             CopyToSource::Relation(name) => {
-                let name = object_name(name)?;
+                let name = object_name(name, &self.own)?;
                 let stored = self.is_stored_table(&name)?;
                 (self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(), stored.then_some(name))
             }
@@ -114,7 +114,7 @@ impl Connection {
         let CopyTarget::File { filename } = target else {
             return Err(Error::new(ErrorKind::NotSupported, "COPY FROM reads files only, e.g. COPY t FROM 'data.csv'"));
         };
-        let name = object_name(table_name)?;
+        let name = object_name(table_name, &self.own)?;
         self.table(&name)?; // an unknown table is reported before the file is read
         if remote::is_url(filename) {
             if !options.is_empty() {

@@ -47,7 +47,7 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
 /// `SERIAL`, whose type becomes the integer it stands for). Those options
 /// are taken off the statement, which DataFusion would refuse; computed
 /// columns (`GENERATED ALWAYS AS (expr)`) are refused rather than left NULL.
-pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constraints> {
+pub(super) fn take_column_rules(statement: &mut DFStatement, own: &str) -> Result<Constraints> {
     let mut rules = Constraints::default();
     let DFStatement::Statement(s) = statement else { return Ok(rules) };
     let SqlStatement::CreateTable(create) = s.as_mut() else { return Ok(rules) };
@@ -65,7 +65,7 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
                 }
                 ColumnOption::Check(c) => rules.checks.push(c.expr.to_string()),
                 ColumnOption::Generated { generation_expr: Some(_), .. } => return Err(computed_column(&column.name)),
-                ColumnOption::ForeignKey(fk) => rules.foreign_keys.push(foreign_key(fk, std::slice::from_ref(&column.name))?),
+                ColumnOption::ForeignKey(fk) => rules.foreign_keys.push(foreign_key(fk, std::slice::from_ref(&column.name), own)?),
                 option if is_identity(option) => identity = true,
                 _ => {}
             }
@@ -85,7 +85,7 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
             false
         }
         TableConstraint::ForeignKey(fk) => {
-            match foreign_key(fk, &fk.columns) {
+            match foreign_key(fk, &fk.columns, own) {
                 Ok(fk) => rules.foreign_keys.push(fk),
                 Err(e) => refused = refused.take().or(Some(e)),
             }
@@ -101,7 +101,7 @@ pub(super) fn take_column_rules(statement: &mut DFStatement) -> Result<Constrain
 
 /// A FOREIGN KEY of `columns` as stored; its referenced columns are left
 /// empty when not named (the parent's PRIMARY KEY, found at CREATE).
-pub(super) fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident]) -> Result<ForeignKey> {
+pub(super) fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident], own: &str) -> Result<ForeignKey> {
     let restrict = |action: &Option<ReferentialAction>| {
         matches!(action, None | Some(ReferentialAction::Restrict | ReferentialAction::NoAction))
     };
@@ -114,7 +114,7 @@ pub(super) fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident]) -> Resul
     }
     Ok(ForeignKey {
         columns: columns.iter().map(identifier).collect(),
-        parent: object_name(&fk.foreign_table)?,
+        parent: object_name(&fk.foreign_table, own)?,
         parent_columns: fk.referred_columns.iter().map(identifier).collect(),
     })
 }
@@ -174,7 +174,7 @@ impl Connection {
     /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`;
     /// `rules` are its defaults and checks (see [`take_column_rules`]).
     pub(super) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<QueryResult> {
-        let name = table_name(&create.name)?;
+        let name = table_name(&create.name, &self.own)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if existing.as_ref().is_some_and(|t| t.is_view()) {
             return Err(Error::programming(format!("'{name}' is a view; DROP VIEW it first to name a table so")));
@@ -245,7 +245,7 @@ impl Connection {
 
     /// `DROP TABLE [IF EXISTS] name`.
     pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
-        let name = table_name(&drop.name)?;
+        let name = table_name(&drop.name, &self.own)?;
         let mut tables = self.tables.lock().unwrap();
         if tables.get(&name).is_some_and(|t| t.is_view()) {
             return Err(Error::programming(format!("'{name}' is a view, not a table; use DROP VIEW")));

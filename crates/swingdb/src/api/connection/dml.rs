@@ -100,7 +100,7 @@ fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn Tabl
 impl Connection {
     /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict clause.
     pub(super) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<QueryResult> {
-        let name = table_name(&dml.table_name)?;
+        let name = table_name(&dml.table_name, &self.own)?;
         let meta = self.table(&name)?;
         if let (WriteOp::Insert(InsertOp::Append), Some(upsert)) = (&dml.op, upsert) {
             return self.upsert(&name, meta, dml.input.as_ref().clone(), upsert).await;
@@ -234,11 +234,11 @@ impl Connection {
 /// NULL for an identity column (SQLite's way to ask for the next number):
 /// DataFusion plans neither, so a column given so in every row is taken off
 /// the statement, and gets its DEFAULT (or next number) as a column left out.
-pub(super) fn take_default_values(statement: &mut DFStatement, tables: &BTreeMap<String, Arc<TableMeta>>) -> Result<()> {
+pub(super) fn take_default_values(statement: &mut DFStatement, tables: &BTreeMap<String, Arc<TableMeta>>, own: &str) -> Result<()> {
     let DFStatement::Statement(s) = statement else { return Ok(()) };
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(()) };
     let TableObject::TableName(name) = &insert.table else { return Ok(()) };
-    let Some(meta) = object_name(name).ok().and_then(|n| tables.get(&n).cloned()) else { return Ok(()) };
+    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.get(&n).cloned()) else { return Ok(()) };
     let Some(SetExpr::Values(values)) = insert.source.as_mut().map(|q| q.body.as_mut()) else { return Ok(()) };
     let columns: Vec<String> = match insert.columns.is_empty() {
         true => meta.schema.fields().iter().map(|f| f.name().clone()).collect(),

@@ -14,7 +14,7 @@
 //! a different number of parameters than placeholders.
 
 use super::dml::conform;
-use super::{object_name, Connection};
+use super::{object_name, Connection, SCHEMA};
 use crate::api::result::QueryResult;
 use crate::error::Result;
 use crate::sql::parse::{identifier, parse};
@@ -83,7 +83,7 @@ fn recognize(sql: &str) -> Option<PreparedInsert> {
     if columns.as_ref().is_some_and(|c| c.len() != params.len()) {
         return None;
     }
-    Some(PreparedInsert { table: object_name(name).ok()?, columns, params })
+    Some(PreparedInsert { table: object_name(name, SCHEMA).ok()?, columns, params })
 }
 
 impl Connection {

@@ -18,7 +18,7 @@ impl Connection {
         if create.unique && (create.predicate.is_some() || !create.include.is_empty()) {
             return Err(Error::new(ErrorKind::NotSupported, "partial and covering unique indexes are not supported"));
         }
-        let table = object_name(&create.table_name)?;
+        let table = object_name(&create.table_name, &self.own)?;
         let columns = create
             .columns
             .iter()
@@ -34,7 +34,7 @@ impl Connection {
             }
         }
         let name = match &create.name {
-            Some(name) => object_name(name)?,
+            Some(name) => object_name(name, &self.own)?,
             None => format!("{table}_{}_{}", columns.join("_"), if create.unique { "key" } else { "idx" }),
         };
         if self.index_owner(&name).is_some() {
@@ -55,7 +55,7 @@ impl Connection {
     /// `DROP INDEX [IF EXISTS] name`.
     pub(super) fn drop_index(&self, names: &[ObjectName], if_exists: bool) -> Result<QueryResult> {
         for name in names {
-            let name = object_name(name)?;
+            let name = object_name(name, &self.own)?;
             let Some(table) = self.index_owner(&name) else {
                 if if_exists {
                     continue;

@@ -60,7 +60,7 @@ impl Connection {
         let TableFactor::Table { name: target, alias, .. } = &merge.table else {
             return Err(Error::programming("MERGE INTO needs a table name"));
         };
-        let name = object_name(target)?;
+        let name = object_name(target, &self.own)?;
         let meta = self.table(&name)?;
         let qualifier = alias.as_ref().map_or(name.clone(), |a| identifier(&a.name));
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();

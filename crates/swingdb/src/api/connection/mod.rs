@@ -3,6 +3,7 @@
 //! commits on its own.
 
 mod alter;
+mod attach;
 mod copy;
 mod ddl;
 mod index;
@@ -17,6 +18,8 @@ mod upsert;
 mod view;
 
 pub use pipe::PipeSource;
+pub(crate) use attach::AttachedDatabases;
+pub use attach::DatabaseEntry;
 
 use dml::{conform, not_null_violation};
 
@@ -31,9 +34,9 @@ use crate::sql::suggest::closest;
 use crate::sql::types::sql_name;
 use crate::sql::output_names::{plan_output_names, restore_names};
 use crate::sql::parse::parse;
-use crate::sql::session::new_context;
+use crate::sql::session::{new_context, ContextParts};
 use crate::sql::source::SegmentSource;
-use crate::sql::{Registered, Tables, CATALOG, SCHEMA};
+use crate::sql::{Attached, Databases, Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::foreign_keys::{check_foreign_keys, referencing};
 use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::sql::checks::check_conditions;
@@ -80,6 +83,15 @@ struct Txn {
 /// own connection to keep their transactions apart.
 pub struct Connection {
     core: Arc<DbCore>,
+    /// The schema this connection's tables are known by: `main`, or for a
+    /// connection kept on an attached database, its alias.
+    own: String,
+    /// Every database this connection's statements see (see [`Databases`]).
+    databases: Databases,
+    /// The connections this one keeps on the attached databases, by alias:
+    /// they run the statements that change those databases, inside this
+    /// connection's transaction (see `attach.rs`).
+    attached: Mutex<BTreeMap<String, Arc<Connection>>>,
     ctx: SessionContext,
     tables: Tables,
     registered: Registered,
@@ -178,33 +190,68 @@ fn check_table_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-fn table_name(reference: &TableReference) -> Result<String> {
+/// The name of the table `reference` names in the database whose schema is
+/// `own` (`main`, or the alias of an attached database): a plain name, or one
+/// qualified with `own` (and swingdb's catalog).
+fn table_name(reference: &TableReference, own: &str) -> Result<String> {
     check_table_name(reference.table())?;
-    let ok_schema = reference.schema().is_none_or(|s| s == SCHEMA);
+    let ok_schema = reference.schema().is_none_or(|s| s == own);
     let ok_catalog = reference.catalog().is_none_or(|c| c == CATALOG);
     if !ok_schema || !ok_catalog {
+        let schema = reference.schema().unwrap_or_default();
         return Err(Error::programming(format!(
-            "'{reference}' is not in swingdb's schema '{SCHEMA}'; use a plain table name"
+            "'{reference}' cannot be changed: '{schema}' is not a database attached for writing \
+             (ATTACH 'path' AS {schema} attaches one; snapshots attached with ATTACH SNAPSHOT are read-only)"
         )));
     }
     Ok(reference.table().to_string())
 }
 
-fn object_name(name: &ObjectName) -> Result<String> {
+/// [`table_name`] of a name as the parser gives it.
+fn object_name(name: &ObjectName, own: &str) -> Result<String> {
     let reference = TableReference::from(name.to_string().as_str());
     // sqlparser keeps the user's case; SQL identifiers fold to lower case unless quoted.
-    let table = table_name(&reference)?;
+    let table = table_name(&reference, own)?;
     let quoted = name.0.last().and_then(|p| p.as_ident()).is_some_and(|i| i.quote_style.is_some());
     Ok(if quoted { table } else { table.to_lowercase() })
 }
 
-
 impl Connection {
     pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
+        let snapshots = core.attached.clone();
+        Self::member(core, SCHEMA, Databases::default(), snapshots, Interrupt::default())
+    }
+
+    /// A connection to `core` whose tables are schema `own` of `databases`,
+    /// beside `snapshots`, cancelled through `interrupt`.
+    fn member(core: Arc<DbCore>, own: &str, databases: Databases, snapshots: Attached, interrupt: Interrupt) -> Result<Self> {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
-        let ctx = new_context(tables.clone(), registered.clone(), core.attached.clone(), core.store.clone(), core.external_access)?;
-        Ok(Self { core, ctx, tables, registered, txn: Mutex::new(None), busy: tokio::sync::Mutex::new(()), progress: Mutex::new(None), key_indexes: Mutex::default(), remembered: Mutex::default(), fast_inserts: AtomicBool::new(true), interrupt: Interrupt::default() })
+        let ctx = new_context(ContextParts {
+            own: own.to_string(),
+            tables: tables.clone(),
+            registered: registered.clone(),
+            databases: databases.clone(),
+            snapshots,
+            store: core.store.clone(),
+            external_access: core.external_access,
+        })?;
+        Ok(Self {
+            core,
+            own: own.to_string(),
+            databases,
+            attached: Mutex::default(),
+            ctx,
+            tables,
+            registered,
+            txn: Mutex::new(None),
+            busy: tokio::sync::Mutex::new(()),
+            progress: Mutex::new(None),
+            key_indexes: Mutex::default(),
+            remembered: Mutex::default(),
+            fast_inserts: AtomicBool::new(true),
+            interrupt,
+        })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -347,7 +394,28 @@ impl Connection {
         Ok(last)
     }
 
+    /// Opens a transaction (`explicit`: by BEGIN) on this connection and its
+    /// members (see `attach.rs`), each at the newest version of its database.
     fn begin(&self, explicit: bool) -> Result<()> {
+        let members = self.synced_members()?;
+        for (i, member) in members.iter().enumerate() {
+            if let Err(e) = member.begin(explicit) {
+                for begun in &members[..i] {
+                    let _ = begun.finish(false);
+                }
+                return Err(e);
+            }
+        }
+        if let Err(e) = self.begin_own(explicit) {
+            for member in &members {
+                let _ = member.finish(false);
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn begin_own(&self, explicit: bool) -> Result<()> {
         let manifest = self.core.dir().pin_latest()?;
         // Segments of older versions leave the handle's cache (queries and
         // results still using them keep their own references): a reader that
@@ -361,8 +429,22 @@ impl Connection {
     }
 
     /// Ends the open transaction: commits it, or (on `commit == false` or a
-    /// failed commit) deletes everything it wrote.
+    /// failed commit) deletes everything it wrote. The members' transactions
+    /// end with it; at most one of them (or this one) changed anything (see
+    /// `attach.rs`), so at most one commit publishes a version.
     fn finish(&self, commit: bool) -> Result<()> {
+        let members: Vec<Arc<Connection>> = self.attached.lock().unwrap().values().cloned().collect();
+        let mut outcome = self.finish_own(commit);
+        for member in members {
+            let ended = member.finish(commit && outcome.is_ok());
+            if outcome.is_ok() {
+                outcome = ended;
+            }
+        }
+        outcome
+    }
+
+    fn finish_own(&self, commit: bool) -> Result<()> {
         let Some(mut txn) = self.txn.lock().unwrap().take() else { return Ok(()) };
         // The tables stay visible after the transaction ends: results still being
         // streamed (information_schema, say) read the catalog as they execute.
@@ -397,16 +479,51 @@ impl Connection {
                     return Ok(QueryResult::empty());
                 }
                 // Not part of any transaction: what is attached stays attached.
-                SqlStatement::AttachDatabase { schema_name, database_file_name, .. } => {
-                    return self.attach_snapshot(database_file_name, schema_name);
+                SqlStatement::AttachDatabase { .. } | SqlStatement::AttachDuckDBDatabase { .. } => {
+                    return match attach::AttachRequest::from_statement(s)? {
+                        Some(request) => self.attach_database(request),
+                        None => match s.as_ref() {
+                            SqlStatement::AttachDatabase { schema_name, database_file_name, .. } => {
+                                self.attach_snapshot(database_file_name, schema_name)
+                            }
+                            _ => Err(Error::internal("an ATTACH statement of no known kind")),
+                        },
+                    };
                 }
                 SqlStatement::DetachDuckDBDatabase { database_alias, if_exists, .. } => {
+                    if self.detach_database(&crate::sql::parse::identifier(database_alias))? {
+                        return Ok(QueryResult::empty());
+                    }
                     return self.detach(database_alias, *if_exists);
                 }
                 _ => {}
             }
         }
-        self.atomically(|| self.run_in_txn(statement, params, exact_params)).await
+        match self.member_for(&statement)? {
+            None => {
+                self.atomically(|| async {
+                    let result = self.run_in_txn(statement, params, exact_params).await?;
+                    self.check_one_writer(self)?;
+                    Ok(result)
+                })
+                .await
+            }
+            // A statement that changes an attached database runs on its
+            // member, inside this connection's transaction.
+            Some(member) => {
+                self.atomically(|| async {
+                    *member.progress.lock().unwrap() = self.progress.lock().unwrap().clone();
+                    member
+                        .atomically(|| async {
+                            let result = member.run_in_txn(statement, params, exact_params).await?;
+                            self.check_one_writer(&member)?;
+                            Ok(result)
+                        })
+                        .await
+                })
+                .await
+            }
+        }
     }
 
     /// Runs `body` as one atomic statement: inside the open transaction, or in
@@ -568,9 +685,9 @@ impl Connection {
         }
         let names = plan_output_names(&mut statement);
         let upsert = upsert::take_upsert(&mut statement)?;
-        dml::take_default_values(&mut statement, &self.tables.lock().unwrap())?;
+        dml::take_default_values(&mut statement, &self.tables.lock().unwrap(), &self.own)?;
         crate::sql::functions::named_options(&mut statement);
-        let column_rules = ddl::take_column_rules(&mut statement)?;
+        let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
         let state = self.ctx.state();
         let mut refolds = 0;
         let plan = loop {
@@ -579,7 +696,7 @@ impl Connection {
                 Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
                 Err(e) => {
                     let err = self.explain_missing_file(self.suggest_function(e.into()));
-                    return Err(diagnose::suggest_table(err, self.tables.lock().unwrap().keys().map(String::as_str)));
+                    return Err(self.explain_unknown_table(err));
                 }
             }
         };
@@ -617,6 +734,32 @@ impl Connection {
             plan => {
                 let stream = restore_names(self.stream_plan(plan).await?, names)?;
                 Ok(QueryResult::streaming(stream))
+            }
+        }
+    }
+
+    /// `err` about a table not found, made helpful: the close name among
+    /// the tables of the schema it was looked up in, or that no database is
+    /// attached under that schema's name.
+    fn explain_unknown_table(&self, err: Error) -> Error {
+        let message = err.message();
+        let Some(name) = message.strip_prefix("table '").and_then(|r| r.strip_suffix("' not found")) else { return err };
+        let parts: Vec<&str> = name.split('.').collect();
+        let schema = match parts.as_slice() {
+            [_, schema, _] | [schema, _] => *schema,
+            _ => SCHEMA,
+        };
+        let Some(catalog) = self.ctx.catalog(CATALOG) else { return err };
+        match catalog.schema(schema) {
+            Some(provider) => diagnose::suggest_table(err, provider.table_names().iter().map(String::as_str)),
+            None => {
+                let table = parts.last().copied().unwrap_or_default();
+                let message = format!(
+                    "table '{schema}.{table}' does not exist: no database is attached as '{schema}' \
+                     (ATTACH 'path' AS {schema} attaches one; attached: {})",
+                    catalog.schema_names().into_iter().filter(|s| s != "information_schema").collect::<Vec<_>>().join(", ")
+                );
+                err.with_message(message)
             }
         }
     }

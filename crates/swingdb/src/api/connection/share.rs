@@ -1,5 +1,5 @@
 //! Sharing from a connection: [`Connection::share`], and the SQL statements
-//! `ATTACH SNAPSHOT 'name' AS alias` and `DETACH alias`.
+//! `ATTACH SNAPSHOT 'name' AS alias` and `DETACH alias` of a snapshot.
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
@@ -50,8 +50,8 @@ impl Connection {
     pub(super) fn attach_snapshot(&self, file: &Expr, alias: &Ident) -> Result<QueryResult> {
         let name = snapshot_name(file).ok_or_else(|| {
             Error::programming(format!(
-                "ATTACH {file} is not supported; swingdb attaches snapshots shared by other processes: \
-                 ATTACH SNAPSHOT 'name' AS {alias}"
+                "ATTACH {file} is not supported; attach a database by its path, ATTACH 'path' AS {alias}, \
+                 or a snapshot shared by another process, ATTACH SNAPSHOT 'name' AS {alias}"
             ))
         })?;
         let alias = alias.value.clone();
@@ -61,10 +61,13 @@ impl Connection {
         if self.core.attached.lock().unwrap().contains_key(&alias) {
             return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
         }
+        if self.core.databases.lock().unwrap().contains_key(&alias) {
+            return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+        }
         let db = Database::attach(&name, OpenOptions { external_access: self.core.external_access, ..Default::default() })?;
         let dir = db.core.dir();
         let manifest = dir.read_manifest(dir.latest_version()?)?;
-        let schema = TablesSchema::fixed(manifest.tables.clone(), db.core.store.clone());
+        let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), db.core.store.clone());
         let mut attached = self.core.attached.lock().unwrap();
         if attached.contains_key(&alias) {
             return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
@@ -77,7 +80,7 @@ impl Connection {
     pub(super) fn detach(&self, alias: &Ident, if_exists: bool) -> Result<QueryResult> {
         let removed = self.core.attached.lock().unwrap().remove(&alias.value);
         if removed.is_none() && !if_exists {
-            return Err(Error::programming(format!("no snapshot is attached as '{}'", alias.value)));
+            return Err(Error::programming(format!("no database or snapshot is attached as '{}'", alias.value)));
         }
         Ok(QueryResult::empty())
     }

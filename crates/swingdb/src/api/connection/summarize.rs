@@ -7,12 +7,12 @@
 use super::{object_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
-use crate::sql::parse::parse;
+use crate::sql::parse::{identifier, parse};
 use crate::sql::types::sql_name;
 use datafusion::arrow::array::{ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema};
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
-use datafusion::common::Column;
+use datafusion::common::{Column, TableReference};
 use datafusion::functions_aggregate::expr_fn::{approx_distinct, approx_percentile_cont, avg, count, max, min, stddev};
 use datafusion::logical_expr::{cast, col, lit, Expr};
 use datafusion::sql::parser::Statement as DFStatement;
@@ -48,9 +48,17 @@ impl Connection {
                     .try_with_sql(target)
                     .and_then(|mut p| p.parse_object_name(false))
                     .map_err(|e| Error::syntax(&format!("SUMMARIZE takes a table name or a query: {e}")))?;
-                let name = object_name(&parsed)?;
+                // `t`, or `o.t` of an attached database: each part folded as SQL folds it.
+                let parts: Vec<String> = parsed.0.iter().filter_map(|p| p.as_ident()).map(identifier).collect();
+                let (name, reference) = match parts.as_slice() {
+                    [schema, table] => (format!("{schema}.{table}"), TableReference::partial(schema.as_str(), table.as_str())),
+                    _ => {
+                        let name = object_name(&parsed, &self.own)?;
+                        (name.clone(), TableReference::bare(name))
+                    }
+                };
                 let known = self.tables.lock().unwrap().keys().cloned().collect::<Vec<_>>();
-                self.ctx.table(name.as_str()).await.map_err(|_| {
+                self.ctx.table(reference).await.map_err(|_| {
                     let err = Error::programming(format!("table '{name}' not found"));
                     crate::sql::diagnose::suggest_table(err, known.iter().map(String::as_str))
                 })?

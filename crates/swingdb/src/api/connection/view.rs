@@ -10,7 +10,7 @@ use crate::storage::TableMeta;
 use datafusion::datasource::{TableType, ViewTable};
 use datafusion::logical_expr::{DdlStatement, DropView, LogicalPlan};
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
+use datafusion::sql::sqlparser::ast::{Ident, ObjectName, Statement as SqlStatement};
 use std::sync::Arc;
 
 impl Connection {
@@ -24,16 +24,27 @@ impl Connection {
                 "materialized views are not supported; CREATE TABLE ... AS SELECT stores a query's rows",
             ));
         }
-        let name = object_name(&create.name)?;
+        let name = object_name(&create.name, &self.own)?;
         let (or_replace, if_not_exists, temporary) = (create.or_replace, create.if_not_exists, create.temporary);
         // What is stored and planned is the plain definition, `CREATE VIEW
         // name [(columns)] AS query`: how it was created is not part of it.
         let mut definition = create.clone();
         (definition.or_replace, definition.if_not_exists, definition.temporary) = (false, false, false);
+        if !temporary && create.name.0.len() > 1 {
+            // Stored under its plain name: `o.v` of an attached database is
+            // `v` when that database is opened on its own.
+            definition.name = ObjectName::from(vec![Ident::with_quote('"', name.as_str())]);
+        }
         let definition = SqlStatement::CreateView(definition);
         let sql = definition.to_string();
-        // Planning checks the query (tables, columns, types) now, not at first use.
-        let planned = self.ctx.state().statement_to_plan(DFStatement::Statement(Box::new(definition))).await?;
+        // Planning checks the query (tables, columns, types) now, not at
+        // first use; a stored view reads its own database's tables by
+        // unqualified names (an attached one's too, see `sql::catalog`).
+        let mut state = self.ctx.state();
+        if !temporary {
+            state.config_mut().options_mut().catalog.default_schema = self.own.clone();
+        }
+        let planned = state.statement_to_plan(DFStatement::Statement(Box::new(definition))).await?;
         let LogicalPlan::Ddl(DdlStatement::CreateView(planned)) = planned else {
             return Err(Error::internal("CREATE VIEW did not plan as a view"));
         };
@@ -67,7 +78,7 @@ impl Connection {
 
     /// `DROP VIEW [IF EXISTS] name`: a temporary view, else a stored one.
     pub(super) fn drop_view(&self, drop: &DropView) -> Result<QueryResult> {
-        let name = table_name(&drop.name)?;
+        let name = table_name(&drop.name, &self.own)?;
         if self.registered.lock().unwrap().get(&name).is_some_and(|t| t.table_type() == TableType::View) {
             self.registered.lock().unwrap().remove(&name);
             return Ok(QueryResult::empty());

@@ -1,0 +1,370 @@
+//! Other databases in one connection, as DuckDB's `ATTACH`:
+//! `ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS alias] [(READ_ONLY)]` opens
+//! (by default creating) the swingdb database at `path` (or a new in-memory
+//! one for `':memory:'`) beside this one; its tables read and change as
+//! `alias.table`; `DETACH [DATABASE] [IF EXISTS] alias` lets it go.
+//!
+//! How: the attached database is opened as a [`Database`] of its own, kept by
+//! the handle (every connection of it sees the attachment). Each connection
+//! keeps a connection of its own on each attached database (a *member*): a
+//! statement that changes `alias.table` is run by that member, while every
+//! statement reads all the databases in the state of one shared transaction
+//! (all members' sessions resolve names through one [`Databases`] map: `main`
+//! to this connection's tables, `alias` to the member's).
+//!
+//! Transactions: BEGIN, COMMIT and ROLLBACK (and each autocommitted
+//! statement) begin and end the members' transactions with this one, so a
+//! statement or transaction reads each database at one pinned version. A
+//! transaction may *change* only one of its databases (DuckDB's rule too): a
+//! statement that would change a second one fails and changes nothing. So a
+//! commit publishes at most one database's new version, through that
+//! database's own commit protocol (`storage::dir`): no commit spans two
+//! directories, and none can land half. Attaching creates, deletes and locks
+//! no file beyond what opening that database does; the other database's
+//! garbage collection respects the members' pins like any connection's.
+
+use super::{Connection, CATALOG, SCHEMA};
+use crate::api::database::{Database, OpenOptions};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::identifier;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    AttachDuckDBDatabaseOption, CopySource, FromTable, ObjectName, ObjectType, Statement as SqlStatement, TableFactor,
+    TableObject, TableWithJoins,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A database attached to a handle with `ATTACH` (see the module's doc).
+#[derive(Debug)]
+pub(crate) struct AttachedDatabase {
+    db: Database,
+    /// The path as attached, made absolute (`None` in memory).
+    path: Option<PathBuf>,
+    read_only: bool,
+}
+
+/// One database a connection works on, as [`Connection::databases`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatabaseEntry {
+    /// `main`, or the alias it is attached under.
+    pub name: String,
+    /// Its directory; `None` in memory.
+    pub path: Option<PathBuf>,
+    /// Whether it was opened read-only.
+    pub read_only: bool,
+}
+
+/// What an `ATTACH` statement asks for.
+pub(super) struct AttachRequest {
+    /// The path as written.
+    pub path: String,
+    /// `AS alias`, if given.
+    pub alias: Option<String>,
+    pub read_only: bool,
+    pub if_not_exists: bool,
+}
+
+impl AttachRequest {
+    /// The request an `ATTACH` statement makes, if it is one of a database
+    /// (not `ATTACH SNAPSHOT`, which is [`Connection::attach_snapshot`]'s).
+    pub(super) fn from_statement(statement: &SqlStatement) -> Result<Option<Self>> {
+        use datafusion::sql::sqlparser::ast::{Expr, Value};
+        match statement {
+            SqlStatement::AttachDatabase { schema_name, database_file_name: Expr::Value(v), .. } => match &v.value {
+                Value::SingleQuotedString(path) => Ok(Some(Self {
+                    path: path.clone(),
+                    alias: Some(identifier(schema_name)),
+                    read_only: false,
+                    if_not_exists: false,
+                })),
+                _ => Ok(None),
+            },
+            SqlStatement::AttachDuckDBDatabase { if_not_exists, database_path, database_alias, attach_options, .. } => {
+                let mut read_only = false;
+                for option in attach_options {
+                    match option {
+                        AttachDuckDBDatabaseOption::ReadOnly(on) => read_only = on.unwrap_or(true),
+                        AttachDuckDBDatabaseOption::Type(kind) if kind.value.eq_ignore_ascii_case("swingdb") => {}
+                        AttachDuckDBDatabaseOption::Type(kind) => {
+                            return Err(Error::new(ErrorKind::NotSupported, format!(
+                                "ATTACH ... (TYPE {kind}): swingdb attaches swingdb databases only; to read another \
+                                 system's tables, pipe them in (COPY ... FROM 'db://...', see docs/pipes.md) or read \
+                                 its files with read_parquet / read_csv"
+                            )))
+                        }
+                    }
+                }
+                Ok(Some(Self {
+                    path: database_path.value.clone(),
+                    alias: database_alias.as_ref().map(identifier),
+                    read_only,
+                    if_not_exists: *if_not_exists,
+                }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The alias: as given, else the file name without its extension
+    /// (`'data/sales.swingdb'` is `sales`), as DuckDB names it.
+    fn alias(&self) -> Result<String> {
+        if let Some(alias) = &self.alias {
+            return Ok(alias.clone());
+        }
+        let stem = Path::new(&self.path).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty() && *s != ":memory:");
+        stem.map(str::to_string).ok_or_else(|| {
+            Error::programming(format!("ATTACH '{}' needs a name: ATTACH '{}' AS name", self.path, self.path))
+        })
+    }
+}
+
+/// The first part of `name` when it names a table of another schema
+/// (`o.t`, `swingdb.o.t`), which is the alias of an attached database if one
+/// is attached under it.
+fn schema_of(name: &ObjectName) -> Option<String> {
+    let parts: Vec<String> = name.0.iter().map(|p| p.as_ident().map(identifier)).collect::<Option<_>>()?;
+    match parts.as_slice() {
+        [schema, _] => Some(schema.clone()),
+        [catalog, schema, _] if catalog == CATALOG => Some(schema.clone()),
+        _ => None,
+    }
+}
+
+fn relation_name(table: &TableWithJoins) -> Option<&ObjectName> {
+    match &table.relation {
+        TableFactor::Table { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+/// The names of the tables (views, indexes' tables) `statement` changes, or
+/// reads as a whole for COPY: the statement belongs to their database.
+fn written_names(statement: &DFStatement) -> Vec<&ObjectName> {
+    let DFStatement::Statement(s) = statement else { return Vec::new() };
+    match s.as_ref() {
+        SqlStatement::Insert(insert) => match &insert.table {
+            TableObject::TableName(name) => vec![name],
+            _ => Vec::new(),
+        },
+        SqlStatement::Update(update) => relation_name(&update.table).into_iter().collect(),
+        SqlStatement::Delete(delete) => match &delete.from {
+            FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from) => from.iter().filter_map(relation_name).collect(),
+        },
+        SqlStatement::Merge(merge) => match &merge.table {
+            TableFactor::Table { name, .. } => vec![name],
+            _ => Vec::new(),
+        },
+        SqlStatement::CreateTable(create) => vec![&create.name],
+        SqlStatement::CreateView(create) => vec![&create.name],
+        SqlStatement::CreateIndex(create) => vec![&create.table_name],
+        SqlStatement::AlterTable(alter) => vec![&alter.name],
+        SqlStatement::Drop { object_type: ObjectType::Table | ObjectType::View, names, .. } => names.iter().collect(),
+        SqlStatement::Truncate(truncate) => truncate.table_names.iter().map(|t| &t.name).collect(),
+        SqlStatement::Copy { source: CopySource::Table { table_name, .. }, .. } => vec![table_name],
+        _ => Vec::new(),
+    }
+}
+
+impl Connection {
+    /// The databases this connection works on: `main`, then the attached
+    /// ones by alias (DuckDB's `.databases`).
+    pub fn databases(&self) -> Vec<DatabaseEntry> {
+        let dir = self.core.dir();
+        let main = DatabaseEntry {
+            name: SCHEMA.to_string(),
+            path: (!dir.is_private()).then(|| dir.root().to_path_buf()),
+            read_only: dir.read_only(),
+        };
+        let attached = self.core.databases.lock().unwrap();
+        let others = attached.iter().map(|(alias, a)| DatabaseEntry { name: alias.clone(), path: a.path.clone(), read_only: a.read_only });
+        std::iter::once(main).chain(others).collect()
+    }
+
+    /// `ATTACH ...` of a database (see the module's doc). Not part of any
+    /// transaction: what is attached stays attached; inside an open
+    /// transaction the database joins it at once.
+    pub(super) fn attach_database(&self, request: AttachRequest) -> Result<QueryResult> {
+        self.check_external_access("ATTACH")?;
+        let alias = request.alias()?;
+        if alias == SCHEMA || alias == CATALOG || alias.eq_ignore_ascii_case("information_schema") {
+            return Err(Error::programming(format!("'{alias}' is taken by swingdb's own schema; attach under another name")));
+        }
+        let in_memory = request.path == ":memory:";
+        let path = match in_memory {
+            true => None,
+            false => Some(absolute(&request.path)?),
+        };
+        {
+            let databases = self.core.databases.lock().unwrap();
+            if let Some(existing) = databases.get(&alias) {
+                if request.if_not_exists && existing.path == path && !in_memory {
+                    return Ok(QueryResult::empty());
+                }
+                return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+            }
+            if let Some(path) = &path {
+                let canonical = std::fs::canonicalize(path).ok();
+                let same = |other: &Path| canonical.as_deref().is_some_and(|c| std::fs::canonicalize(other).ok().as_deref() == Some(c));
+                if same(self.core.dir().root()) {
+                    return Err(Error::programming(format!(
+                        "{} is this connection's own database (main); its tables need no ATTACH",
+                        path.display()
+                    )));
+                }
+                if let Some((other, _)) = databases.iter().find(|(_, d)| d.path.as_deref().is_some_and(same)) {
+                    return Err(Error::programming(format!("{} is already attached as '{other}'", path.display())));
+                }
+            }
+        }
+        if self.core.attached.lock().unwrap().contains_key(&alias) {
+            return Err(Error::programming(format!("a snapshot is attached as '{alias}'; DETACH {alias} first")));
+        }
+        let options = OpenOptions {
+            read_only: request.read_only,
+            create: !request.read_only,
+            external_access: self.core.external_access,
+            ..OpenOptions::default()
+        };
+        let db = match &path {
+            None => Database::in_memory_with(options)?,
+            Some(path) => Database::open(path, options).map_err(|e| {
+                let message = format!("cannot attach {} as '{alias}': {}", path.display(), e.message());
+                e.with_message(message)
+            })?,
+        };
+        {
+            let mut databases = self.core.databases.lock().unwrap();
+            if databases.contains_key(&alias) {
+                return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+            }
+            databases.insert(alias, AttachedDatabase { db, path, read_only: request.read_only });
+        }
+        self.sync_attached()?;
+        Ok(QueryResult::empty())
+    }
+
+    /// `DETACH alias` of a database; `false` if none is attached as `alias`.
+    /// Refused while this connection's transaction has changed it.
+    pub(super) fn detach_database(&self, alias: &str) -> Result<bool> {
+        if !self.core.databases.lock().unwrap().contains_key(alias) {
+            return Ok(false);
+        }
+        let member = self.attached.lock().unwrap().get(alias).cloned();
+        if member.is_some_and(|m| m.has_changes()) {
+            return Err(Error::programming(format!(
+                "this transaction has changed database '{alias}'; COMMIT or ROLLBACK before DETACH {alias}"
+            )));
+        }
+        self.core.databases.lock().unwrap().remove(alias);
+        self.sync_attached()?;
+        Ok(true)
+    }
+
+    /// Brings this connection's members in line with the handle's attached
+    /// databases: one for each newly attached database (begun at once when
+    /// a transaction is open), none for a detached one (whose open
+    /// transaction, having changed nothing, ends with it). Members that are
+    /// part of an open transaction stay until it ends.
+    fn sync_attached(&self) -> Result<()> {
+        if self.own != SCHEMA {
+            return Ok(()); // members do not attach in turn
+        }
+        let open = self.txn.lock().unwrap().as_ref().map(|t| t.explicit);
+        let databases = self.core.databases.lock().unwrap();
+        let mut members = self.attached.lock().unwrap();
+        let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
+        for alias in gone {
+            if members.get(&alias).is_some_and(|m| open.is_none() || !m.has_changes()) {
+                members.remove(&alias);
+                self.databases.lock().unwrap().remove(&alias);
+            }
+        }
+        for (alias, attached) in databases.iter() {
+            if members.contains_key(alias) {
+                continue;
+            }
+            let member = Connection::member(
+                attached.db.core.clone(),
+                alias,
+                self.databases.clone(),
+                self.core.attached.clone(),
+                self.interrupt.clone(),
+            )?;
+            if let Some(explicit) = open {
+                member.begin(explicit)?;
+            }
+            members.insert(alias.clone(), Arc::new(member));
+        }
+        Ok(())
+    }
+
+    /// This connection's members, after [`Self::sync_attached`].
+    pub(super) fn synced_members(&self) -> Result<Vec<Arc<Connection>>> {
+        self.sync_attached()?;
+        Ok(self.attached.lock().unwrap().values().cloned().collect())
+    }
+
+    /// The member that runs `statement`, if it changes (or copies) a table
+    /// of an attached database; an error if it names tables of two databases.
+    pub(super) fn member_for(&self, statement: &DFStatement) -> Result<Option<Arc<Connection>>> {
+        self.sync_attached()?;
+        let members = self.attached.lock().unwrap();
+        if members.is_empty() {
+            return Ok(None);
+        }
+        let mut target: Option<&str> = None;
+        for name in written_names(statement) {
+            let alias = schema_of(name).filter(|s| members.contains_key(s.as_str()));
+            let database = alias.as_deref().unwrap_or(SCHEMA);
+            if target.is_some_and(|t| t != database) {
+                return Err(Error::programming(format!(
+                    "the statement changes tables of two databases ('{}' and '{database}'); change one at a time",
+                    target.unwrap_or_default()
+                )));
+            }
+            target = Some(members.get_key_value(database).map_or(SCHEMA, |(k, _)| k.as_str()));
+        }
+        Ok(target.and_then(|t| members.get(t).cloned()))
+    }
+
+    /// Whether this connection's open transaction has changed any table.
+    pub(super) fn has_changes(&self) -> bool {
+        let Some(base) = self.txn.lock().unwrap().as_ref().map(|t| t.base.clone()) else { return false };
+        let tables = self.tables.lock().unwrap();
+        tables.len() != base.tables.len() || tables.iter().any(|(n, t)| !base.tables.get(n).is_some_and(|b| Arc::ptr_eq(b, t)))
+    }
+
+    /// Refuses a second changed database in one transaction: `writer` (this
+    /// connection, or one of its members) has just run a statement.
+    pub(super) fn check_one_writer(&self, writer: &Connection) -> Result<()> {
+        if !writer.has_changes() {
+            return Ok(());
+        }
+        let members = self.attached.lock().unwrap();
+        let family = std::iter::once(self).chain(members.values().map(Arc::as_ref));
+        let other = family.filter(|c| !std::ptr::eq(*c, writer)).find(|c| c.has_changes());
+        match other {
+            None => Ok(()),
+            Some(other) => Err(Error::programming(format!(
+                "this transaction has already changed database '{}'; a transaction changes one database: \
+                 COMMIT, then change '{}' in a transaction of its own",
+                other.own, writer.own
+            ))),
+        }
+    }
+}
+
+/// `path` made absolute against the working directory (the process may
+/// change directory later; the attachment must not follow it).
+fn absolute(path: &str) -> Result<PathBuf> {
+    if path.is_empty() {
+        return Err(Error::programming("ATTACH needs a path: ATTACH 'file.swingdb' AS name, or ATTACH ':memory:' AS name"));
+    }
+    std::path::absolute(path).map_err(|e| Error::operational(format!("cannot attach '{path}': {e}")))
+}
+
+/// The databases attached to a handle, by alias.
+pub(crate) type AttachedDatabases = std::sync::Mutex<BTreeMap<String, AttachedDatabase>>;
