@@ -338,3 +338,17 @@ def test_a_filter_keeping_every_row_hands_numpy_one_view_of_the_mapped_segment(d
         assert len(arrays[name]) == rows
         assert swingdb._swingdb.mapped_file(arrays[name].__array_interface__["data"][0]) is not None
     assert arrays["b"][-1] == 2 * (rows - 1)
+
+
+def test_strings_of_few_distinct_values_reach_numpy_as_the_same_python_strings(con):
+    # Over 3 x 4096 rows, few distinct values: encoded by value, one object per value.
+    con.sql(
+        "CREATE TABLE flags AS SELECT CASE WHEN value % 7 = 0 THEN NULL ELSE 'mode-' || (value % 5) END AS mode, "
+        "'comment ' || value AS comment FROM range(20000)"
+    )
+    arrays = con.sql("SELECT mode, comment FROM flags").numpy()
+    expected = con.sql("SELECT mode, comment FROM flags").arrow()
+    assert arrays["mode"].dtype == object and arrays["mode"].tolist() == expected.column("mode").to_pylist()
+    assert arrays["mode"][0] is None and arrays["mode"][1] == "mode-1"
+    assert arrays["mode"][1] is arrays["mode"][6]  # one Python object per distinct value
+    assert arrays["comment"].tolist() == expected.column("comment").to_pylist()
