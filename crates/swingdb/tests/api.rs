@@ -369,3 +369,76 @@ fn key_runs_are_saved_reused_rebuilt_and_collected() {
         con.execute("INSERT INTO t VALUES (?, 'again')", &[int(19998)]).unwrap();
     }
 }
+
+fn all_i64(con: &Connection, sql: &str) -> Vec<i64> {
+    let mut out = Vec::new();
+    for batch in rows(con, sql) {
+        out.extend(batch.column(0).as_any().downcast_ref::<Int64Array>().expect("an Int64 column").values().iter().copied());
+    }
+    out
+}
+
+#[test]
+fn repeated_plain_reads_reuse_their_plan_only_while_it_is_right() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let db = Database::open(&path, OpenOptions::default()).unwrap();
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t (a BIGINT)", &[]).unwrap();
+    con.execute("INSERT INTO t VALUES (1), (2), (3)", &[]).unwrap();
+    let read = "SELECT a FROM t WHERE a > 1";
+    assert_eq!(all_i64(&con, read), [2, 3]);
+    assert_eq!(all_i64(&con, read), [2, 3]);
+    assert_eq!(con.cached_plan_uses(), 1);
+    // A commit of this connection makes the plan stale: planned afresh, then kept again.
+    con.execute("INSERT INTO t VALUES (4)", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [2, 3, 4]);
+    assert_eq!(con.cached_plan_uses(), 1);
+    assert_eq!(all_i64(&con, read), [2, 3, 4]);
+    assert_eq!(con.cached_plan_uses(), 2);
+    // A commit of another handle (as of another process) too.
+    let other = Database::open(&path, OpenOptions::default()).unwrap().connect().unwrap();
+    other.execute("DELETE FROM t WHERE a = 2", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [3, 4]);
+    assert_eq!(con.cached_plan_uses(), 2);
+    // Inside a transaction, its own changes are seen.
+    con.execute("BEGIN", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [3, 4]);
+    con.execute("INSERT INTO t VALUES (5)", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [3, 4, 5]);
+    con.execute("ROLLBACK", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [3, 4]);
+    // Any other statement (a setting, here) forgets every plan.
+    let before = con.cached_plan_uses();
+    con.execute("SET datafusion.execution.batch_size = 1024", &[]).unwrap();
+    assert_eq!(all_i64(&con, read), [3, 4]);
+    assert_eq!(con.cached_plan_uses(), before);
+    // Registered data shadowing the table is read, not the plan of the stored one.
+    let batch = RecordBatch::try_from_iter([("a", std::sync::Arc::new(Int64Array::from(vec![7, 8])) as _)]).unwrap();
+    con.register("t", batch.schema(), vec![batch]).unwrap();
+    assert_eq!(all_i64(&con, read), [7, 8]);
+    con.unregister("t");
+    assert_eq!(all_i64(&con, read), [3, 4]);
+    // So are reads calling functions that give another value each run.
+    let before = con.cached_plan_uses();
+    for _ in 0..3 {
+        con.execute("SELECT a, now(), random() FROM t", &[]).unwrap().collect_batches().unwrap();
+    }
+    assert_eq!(con.cached_plan_uses(), before);
+    for _ in 0..3 {
+        con.execute("SELECT a, abs(a) FROM t", &[]).unwrap().collect_batches().unwrap();
+    }
+    assert_eq!(con.cached_plan_uses(), before + 2); // immutable functions are fine
+    // Aggregates are planned afresh every time.
+    let before = con.cached_plan_uses();
+    for _ in 0..3 {
+        assert_eq!(single_i64(&con, "SELECT sum(a) FROM t"), 8);
+    }
+    assert_eq!(con.cached_plan_uses(), before);
+    // Nothing is kept while another database is attached.
+    con.execute("ATTACH ':memory:' AS m", &[]).unwrap();
+    for _ in 0..3 {
+        assert_eq!(all_i64(&con, read), [3, 4]);
+    }
+    assert_eq!(con.cached_plan_uses(), before);
+}

@@ -28,7 +28,7 @@ use std::sync::Arc;
 const PRIVATE: &str = "__swingdb_repeat_";
 
 /// The names a query's result columns get back.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct OutputNames {
     /// Private alias -> real name, for repeated names.
     renames: HashMap<String, String>,

@@ -12,6 +12,7 @@ mod dml;
 mod export;
 mod fast_insert;
 mod pipe;
+mod read_plans;
 mod share;
 mod summarize;
 mod upsert;
@@ -48,10 +49,10 @@ use datafusion::common::{ParamValues, ScalarValue, TableReference};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::MemTable;
-use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
-use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
-use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
+use datafusion::physical_plan::stream::RecordBatchReceiverStream;
+use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Statement as SqlStatement};
@@ -102,6 +103,10 @@ pub struct Connection {
     remembered: Mutex<fast_insert::Remembered>,
     fast_inserts: AtomicBool,
     interrupt: Interrupt,
+    /// Physical plans of repeated plain reads (see `read_plans.rs`).
+    read_plans: Mutex<read_plans::ReadPlans>,
+    /// The SQL text of the query being run, while its plan may be kept.
+    remember_as: Mutex<Option<String>>,
 }
 
 /// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
@@ -251,6 +256,8 @@ impl Connection {
             remembered: Mutex::default(),
             fast_inserts: AtomicBool::new(true),
             interrupt,
+            read_plans: Mutex::default(),
+            remember_as: Mutex::default(),
         })
     }
 
@@ -303,6 +310,7 @@ impl Connection {
         let name = name.to_string();
         let table = MemTable::try_new(schema, vec![batches])?;
         self.registered.lock().unwrap().insert(name, Arc::new(table));
+        self.read_plans.lock().unwrap().clear();
         Ok(())
     }
 
@@ -328,6 +336,7 @@ impl Connection {
 
     /// Removes a registration; returns whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
+        self.read_plans.lock().unwrap().clear();
         self.registered.lock().unwrap().remove(name).is_some()
     }
 
@@ -370,7 +379,10 @@ impl Connection {
     }
 
     /// The underlying DataFusion session (for registering functions, tuning).
+    /// Plans this connection kept for repeated reads are forgotten: what is
+    /// done with the session may change what they mean.
     pub fn session(&self) -> &SessionContext {
+        self.read_plans.lock().unwrap().clear();
         &self.ctx
     }
 
@@ -385,11 +397,26 @@ impl Connection {
                 false => self.atomically(|| self.import_database(&dir)).await,
             };
         }
+        if params.is_empty() {
+            if let Some(result) = self.cached_read(sql)? {
+                return Ok(result);
+            }
+        }
         let statements = parse(sql)?;
+        // Other statements may change settings, functions or views.
+        if !statements.iter().all(read_plans::is_query) {
+            self.read_plans.lock().unwrap().clear();
+        }
+        let remember = params.is_empty() && statements.len() == 1 && read_plans::is_query(&statements[0]);
         let mut last = QueryResult::empty();
         let count = statements.len();
         for (index, statement) in statements.into_iter().enumerate() {
-            last = self.run_statement(statement, params, count == 1).await.map_err(|e| diagnose::in_statement(e, index, count))?;
+            if remember {
+                *self.remember_as.lock().unwrap() = Some(sql.to_string());
+            }
+            let outcome = self.run_statement(statement, params, count == 1).await;
+            self.remember_as.lock().unwrap().take();
+            last = outcome.map_err(|e| diagnose::in_statement(e, index, count))?;
         }
         Ok(last)
     }
@@ -732,7 +759,12 @@ impl Connection {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
-                let stream = restore_names(self.stream_plan(plan).await?, names)?;
+                let remember = self.remember_as.lock().unwrap().take().filter(|_| read_plans::same_every_run(&plan));
+                let (physical, task_ctx) = self.physical_plan(plan).await?;
+                if let Some(sql) = remember {
+                    self.remember_read(sql, &physical, &task_ctx, &names);
+                }
+                let stream = restore_names(self.stream_physical(physical, task_ctx)?, names)?;
                 Ok(QueryResult::streaming(stream))
             }
         }
@@ -806,16 +838,24 @@ impl Connection {
     }
 
     async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
+        let (physical, task_ctx) = self.physical_plan(plan).await?;
+        self.stream_physical(physical, task_ctx)
+    }
+
+    /// The optimized physical plan of `plan`, and the context to run it in.
+    async fn physical_plan(&self, plan: LogicalPlan) -> Result<(Arc<dyn ExecutionPlan>, Arc<TaskContext>)> {
         let df = self.ctx.execute_logical_plan(plan).await?;
         let task_ctx = Arc::new(df.task_ctx());
-        let physical = df.create_physical_plan().await?;
+        Ok((df.create_physical_plan().await?, task_ctx))
+    }
+
+    /// The rows of `physical`.
+    fn stream_physical(&self, physical: Arc<dyn ExecutionPlan>, task_ctx: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         if physical.output_partitioning().partition_count() > 1 && reads_in_storage_order(&physical) {
             // A plain read of stored tables: DataFusion split the scan into
             // contiguous ranges; reading them one after the other keeps storage
             // order, so adjacent slices can be joined back into whole arrays.
-            let schema = physical.schema();
-            let streams = execute_stream_partitioned(physical, task_ctx)?;
-            return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())));
+            return read_plans::stream_in_order(physical, task_ctx);
         }
         let physical = watch_plan(physical, &self.interrupt.run())?;
         Ok(off_thread(execute_stream(physical, task_ctx)?))
