@@ -442,3 +442,32 @@ fn repeated_plain_reads_reuse_their_plan_only_while_it_is_right() {
     }
     assert_eq!(con.cached_plan_uses(), before);
 }
+
+/// Mappings of this process of files under `path` that were deleted.
+fn deleted_mappings(path: &std::path::Path) -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    let path = path.to_string_lossy();
+    maps.lines().filter(|l| l.contains(path.as_ref()) && l.ends_with("(deleted)")).count()
+}
+
+#[test]
+fn a_kept_read_plan_does_not_keep_segments_of_old_versions_mapped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let writer_db = Database::open(&path, OpenOptions::default()).unwrap();
+    let writer = writer_db.connect().unwrap();
+    writer.execute("CREATE TABLE t AS SELECT value AS x FROM range(100000)", &[]).unwrap();
+    let reader = Database::open(&path, OpenOptions::default()).unwrap().connect().unwrap();
+    for _ in 0..2 {
+        assert_eq!(all_i64(&reader, "SELECT x FROM t WHERE x < 3"), [0, 1, 2]);
+    }
+    assert_eq!(reader.cached_plan_uses(), 1);
+    for k in 1..=3 {
+        // Each UPDATE rewrites the table's segment file; collection deletes the old one.
+        writer.execute("UPDATE t SET x = x + 1", &[]).unwrap();
+        writer_db.collect_garbage().unwrap();
+        assert_eq!(single_i64(&reader, "SELECT min(x) FROM t"), k);
+        assert_eq!(deleted_mappings(&path), 0, "a deleted segment is still mapped after version {k}");
+    }
+}
+

@@ -450,6 +450,7 @@ impl Connection {
         // and mapped, until it runs out of file descriptors, and keep the
         // space of collected files from being freed.
         self.core.store.retain(&manifest.segment_files().collect());
+        self.read_plans.lock().unwrap().keep_made_from(&manifest.tables);
         *self.tables.lock().unwrap() = manifest.tables.clone();
         *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new(), tails: HashSet::new() });
         Ok(())

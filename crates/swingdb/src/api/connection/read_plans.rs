@@ -76,6 +76,13 @@ impl ReadPlans {
     pub(super) fn clear(&mut self) {
         self.plans.clear();
     }
+
+    /// Forgets the plans not made from `tables` (a new transaction's): a kept
+    /// plan holds the segments it maps, and those of versions gone by must
+    /// not stay mapped (their space on disk would not be freed).
+    pub(super) fn keep_made_from(&mut self, tables: &BTreeMap<String, Arc<TableMeta>>) {
+        self.plans.retain(|_, read| read.made_from(tables));
+    }
 }
 
 /// Whether `statement` is a query (a SELECT, VALUES, a set operation, ...).
