@@ -352,3 +352,6 @@ def test_strings_of_few_distinct_values_reach_numpy_as_the_same_python_strings(c
     assert arrays["mode"][0] is None and arrays["mode"][1] == "mode-1"
     assert arrays["mode"][1] is arrays["mode"][6]  # one Python object per distinct value
     assert arrays["comment"].tolist() == expected.column("comment").to_pylist()
+    # A column of NULLs only has no value to encode.
+    nothing = con.sql("SELECT CAST(NULL AS VARCHAR) AS s FROM range(20000)").numpy()["s"]
+    assert nothing.dtype == object and len(nothing) == 20000 and all(v is None for v in nothing)

@@ -70,7 +70,7 @@ def _strings(arr: pa.Array) -> np.ndarray:
     if n > 3 * _SAMPLE:
         middle = n // 2 - _SAMPLE // 2
         sample = pa.concat_arrays([arr.slice(0, _SAMPLE), arr.slice(middle, _SAMPLE), arr.slice(n - _SAMPLE, _SAMPLE)])
-        if len(pc.unique(sample)) * _FEW_DISTINCT <= len(sample):
+        if len(pc.unique(sample)) * _FEW_DISTINCT <= len(sample) and arr.null_count < n:
             encoded = pc.dictionary_encode(arr)
             values = encoded.dictionary.to_numpy(zero_copy_only=False)
             out = values[pc.fill_null(encoded.indices, 0).to_numpy(zero_copy_only=False)]
