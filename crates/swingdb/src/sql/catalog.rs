@@ -5,7 +5,7 @@
 //! SQL as read-only schemas beside them.
 
 use super::table::SegmentTable;
-use super::views::{check_acyclic, plan_view, SessionHandle};
+use super::views::{check_acyclic, in_schema, plan_view, SessionHandle};
 use crate::storage::{SegmentStore, TableMeta};
 use datafusion::common::DFSchema;
 use datafusion::datasource::ViewTable;
@@ -139,11 +139,7 @@ impl TablesSchema {
                 "view '{name}' belongs to an attached snapshot, whose views cannot be read yet; read its tables"
             )));
         };
-        // A view of an attached database means its own tables by unqualified
-        // names, as it did when that database was opened on its own.
-        let mut state = state;
-        state.config_mut().options_mut().catalog.default_schema = self.name.clone();
-        let plan = plan_view(&state, name, sql).await?;
+        let plan = plan_view(&in_schema(state, &self.name), name, sql).await?;
         Ok(Arc::new(ViewTable::new(plan, Some(sql.to_string()))))
     }
 

@@ -63,6 +63,14 @@ pub fn check_acyclic(name: &str, tables: &BTreeMap<String, Arc<TableMeta>>) -> R
     walk(&mut path, tables)
 }
 
+/// `state` as a stored view of the database known as `schema` (`main`, or an
+/// attached database's alias) is planned in: unqualified names are that
+/// database's tables, as when it is opened on its own.
+pub fn in_schema(mut state: SessionState, schema: &str) -> SessionState {
+    state.config_mut().options_mut().catalog.default_schema = schema.to_string();
+    state
+}
+
 /// The query plan of the view defined by `sql` (a `CREATE VIEW` statement).
 pub async fn plan_view(state: &SessionState, name: &str, sql: &str) -> DFResult<LogicalPlan> {
     let broken = |e: String| DataFusionError::Plan(format!("view '{name}' cannot be read: {e}"));

@@ -397,6 +397,14 @@ pub struct Manifest {
     pub tables: BTreeMap<String, Arc<TableMeta>>,
 }
 
+/// Whether `a` and `b` list the very same table objects under the same
+/// names. Every change to a table (a commit, a statement of a transaction, a
+/// manifest read afresh) makes a new object, so this is "nothing changed",
+/// without comparing contents.
+pub fn same_tables(a: &BTreeMap<String, Arc<TableMeta>>, b: &BTreeMap<String, Arc<TableMeta>>) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((n, x), (m, y))| n == m && Arc::ptr_eq(x, y))
+}
+
 fn encode_columns(table: &TableMeta) -> Vec<ColumnMeta> {
     let ids = &table.column_ids;
     table

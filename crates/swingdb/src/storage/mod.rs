@@ -14,7 +14,7 @@ pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
-pub use manifest::{ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
 pub use store::{SegmentStore, SegmentView};
 pub use writer::{compact, write_out_inline, TableWriter};

@@ -28,6 +28,7 @@ use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
+use crate::storage::same_tables;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     AttachDuckDBDatabaseOption, CopySource, FromTable, ObjectName, ObjectType, Statement as SqlStatement, TableFactor,
@@ -333,8 +334,7 @@ impl Connection {
     /// Whether this connection's open transaction has changed any table.
     pub(super) fn has_changes(&self) -> bool {
         let Some(base) = self.txn.lock().unwrap().as_ref().map(|t| t.base.clone()) else { return false };
-        let tables = self.tables.lock().unwrap();
-        tables.len() != base.tables.len() || tables.iter().any(|(n, t)| !base.tables.get(n).is_some_and(|b| Arc::ptr_eq(b, t)))
+        !same_tables(&base.tables, &self.tables.lock().unwrap())
     }
 
     /// Refuses a second changed database in one transaction: `writer` (this

@@ -32,7 +32,7 @@ use super::{reads_in_storage_order, Connection};
 use crate::api::result::QueryResult;
 use crate::error::Result;
 use crate::sql::output_names::{restore_names, OutputNames};
-use crate::storage::TableMeta;
+use crate::storage::{same_tables, TableMeta};
 use datafusion::common::tree_node::TreeNode;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{Expr, LogicalPlan, Volatility};
@@ -58,8 +58,7 @@ pub(super) struct CachedRead {
 impl CachedRead {
     /// Whether `tables` are the very tables this plan was made from.
     fn made_from(&self, tables: &BTreeMap<String, Arc<TableMeta>>) -> bool {
-        self.tables.len() == tables.len()
-            && self.tables.iter().zip(tables).all(|((a, x), (b, y))| a == b && Arc::ptr_eq(x, y))
+        same_tables(&self.tables, tables)
     }
 }
 

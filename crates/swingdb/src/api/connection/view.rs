@@ -5,7 +5,7 @@
 use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::views::check_acyclic;
+use crate::sql::views::{check_acyclic, in_schema};
 use crate::storage::TableMeta;
 use datafusion::datasource::{TableType, ViewTable};
 use datafusion::logical_expr::{DdlStatement, DropView, LogicalPlan};
@@ -40,10 +40,10 @@ impl Connection {
         // Planning checks the query (tables, columns, types) now, not at
         // first use; a stored view reads its own database's tables by
         // unqualified names (an attached one's too, see `sql::catalog`).
-        let mut state = self.ctx.state();
-        if !temporary {
-            state.config_mut().options_mut().catalog.default_schema = self.own.clone();
-        }
+        let state = match temporary {
+            true => self.ctx.state(),
+            false => in_schema(self.ctx.state(), &self.own),
+        };
         let planned = state.statement_to_plan(DFStatement::Statement(Box::new(definition))).await?;
         let LogicalPlan::Ddl(DdlStatement::CreateView(planned)) = planned else {
             return Err(Error::internal("CREATE VIEW did not plan as a view"));
