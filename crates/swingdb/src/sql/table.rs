@@ -3,14 +3,15 @@
 //! DataFusion zero-copy slices of the mapped batches.
 
 use super::source::SegmentSource;
-use crate::storage::{SegmentStore, TableMeta};
+use crate::storage::{DistinctSketch, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
 use datafusion::common::tree_node::{Transformed, TreeNode};
-use datafusion::common::{Column, Constraint, Constraints, DFSchema, ScalarValue};
+use datafusion::common::stats::Precision;
+use datafusion::common::{Column, ColumnStatistics, Constraint, Constraints, DFSchema, ScalarValue};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::{TableProvider, TableType};
@@ -108,6 +109,61 @@ impl SegmentTable {
             }
         }
         Ok(out)
+    }
+
+    /// What the segments' statistics say about the columns of `projection`
+    /// (indices into [`TableProvider::schema`]), for DataFusion's estimates of
+    /// join and GROUP BY sizes: bounds, NULL counts and distinct counts, all
+    /// inexact (a scan may skip segments, and deleted rows leave bounds wide).
+    /// A column some segment has no statistic for gets none.
+    fn column_statistics(&self, projection: &[usize]) -> Vec<ColumnStatistics> {
+        projection.iter().map(|&index| self.column_statistic(index).unwrap_or_default()).collect()
+    }
+
+    fn column_statistic(&self, index: usize) -> Option<ColumnStatistics> {
+        let data_type = self.meta.schema.fields().get(index)?.data_type();
+        let (mut nulls, mut min, mut max, mut distinct) = (0u64, None::<ScalarValue>, None::<ScalarValue>, None::<DistinctSketch>);
+        let (mut bounded, mut sketched) = (true, true);
+        for segment in &self.meta.segments {
+            let stats = self.meta.column_stats(segment, index)?;
+            nulls += stats.nulls;
+            if stats.nulls >= segment.rows {
+                continue;
+            }
+            let parse = |text: &Option<String>| text.as_ref().and_then(|t| ScalarValue::try_from_string(t.clone(), data_type).ok());
+            match (parse(&stats.min), parse(&stats.max)) {
+                (Some(low), Some(high)) if bounded => {
+                    min = Some(match min {
+                        Some(m) if m.partial_cmp(&low).is_some_and(|o| o.is_le()) => m,
+                        _ => low,
+                    });
+                    max = Some(match max {
+                        Some(m) if m.partial_cmp(&high).is_some_and(|o| o.is_ge()) => m,
+                        _ => high,
+                    });
+                }
+                _ => bounded = false,
+            }
+            match (&stats.distinct, sketched) {
+                (Some(sketch), true) => distinct = Some(distinct.map_or_else(|| sketch.clone(), |d| d.merged(sketch))),
+                _ => sketched = false,
+            }
+        }
+        let inexact = |value: Option<ScalarValue>, known: bool| match value {
+            Some(v) if known => Precision::Inexact(v),
+            _ => Precision::Absent,
+        };
+        let mut statistic = ColumnStatistics::new_unknown();
+        statistic.null_count = Precision::Inexact(nulls as usize);
+        statistic.min_value = inexact(min, bounded);
+        statistic.max_value = inexact(max, bounded);
+        statistic.distinct_count = match distinct {
+            Some(sketch) if sketched => Precision::Inexact(sketch.estimate() as usize),
+            // Every row NULL.
+            None if sketched => Precision::Inexact(0),
+            _ => Precision::Absent,
+        };
+        Some(statistic)
     }
 
     /// The schema of scans with `projection` (all columns when `None`).
@@ -285,12 +341,14 @@ impl TableProvider for SegmentTable {
         let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
         let slices = slice_batches(batches, per_slice, config.batch_size());
         let source = MemorySourceConfig::try_new(&[slices], self.projected_schema(projection)?, None)?.with_limit(limit);
+        let all: Vec<usize> = (0..self.schema().fields().len()).collect();
+        let columns = self.column_statistics(projection.unwrap_or(&all));
         let indexes = &self.meta.constraints.indexes;
         let unused = (!indexes.is_empty()).then(|| {
             let listed: Vec<String> = indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
             format!("{} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into()
         });
-        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, unused)))
+        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, unused)))
     }
 }
 

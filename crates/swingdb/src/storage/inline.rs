@@ -211,7 +211,11 @@ fn merge_stats(a: &ColumnStats, a_rows: u64, b: &ColumnStats, b_rows: u64, data_
             None => None,
         })
     };
-    Ok(ColumnStats { min: pick(&a.min, &b.min, true)?, max: pick(&a.max, &b.max, false)?, nulls })
+    let distinct = match (&a.distinct, &b.distinct) {
+        (Some(x), Some(y)) => Some(x.merged(y)),
+        _ => None,
+    };
+    Ok(ColumnStats { min: pick(&a.min, &b.min, true)?, max: pick(&a.max, &b.max, false)?, nulls, distinct })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! its schema and the segments that hold its rows, with sizes, checksums and
 //! per-column statistics. A manifest is written once and never changed.
 
+use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
 use crate::error::{Error, Result};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -37,8 +38,8 @@ pub const PLAIN_FORMAT_VERSION: u32 = 2;
 const CHECKSUMMED_SINCE: u32 = 2;
 
 /// Minimum and maximum of one column in one segment, as text in the column's own
-/// type (cast back on use), plus its NULL count.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// type (cast back on use), its NULL count and a sketch of its distinct values.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ColumnStats {
     /// Smallest non-NULL value, if known.
     pub min: Option<String>,
@@ -46,6 +47,11 @@ pub struct ColumnStats {
     pub max: Option<String>,
     /// Number of NULLs.
     pub nulls: u64,
+    /// Its distinct non-NULL values, for types that have a sketch. Absent in
+    /// manifests written before sketches, and for segments holding no value of
+    /// the column (all NULL, or written before the column was added).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<DistinctSketch>,
 }
 
 /// One immutable Arrow IPC file holding some rows of one table.
@@ -340,8 +346,12 @@ impl TableMeta {
         match self.segment_column(segment, index) {
             Some(at) => segment.stats.get(at).cloned(),
             None => Some(match self.fill(index) {
-                Some(value) => ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0 },
-                None => ColumnStats { min: None, max: None, nulls: segment.rows },
+                Some(value) => {
+                    let one = datafusion::scalar::ScalarValue::try_from_string(value.to_string(), self.schema.field(index).data_type());
+                    let distinct = one.and_then(|v| v.to_array()).ok().and_then(|a| DistinctSketch::of(&a));
+                    ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0, distinct }
+                }
+                None => ColumnStats { min: None, max: None, nulls: segment.rows, distinct: None },
             }),
         }
     }
@@ -570,7 +580,7 @@ mod tests {
             crc32: 42,
             layout_crc32: Some(7),
             column_crc32: vec![1, 2],
-            stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 }],
+            stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0, distinct: None }],
             column_ids: None,
             inline: None,
         };
@@ -587,7 +597,7 @@ mod tests {
             crc32: 1,
             layout_crc32: None,
             column_crc32: vec![],
-            stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0 }; columns],
+            stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0, distinct: None }; columns],
             column_ids: None,
             inline: None,
         }
@@ -648,7 +658,7 @@ mod tests {
             crc32: 42,
             layout_crc32: None,
             column_crc32: vec![],
-            stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0 }],
+            stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0, distinct: None }],
             column_ids: None,
             inline: None,
         };

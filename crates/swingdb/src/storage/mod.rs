@@ -2,6 +2,7 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod dir;
+pub mod distinct;
 pub mod failpoint;
 pub mod files;
 pub mod foreign_keys;
@@ -14,6 +15,7 @@ pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
+pub use distinct::DistinctSketch;
 pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::{write_segment, MappedSegment};
 pub use store::{SegmentStore, SegmentView};

@@ -2,6 +2,7 @@
 //! and read back by memory-mapping them, so that a decoded column *is* a window
 //! into the mapped file (no `read()` into private memory, no copy).
 
+use super::distinct::DistinctSketch;
 use super::manifest::{ColumnStats, SegmentMeta};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayData, ArrayRef, RecordBatch, StringArray};
@@ -26,6 +27,10 @@ use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
 pub const ALIGNMENT: usize = 64;
+
+/// Segments of fewer rows compute their statistics before writing rather than
+/// on a thread of their own, whose start would cost more than it saves.
+const PARALLEL_STATS_ROWS: usize = 1 << 16;
 
 /// Longest string value kept as a min/max statistic; longer ones are not recorded.
 const MAX_STAT_LEN: usize = 64;
@@ -66,22 +71,52 @@ fn scalar_text(value: datafusion::scalar::ScalarValue) -> Result<Option<String>>
     Ok((s.len() <= MAX_STAT_LEN).then(|| s.to_string()))
 }
 
-/// Min / max / null count of one column.
+/// Min / max / null count / distinct-value sketch of one column.
 pub fn column_stats(array: &ArrayRef) -> Result<ColumnStats> {
     let nulls = array.null_count() as u64;
     if !has_stats(array.data_type()) || nulls as usize == array.len() {
-        return Ok(ColumnStats { min: None, max: None, nulls });
+        return Ok(ColumnStats { min: None, max: None, nulls, distinct: None });
     }
     let mut min = MinAccumulator::try_new(array.data_type())?;
     let mut max = MaxAccumulator::try_new(array.data_type())?;
     min.update_batch(std::slice::from_ref(array))?;
     max.update_batch(std::slice::from_ref(array))?;
-    Ok(ColumnStats { min: scalar_text(min.evaluate()?)?, max: scalar_text(max.evaluate()?)?, nulls })
+    let distinct = DistinctSketch::of(array);
+    Ok(ColumnStats { min: scalar_text(min.evaluate()?)?, max: scalar_text(max.evaluate()?)?, nulls, distinct })
 }
 
 /// Writes `batch` as a new segment file `path` (which must not exist), fsyncs it,
 /// and returns its manifest entry. The caller fsyncs the directory.
 pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
+    let stats = || batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>();
+    // The statistics of a large segment are computed on another core while this
+    // one writes and syncs the file, so they add nothing to its time.
+    let (written, stats) = if batch.num_rows() < PARALLEL_STATS_ROWS {
+        (write_file(path, batch), stats())
+    } else {
+        std::thread::scope(|scope| {
+            let stats = scope.spawn(stats);
+            let written = write_file(path, batch);
+            (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
+        })
+    };
+    let (bytes, crc32, layout_crc32, column_crc32) = written?;
+    Ok(SegmentMeta {
+        file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
+        rows: batch.num_rows() as u64,
+        bytes,
+        crc32,
+        layout_crc32: Some(layout_crc32),
+        column_crc32,
+        stats: stats?,
+        column_ids: None,
+        inline: None,
+    })
+}
+
+/// Writes and syncs the file of [`write_segment`]: its size, CRC-32, and
+/// layout and per-column checksums.
+fn write_file(path: &Path, batch: &RecordBatch) -> Result<(u64, u32, u32, Vec<u32>)> {
     let context = |what: &str| format!("{what} segment {}", path.display());
     let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
     // Errors of the Arrow writer (a full disk, say) carry no path: name it.
@@ -100,18 +135,7 @@ pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
     super::failpoint::hit("segment.after_write")?;
     let (layout_crc32, column_crc32) = written_checksums(&file)
         .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?;
-    let stats = batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>()?;
-    Ok(SegmentMeta {
-        file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
-        rows: batch.num_rows() as u64,
-        bytes: sink.written,
-        crc32: sink.hasher.finalize(),
-        layout_crc32: Some(layout_crc32),
-        column_crc32,
-        stats,
-        column_ids: None,
-        inline: None,
-    })
+    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32))
 }
 
 /// A segment file mapped into memory and decoded into record batches whose
@@ -400,8 +424,11 @@ mod tests {
         let batch = sample();
         let meta = write_segment(&path, &batch).unwrap();
         assert_eq!(meta.rows, 3);
-        assert_eq!(meta.stats[0], ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0 });
+        let first = &meta.stats[0];
+        assert_eq!((first.min.as_deref(), first.max.as_deref(), first.nulls), (Some("1"), Some("3"), 0));
+        assert_eq!(first.distinct.as_ref().map(|d| d.estimate()), Some(3));
         assert_eq!(meta.stats[1].nulls, 1);
+        assert_eq!(meta.stats[1].distinct.as_ref().map(|d| d.estimate()), Some(2), "NULL is not a value");
         assert_eq!(meta.stats[1].min.as_deref(), Some("a"));
         let seg = MappedSegment::open(&path, &meta, true).unwrap();
         assert_eq!(seg.batches(None).unwrap(), vec![batch.clone()]);
