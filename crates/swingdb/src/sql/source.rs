@@ -208,3 +208,39 @@ impl Stream for TakingTurns {
         next
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::Int64Array;
+    use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+    use futures::task::{waker_ref, ArcWake};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct CountingWaker(AtomicUsize);
+
+    impl ArcWake for CountingWaker {
+        fn wake_by_ref(arc_self: &Arc<Self>) {
+            arc_self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_scan_stream_gives_a_turn_after_each_batch_and_loses_none() {
+        let batch = RecordBatch::try_from_iter([("v", Arc::new(Int64Array::from(vec![1, 2])) as _)]).unwrap();
+        let inner = futures::stream::iter(vec![Ok(batch.clone()), Ok(batch.clone())]);
+        let mut stream = taking_turns(Box::pin(RecordBatchStreamAdapter::new(batch.schema(), inner)));
+        let waker = Arc::new(CountingWaker(AtomicUsize::new(0)));
+        let waker_ref = waker_ref(&waker);
+        let mut cx = Context::from_waker(&waker_ref);
+        let mut seen = Vec::new();
+        loop {
+            match stream.as_mut().poll_next(&mut cx) {
+                Poll::Ready(Some(b)) => seen.push(format!("batch of {}", b.unwrap().num_rows())),
+                Poll::Ready(None) => break,
+                Poll::Pending => seen.push(format!("turn, woken {}", waker.0.load(Ordering::SeqCst))),
+            }
+        }
+        assert_eq!(seen, ["batch of 2", "turn, woken 1", "batch of 2", "turn, woken 2"]);
+    }
+}
