@@ -15,8 +15,36 @@ use std::sync::Arc;
 /// Rows per batch inside plans. DataFusion's default (8192) makes a filter that
 /// keeps many rows copy them twice (filter, then coalesce into small batches)
 /// and hands the client thousands of pieces to join; 32768 cut a 50 % selection
-/// of a 1 GB table from 337 to 242 ms and left TPC-H SF1 times unchanged.
+/// of a 1 GB table from 337 to 242 ms and left TPC-H SF1 times unchanged
+/// (measured again with statistics in the scans: geometric mean 79 ms at 8192,
+/// 79-86 at 32768, 87 at 65536, whose larger batches slowed Q17 and Q18).
 const BATCH_SIZE: usize = 32 * 1024;
+
+/// Most cores on which joins build one hash table from their whole build side
+/// rather than hash-partitioning both inputs (see [`new_context`]).
+const COLLECT_JOINS_UP_TO_CORES: usize = 4;
+
+/// The engine's settings that depend on the machine, chosen by measurement on
+/// 2 cores (TPC-H SF1, geometric mean of the 22 queries' warm medians; runs of
+/// the same build differ by up to 10 %):
+/// - Partitions: one per core (DataFusion's default). 4 partitions on 2 cores:
+///   81 ms against 79-86.
+/// - Joins: on up to [`COLLECT_JOINS_UP_TO_CORES`] cores, a hash join builds
+///   one table from its build side and every partition probes it, instead of
+///   repartitioning both inputs by key. Repartitioning hashes and copies every
+///   row of both sides to buy a parallel build; with 2 cores that costs more
+///   than it gains: 68-77 ms against 79-86 (Q7 230 -> 87-99 ms, Q5 150 -> 71-91,
+///   Q18 551 -> 360-421, Q21 219 -> 167-195). With many cores a single-threaded
+///   build of a large side would leave the others idle, so DataFusion's
+///   default (repartition when the build side is large) stays there.
+/// - Small build sides are collected on any machine (DataFusion's threshold,
+///   128K rows): with each partition of a scan taking turns (`SegmentSource`),
+///   lowering it to 0 or 20K rows measured no faster.
+fn machine_settings(config: &mut SessionConfig, cores: usize) {
+    if cores <= COLLECT_JOINS_UP_TO_CORES {
+        config.options_mut().optimizer.repartition_joins = false;
+    }
+}
 
 /// What one connection's session reads: its own tables, the other databases
 /// of its family, the attached snapshots.
@@ -49,6 +77,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
         .with_default_catalog_and_schema(CATALOG, super::catalog::SCHEMA)
         .with_create_default_catalog_and_schema(false)
         .with_batch_size(BATCH_SIZE);
+    machine_settings(&mut config, std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
