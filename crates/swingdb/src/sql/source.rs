@@ -12,6 +12,7 @@
 //! - Its streams give the scheduler a turn after every batch (see
 //!   [`taking_turns`]).
 
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
@@ -24,15 +25,14 @@ use datafusion::physical_expr::{EquivalenceProperties, LexOrdering, Partitioning
 use datafusion::physical_plan::execution_plan::SchedulingType;
 use datafusion::physical_plan::filter_pushdown::FilterPushdownPropagation;
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
-use datafusion::physical_plan::{DisplayFormatType, SortOrderPushdownResult};
-use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{DisplayFormatType, SortOrderPushdownResult};
 use futures::Stream;
 use std::any::Any;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::fmt;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 /// See the module documentation. Plans show the table's indexes that the
 /// scan does not use (`indexes not used: ...`).
@@ -215,7 +215,6 @@ impl Stream for TakingTurns {
 mod tests {
     use super::*;
     use datafusion::arrow::array::Int64Array;
-    use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
     use futures::task::{waker_ref, ArcWake};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
