@@ -124,8 +124,12 @@ impl SegmentTable {
         let data_type = self.meta.schema.fields().get(index)?.data_type();
         let (mut nulls, mut min, mut max, mut distinct) = (0u64, None::<ScalarValue>, None::<ScalarValue>, None::<DistinctSketch>);
         let (mut bounded, mut sketched) = (true, true);
+        let fill = self.meta.fill_sketch(index);
         for segment in &self.meta.segments {
-            let stats = self.meta.column_stats(segment, index)?;
+            let mut stats = self.meta.column_stats(segment, index)?;
+            if self.meta.segment_column(segment, index).is_none() {
+                stats.distinct = fill.clone();
+            }
             nulls += stats.nulls;
             if stats.nulls >= segment.rows {
                 continue;

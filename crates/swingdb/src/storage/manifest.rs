@@ -326,7 +326,7 @@ impl TableMeta {
     }
 
     /// Where column `index` of this table is in `segment` (see [`Self::segment_columns`]).
-    fn segment_column(&self, segment: &SegmentMeta, index: usize) -> Option<usize> {
+    pub fn segment_column(&self, segment: &SegmentMeta, index: usize) -> Option<usize> {
         match (&segment.column_ids, self.column_ids.ids.get(index)) {
             (Some(held), Some(id)) => held.iter().position(|h| h == id),
             _ => Some(index),
@@ -346,14 +346,19 @@ impl TableMeta {
         match self.segment_column(segment, index) {
             Some(at) => segment.stats.get(at).cloned(),
             None => Some(match self.fill(index) {
-                Some(value) => {
-                    let one = datafusion::scalar::ScalarValue::try_from_string(value.to_string(), self.schema.field(index).data_type());
-                    let distinct = one.and_then(|v| v.to_array()).ok().and_then(|a| DistinctSketch::of(&a));
-                    ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0, distinct }
-                }
+                Some(value) => ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0, distinct: None },
                 None => ColumnStats { min: None, max: None, nulls: segment.rows, distinct: None },
             }),
         }
+    }
+
+    /// The distinct-count sketch of column `index` in segments written before
+    /// it was added (one value, its fill), when it has a fill value of a
+    /// sketched type. [`Self::column_stats`] leaves it out: it is the same for
+    /// every such segment, and only the planner's estimates need it.
+    pub fn fill_sketch(&self, index: usize) -> Option<DistinctSketch> {
+        let one = datafusion::scalar::ScalarValue::try_from_string(self.fill(index)?.to_string(), self.schema.field(index).data_type());
+        DistinctSketch::of(&one.and_then(|v| v.to_array()).ok()?)
     }
 
     /// Whether this is a view.
@@ -623,6 +628,9 @@ mod tests {
         let filled = table.column_stats(&table.segments[0], 1).unwrap();
         assert_eq!((filled.min.as_deref(), filled.nulls), (Some("7"), 0));
         assert_eq!(table.column_stats(&table.segments[0], 2).unwrap().nulls, 2);
+        // The fill is one distinct value; a column added without one has none.
+        assert_eq!(table.fill_sketch(1).map(|d| d.estimate()), Some(1));
+        assert!(table.fill_sketch(2).is_none());
         // Stored and read back as they are; older builds are told to upgrade.
         let mut m = Manifest { version: 5, ..Default::default() };
         m.tables.insert("t".into(), Arc::new(table));
