@@ -5,10 +5,13 @@
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
+use super::selectivity::FilterSelectivity;
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries, SwingQueryPlanner};
 use crate::error::Result;
 use crate::storage::SegmentStore;
 use datafusion::execution::session_state::SessionStateBuilder;
+use datafusion::physical_optimizer::optimizer::PhysicalOptimizer;
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::sync::Arc;
 
@@ -44,6 +47,15 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
     if cores <= COLLECT_JOINS_UP_TO_CORES {
         config.options_mut().optimizer.repartition_joins = false;
     }
+}
+
+/// DataFusion's physical optimizer rules, with filters estimated from the
+/// columns' distinct counts ([`FilterSelectivity`]) before join sides are chosen.
+fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+    let mut rules = PhysicalOptimizer::new().rules;
+    let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
+    rules.insert(joins, Arc::new(FilterSelectivity));
+    rules
 }
 
 /// What one connection's session reads: its own tables, the other databases
@@ -92,6 +104,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
         .with_config(config)
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
+        .with_physical_optimizer_rules(physical_rules())
         .build();
     let mut state = state;
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.
