@@ -13,6 +13,7 @@ pub mod overflow;
 pub mod params;
 pub mod parse;
 pub mod remote;
+pub mod runtime_filter;
 pub mod selectivity;
 pub mod session;
 pub mod source;

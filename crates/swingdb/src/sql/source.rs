@@ -11,7 +11,10 @@
 //!   build a hash table from.
 //! - Its streams give the scheduler a turn after every batch (see
 //!   [`taking_turns`]).
+//! - It applies the runtime filters that joins and top-k sorts above it
+//!   publish (see [`super::runtime_filter`]).
 
+use super::runtime_filter::{filtered, is_runtime_filter};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
@@ -42,6 +45,8 @@ pub struct SegmentSource {
     /// Per column of `memory`'s schema before any projection.
     columns: Arc<[ColumnStatistics]>,
     unused_indexes: Option<Arc<str>>,
+    /// Filters operators above publish while the query runs.
+    runtime_filters: Vec<Arc<dyn PhysicalExpr>>,
 }
 
 impl SegmentSource {
@@ -49,7 +54,7 @@ impl SegmentSource {
     /// have the statistics `columns`; `unused_indexes` describes the table's
     /// plain indexes, which no scan uses.
     pub fn new(memory: MemorySourceConfig, columns: Vec<ColumnStatistics>, unused_indexes: Option<Arc<str>>) -> Self {
-        Self { memory, columns: columns.into(), unused_indexes }
+        Self { memory, columns: columns.into(), unused_indexes, runtime_filters: Vec::new() }
     }
 
     /// Keeps a source derived from ours (projected, limited, repartitioned) ours.
@@ -72,11 +77,14 @@ impl SegmentSource {
 
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(self.memory.open(partition, context)?))
+        Ok(taking_turns(filtered(self.memory.open(partition, context)?, &self.runtime_filters)))
     }
 
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         self.memory.fmt_as(t, f)?;
+        for filter in &self.runtime_filters {
+            write!(f, ", runtime filter: {filter}")?;
+        }
         match &self.unused_indexes {
             Some(indexes) => write!(f, ", indexes not used: {indexes}"),
             None => Ok(()),
@@ -142,8 +150,23 @@ impl DataSource for SegmentSource {
         filters: Vec<Arc<dyn PhysicalExpr>>,
         config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn DataSource>>> {
+        // Filters known when planning stay where they are (the filter above
+        // the scan applies them); runtime filters are applied by the scan too,
+        // which the operator publishing them does not need to be told.
+        let runtime: Vec<_> = filters.iter().filter(|f| is_runtime_filter(f)).cloned().collect();
         let mut result = self.memory.try_pushdown_filters(filters, config)?;
         result.updated_node = result.updated_node.map(|s| self.rewrap(s));
+        if !runtime.is_empty() {
+            let source = result.updated_node.take().unwrap_or_else(|| Arc::new(self.clone()));
+            result.updated_node = Some(match source.downcast_ref::<SegmentSource>() {
+                Some(ours) => {
+                    let mut ours = ours.clone();
+                    ours.runtime_filters.extend(runtime);
+                    Arc::new(ours)
+                }
+                None => source,
+            });
+        }
         Ok(result)
     }
 
@@ -155,7 +178,14 @@ impl DataSource for SegmentSource {
         self.memory.with_preserve_order(preserve_order).map(|s| self.rewrap(s))
     }
 
+    /// Also the runtime filters: a join computes its filter only if it finds a
+    /// consumer of it below.
     fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+        for filter in &self.runtime_filters {
+            if f(filter)? == TreeNodeRecursion::Stop {
+                return Ok(TreeNodeRecursion::Stop);
+            }
+        }
         self.memory.apply_expressions(f)
     }
 
@@ -168,7 +198,7 @@ impl DataSource for SegmentSource {
     }
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(self.memory.open_with_args(args)?))
+        Ok(taking_turns(filtered(self.memory.open_with_args(args)?, &self.runtime_filters)))
     }
 }
 
