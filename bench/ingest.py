@@ -31,7 +31,8 @@ from .tpch import generate
 
 
 def disk_write_mb_s(directory: str, megabytes: int = 1024) -> float:
-    """Sequential write bandwidth of `directory`'s disk, synced, in MB/s."""
+    """Sequential write bandwidth of `directory`'s disk, synced, in MB/s (10^6
+    bytes, the unit the ingest figures use; dd's blocks are MiB)."""
     path = os.path.join(directory, "dd.tmp")
     try:
         t0 = time.perf_counter()
@@ -40,7 +41,7 @@ def disk_write_mb_s(directory: str, megabytes: int = 1024) -> float:
             check=True,
             capture_output=True,
         )
-        return megabytes / (time.perf_counter() - t0)
+        return megabytes * 2**20 / 1e6 / (time.perf_counter() - t0)
     finally:
         if os.path.exists(path):
             os.remove(path)
