@@ -23,10 +23,10 @@
 //! keep 3-10 % of lineitem, which then goes straight into a join), while the
 //! filters that pay keep 0.1-1 % (Q17, Q19, Q20: 3-4x faster).
 
-use datafusion::arrow::array::AsArray;
+use datafusion::arrow::array::{AsArray, BooleanArray};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::record_batch::RecordBatch;
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::{internal_datafusion_err, Result, ScalarValue};
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_expr::expressions::Literal;
 use datafusion::physical_expr::utils::reassign_expr_columns;
@@ -85,18 +85,35 @@ struct Judged {
 }
 
 impl Judged {
-    /// `batch` without the rows this filter removes.
+    /// `batch` without the rows this filter removes. A filter that cannot be
+    /// evaluated is dropped rather than failing the query: it is optional.
     fn apply(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
         if self.dropped || batch.num_rows() == 0 {
             return Ok(batch);
         }
+        match self.mask(&batch) {
+            Ok(Some(mask)) => self.keep(batch, &mask),
+            Ok(None) => Ok(batch),
+            Err(_) => {
+                self.dropped = true;
+                Ok(batch)
+            }
+        }
+    }
+
+    /// Which rows of `batch` the filter keeps; `None` while it keeps all.
+    fn mask(&self, batch: &RecordBatch) -> Result<Option<BooleanArray>> {
         // Until its operator has something to say, a filter is `true`.
         let current = snapshot_physical_expr(self.predicate.clone())?;
         if current.downcast_ref::<Literal>().is_some_and(|l| l.value() == &ScalarValue::Boolean(Some(true))) {
-            return Ok(batch);
+            return Ok(None);
         }
-        let mask = current.evaluate(&batch)?.into_array(batch.num_rows())?;
-        let mask = mask.as_boolean();
+        let mask = current.evaluate(batch)?.into_array(batch.num_rows())?;
+        Ok(Some(mask.as_boolean_opt().ok_or_else(|| internal_datafusion_err!("a runtime filter gave no booleans"))?.clone()))
+    }
+
+    /// The rows of `batch` that `mask` keeps, judging the filter on the way.
+    fn keep(&mut self, batch: RecordBatch, mask: &BooleanArray) -> Result<RecordBatch> {
         let kept = mask.true_count();
         self.seen += batch.num_rows();
         self.kept += kept;
@@ -121,5 +138,45 @@ impl Stream for RuntimeFiltered {
             }
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{Int64Array, StringArray};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    use datafusion::logical_expr::Operator;
+    use datafusion::physical_expr::expressions::{binary, cast, col, lit};
+    use futures::StreamExt;
+
+    fn scan(batches: Vec<RecordBatch>) -> SendableRecordBatchStream {
+        let schema = batches[0].schema();
+        Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(batches.into_iter().map(Ok))))
+    }
+
+    async fn rows(stream: SendableRecordBatchStream) -> Vec<usize> {
+        stream.map(|b| b.unwrap().num_rows()).collect().await
+    }
+
+    #[tokio::test]
+    async fn selective_filters_remove_rows_others_are_dropped_and_none_fails_a_query() {
+        let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, false), Field::new("s", DataType::Utf8, false)]));
+        let text = (0..65536).map(|i| if i == 5 { "x".to_string() } else { i.to_string() });
+        let columns = vec![
+            Arc::new(Int64Array::from_iter_values(0..65536)) as _,
+            Arc::new(StringArray::from_iter_values(text)) as _,
+        ];
+        let batches = vec![RecordBatch::try_new(schema.clone(), columns).unwrap(); 4];
+        let k = col("k", &schema).unwrap();
+        let selective = binary(k.clone(), Operator::Eq, lit(7i64), &schema).unwrap();
+        assert_eq!(rows(filtered(scan(batches.clone()), &[selective])).await, [1, 1, 1, 1]);
+        // Half the rows: applied until judged (after 2 batches), then dropped.
+        let half = binary(k, Operator::Lt, lit(32768i64), &schema).unwrap();
+        assert_eq!(rows(filtered(scan(batches.clone()), &[half])).await, [32768, 32768, 65536, 65536]);
+        // "x" is no number: the filter fails, is dropped, and the rows pass.
+        let number = cast(col("s", &schema).unwrap(), &schema, DataType::Int64).unwrap();
+        let broken = binary(number, Operator::Gt, lit(0i64), &schema).unwrap();
+        assert_eq!(rows(filtered(scan(batches), &[broken])).await, [65536; 4]);
     }
 }
