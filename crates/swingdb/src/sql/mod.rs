@@ -4,6 +4,7 @@
 pub mod case_fold;
 pub mod catalog;
 pub mod checks;
+pub mod conjunction;
 pub mod diagnose;
 pub mod functions;
 pub mod identity;
