@@ -28,9 +28,10 @@ use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::{internal_datafusion_err, Result, ScalarValue};
 use datafusion::execution::SendableRecordBatchStream;
-use datafusion::physical_expr::expressions::Literal;
+use datafusion::common::tree_node::TreeNode;
+use datafusion::physical_expr::expressions::{DynamicFilterPhysicalExpr, Literal};
 use datafusion::physical_expr::utils::reassign_expr_columns;
-use datafusion::physical_expr::{DynamicFilterTracking, PhysicalExpr};
+use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr_common::physical_expr::snapshot_physical_expr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use futures::Stream;
@@ -47,7 +48,7 @@ const WORTH_KEEPING_AT_MOST: f64 = 0.02;
 
 /// Whether `filter` is one an operator updates while the query runs.
 pub fn is_runtime_filter(filter: &Arc<dyn PhysicalExpr>) -> bool {
-    DynamicFilterTracking::classify(filter).contains_dynamic_filter()
+    filter.exists(|e| Ok(e.downcast_ref::<DynamicFilterPhysicalExpr>().is_some())).unwrap_or(false)
 }
 
 /// `stream` with the rows that fail any of `filters` removed. Filters are

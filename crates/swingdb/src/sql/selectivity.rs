@@ -23,7 +23,7 @@
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
-use datafusion::arrow::datatypes::Schema;
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::{Result, Statistics};
 use datafusion::logical_expr::Operator;
 use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
@@ -45,11 +45,12 @@ impl PhysicalOptimizerRule for FilterSelectivity {
                 return Ok(Transformed::no(node));
             };
             let input = filter.input();
-            if check_support(filter.predicate(), &input.schema()) {
+            let schema = input.schema();
+            if check_support(filter.predicate(), &schema) {
                 return Ok(Transformed::no(node));
             }
             let stats = StatisticsContext::new().compute(input.as_ref(), &StatisticsArgs::new())?;
-            let Some(share) = kept_share(filter.predicate(), &Input { schema: &input.schema(), stats: &stats }) else {
+            let Some(share) = kept_share(filter.predicate(), &Input { schema: &schema, stats: &stats }) else {
                 return Ok(Transformed::no(node));
             };
             let percent = (share * 100.0).round().clamp(1.0, 100.0) as u8;
@@ -73,7 +74,7 @@ impl PhysicalOptimizerRule for FilterSelectivity {
 
 /// What a filter reads: its columns and their statistics.
 struct Input<'a> {
-    schema: &'a Schema,
+    schema: &'a SchemaRef,
     stats: &'a Statistics,
 }
 
@@ -90,7 +91,7 @@ fn kept_share(predicate: &Arc<dyn PhysicalExpr>, input: &Input) -> Option<f64> {
     for part in conjuncts {
         match equality_share(part, input) {
             Some(s) => (share, judged) = (share * s, true),
-            None if check_support(part, &Arc::new(input.schema.clone())) => ranges.push(part.clone()),
+            None if check_support(part, input.schema) => ranges.push(part.clone()),
             None => {}
         }
     }
@@ -133,7 +134,7 @@ fn equality_share(predicate: &Arc<dyn PhysicalExpr>, input: &Input) -> Option<f6
 /// Interval analysis's estimate of the share `predicate` keeps, if it
 /// handles the predicate.
 fn analysed_share(predicate: &Arc<dyn PhysicalExpr>, input: &Input) -> Option<f64> {
-    if !check_support(predicate, &Arc::new(input.schema.clone())) {
+    if !check_support(predicate, input.schema) {
         return None;
     }
     let context = AnalysisContext::try_from_statistics(input.schema, &input.stats.column_statistics).ok()?;
@@ -171,11 +172,11 @@ mod tests {
 
     #[test]
     fn ranges_count_with_interval_analysis_and_the_rest_keeps_every_row() {
-        let schema = Schema::new(vec![
+        let schema = Arc::new(Schema::new(vec![
             Field::new("mode", DataType::Utf8, false),
             Field::new("day", DataType::Int64, false),
             Field::new("other", DataType::Int64, false),
-        ]);
+        ]));
         let mut stats = stats(&[Some(7), Some(2000), None]);
         let day = &mut stats.column_statistics[1];
         (day.min_value, day.max_value) = (Precision::Inexact(ScalarValue::Int64(Some(0))), Precision::Inexact(ScalarValue::Int64(Some(1999))));
@@ -193,11 +194,11 @@ mod tests {
 
     #[test]
     fn equalities_keep_one_value_in_distinct_and_combine() {
-        let schema = Schema::new(vec![
+        let schema = Arc::new(Schema::new(vec![
             Field::new("brand", DataType::Utf8, false),
             Field::new("container", DataType::Utf8, false),
             Field::new("comment", DataType::Utf8, false),
-        ]);
+        ]));
         let stats = stats(&[Some(25), Some(40), None]);
         let eq = |c: &str, v: &str| binary(col(c, &schema).unwrap(), Operator::Eq, lit(v), &schema).unwrap();
         let and = |a, b| binary(a, Operator::And, b, &schema).unwrap();

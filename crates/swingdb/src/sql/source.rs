@@ -1,5 +1,5 @@
 //! `SegmentSource`: the data source of a scan of stored segments. It is
-//! DataFusion's in-memory source with three changes:
+//! DataFusion's in-memory source with four changes:
 //! - It reports no byte size. The in-memory source sums the capacity of every
 //!   batch's buffers, and the batches of a scan are slices of a whole mapped
 //!   segment file, so each slice counted the whole file (a 21 MB join partner
@@ -153,20 +153,14 @@ impl DataSource for SegmentSource {
         // Filters known when planning stay where they are (the filter above
         // the scan applies them); runtime filters are applied by the scan too,
         // which the operator publishing them does not need to be told.
-        let runtime: Vec<_> = filters.iter().filter(|f| is_runtime_filter(f)).cloned().collect();
+        let mut ours = self.clone();
+        ours.runtime_filters.extend(filters.iter().filter(|f| is_runtime_filter(f)).cloned());
+        let added = ours.runtime_filters.len() > self.runtime_filters.len();
         let mut result = self.memory.try_pushdown_filters(filters, config)?;
-        result.updated_node = result.updated_node.map(|s| self.rewrap(s));
-        if !runtime.is_empty() {
-            let source = result.updated_node.take().unwrap_or_else(|| Arc::new(self.clone()));
-            result.updated_node = Some(match source.downcast_ref::<SegmentSource>() {
-                Some(ours) => {
-                    let mut ours = ours.clone();
-                    ours.runtime_filters.extend(runtime);
-                    Arc::new(ours)
-                }
-                None => source,
-            });
-        }
+        result.updated_node = match result.updated_node.take() {
+            Some(node) => Some(ours.rewrap(node)),
+            None => added.then(|| Arc::new(ours) as Arc<dyn DataSource>),
+        };
         Ok(result)
     }
 

@@ -263,8 +263,7 @@ impl ScalarUDFImpl for CheckedOp {
         let target = args.return_field.data_type().clone();
         let all_scalars = args.args.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let overflow = |e| self.overflow(&args.args, &target, e);
-        let exact = self.exact_decimals(&args.args, &target)?;
-        let fast = match exact {
+        let fast = match self.exact_decimals(&args.args, &target)? {
             Some(result) => Some(result),
             None => self.multiply_decimals(&args.args, &target).map_err(overflow)?,
         };
