@@ -1,6 +1,7 @@
 """Python data in: register (zero-copy), replacement scans, create_table / insert."""
 
 import datetime as dt
+import decimal
 
 import numpy as np
 import pandas as pd
@@ -74,6 +75,18 @@ def test_create_table_and_insert_persist(db_path):
         assert con.sql("SELECT count(*), sum(id) FROM people").fetchall() == [(10, 20)]
         con.sql("CREATE TABLE copy AS SELECT * FROM df")  # replacement scan inside DDL
         assert con.sql("SELECT count(*) FROM copy").fetchall() == [(5,)]
+
+
+def test_decimals_of_64_and_32_bits_are_stored_in_128_and_sum_exactly(con):
+    big = decimal.Decimal("9999999999999999.00")
+    data = pa.table({"d64": pa.array([big] * 20, pa.decimal64(18, 2)), "d32": pa.array([decimal.Decimal("1.5")] * 20, pa.decimal32(9, 1))})
+    con.create_table("money", data)
+    assert con.insert("money", data) == 20
+    con.sql("CREATE TABLE money2 AS SELECT * FROM data")
+    for table in ("money", "money2"):
+        stored = con.sql(f"SELECT * FROM {table}").arrow().schema
+        assert stored.field("d64").type == pa.decimal128(18, 2) and stored.field("d32").type == pa.decimal128(9, 1)
+    assert con.sql("SELECT sum(d64), sum(d32) FROM money").fetchall() == [(big * 40, decimal.Decimal("60.0"))]
 
 
 def test_pandas_types_are_mapped(con):

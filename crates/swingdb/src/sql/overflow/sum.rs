@@ -37,7 +37,8 @@ enum Kind {
 }
 
 /// The widened replacement for DataFusion's `sum` and `avg` of BIGINT,
-/// UBIGINT and DECIMAL inputs (smaller integers arrive cast to these).
+/// UBIGINT and DECIMAL inputs (smaller integers arrive cast to these, and
+/// DECIMALs held in 32 or 64 bits are cast to 128).
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct WideSum {
     kind: Kind,
@@ -61,6 +62,10 @@ pub(super) fn widened(func: &Arc<AggregateUDF>, args: &[Expr], schema: &DFSchema
     };
     let arg = match (&args[0], input) {
         (_, DataType::Int64 | DataType::UInt64 | DataType::Decimal128(..)) => args[0].clone(),
+        // DataFusion sums these in their own 32 or 64 bits, wrapping.
+        (_, DataType::Decimal32(p, s) | DataType::Decimal64(p, s)) => {
+            Expr::Cast(Cast::new(Box::new(args[0].clone()), DataType::Decimal128(p, s)))
+        }
         // avg coerces integers to DOUBLE; sum them as integers instead.
         (Expr::Cast(Cast { expr, .. }), DataType::Float64) if kind == Kind::Avg => {
             match expr.get_type(schema) {
