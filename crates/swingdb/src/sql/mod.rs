@@ -17,6 +17,7 @@ pub mod remote;
 pub mod runtime_filter;
 pub mod selectivity;
 pub mod session;
+pub mod sorted_range;
 pub mod source;
 pub mod subquery;
 pub mod table;

@@ -1,7 +1,9 @@
 //! `SegmentTable`: the DataFusion `TableProvider` over a stored table. A scan
-//! prunes segments by their min/max statistics, maps the survivors and hands
+//! prunes segments by their min/max statistics, maps the survivors, narrows
+//! the sorted ones of a clustered table to a range filter's rows, and hands
 //! DataFusion zero-copy slices of the mapped batches.
 
+use super::sorted_range::KeyRange;
 use super::source::SegmentSource;
 use crate::storage::{DistinctSketch, SegmentStore, TableMeta};
 use async_trait::async_trait;
@@ -91,12 +93,29 @@ impl SegmentTable {
                 stored.push(i);
             }
         }
+        let key = self.key_range(filters);
         let mut out = Vec::new();
         for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| *k) {
+            let view = self.store.map(&self.meta, seg)?;
+            let mut ranges = match &key {
+                Some((column, range)) if view.ascends(*column)? => {
+                    let keys = view.batches(Some(&[*column]))?;
+                    Some(keys.into_iter().map(|b| range.rows_within(b.column(0))).collect::<Vec<_>>().into_iter())
+                }
+                _ => None,
+            };
             let mut row = 0u64;
-            for batch in self.store.map(&self.meta, seg)?.batches(Some(&stored))? {
-                let base = ((index as u64) << ROW_BITS) + row;
+            for batch in view.batches(Some(&stored))? {
+                let mut base = ((index as u64) << ROW_BITS) + row;
                 row += batch.num_rows() as u64;
+                let batch = match ranges.as_mut().and_then(|r| r.next()) {
+                    Some(rows) if rows.is_empty() => continue,
+                    Some(rows) => {
+                        base += rows.start as u64;
+                        batch.slice(rows.start, rows.len())
+                    }
+                    None => batch,
+                };
                 let columns: Vec<ArrayRef> = projection
                     .iter()
                     .map(|&i| match stored.iter().position(|&s| s == i) {
@@ -109,6 +128,15 @@ impl SegmentTable {
             }
         }
         Ok(out)
+    }
+
+    /// The first `CLUSTER BY` column (its index) and the range `filters` put
+    /// on it, if they do: each segment whose key ascends is read only where
+    /// the range can match (see `sorted_range`).
+    fn key_range(&self, filters: &[Expr]) -> Option<(usize, KeyRange)> {
+        let key = self.meta.constraints.cluster_by.first()?;
+        let index = self.meta.schema.index_of(key).ok()?;
+        Some((index, KeyRange::from_filters(filters, key, self.meta.schema.field(index).data_type())?))
     }
 
     /// What the segments' statistics say about the columns of `projection`
@@ -348,11 +376,16 @@ impl TableProvider for SegmentTable {
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let columns = self.column_statistics(projection.unwrap_or(&all));
         let indexes = &self.meta.constraints.indexes;
-        let unused = (!indexes.is_empty()).then(|| {
+        let mut notes: Vec<Arc<str>> = Vec::new();
+        if let Some((index, _)) = self.key_range(filters) {
+            let key = self.meta.schema.field(index).name();
+            notes.push(format!("clustered by {key}: {rows} of {} rows read", self.meta.num_rows()).into());
+        }
+        if !indexes.is_empty() {
             let listed: Vec<String> = indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
-            format!("{} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into()
-        });
-        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, unused)))
+            notes.push(format!("indexes not used: {} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into());
+        }
+        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, notes)))
     }
 }
 

@@ -151,6 +151,14 @@ pub struct Constraints {
     /// the lowest value the next row may get (see `sql::identity`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub identity: BTreeMap<String, i64>,
+    /// The columns the table is kept sorted by (`CLUSTER BY`): each write
+    /// sorts its rows by them (ascending, NULLs first), so a segment's rows
+    /// ascend by the first and a range filter on it reads only the rows it can
+    /// match (see `sql::sorted_range`). Scans check that a segment really
+    /// ascends before relying on it, so a segment written unsorted (by an
+    /// older build, a compaction of an unclustered table) is only read whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cluster_by: Vec<String>,
 }
 
 /// A FOREIGN KEY: the non-NULL values of `columns` in each row are a key of `parent`.

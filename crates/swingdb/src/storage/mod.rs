@@ -1,6 +1,7 @@
 //! Storage: immutable memory-mapped Arrow IPC segments, versioned manifests,
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
+pub mod ascending;
 pub mod dir;
 pub mod distinct;
 pub mod failpoint;

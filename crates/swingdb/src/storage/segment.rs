@@ -198,6 +198,8 @@ pub struct MappedSegment {
     column_crc32: Vec<u32>,
     /// Per column, once checked: whether its bytes matched.
     checked: Vec<OnceLock<bool>>,
+    /// Per column, once asked: whether its values ascend (see [`super::ascending`]).
+    ascending: Vec<OnceLock<bool>>,
 }
 
 /// A mapped segment file: the whole file as one buffer (every array buffer of
@@ -283,7 +285,8 @@ impl MappedSegment {
         MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
         let column_crc32 = if verify && per_column { meta.column_crc32.clone() } else { Vec::new() };
         let checked = column_crc32.iter().map(|_| OnceLock::new()).collect();
-        Ok(Self { path: path.to_path_buf(), schema, batches, mapping, column_crc32, checked })
+        let ascending = schema.fields().iter().map(|_| OnceLock::new()).collect();
+        Ok(Self { path: path.to_path_buf(), schema, batches, mapping, column_crc32, checked, ascending })
     }
 
     /// The decoded batches (zero-copy views into the mapping) with the columns
@@ -306,6 +309,16 @@ impl MappedSegment {
             None => Ok(self.batches.clone()),
             Some(p) => Ok(self.batches.iter().map(|b| b.project(p)).collect::<std::result::Result<_, _>>()?),
         }
+    }
+
+    /// Whether the values of the file's column `column` ascend through the
+    /// whole file, NULLs first; found out (after its checksum) on first ask.
+    pub fn ascends(&self, column: usize) -> Result<bool> {
+        self.check_column(column)?;
+        Ok(*self.ascending[column].get_or_init(|| {
+            let arrays: Vec<ArrayRef> = self.batches.iter().map(|b| b.column(column).clone()).collect();
+            super::ascending::ascends(&arrays)
+        }))
     }
 
     fn check_column(&self, column: usize) -> Result<()> {

@@ -181,6 +181,19 @@ impl SegmentView {
         Ok(out)
     }
 
+    /// Whether the values of table column `index` ascend through the
+    /// segment, NULLs first (see [`super::ascending`]).
+    pub fn ascends(&self, index: usize) -> Result<bool> {
+        match (&self.sources[index], &self.stored) {
+            (Source::Fill(_), _) => Ok(true),
+            (Source::File(at), Stored::File(mapped)) => mapped.ascends(*at),
+            (Source::File(at), Stored::Inline(rows)) => {
+                let arrays: Vec<ArrayRef> = rows.batches().iter().map(|b| b.column(*at).clone()).collect();
+                Ok(super::ascending::ascends(&arrays))
+            }
+        }
+    }
+
     /// [`Self::batches`] without the segment's first `from` rows.
     pub fn batches_from(&self, projection: Option<&[usize]>, from: usize) -> Result<Vec<RecordBatch>> {
         let mut skip = from;

@@ -8,7 +8,8 @@ use super::segment::write_segment;
 use super::store::SegmentStore;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
-use datafusion::arrow::compute::concat_batches;
+use super::ascending::CLUSTER_ORDER;
+use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use std::path::PathBuf;
@@ -151,10 +152,12 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     }
     super::failpoint::hit("compact.before_write")?;
     let mut writer = TableWriter::new(store.dir(), table.schema.clone());
+    let mut batches = Vec::new();
     for &i in &small {
-        for batch in store.map(table, &table.segments[i])?.batches(None)? {
-            writer.push(batch)?;
-        }
+        batches.extend(store.map(table, &table.segments[i])?.batches(None)?);
+    }
+    for batch in clustered(table, batches)? {
+        writer.push(batch)?;
     }
     let (merged, files) = writer.finish()?;
     let mut segments = Vec::with_capacity(table.segments.len() - small.len() + merged.len());
@@ -167,4 +170,21 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
         }
     }
     Ok(Some((table.with_segments(segments), files)))
+}
+
+/// `batches` of `table` sorted by its `CLUSTER BY` columns (as its writes
+/// leave them), or as they are when it has none.
+fn clustered(table: &TableMeta, batches: Vec<RecordBatch>) -> Result<Vec<RecordBatch>> {
+    let keys = &table.constraints.cluster_by;
+    if keys.is_empty() || batches.is_empty() {
+        return Ok(batches);
+    }
+    let all = concat_batches(&table.schema, &batches)?;
+    let columns = keys
+        .iter()
+        .filter_map(|k| table.schema.index_of(k).ok())
+        .map(|at| SortColumn { values: all.column(at).clone(), options: Some(CLUSTER_ORDER) })
+        .collect::<Vec<_>>();
+    let order = lexsort_to_indices(&columns, None)?;
+    Ok(vec![take_record_batch(&all, &order)?])
 }

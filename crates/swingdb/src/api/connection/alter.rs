@@ -19,7 +19,7 @@
 //! wrote the same table meanwhile fails its commit with a ConflictError
 //! (the commit's per-table version check) instead of mixing layouts.
 
-use super::ddl::{foreign_key, storage_type, take_column_rules};
+use super::ddl::{check_cluster_columns, cluster_columns, foreign_key, storage_type, take_column_rules};
 use super::{object_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
@@ -47,7 +47,8 @@ use std::sync::Arc;
 
 /// What the refusal of an unsupported operation lists.
 const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
-                         ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT";
+                         ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT, \
+                         CLUSTER BY (columns), DROP CLUSTERING KEY";
 
 impl Connection {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
@@ -161,6 +162,20 @@ impl Connection {
                 }
             }
             AlterTableOperation::AddConstraint { constraint, .. } => self.add_constraint(name, meta, constraint),
+            AlterTableOperation::ClusterBy { exprs } => {
+                let mut meta = meta;
+                meta.constraints.cluster_by = cluster_columns(exprs)?;
+                check_cluster_columns(name, &meta.constraints, &meta.schema)?;
+                // The rows already there are sorted too (rewritten by the new key).
+                let columns = column_exprs(&meta);
+                let schema = meta.schema.clone();
+                self.rewrite(name, &meta, schema, columns).await
+            }
+            AlterTableOperation::DropClusteringKey => {
+                let mut meta = meta;
+                meta.constraints.cluster_by.clear();
+                Ok(meta)
+            }
             AlterTableOperation::RenameTable { .. } => {
                 Err(not_supported("ALTER TABLE ... RENAME TO cannot be combined with other changes; run it alone".to_string()))
             }
@@ -361,7 +376,7 @@ impl Connection {
     async fn rewrite(&self, name: &str, meta: &TableMeta, schema: SchemaRef, columns: Vec<Expr>) -> Result<TableMeta> {
         let table = SegmentTable::new(Arc::new(meta.clone()), self.core.store.clone());
         let plan = LogicalPlanBuilder::scan(name, provider_as_source(Arc::new(table)), None)?.project(columns)?.build()?;
-        let segments = self.store_rows(plan, &schema, name).await?;
+        let segments = self.store_rows(plan, &schema, name, &meta.constraints.cluster_by).await?;
         Ok(TableMeta { constraints: meta.constraints.clone(), ..TableMeta::table(schema, segments, meta.modified) })
     }
 }
@@ -455,6 +470,11 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
     // A plain index on the column goes with it (as in PostgreSQL).
     altered.constraints.indexes.retain(|_, columns| !columns.iter().any(|c| c == column));
     altered.constraints.checks.retain(|c| reads(c) != (true, true));
+    // Rows sorted by (a, b) are still sorted by a: the key keeps the columns
+    // before the dropped one.
+    if let Some(at) = altered.constraints.cluster_by.iter().position(|c| c == column) {
+        altered.constraints.cluster_by.truncate(at);
+    }
     Ok(altered)
 }
 
@@ -474,6 +494,7 @@ fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<Ta
     constraints.unique.iter_mut().for_each(renamed);
     constraints.unique_indexes.values_mut().for_each(renamed);
     constraints.indexes.values_mut().for_each(renamed);
+    renamed(&mut constraints.cluster_by);
     if let Some(default) = constraints.defaults.remove(old) {
         constraints.defaults.insert(new.to_string(), default);
     }

@@ -10,8 +10,8 @@ use crate::storage::{Constraints, ForeignKey, TableMeta};
 use datafusion::common::Constraint;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    ColumnOption, DataType as SqlType, ForeignKeyConstraint, GeneratedAs, Ident, ReferentialAction, Statement as SqlStatement,
-    TableConstraint,
+    ColumnOption, DataType as SqlType, Expr as SqlExpr, ForeignKeyConstraint, GeneratedAs, Ident, ReferentialAction,
+    Statement as SqlStatement, TableConstraint, WrappedCollection,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
@@ -83,6 +83,10 @@ pub(super) fn take_column_rules(statement: &mut DFStatement, own: &str) -> Resul
             rules.identity.insert(name, 1);
         }
     }
+    if let Some(columns) = create.cluster_by.take() {
+        let (WrappedCollection::NoWrapping(exprs) | WrappedCollection::Parentheses(exprs)) = columns;
+        rules.cluster_by = cluster_columns(&exprs)?;
+    }
     let mut refused = None;
     create.constraints.retain(|c| match c {
         TableConstraint::Check(c) => {
@@ -101,6 +105,39 @@ pub(super) fn take_column_rules(statement: &mut DFStatement, own: &str) -> Resul
     match refused {
         Some(e) => Err(e),
         None => Ok(rules),
+    }
+}
+
+/// The column names of a `CLUSTER BY` list: `a, b` or `(a, b)` (parsed as
+/// one tuple), each a plain column name.
+pub(super) fn cluster_columns(exprs: &[SqlExpr]) -> Result<Vec<String>> {
+    let mut columns = Vec::new();
+    for expr in exprs {
+        match expr {
+            SqlExpr::Identifier(ident) => columns.push(identifier(ident)),
+            SqlExpr::Tuple(inner) => columns.extend(cluster_columns(inner)?),
+            SqlExpr::Nested(inner) => columns.extend(cluster_columns(std::slice::from_ref(inner.as_ref()))?),
+            other => {
+                return Err(Error::new(
+                    ErrorKind::NotSupported,
+                    format!("CLUSTER BY {other}: only column names are supported (cluster by an expression's value by storing it in a column)"),
+                ))
+            }
+        }
+    }
+    for (i, column) in columns.iter().enumerate() {
+        if columns[..i].contains(column) {
+            return Err(Error::programming(format!("CLUSTER BY names column '{column}' twice")));
+        }
+    }
+    Ok(columns)
+}
+
+/// Checks that every `CLUSTER BY` column of `constraints` is a column of `schema`.
+pub(super) fn check_cluster_columns(name: &str, constraints: &Constraints, schema: &Schema) -> Result<()> {
+    match constraints.cluster_by.iter().find(|c| schema.index_of(c).is_err()) {
+        Some(missing) => Err(Error::programming(format!("CLUSTER BY column '{missing}' is not a column of table '{name}'"))),
+        None => Ok(()),
     }
 }
 
@@ -194,6 +231,7 @@ impl Connection {
         let mut constraints = constraints(&create, rules)?;
         self.resolve_foreign_keys(&name, &mut constraints, create.input.schema().as_arrow())?;
         let schema = storage_schema(create.input.schema().as_arrow());
+        check_cluster_columns(&name, &constraints, &schema)?;
         for column in constraints.identity.keys() {
             let data_type = schema.field_with_name(column).map(|f| f.data_type().clone()).ok();
             if !data_type.as_ref().is_some_and(|t| t.is_integer()) {
@@ -208,7 +246,7 @@ impl Connection {
         let schema = Arc::new(Schema::new(
             schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable() && !not_null(f))).collect::<Vec<_>>(),
         ));
-        let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name).await?;
+        let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(QueryResult::empty())
     }
@@ -272,7 +310,7 @@ impl Connection {
         }
         let schema = storage_schema(&source.schema());
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let segments = self.store_rows(plan, &schema, name).await?;
+        let segments = self.store_rows(plan, &schema, name, &[]).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
         self.set_table(name, TableMeta::table(schema, segments, 0))?;
         Ok(QueryResult::count(rows))
@@ -282,7 +320,7 @@ impl Connection {
     pub(super) async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
         let meta = self.table(name)?;
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let added = self.store_rows(plan, &meta.schema, name).await?;
+        let added = self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?;
         let rows = added.iter().map(|s| s.rows).sum();
         let mut segments = meta.segments.clone();
         segments.extend(added);

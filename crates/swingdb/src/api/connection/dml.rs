@@ -111,7 +111,7 @@ impl Connection {
                     return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
                 }
                 let added = self
-                    .store_rows(dml.input.as_ref().clone(), &meta.schema, &name)
+                    .store_rows(dml.input.as_ref().clone(), &meta.schema, &name, &meta.constraints.cluster_by)
                     .await
                     .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
                 let count: u64 = added.iter().map(|s| s.rows).sum();
@@ -193,7 +193,7 @@ impl Connection {
         let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
         let plan = LogicalPlanBuilder::scan("changed_rows", provider_as_source(Arc::new(source)), None)?.build()?;
-        segments.extend(self.store_rows(plan, &meta.schema, name).await?);
+        segments.extend(self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?);
         self.set_table(name, meta.with_segments(segments))
     }
 

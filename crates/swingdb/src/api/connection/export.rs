@@ -77,7 +77,11 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
     parts.extend(c.foreign_keys.iter().map(|fk| {
         format!("FOREIGN KEY ({}) REFERENCES {} ({})", column_list(&fk.columns), ident(&fk.parent), column_list(&fk.parent_columns))
     }));
-    let mut out = format!("CREATE TABLE {} (\n    {}\n);\n", ident(name), parts.join(",\n    "));
+    let cluster = match c.cluster_by.is_empty() {
+        true => String::new(),
+        false => format!(" CLUSTER BY ({})", column_list(&c.cluster_by)),
+    };
+    let mut out = format!("CREATE TABLE {} (\n    {}\n){cluster};\n", ident(name), parts.join(",\n    "));
     for (index, columns) in &c.unique_indexes {
         out.push_str(&format!("CREATE UNIQUE INDEX {} ON {} ({});\n", ident(index), ident(name), column_list(columns)));
     }

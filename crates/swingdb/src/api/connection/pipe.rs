@@ -11,7 +11,7 @@ use crate::storage::SegmentMeta;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::TableReference;
 use datafusion::datasource::provider_as_source;
-use datafusion::logical_expr::{LogicalPlan, LogicalPlanBuilder};
+use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder};
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, Partitioning};
@@ -181,8 +181,15 @@ impl Connection {
     /// Stores the rows of `plan` as new segments of `table` (shaped `schema`):
     /// when `plan` reads a whole pipe whose exporter offers stored segments of
     /// the same types, they are taken over as files (no row is read or
-    /// written); otherwise the rows are streamed and written.
-    pub(super) async fn store_rows(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+    /// written); otherwise the rows are streamed and written. A table with
+    /// `cluster_by` columns gets its new rows sorted by them (ascending, NULLs
+    /// first), so that each new segment ascends by the first.
+    pub(super) async fn store_rows(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str, cluster_by: &[String]) -> Result<Vec<SegmentMeta>> {
+        if !cluster_by.is_empty() {
+            let plan = sorted_by(plan, schema, cluster_by)?;
+            let stream = self.stream_plan(plan).await?;
+            return self.write_stream(stream, schema, table).await;
+        }
         if let Some(provider) = PipeTable::read_whole_by(&plan) {
             let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
             if pipe.can_hand_over_to(schema) {
@@ -194,4 +201,18 @@ impl Connection {
         let stream = self.stream_plan(plan).await?;
         self.write_stream(stream, schema, table).await
     }
+}
+
+/// `plan` (rows shaped as the table of `schema`, column by column) sorted by
+/// the table columns `columns`, ascending with NULLs first.
+fn sorted_by(plan: LogicalPlan, schema: &SchemaRef, columns: &[String]) -> Result<LogicalPlan> {
+    let outputs = plan.schema().columns();
+    let keys = columns
+        .iter()
+        .map(|c| {
+            let at = schema.index_of(c).map_err(|_| Error::internal(format!("CLUSTER BY column '{c}' is not in the table")))?;
+            Ok(Expr::Column(outputs[at].clone()).sort(true, true))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(LogicalPlanBuilder::from(plan).sort(keys)?.build()?)
 }

@@ -145,7 +145,7 @@ impl Connection {
         let no_keys = meta.constraints.keys().next().is_none();
         if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
             // Nothing can conflict (PostgreSQL and SQLite insert every row).
-            let segments = self.store_rows(input, &meta.schema, name).await?;
+            let segments = self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?;
             let rows = segments.iter().map(|s| s.rows).sum();
             let mut all = meta.segments.clone();
             all.extend(segments);
