@@ -7,7 +7,8 @@ against DuckDB, SQLite, pandas, polars, PostgreSQL), share (seed 002's snapshots
 between processes against pipes, sockets, shared memory, pickle, Arrow IPC files,
 Ray, DuckDB and PostgreSQL), pipes (seed 004's tables moved between swingdb,
 DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), oltp (single-row
-INSERTs into a keyed table against DuckDB and SQLite), or all of them in turn.
+INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
+CLUSTER BY key against DuckDB's zone maps), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
 minutes and reports to bench/results/benchmarks-quick.md; without --quick,
@@ -18,7 +19,7 @@ import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
-              "oltp": "bench.oltp"}
+              "oltp": "bench.oltp", "cluster": "bench.cluster"}
 TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes"}
 
 
