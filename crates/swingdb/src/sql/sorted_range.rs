@@ -92,30 +92,14 @@ impl KeyRange {
 
     /// Keeps the tighter of the lower bound and `bound`.
     fn raise(&mut self, bound: Bound) {
-        let tighter = match &self.lower {
-            None => true,
-            Some(old) => match bound.value.partial_cmp(&old.value) {
-                Some(Ordering::Greater) => true,
-                Some(Ordering::Equal) => !bound.inclusive,
-                _ => false,
-            },
-        };
-        if tighter {
+        if tightens(&bound, &self.lower, Ordering::Greater) {
             self.lower = Some(bound);
         }
     }
 
     /// Keeps the tighter of the upper bound and `bound`.
     fn lower_upper(&mut self, bound: Bound) {
-        let tighter = match &self.upper {
-            None => true,
-            Some(old) => match bound.value.partial_cmp(&old.value) {
-                Some(Ordering::Less) => true,
-                Some(Ordering::Equal) => !bound.inclusive,
-                _ => false,
-            },
-        };
-        if tighter {
+        if tightens(&bound, &self.upper, Ordering::Less) {
             self.upper = Some(bound);
         }
     }
@@ -148,6 +132,17 @@ impl KeyRange {
         };
         let Some(end) = first(start..values.end, within) else { return all };
         start..end
+    }
+}
+
+/// Whether `bound` confines more than `old` on its side of a range, where
+/// values comparing as `inward` to the old one lie further in.
+fn tightens(bound: &Bound, old: &Option<Bound>, inward: Ordering) -> bool {
+    let Some(old) = old else { return true };
+    match bound.value.partial_cmp(&old.value) {
+        Some(Ordering::Equal) => !bound.inclusive,
+        Some(order) => order == inward,
+        None => false,
     }
 }
 
