@@ -251,6 +251,24 @@ def test_scans_apply_the_keys_a_join_publishes_so_a_grouped_probe_side_sees_only
     ]
 
 
+def test_a_scan_feeding_a_join_directly_leaves_the_join_its_own_filter(con):
+    # Applied in a scan whose rows go straight into the join, the join's
+    # filter is the join's own lookup done twice; under an aggregate or a
+    # filter it spares them the rows (the test above).
+    con.sql("SET datafusion.execution.target_partitions = 2")
+    con.sql("CREATE TABLE big AS SELECT value % 10000 AS k, value AS v FROM range(400000)")
+    con.sql("CREATE TABLE few AS SELECT * FROM (VALUES (7), (4242), (9999)) t(k)")
+    direct = "SELECT count(*), sum(b.v) FROM few f JOIN big b ON b.k = f.k"
+    plan = _plan_lines(con, direct)
+    scan = next(line for line in plan if "DataSourceExec" in line and "partition_sizes=[1]" not in line)
+    assert "runtime filter" not in scan, "\n".join(plan)
+    assert con.sql(direct).fetchall() == [(120, sum(v for v in range(400000) if v % 10000 in (7, 4242, 9999)))]
+    filtered = "SELECT count(*) FROM few f JOIN big b ON b.k = f.k WHERE b.v % 3 = 0"
+    plan = _plan_lines(con, filtered)
+    assert any("runtime filter" in line for line in plan if "DataSourceExec" in line), "\n".join(plan)
+    assert con.sql(filtered).fetchall() == [(sum(1 for v in range(400000) if v % 10000 in (7, 4242, 9999) and v % 3 == 0),)]
+
+
 def test_segment_files_are_sent_to_disk_while_they_are_written(tmp_path):
     # The kernel is asked to start writing each 8 MiB of a new segment at once
     # (sync_file_range), so the disk works while the rest is encoded and the

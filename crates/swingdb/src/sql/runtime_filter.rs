@@ -21,7 +21,9 @@
 //! every filter applied Q3 took 52-68 ms against 41-45 without runtime
 //! filters; stopping above 10 % still cost Q3 and Q5 10-20 % (their filters
 //! keep 3-10 % of lineitem, which then goes straight into a join), while the
-//! filters that pay keep 0.1-1 % (Q17, Q19, Q20: 3-4x faster).
+//! filters that pay keep 0.1-1 % (Q17, Q19, Q20: 3-4x faster). A scan whose
+//! rows go straight into the join does not get that join's filter at all
+//! (`filter_placement`).
 
 use datafusion::arrow::array::{AsArray, BooleanArray};
 use datafusion::arrow::compute::filter_record_batch;

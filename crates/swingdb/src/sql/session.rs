@@ -4,6 +4,7 @@
 
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::conjunction::CheapConjunctions;
+use super::filter_placement::RuntimeFilterPlacement;
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
 use super::selectivity::FilterSelectivity;
@@ -52,12 +53,15 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 
 /// DataFusion's physical optimizer rules, with filters estimated from the
 /// columns' distinct counts ([`FilterSelectivity`]) before join sides are
-/// chosen, and filters' cheap comparisons evaluated together last
-/// ([`CheapConjunctions`]: other rules look for DataFusion's own AND).
+/// chosen; after all of them (once runtime filters reached the scans) join
+/// filters taken off the scans that feed their join directly
+/// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
+/// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND).
 fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(FilterSelectivity));
+    rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(CheapConjunctions));
     rules
 }

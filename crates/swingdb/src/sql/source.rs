@@ -57,6 +57,12 @@ impl SegmentSource {
         Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new() }
     }
 
+    /// This scan without the runtime filters for which `unwanted` holds.
+    pub fn without_runtime_filters(&self, unwanted: impl Fn(&Arc<dyn PhysicalExpr>) -> bool) -> Self {
+        let runtime_filters = self.runtime_filters.iter().filter(|f| !unwanted(f)).cloned().collect();
+        Self { runtime_filters, ..self.clone() }
+    }
+
     /// Keeps a source derived from ours (projected, limited, repartitioned) ours.
     fn rewrap(&self, source: Arc<dyn DataSource>) -> Arc<dyn DataSource> {
         match source.downcast_ref::<MemorySourceConfig>() {
