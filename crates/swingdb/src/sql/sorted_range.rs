@@ -109,26 +109,25 @@ impl KeyRange {
     pub fn rows_within(&self, array: &ArrayRef) -> Range<usize> {
         let all = 0..array.len();
         let values = array.null_count()..array.len();
-        // A row is below the range while its value is under the lower bound.
-        let below = |at: usize| -> Option<bool> {
-            let Some(lower) = &self.lower else { return Some(false) };
-            let value = ScalarValue::try_from_array(array, at).ok()?;
-            Some(match value.partial_cmp(&lower.value)? {
+        let compare = |at: usize, bound: &Bound| ScalarValue::try_from_array(array, at).ok()?.partial_cmp(&bound.value);
+        // A row is below the range while its value is under the lower bound ...
+        let below = |at: usize| match &self.lower {
+            None => Some(false),
+            Some(lower) => Some(match compare(at, lower)? {
                 Ordering::Less => true,
                 Ordering::Equal => !lower.inclusive,
                 Ordering::Greater => false,
-            })
+            }),
         };
         let Some(start) = first(values.clone(), below) else { return all };
         // ... and within it until its value passes the upper bound.
-        let within = |at: usize| -> Option<bool> {
-            let Some(upper) = &self.upper else { return Some(true) };
-            let value = ScalarValue::try_from_array(array, at).ok()?;
-            Some(match value.partial_cmp(&upper.value)? {
+        let within = |at: usize| match &self.upper {
+            None => Some(true),
+            Some(upper) => Some(match compare(at, upper)? {
                 Ordering::Less => true,
                 Ordering::Equal => upper.inclusive,
                 Ordering::Greater => false,
-            })
+            }),
         };
         let Some(end) = first(start..values.end, within) else { return all };
         start..end

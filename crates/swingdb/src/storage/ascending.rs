@@ -4,15 +4,19 @@
 //! segment that is not sorted (written by an older build, by a compaction, or
 //! damaged) is read whole instead of answered wrongly.
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
+use datafusion::arrow::array::{make_comparator, Array, ArrayRef, AsArray, PrimitiveArray, RecordBatch};
 use datafusion::arrow::compute::SortOptions;
 use datafusion::arrow::datatypes::*;
-use datafusion::arrow::datatypes::DataType;
-use datafusion::arrow::array::make_comparator;
 use std::cmp::Ordering;
 
 /// The order a clustered table's rows are written in: ascending, NULLs first.
 pub const CLUSTER_ORDER: SortOptions = SortOptions { descending: false, nulls_first: true };
+
+/// Whether column `column` of `batches`, one after the other, ascends (see [`ascends`]).
+pub fn column_ascends(batches: &[RecordBatch], column: usize) -> bool {
+    let arrays: Vec<ArrayRef> = batches.iter().map(|b| b.column(column).clone()).collect();
+    ascends(&arrays)
+}
 
 /// Whether the values of `arrays`, one after the other, ascend (each no
 /// greater than the next, in Arrow's sort order) with every NULL before the

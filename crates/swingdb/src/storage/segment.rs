@@ -315,10 +315,7 @@ impl MappedSegment {
     /// whole file, NULLs first; found out (after its checksum) on first ask.
     pub fn ascends(&self, column: usize) -> Result<bool> {
         self.check_column(column)?;
-        Ok(*self.ascending[column].get_or_init(|| {
-            let arrays: Vec<ArrayRef> = self.batches.iter().map(|b| b.column(column).clone()).collect();
-            super::ascending::ascends(&arrays)
-        }))
+        Ok(*self.ascending[column].get_or_init(|| super::ascending::column_ascends(&self.batches, column)))
     }
 
     fn check_column(&self, column: usize) -> Result<()> {

@@ -187,10 +187,7 @@ impl SegmentView {
         match (&self.sources[index], &self.stored) {
             (Source::Fill(_), _) => Ok(true),
             (Source::File(at), Stored::File(mapped)) => mapped.ascends(*at),
-            (Source::File(at), Stored::Inline(rows)) => {
-                let arrays: Vec<ArrayRef> = rows.batches().iter().map(|b| b.column(*at).clone()).collect();
-                Ok(super::ascending::ascends(&arrays))
-            }
+            (Source::File(at), Stored::Inline(rows)) => Ok(super::ascending::column_ascends(rows.batches(), *at)),
         }
     }
 
