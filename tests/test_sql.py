@@ -284,6 +284,24 @@ def test_correlated_subquery_cost_and_errors(con):
         cursor.fetchall()
 
 
+def test_a_result_used_twice_is_computed_once(con):
+    """TPC-H Q15's shape: an aggregated CTE read by the main query and by a
+    scalar subquery is planned as two copies; EXPLAIN shows them sharing one
+    result, and EXPLAIN ANALYZE that only one copy ran."""
+    con.execute("CREATE TABLE t AS SELECT value % 100 AS k, value AS v FROM range(100000)")
+    query = """WITH totals AS (SELECT k, sum(v) AS total FROM t GROUP BY k)
+               SELECT k, total FROM totals WHERE total = (SELECT max(total) FROM totals)"""
+    plan = dict(con.execute("EXPLAIN " + query).fetchall())["physical_plan"]
+    assert plan.count("SharedExec: computed once for 2 uses") == 2, plan
+    [(_, analyzed)] = con.execute("EXPLAIN ANALYZE " + query).fetchall()
+    grouping = [line for line in analyzed.splitlines() if "AggregateExec: mode=Partial, gby=[k@0 as k]" in line]
+    assert len(grouping) == 2 and sum("output_rows=" in line for line in grouping) == 1, analyzed
+    assert con.execute(query).fetchall() == [(99, sum(range(99, 100000, 100)))]
+    # A volatile function makes each use compute its own rows.
+    volatile = "WITH r AS (SELECT k, sum(random()) AS s FROM t GROUP BY k) SELECT count(*) FROM r a JOIN r b ON a.k = b.k AND a.s = b.s"
+    assert "SharedExec" not in dict(con.execute("EXPLAIN " + volatile).fetchall())["physical_plan"]
+
+
 def test_added_and_dropped_columns_stay_zero_copy_and_other_processes_see_them(tmp_path):
     """ADD/DROP COLUMN rewrite no segment: the older rows' columns are still
     handed out as windows into the mapped files, the added column reads as

@@ -19,9 +19,10 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{Expr, Ident, SelectItem, SetExpr, Statement};
+use datafusion::sql::sqlparser::ast::{visit_expressions, Expr, Ident, SelectItem, SetExpr, Statement};
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Prefix of the private aliases of repeated names; the suffix keeps them apart.
@@ -48,6 +49,15 @@ fn plain_name(expr: &Expr) -> Option<String> {
     Some(identifier(ident))
 }
 
+/// Whether `expr` holds a subquery.
+fn has_subquery(expr: &Expr) -> bool {
+    visit_expressions(expr, |e| match e {
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
 /// Aliases the repeated names of a query's top-level select list privately
 /// and notes the text of its unnamed expressions: what to name back.
 pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
@@ -64,8 +74,11 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
                 Some(name) => (expr.clone(), name),
                 None => {
                     let text = expr.to_string();
-                    // A repeat plans under a private alias, as repeated names do.
-                    if seen.insert(format!("expression {text}")) {
+                    // A repeat plans under a private alias, as repeated names
+                    // do. DataFusion names every subquery `(<subquery>)`: two
+                    // unnamed expressions with subqueries may repeat a name.
+                    let key = if has_subquery(expr) { "expression with a subquery".to_string() } else { format!("expression {text}") };
+                    if seen.insert(key) {
                         if !stars {
                             names.written.push((i, text));
                         }

@@ -1,0 +1,34 @@
+//! The physical planner of swingdb's sessions: DataFusion's, with the
+//! operators of swingdb's own logical nodes.
+
+use super::shared::{share_repeated, SharedPlanner};
+use super::subquery::PerKeySubqueryPlanner;
+use super::unique_key_join::key_joins_on_unique_columns;
+use datafusion::common::Result;
+use datafusion::execution::context::QueryPlanner;
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
+use std::sync::Arc;
+
+/// DataFusion's physical planner, plus per-key subqueries
+/// (`sql::subquery`); before it plans, the optimized logical plan gets two
+/// rewrites DataFusion's optimizer would undo or not see: joins keyed on one
+/// side's unique columns only (`sql::unique_key_join`), and subplans used
+/// more than once computed once (`sql::shared`).
+#[derive(Debug, Default)]
+pub struct SwingQueryPlanner;
+
+#[async_trait::async_trait]
+impl QueryPlanner for SwingQueryPlanner {
+    async fn create_physical_plan(
+        &self,
+        plan: &LogicalPlan,
+        session: &dyn datafusion::catalog::Session,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let plan = share_repeated(key_joins_on_unique_columns(plan.clone())?)?;
+        DefaultPhysicalPlanner::with_extension_planners(vec![Arc::new(PerKeySubqueryPlanner), Arc::new(SharedPlanner)])
+            .create_physical_plan(&plan, session)
+            .await
+    }
+}
