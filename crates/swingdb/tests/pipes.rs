@@ -180,6 +180,28 @@ fn a_schema_mismatch_and_a_partial_read_fail_on_both_sides() {
     assert!(err.message().contains("pipe 'partial'") && err.message().contains("stopped reading"), "{err}");
 }
 
+/// The importer's reading threads had read every row of the pipe while its
+/// statement had yet to fail on them (a value that does not cast), and they
+/// confirmed the transfer as done: the exporter's COPY succeeded with nothing
+/// imported. The exporter must fail every time.
+#[test]
+fn an_importing_statement_failing_on_rows_already_received_fails_the_exporter() {
+    for round in 0..20 {
+        let (_da, a) = memory_con();
+        let (_db, b) = memory_con();
+        a.execute("CREATE TABLE t AS SELECT 'not a number' AS s", &[]).unwrap();
+        b.execute("CREATE TABLE dst (n BIGINT)", &[]).unwrap();
+        let pipe = format!("db://late{round}");
+        let copy = format!("COPY t TO '{pipe}'");
+        let insert = format!("INSERT INTO dst SELECT * FROM '{pipe}'");
+        let (sent, got) = transfer(move || a.execute(&copy, &[]).map(|_| ()), || b.execute(&insert, &[]).map(|_| ()));
+        assert!(got.is_err(), "round {round}: the import succeeded");
+        let err = sent.err().unwrap_or_else(|| panic!("round {round}: the exporter reported success"));
+        assert!(err.message().contains(&format!("pipe 'late{round}'")), "{err}");
+        assert_eq!(int(&b, "SELECT count(*) FROM dst"), 0);
+    }
+}
+
 #[test]
 fn several_transfers_on_one_name_pair_up_without_mixing() {
     let (db_a, a) = memory_con();

@@ -10,6 +10,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::streaming::StreamingTable;
 use datafusion::catalog::Session;
+use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::Result as DFResult;
 use datafusion::datasource::{source_as_provider, TableProvider, TableType};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
@@ -18,7 +19,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::ExecutionPlan;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
@@ -49,6 +50,13 @@ struct Shared {
     channels: Mutex<Option<Vec<Option<Batches>>>>,
     /// Clones of the data sockets, to end them all when one fails.
     sockets: Mutex<Vec<UnixStream>>,
+    /// Whether the statement reading the pipe settles the transfer itself,
+    /// once it wrote the rows ([`PipeTable::settle`]).
+    deferred: AtomicBool,
+    /// Rows and CRC-32 each stream delivered, recorded as its thread ends.
+    received: Mutex<Vec<(u64, u32)>>,
+    /// Partitions the query read to their end.
+    ended: AtomicUsize,
 }
 
 impl PipeTable {
@@ -56,7 +64,15 @@ impl PipeTable {
     pub fn new(receiver: Receiver) -> Result<Self> {
         let schema = receiver.schema().clone();
         let partitions = receiver.workers();
-        let shared = Arc::new(Shared { receiver: Arc::new(receiver), partitions, channels: Mutex::new(None), sockets: Mutex::new(Vec::new()) });
+        let shared = Arc::new(Shared {
+            receiver: Arc::new(receiver),
+            partitions,
+            channels: Mutex::new(None),
+            sockets: Mutex::new(Vec::new()),
+            deferred: AtomicBool::new(false),
+            received: Mutex::new(Vec::new()),
+            ended: AtomicUsize::new(0),
+        });
         let streams = (0..partitions)
             .map(|index| Arc::new(Partition { shared: shared.clone(), index, schema: schema.clone() }) as Arc<dyn PartitionStream>)
             .collect();
@@ -82,6 +98,58 @@ impl PipeTable {
         types_match
             && target.fields().iter().enumerate().all(|(i, f)| f.is_nullable() || receiver.offered_nulls(i) == Some(0))
             && self.shared.channels.lock().unwrap().is_none()
+    }
+
+    /// Every pipe `plan` reads (subqueries included).
+    pub fn read_by(plan: &LogicalPlan) -> Vec<Arc<dyn TableProvider>> {
+        let mut pipes = Vec::new();
+        let _ = plan.apply_with_subqueries(|node| {
+            if let LogicalPlan::TableScan(scan) = node {
+                if let Ok(provider) = source_as_provider(&scan.source) {
+                    if provider.downcast_ref::<PipeTable>().is_some() {
+                        pipes.push(provider);
+                    }
+                }
+            }
+            Ok(TreeNodeRecursion::Continue)
+        });
+        pipes
+    }
+
+    /// Makes the statement that reads this pipe settle the transfer itself
+    /// with [`Self::settle`] once it has written the rows: the reading threads
+    /// reach the end of the sockets while rows still wait in the query, which
+    /// may yet fail on them (a value that does not cast to the target column),
+    /// and the exporter must then hear that nothing was imported, not that the
+    /// transfer is done. Called before the pipe's partitions are executed.
+    pub fn defer_settlement(&self) {
+        self.shared.deferred.store(true, Ordering::Release);
+    }
+
+    /// Settles a transfer [`Self::defer_settlement`] left to the statement,
+    /// after it wrote the rows: if it read every partition to its end,
+    /// compares what arrived with what the exporter sent and confirms (or
+    /// refuses, which fails the statement); if it needed only some rows (a
+    /// LIMIT), tells the exporter the importer stopped reading.
+    pub async fn settle(&self) -> Result<()> {
+        let shared = self.shared.clone();
+        if shared.channels.lock().unwrap().is_none() {
+            return Ok(()); // never opened: dropping the receiver tells the exporter
+        }
+        if shared.ended.load(Ordering::Acquire) < shared.partitions {
+            shared.fail("the importing query stopped reading before the end of the pipe");
+            return Ok(());
+        }
+        let received = shared.received.lock().unwrap().clone();
+        let settling = shared.clone();
+        // Waits on the exporter's socket: off the engine's worker threads.
+        let settled = tokio::task::spawn_blocking(move || settling.receiver.finish(&received))
+            .await
+            .map_err(|e| Error::operational(format!("pipe '{}': settling the transfer failed: {e}", shared.receiver.name())))?;
+        if let Err(e) = &settled {
+            shared.fail(e.message());
+        }
+        settled.map(|_| ())
     }
 
     /// Finds the pipe `plan` reads whole and unchanged (all columns in order,
@@ -163,7 +231,20 @@ impl PartitionStream for Partition {
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
         let schema = self.schema.clone();
         match self.shared.take(self.index) {
-            Ok(rx) => channel_stream(schema, rx),
+            Ok(rx) => {
+                // Counts the partition as read to its end when its channel ends.
+                let shared = self.shared.clone();
+                let counted = futures::stream::unfold((rx, Some(shared)), |(mut rx, shared)| async move {
+                    match rx.recv().await {
+                        Some(batch) => Some((batch, (rx, shared))),
+                        None => {
+                            shared?.ended.fetch_add(1, Ordering::AcqRel);
+                            None
+                        }
+                    }
+                });
+                Box::pin(RecordBatchStreamAdapter::new(schema, counted))
+            }
             Err(e) => Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::once(async move { Err(e.into()) }))),
         }
     }
@@ -182,9 +263,11 @@ impl Shared {
     }
 
     /// Opens the streams and starts a reading thread per stream; stream `k`
-    /// feeds partition `k mod partitions`. The thread that ends last settles
-    /// the transfer with the exporter, before its partition's channel closes,
-    /// so a failed check reaches the query as an error, never as a short result.
+    /// feeds partition `k mod partitions`. Unless the statement settles the
+    /// transfer itself ([`PipeTable::defer_settlement`]), the thread that ends
+    /// last settles it with the exporter, before its partition's channel
+    /// closes, so a failed check reaches the query as an error, never as a
+    /// short result.
     fn start(self: &Arc<Self>) -> Result<Vec<Option<Batches>>> {
         let sources = self.receiver.open_streams()?;
         let count = sources.len();
@@ -195,24 +278,25 @@ impl Shared {
                 sockets.push(s.shutdown_handle()?);
             }
         }
-        let results: Arc<Mutex<Vec<(u64, u32)>>> = Arc::new(Mutex::new(vec![(0, 0); count]));
+        *self.received.lock().unwrap() = vec![(0, 0); count];
         let remaining = Arc::new(AtomicUsize::new(count));
         for (k, source) in sources.into_iter().enumerate() {
             let tx = senders[k % self.partitions].clone();
             let shared = self.clone();
-            let results = results.clone();
             let remaining = remaining.clone();
             std::thread::Builder::new()
                 .name(format!("swingdb-pipe-{k}"))
                 .spawn(move || {
                     let outcome = source.read_all(|batch| tx.blocking_send(Ok(batch)).is_ok());
                     let failure = match outcome {
+                        // Recorded before `tx` is dropped: when a partition's
+                        // channel ends, its streams' counts are in.
                         Ok(Some(counts)) => {
-                            results.lock().unwrap()[k] = counts;
-                            if remaining.fetch_sub(1, Ordering::AcqRel) != 1 {
+                            shared.received.lock().unwrap()[k] = counts;
+                            if remaining.fetch_sub(1, Ordering::AcqRel) != 1 || shared.deferred.load(Ordering::Acquire) {
                                 return;
                             }
-                            let all = results.lock().unwrap().clone();
+                            let all = shared.received.lock().unwrap().clone();
                             match shared.receiver.finish(&all) {
                                 Ok(_) => return,
                                 Err(e) => e,

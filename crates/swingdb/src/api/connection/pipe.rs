@@ -185,21 +185,29 @@ impl Connection {
     /// `cluster_by` columns gets its new rows sorted by them (ascending, NULLs
     /// first), so that each new segment ascends by the first.
     pub(super) async fn store_rows(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str, cluster_by: &[String]) -> Result<Vec<SegmentMeta>> {
-        if !cluster_by.is_empty() {
-            let plan = sorted_by(plan, schema, cluster_by)?;
-            let stream = self.stream_plan(plan).await?;
-            return self.write_stream(stream, schema, table).await;
-        }
-        if let Some(provider) = PipeTable::read_whole_by(&plan) {
-            let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
-            if pipe.can_hand_over_to(schema) {
-                let (segments, files) = pipe.receiver().take_segments(self.core.dir())?;
-                self.record_files(files);
-                return Ok(segments);
+        if cluster_by.is_empty() {
+            if let Some(provider) = PipeTable::read_whole_by(&plan) {
+                let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
+                if pipe.can_hand_over_to(schema) {
+                    let (segments, files) = pipe.receiver().take_segments(self.core.dir())?;
+                    self.record_files(files);
+                    return Ok(segments);
+                }
             }
         }
+        let plan = if cluster_by.is_empty() { plan } else { sorted_by(plan, schema, cluster_by)? };
+        // The pipes read are confirmed to their exporters once the rows are
+        // written (and before the caller commits), not when they arrived.
+        let pipes = PipeTable::read_by(&plan);
+        for pipe in &pipes {
+            pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
+        }
         let stream = self.stream_plan(plan).await?;
-        self.write_stream(stream, schema, table).await
+        let segments = self.write_stream(stream, schema, table).await?;
+        for pipe in &pipes {
+            pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await?;
+        }
+        Ok(segments)
     }
 }
 
