@@ -176,16 +176,23 @@ mod tests {
         LogicalPlanBuilder::scan(name, Arc::new(LogicalTableSource::new(Arc::new(schema))), None).unwrap()
     }
 
-    fn join_keys(plan: &LogicalPlan) -> (usize, bool) {
+    /// The first join of `plan`.
+    fn first_join(plan: &LogicalPlan) -> Join {
         let mut found = None;
         plan.apply(|node| {
-            if let LogicalPlan::Join(join) = node {
-                found = Some((join.on.len(), join.filter.is_some()));
+            if let (LogicalPlan::Join(join), None) = (node, &found) {
+                found = Some(join.clone());
             }
             Ok(datafusion::common::tree_node::TreeNodeRecursion::Continue)
         })
         .unwrap();
         found.unwrap()
+    }
+
+    /// How many keys the first join of `plan` has, and whether it has a filter.
+    fn join_keys(plan: &LogicalPlan) -> (usize, bool) {
+        let join = first_join(plan);
+        (join.on.len(), join.filter.is_some())
     }
 
     #[test]
@@ -211,27 +218,15 @@ mod tests {
         assert_eq!(join_keys(&key_joins_on_unique_columns(plan).unwrap()), (2, false));
     }
 
-    fn join_type(plan: &LogicalPlan) -> JoinType {
-        let mut found = None;
-        plan.apply(|node| {
-            if let LogicalPlan::Join(join) = node {
-                found = Some(join.join_type);
-            }
-            Ok(datafusion::common::tree_node::TreeNodeRecursion::Continue)
-        })
-        .unwrap();
-        found.unwrap()
-    }
-
     #[test]
     fn semi_joins_on_a_unique_side_become_inner_joins_with_the_same_columns() {
         let groups = scan("b").aggregate(vec![col("k")], vec![min(col("v")).alias("m")]).unwrap().alias("g").unwrap();
         let plan = scan("a").join(groups.build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["g.k"]), None).unwrap().build().unwrap();
         let rewritten = key_joins_on_unique_columns(plan.clone()).unwrap();
-        assert_eq!(join_type(&rewritten), JoinType::Inner);
+        assert_eq!(first_join(&rewritten).join_type, JoinType::Inner);
         assert_eq!(rewritten.schema().columns(), plan.schema().columns());
         // Not unique on the join key: stays a semi join.
         let plan = scan("a").join(scan("b").build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["b.k"]), None).unwrap().build().unwrap();
-        assert_eq!(join_type(&key_joins_on_unique_columns(plan).unwrap()), JoinType::LeftSemi);
+        assert_eq!(first_join(&key_joins_on_unique_columns(plan).unwrap()).join_type, JoinType::LeftSemi);
     }
 }

@@ -102,7 +102,12 @@ static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
 /// `plan` (optimized) with every repeated costly subtree wrapped in a
 /// [`SharedPlan`] node shared by its copies (see the module's doc).
 pub fn share_repeated(plan: LogicalPlan) -> Result<LogicalPlan> {
-    if plan.exists(|node| Ok(matches!(node, LogicalPlan::RecursiveQuery(_))))? {
+    let mut recursive = false;
+    plan.apply_with_subqueries(|node| {
+        recursive = matches!(node, LogicalPlan::RecursiveQuery(_));
+        Ok(if recursive { TreeNodeRecursion::Stop } else { TreeNodeRecursion::Continue })
+    })?;
+    if recursive {
         return Ok(plan);
     }
     // Every shareable subtree, counted wherever it occurs.
