@@ -534,6 +534,15 @@ impl PyResult_ {
         self.error.lock().unwrap().clone().map(|e| to_py(e).into_value(py).into_any())
     }
 
+    /// Marks the result as read whole: consecutive computed batches of
+    /// fixed-width columns then arrive as one, so numpy can view them.
+    fn read_whole(&self) {
+        let mut guard = self.result.lock().unwrap();
+        if let Some(result) = guard.take() {
+            *guard = Some(result.gathered());
+        }
+    }
+
     /// Each column's type as SQL names it (`BIGINT`, `DECIMAL(10,2)`, `VARCHAR`).
     fn sql_types(&self) -> PyResult<Vec<String>> {
         let guard = self.result.lock().unwrap();

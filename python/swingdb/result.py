@@ -179,6 +179,8 @@ class Result:
     def arrow(self) -> pa.Table:
         """Every row as a ``pyarrow.Table`` whose buffers are the engine's (no copy)."""
         if self._table is None:
+            if self._native is not None and not self._kept:
+                self._native.read_whole()  # one array per column where the engine computed many batches
             self._keep_until(None)
             self._table = pa.Table.from_batches(self._kept, schema=self.schema)
         return self._table

@@ -16,6 +16,7 @@
 
 pub mod api;
 pub mod coalesce;
+pub mod gather;
 pub mod error;
 pub mod pipe;
 pub mod share;

@@ -2,6 +2,7 @@
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
 use crate::coalesce::{continues, join_run};
+use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
 use super::database::runtime;
 use super::interrupt::Interrupt;
 use crate::error::Result;
@@ -21,6 +22,11 @@ pub struct QueryResult {
     /// Batches held back while each continues the one before (see [`continues`]).
     run: Vec<RecordBatch>,
     rows_affected: Option<u64>,
+    /// Whether the caller wants the whole result: small batches are then
+    /// gathered into one (see [`Self::gathered`]).
+    gather: bool,
+    /// A batch read past the end of a gathered run, returned next.
+    held: Option<RecordBatch>,
     /// Cancels a fetch (the connection's, once [`Self::interruptible_by`] set it).
     interrupt: Interrupt,
 }
@@ -34,29 +40,39 @@ impl std::fmt::Debug for QueryResult {
 impl QueryResult {
     /// A result without rows or columns (DDL, transaction control).
     pub(crate) fn empty() -> Self {
-        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
+        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
     }
 
     /// A result of a DML statement: one row, one `count` column.
     pub(crate) fn count(n: u64) -> Self {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), interrupt: Interrupt::default() }
+        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), gather: false, held: None, interrupt: Interrupt::default() }
     }
 
     /// A result of rows computed already.
     pub(crate) fn rows(batch: RecordBatch) -> Self {
-        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
+        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, interrupt: Interrupt::default() }
+        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
     }
 
     /// This result, its fetches cancelled by `interrupt` (a connection's).
     pub(crate) fn interruptible_by(mut self, interrupt: &Interrupt) -> Self {
         self.interrupt = interrupt.clone();
+        self
+    }
+
+    /// This result for a caller that reads it whole (into numpy, pandas, a
+    /// table): consecutive batches the engine computed arrive gathered into
+    /// one, each column one array (see `crate::gather`); views of stored data
+    /// stay as they are. Only for results whose columns are all fixed-width
+    /// or boolean; others are unchanged.
+    pub fn gathered(mut self) -> Self {
+        self.gather = can_gather(&self.schema);
         self
     }
 
@@ -72,8 +88,32 @@ impl QueryResult {
 
     /// The next batch, or `None` at the end. Blocks while the query computes it.
     /// Consecutive slices of one buffer (a stored segment, registered data)
-    /// arrive joined into one batch.
+    /// arrive joined into one batch; for a [`Self::gathered`] result, so do
+    /// consecutive computed batches.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        if !self.gather {
+            return self.next_joined();
+        }
+        if let Some(held) = self.held.take() {
+            return Ok(Some(held));
+        }
+        let mut gatherer = Gatherer::new(self.schema.clone());
+        let mut any = false;
+        while let Some(batch) = self.next_joined()? {
+            if batch.num_rows() >= LARGE_BATCH_ROWS {
+                if !any {
+                    return Ok(Some(batch));
+                }
+                self.held = Some(batch);
+                break;
+            }
+            gatherer.push(batch).map_err(|e| crate::error::Error::io("gathering the result's rows in memory", e))?;
+            any = true;
+        }
+        Ok(gatherer.finish())
+    }
+
+    fn next_joined(&mut self) -> Result<Option<RecordBatch>> {
         loop {
             match self.next_computed()? {
                 None => return Ok((!self.run.is_empty()).then(|| join_run(&std::mem::take(&mut self.run)))),
