@@ -8,7 +8,6 @@ import os
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import _swingdb
 
@@ -41,16 +40,32 @@ def _numpy_dtype(t: pa.DataType) -> np.dtype:
     return np.dtype(f"{'datetime64' if pa.types.is_timestamp(t) else 'timedelta64'}[{t.unit}]")
 
 
-def _view(arr: pa.Array) -> np.ndarray:
-    """A read-only numpy view of a null-free fixed-width array; the view's base
-    holds the Arrow buffer alive. (pyarrow's to_numpy would do the same but imports
-    pandas on first use, which costs a fresh process ~0.2 s.)"""
-    return np.frombuffer(arr.buffers()[1], dtype=_numpy_dtype(arr.type), count=len(arr), offset=arr.offset * arr.type.bit_width // 8)
+def _view(arr: pa.Array, dtype: np.dtype | None = None) -> np.ndarray:
+    """A read-only numpy view of a null-free fixed-width array (as `dtype`, of
+    the same width, if given); the view's base holds the Arrow buffer alive.
+    (pyarrow's to_numpy would do the same but imports pandas on first use,
+    which costs a fresh process ~0.2 s.)"""
+    dtype = _numpy_dtype(arr.type) if dtype is None else np.dtype(dtype)
+    return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * dtype.itemsize)
+
+
+def _bits(buffer: pa.Buffer, offset: int, length: int) -> np.ndarray:
+    """`length` bits of an Arrow bitmap from bit `offset`, as numpy bools."""
+    packed = np.frombuffer(buffer, dtype=np.uint8)
+    return np.unpackbits(packed, count=offset + length, bitorder="little")[offset:].view(np.bool_)
 
 
 def _bools(arr: pa.Array) -> np.ndarray:
     """Arrow's bit-packed booleans as numpy bools, one pass (values under NULLs undefined)."""
-    return _view(arr.cast(pa.uint8())).view(np.bool_)
+    return _bits(arr.buffers()[1], arr.offset, len(arr))
+
+
+def _nulls(arr: pa.Array) -> np.ndarray:
+    """Where `arr` is NULL, as numpy bools. (Without pyarrow.compute: see _strings.)"""
+    validity = arr.buffers()[0]
+    if validity is None:
+        return np.zeros(len(arr), dtype=np.bool_)
+    return ~_bits(validity, arr.offset, len(arr))
 
 
 # Strings to numpy: columns longer than this are sampled (three runs of _SAMPLE
@@ -66,6 +81,8 @@ def _strings(arr: pa.Array) -> np.ndarray:
     codes, categories) is encoded by value once, and each row then points at the
     one Python string of its value (lineitem SF1's l_shipmode, 6M rows: 451 ->
     about 180 ms). Columns of many distinct values are converted row by row."""
+    import pyarrow.compute as pc  # here, not at the top: importing it costs a fresh process ~40 ms
+
     n = len(arr)
     if n > 3 * _SAMPLE:
         middle = n // 2 - _SAMPLE // 2
@@ -75,7 +92,7 @@ def _strings(arr: pa.Array) -> np.ndarray:
             values = encoded.dictionary.to_numpy(zero_copy_only=False)
             out = values[pc.fill_null(encoded.indices, 0).to_numpy(zero_copy_only=False)]
             if arr.null_count:
-                out[_bools(arr.is_null())] = None
+                out[_nulls(arr)] = None
             return out
     return arr.to_numpy(zero_copy_only=False)
 
@@ -95,7 +112,7 @@ def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "flo
     if pa.types.is_boolean(t):
         values = _bools(arr)
     elif pa.types.is_date32(t):
-        values = _view(arr.cast(pa.int32())).astype("datetime64[D]")
+        values = _view(arr, np.int32).astype("datetime64[D]")
     elif _fixed_width(t):
         values = _view(arr)
     elif pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
@@ -105,7 +122,7 @@ def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "flo
         return arr.to_numpy(zero_copy_only=False)
     if arr.null_count == 0:
         return values
-    mask = _bools(arr.is_null())
+    mask = _nulls(arr)
     if pa.types.is_floating(t) and nulls == "nan":
         return np.where(mask, np.nan, values)
     fill = np.array("NaT" if values.dtype.kind in "mM" else 0, dtype=values.dtype)
