@@ -252,6 +252,14 @@ mod tests {
     use datafusion::arrow::array::{BooleanArray, Float64Array, Int32Array};
     use datafusion::arrow::datatypes::{Field, Schema};
 
+    fn schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            Field::new("i", DataType::Int32, true),
+            Field::new("f", DataType::Float64, false),
+            Field::new("b", DataType::Boolean, false),
+        ]))
+    }
+
     fn batch(schema: &SchemaRef, ints: Vec<Option<i32>>, floats: Vec<f64>, bools: Vec<bool>) -> RecordBatch {
         RecordBatch::try_new(
             schema.clone(),
@@ -262,11 +270,7 @@ mod tests {
 
     #[test]
     fn batches_become_one_with_values_and_nulls_in_order() {
-        let schema = Arc::new(Schema::new(vec![
-            Field::new("i", DataType::Int32, true),
-            Field::new("f", DataType::Float64, false),
-            Field::new("b", DataType::Boolean, false),
-        ]));
+        let schema = schema();
         assert!(can_gather(&schema));
         let mut g = Gatherer::new(schema.clone());
         let mut expected = Vec::new();
@@ -291,11 +295,7 @@ mod tests {
 
     #[test]
     fn one_batch_is_returned_as_it_is_and_none_gives_none() {
-        let schema = Arc::new(Schema::new(vec![
-            Field::new("i", DataType::Int32, true),
-            Field::new("f", DataType::Float64, false),
-            Field::new("b", DataType::Boolean, false),
-        ]));
+        let schema = schema();
         let b = batch(&schema, vec![Some(1), None], vec![1.0, 2.0], vec![true, false]);
         let mut g = Gatherer::new(schema.clone());
         g.push(b.clone()).unwrap();
