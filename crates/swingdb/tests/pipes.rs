@@ -202,6 +202,31 @@ fn an_importing_statement_failing_on_rows_already_received_fails_the_exporter() 
     }
 }
 
+/// Rows that arrived whole and checked, then refused when the statement
+/// stored them (a duplicate primary key): the exporter heard "done" before
+/// the statement failed. It must hear the failure, whether the rows came
+/// as the exporter's own segment files or streamed.
+#[test]
+fn an_import_refused_by_a_key_after_the_rows_arrived_fails_the_exporter() {
+    for (round, export) in ["COPY t TO '{pipe}'", "COPY (SELECT k FROM t WHERE k > 0) TO '{pipe}'"].iter().enumerate() {
+        let (_da, a) = memory_con();
+        let (_db, b) = memory_con();
+        a.execute("CREATE TABLE t (k BIGINT NOT NULL)", &[]).unwrap();
+        a.execute("INSERT INTO t VALUES (1), (2), (3)", &[]).unwrap();
+        b.execute("CREATE TABLE dst (k BIGINT NOT NULL PRIMARY KEY)", &[]).unwrap();
+        b.execute("INSERT INTO dst VALUES (2)", &[]).unwrap();
+        let pipe = format!("db://key{round}");
+        let copy = export.replace("{pipe}", &pipe);
+        let insert = format!("INSERT INTO dst SELECT * FROM '{pipe}'");
+        let (sent, got) = transfer(move || a.execute(&copy, &[]).map(|_| ()), || b.execute(&insert, &[]).map(|_| ()));
+        let got = got.expect_err("a duplicate key was imported");
+        assert_eq!(got.kind(), ErrorKind::Integrity, "{got}");
+        let err = sent.err().unwrap_or_else(|| panic!("round {round}: the exporter reported success"));
+        assert!(err.message().contains(&format!("pipe 'key{round}'")) && err.message().contains("failed"), "{err}");
+        assert_eq!(int(&b, "SELECT count(*) FROM dst"), 1);
+    }
+}
+
 #[test]
 fn several_transfers_on_one_name_pair_up_without_mixing() {
     let (db_a, a) = memory_con();

@@ -41,7 +41,7 @@ pub mod wire;
 pub mod writer;
 
 pub use rendezvous::{Rendezvous, Waiting};
-pub use table::PipeTable;
+pub use table::{PendingImport, PipeTable};
 pub use transfer::{Receiver, Sender, StreamSink, StreamSource};
 pub use url::{Compression, PipeUrl};
 pub use wire::Offer;

@@ -59,6 +59,27 @@ struct Shared {
     ended: AtomicUsize,
 }
 
+/// Rows a statement took from a pipe and checked, not yet confirmed to the
+/// exporter: the statement confirms once they are stored (after its commit,
+/// outside a transaction) or gives up, so the exporter never hears "done"
+/// for rows a failed statement (a key violation, a failed commit) dropped.
+pub struct PendingImport {
+    receiver: Arc<Receiver>,
+    rows: u64,
+}
+
+impl PendingImport {
+    /// Tells the exporter the rows were imported.
+    pub fn confirm(self) -> Result<()> {
+        self.receiver.confirm(self.rows)
+    }
+
+    /// Tells the exporter nothing was imported, and why.
+    pub fn abort(self, why: &str) {
+        self.receiver.abort(why);
+    }
+}
+
 impl PipeTable {
     /// A table over the transfer `receiver` has met.
     pub fn new(receiver: Receiver) -> Result<Self> {
@@ -128,28 +149,38 @@ impl PipeTable {
 
     /// Settles a transfer [`Self::defer_settlement`] left to the statement,
     /// after it wrote the rows: if it read every partition to its end,
-    /// compares what arrived with what the exporter sent and confirms (or
-    /// refuses, which fails the statement); if it needed only some rows (a
-    /// LIMIT), tells the exporter the importer stopped reading.
-    pub async fn settle(&self) -> Result<()> {
+    /// compares what arrived with what the exporter sent (a difference fails
+    /// the statement) and returns the import for the statement to confirm
+    /// once it stored the rows; if it needed only some rows (a LIMIT), tells
+    /// the exporter the importer stopped reading (and returns None).
+    pub async fn settle(&self) -> Result<Option<PendingImport>> {
         let shared = self.shared.clone();
         if shared.channels.lock().unwrap().is_none() {
-            return Ok(()); // never opened: dropping the receiver tells the exporter
+            return Ok(None); // never opened: dropping the receiver tells the exporter
         }
         if shared.ended.load(Ordering::Acquire) < shared.partitions {
             shared.fail("the importing query stopped reading before the end of the pipe");
-            return Ok(());
+            return Ok(None);
         }
         let received = shared.received.lock().unwrap().clone();
-        let settling = shared.clone();
+        let checking = shared.clone();
         // Waits on the exporter's socket: off the engine's worker threads.
-        let settled = tokio::task::spawn_blocking(move || settling.receiver.finish(&received))
+        let checked = tokio::task::spawn_blocking(move || checking.receiver.check(&received))
             .await
             .map_err(|e| Error::operational(format!("pipe '{}': settling the transfer failed: {e}", shared.receiver.name())))?;
-        if let Err(e) = &settled {
-            shared.fail(e.message());
+        match checked {
+            Ok(rows) => Ok(Some(PendingImport { receiver: shared.receiver.clone(), rows })),
+            Err(e) => {
+                shared.fail(e.message());
+                Err(e)
+            }
         }
-        settled.map(|_| ())
+    }
+
+    /// The import of the exporter's segments, taken whole
+    /// ([`Receiver::take_segments`]), for the statement to confirm.
+    pub fn handed_over(&self, rows: u64) -> PendingImport {
+        PendingImport { receiver: self.shared.receiver.clone(), rows }
     }
 
     /// Finds the pipe `plan` reads whole and unchanged (all columns in order,

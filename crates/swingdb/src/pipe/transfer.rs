@@ -333,7 +333,8 @@ impl Receiver {
     /// under a new name of `target`'s (copied when the two are on different
     /// filesystems; checked against its CRC-32 with verify). Returns their
     /// metadata under the new names and the new files (the caller's
-    /// transaction deletes them if it does not commit).
+    /// transaction deletes them if it does not commit). The exporter hears
+    /// of it from [`Self::confirm`], once the statement stored them.
     pub fn take_segments(&self, target: &DbDir) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         let offer = self.offer.as_ref().ok_or_else(|| Error::internal("no segments were offered"))?;
         let mut control = self.control.lock().unwrap();
@@ -373,12 +374,8 @@ impl Receiver {
             target.sync_segments()
         })();
         match outcome {
-            Ok(()) => {
-                let rows = segments.iter().map(|s| s.rows).sum();
-                wire::send(&mut control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))?;
-                *self.finished.lock().unwrap() = true;
-                Ok((segments, files))
-            }
+            // Confirmed by the statement once it stored them (`confirm`).
+            Ok(()) => Ok((segments, files)),
             Err(e) => {
                 let _ = wire::send(&mut control, &Message::Abort { message: e.message().to_string() });
                 *self.finished.lock().unwrap() = true;
@@ -409,8 +406,16 @@ impl Receiver {
     /// stream, in stream order) with what the exporter says it sent, and
     /// confirms (or refuses) the transfer. The rows transferred.
     pub fn finish(&self, received: &[(u64, u32)]) -> Result<u64> {
+        let rows = self.check(received)?;
+        self.confirm(rows)?;
+        Ok(rows)
+    }
+
+    /// The first half of [`Self::finish`]: compares what arrived with what
+    /// the exporter sent and refuses the transfer if they differ. The
+    /// exporter keeps waiting until [`Self::confirm`] or [`Self::abort`].
+    pub fn check(&self, received: &[(u64, u32)]) -> Result<u64> {
         let mut control = self.control.lock().unwrap();
-        *self.finished.lock().unwrap() = true;
         let lost = |e| wire::lost(&self.name, "exporter", e);
         let (rows, crc32) = match wire::receive(&mut control).map_err(lost)? {
             Message::Sent { rows, crc32 } => (rows, crc32),
@@ -431,13 +436,20 @@ impl Receiver {
             }
         }
         if let Some(p) = problem {
+            *self.finished.lock().unwrap() = true;
             let _ = wire::send(&mut control, &Message::Abort { message: p.clone() });
             return Err(Error::new(ErrorKind::Operational, format!("pipe '{}': {p}; nothing was imported", self.name)));
         }
-        let total = rows.iter().sum();
+        Ok(rows.iter().sum())
+    }
+
+    /// Tells the exporter that `rows` rows were imported: the importing
+    /// statement stored them (and committed, outside a transaction).
+    pub fn confirm(&self, rows: u64) -> Result<()> {
+        let mut control = self.control.lock().unwrap();
         super::failpoint_hit("pipe.import.before_done")?;
-        wire::send(&mut control, &Message::Done { rows: total }).map_err(lost)?;
-        Ok(total)
+        *self.finished.lock().unwrap() = true;
+        wire::send(&mut control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))
     }
 
     /// The error to report for `failure` (a stream that broke off): the

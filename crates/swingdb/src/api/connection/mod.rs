@@ -107,6 +107,9 @@ pub struct Connection {
     read_plans: Mutex<read_plans::ReadPlans>,
     /// The SQL text of the query being run, while its plan may be kept.
     remember_as: Mutex<Option<String>>,
+    /// Pipes the running statement imported rows from, confirmed to their
+    /// exporters when it succeeds (see [`Self::atomically`]).
+    pending_imports: Mutex<Vec<crate::pipe::PendingImport>>,
 }
 
 /// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
@@ -258,6 +261,7 @@ impl Connection {
             interrupt,
             read_plans: Mutex::default(),
             remember_as: Mutex::default(),
+            pending_imports: Mutex::default(),
         })
     }
 
@@ -572,6 +576,7 @@ impl Connection {
         // below like any failure's (its TableWriters delete their own files).
         let outcome = self.interrupt.guard(body(), true).await;
         if let Err(e) = outcome {
+            self.end_imports(Some(e.message()));
             *self.tables.lock().unwrap() = saved_tables;
             if let Some(txn) = self.txn.lock().unwrap().as_mut() {
                 for f in txn.new_files.drain(mark..) {
@@ -584,9 +589,29 @@ impl Connection {
             return Err(e);
         }
         if implicit {
-            self.finish(true)?;
+            if let Err(e) = self.finish(true) {
+                self.end_imports(Some(e.message()));
+                return Err(e);
+            }
         }
+        self.end_imports(None);
         outcome
+    }
+
+    /// Ends the imports of the statement that just ran: confirms them to
+    /// their exporters if it succeeded (`failure` None), else tells them it
+    /// failed and why. A confirmation that cannot be sent (the exporter is
+    /// gone) changes nothing here: the rows are stored.
+    fn end_imports(&self, failure: Option<&str>) {
+        let imports = std::mem::take(&mut *self.pending_imports.lock().unwrap());
+        for import in imports {
+            match failure {
+                None => {
+                    let _ = import.confirm();
+                }
+                Some(why) => import.abort(&format!("the importing statement failed: {why}")),
+            }
+        }
     }
 
     fn record_files(&self, files: Vec<PathBuf>) {

@@ -191,13 +191,16 @@ impl Connection {
                 if pipe.can_hand_over_to(schema) {
                     let (segments, files) = pipe.receiver().take_segments(self.core.dir())?;
                     self.record_files(files);
+                    let rows = segments.iter().map(|s| s.rows).sum();
+                    self.pending_imports.lock().unwrap().push(pipe.handed_over(rows));
                     return Ok(segments);
                 }
             }
         }
         let plan = if cluster_by.is_empty() { plan } else { sorted_by(plan, schema, cluster_by)? };
-        // The pipes read are confirmed to their exporters once the rows are
-        // written (and before the caller commits), not when they arrived.
+        // The pipes read are checked once the rows are written, and confirmed
+        // to their exporters when the statement succeeds (`atomically`), not
+        // when the rows arrived.
         let pipes = PipeTable::read_by(&plan);
         for pipe in &pipes {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
@@ -205,7 +208,9 @@ impl Connection {
         let stream = self.stream_plan(plan).await?;
         let segments = self.write_stream(stream, schema, table).await?;
         for pipe in &pipes {
-            pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await?;
+            if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
+                self.pending_imports.lock().unwrap().push(import);
+            }
         }
         Ok(segments)
     }
