@@ -63,6 +63,10 @@ struct Shared {
 /// exporter: the statement confirms once they are stored (after its commit,
 /// outside a transaction) or gives up, so the exporter never hears "done"
 /// for rows a failed statement (a key violation, a failed commit) dropped.
+/// An importer killed between its commit and the confirmation leaves the
+/// exporter reporting a lost importer although the rows were stored: commit
+/// and confirmation cannot be one step, and this is the safe way round (the
+/// other would report rows that were never stored).
 pub struct PendingImport {
     receiver: Arc<Receiver>,
     rows: u64,
