@@ -302,6 +302,35 @@ def test_a_result_used_twice_is_computed_once(con):
     assert "SharedExec" not in dict(con.execute("EXPLAIN " + volatile).fetchall())["physical_plan"]
 
 
+def test_few_groups_are_grouped_by_swingdbs_operator_and_too_many_move_to_a_hash_table(con):
+    """GROUP BY columns whose distinct counts promise few groups run in
+    FewGroupsAggregateExec; when a filter's estimate was wrong and a partition
+    finds more values than its table holds, EXPLAIN ANALYZE counts the move to
+    DataFusion's hash table and every group is still there (answers in
+    tests/sql/few_groups.slt)."""
+    con.execute("CREATE TABLE t AS SELECT value % 4 AS k, 'flag-' || (value % 3) AS f, value AS v FROM range(100000)")
+    query = "SELECT k, f, count(*) AS n, sum(v) AS total FROM t GROUP BY k, f"
+    plan = dict(con.execute("EXPLAIN " + query).fetchall())["physical_plan"]
+    assert "FewGroupsAggregateExec: mode=Partial, gby=[k@0 as k, f@1 as f]" in plan, plan
+    expected = {}
+    for v in range(100000):
+        n, total = expected.get((v % 4, f"flag-{v % 3}"), (0, 0))
+        expected[(v % 4, f"flag-{v % 3}")] = (n + 1, total + v)
+    assert {(k, f): (n, total) for k, f, n, total in con.execute(query).fetchall()} == expected
+    # Many distinct values: DataFusion's own aggregation, as before.
+    plan = dict(con.execute("EXPLAIN SELECT v, count(*) FROM t GROUP BY v").fetchall())["physical_plan"]
+    assert "FewGroups" not in plan and "AggregateExec: mode=Partial" in plan, plan
+    # 100,000 values below 100,000 among 200,000 spread up to 2e11: the
+    # filter's estimate is tiny, the partitions find tens of thousands each.
+    con.execute("CREATE TABLE skewed AS SELECT CASE WHEN value < 100000 THEN value ELSE value * 1000000 END AS b FROM range(200000)")
+    query = "SELECT b, count(*) FROM skewed WHERE b < 100000 GROUP BY b"
+    [(_, analyzed)] = con.execute("EXPLAIN ANALYZE " + query).fetchall()
+    [line] = [line for line in analyzed.splitlines() if "FewGroupsAggregateExec" in line]
+    assert "moved_to_hash_table=" in line and "moved_to_hash_table=0" not in line, analyzed
+    rows = con.execute(query).fetchall()
+    assert sorted(rows) == [(b, 1) for b in range(100000)]
+
+
 def test_added_and_dropped_columns_stay_zero_copy_and_other_processes_see_them(tmp_path):
     """ADD/DROP COLUMN rewrite no segment: the older rows' columns are still
     handed out as windows into the mapped files, the added column reads as

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod checks;
 pub mod conjunction;
 pub mod diagnose;
+pub mod few_groups;
 pub mod filter_placement;
 pub mod functions;
 pub mod identity;

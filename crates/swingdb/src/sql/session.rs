@@ -4,6 +4,7 @@
 
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::conjunction::CheapConjunctions;
+use super::few_groups::FewGroupsAggregation;
 use super::filter_placement::RuntimeFilterPlacement;
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
@@ -57,13 +58,16 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// chosen; after all of them (once runtime filters reached the scans) join
 /// filters taken off the scans that feed their join directly
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
-/// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND).
+/// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
+/// and aggregations into few groups computed by swingdb's operator
+/// ([`FewGroupsAggregation`]: other rules look for DataFusion's).
 fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(FilterSelectivity));
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(CheapConjunctions));
+    rules.push(Arc::new(FewGroupsAggregation));
     rules
 }
 

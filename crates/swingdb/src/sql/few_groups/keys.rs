@@ -1,0 +1,429 @@
+//! Group ids for rows whose grouping columns take few distinct values.
+//!
+//! Each grouping column's values get small ids of their own (a short string
+//! or an integer is one 128-bit key, looked up in a small open-addressing
+//! table of the column's keys); a row's ids, each in its own bits, index a
+//! table of group ids. Per row that is a few comparisons and
+//! one table read, where a general hash table hashes every value and
+//! compares it with the group's stored bytes.
+
+use datafusion::arrow::array::{new_empty_array, Array, ArrayRef, AsArray, BooleanArray, GenericByteArray, GenericByteViewArray};
+use datafusion::arrow::datatypes::{
+    ArrowNativeType, ByteArrayType, ByteViewType, DataType, Date32Type, Date64Type, Decimal128Type, Int16Type, Int32Type, Int64Type,
+    Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use datafusion::common::{internal_err, Result, ScalarValue};
+use std::collections::HashMap;
+
+/// Most bits a row's column ids may take together: the group table then has
+/// at most 2^16 entries (256 KiB).
+const TABLE_BITS: u32 = 16;
+
+/// Whether [`FewGroupValues`] can group by a column of `data_type`. Floats
+/// are not (SQL's `-0.0 = 0.0` and NaN make equal keys of different bits).
+pub fn supported(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView
+            | DataType::Boolean
+            | DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Date32
+            | DataType::Date64
+            | DataType::Decimal128(..)
+    )
+}
+
+/// The distinct values of one grouping column, each with a small id.
+struct KeyColumn {
+    data_type: DataType,
+    /// Ids by key: open addressing, at most half full, a free slot's id is
+    /// [`FREE`]. One probe finds most keys, with branches that go the same
+    /// way row after row (searching a list of keys mispredicted whenever
+    /// consecutive rows differed).
+    slots: Vec<(u128, u32)>,
+    /// Ids of values that are not one key (strings over 12 bytes).
+    long: HashMap<Box<[u8]>, u32>,
+    /// The id of NULL, once seen.
+    null: Option<u32>,
+    /// Each id's value, for the output.
+    values: Vec<ScalarValue>,
+}
+
+/// The id of a free slot of [`KeyColumn::slots`].
+const FREE: u32 = u32::MAX;
+
+/// Where `key` starts its search in `slots` of length `mask + 1`.
+#[inline]
+fn slot_of(key: u128, mask: usize) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(32);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+}
+
+/// The key of the byte string of `len` (at most 12) bytes at `start` of
+/// `data`: its length and its bytes, laid out as Arrow's string views lay
+/// out short strings. Read as one 16-byte load where the buffer allows
+/// (copying the bytes and reading them back made the load wait for the
+/// copy: a third of TPC-H Q1's time).
+#[inline]
+fn short_key(data: &[u8], start: usize, len: usize) -> u128 {
+    let bytes = match data.get(start..start + 16) {
+        Some(window) => u128::from_le_bytes(window.try_into().unwrap_or([0; 16])) & ((1u128 << (len * 8)) - 1),
+        None => {
+            let mut key = [0u8; 16];
+            key[..len].copy_from_slice(&data[start..start + len]);
+            u128::from_le_bytes(key)
+        }
+    };
+    len as u128 | bytes << 32
+}
+
+impl KeyColumn {
+    fn new(data_type: DataType) -> Self {
+        Self { data_type, slots: vec![(0, FREE); 16], long: HashMap::new(), null: None, values: vec![] }
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The id of `key`; `value` gives the value when it is new.
+    #[inline]
+    fn id(&mut self, key: u128, value: impl FnOnce() -> Result<ScalarValue>) -> Result<u32> {
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(key, mask);
+        loop {
+            let (k, id) = self.slots[at];
+            if id == FREE {
+                break;
+            }
+            if k == key {
+                return Ok(id);
+            }
+            at = (at + 1) & mask;
+        }
+        let id = self.add(value()?);
+        self.slots[at] = (key, id);
+        if self.slots.len() < 2 * self.keys() {
+            self.grow();
+        }
+        Ok(id)
+    }
+
+    /// Keys in the slots.
+    fn keys(&self) -> usize {
+        self.values.len() - self.long.len() - usize::from(self.null.is_some())
+    }
+
+    /// Doubles the slots.
+    fn grow(&mut self) {
+        let doubled = vec![(0, FREE); 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        let mask = self.slots.len() - 1;
+        for (key, id) in old.into_iter().filter(|(_, id)| *id != FREE) {
+            let mut at = slot_of(key, mask);
+            while self.slots[at].1 != FREE {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = (key, id);
+        }
+    }
+
+    /// The id of a value that is not one key.
+    fn long_id(&mut self, bytes: &[u8], value: impl FnOnce() -> Result<ScalarValue>) -> Result<u32> {
+        if let Some(id) = self.long.get(bytes) {
+            return Ok(*id);
+        }
+        let id = self.add(value()?);
+        self.long.insert(bytes.into(), id);
+        Ok(id)
+    }
+
+    fn null_id(&mut self) -> Result<u32> {
+        match self.null {
+            Some(id) => Ok(id),
+            None => {
+                let id = self.add(ScalarValue::try_from(&self.data_type)?);
+                self.null = Some(id);
+                Ok(id)
+            }
+        }
+    }
+
+    fn add(&mut self, value: ScalarValue) -> u32 {
+        self.values.push(value);
+        (self.values.len() - 1) as u32
+    }
+
+    /// Appends to `out` the id of each row of `array`.
+    fn ids_of(&mut self, array: &ArrayRef, out: &mut Vec<u32>) -> Result<()> {
+        out.clear();
+        out.reserve(array.len());
+        macro_rules! primitive {
+            ($t:ty) => {{
+                let values = array.as_primitive::<$t>();
+                for (row, v) in values.values().iter().enumerate() {
+                    let id = match values.is_valid(row) {
+                        true => self.id(*v as i128 as u128, || ScalarValue::try_from_array(array, row))?,
+                        false => self.null_id()?,
+                    };
+                    out.push(id);
+                }
+            }};
+        }
+        match array.data_type() {
+            DataType::Utf8 => self.bytes_ids(array, array.as_string::<i32>(), out)?,
+            DataType::LargeUtf8 => self.bytes_ids(array, array.as_string::<i64>(), out)?,
+            DataType::Binary => self.bytes_ids(array, array.as_binary::<i32>(), out)?,
+            DataType::LargeBinary => self.bytes_ids(array, array.as_binary::<i64>(), out)?,
+            DataType::Utf8View => self.view_ids(array, array.as_string_view(), out)?,
+            DataType::BinaryView => self.view_ids(array, array.as_binary_view(), out)?,
+            DataType::Boolean => {
+                let values: &BooleanArray = array.as_boolean();
+                for row in 0..values.len() {
+                    let id = match values.is_valid(row) {
+                        true => self.id(values.value(row) as u128, || ScalarValue::try_from_array(array, row))?,
+                        false => self.null_id()?,
+                    };
+                    out.push(id);
+                }
+            }
+            DataType::Int8 => primitive!(Int8Type),
+            DataType::Int16 => primitive!(Int16Type),
+            DataType::Int32 => primitive!(Int32Type),
+            DataType::Int64 => primitive!(Int64Type),
+            DataType::UInt8 => primitive!(UInt8Type),
+            DataType::UInt16 => primitive!(UInt16Type),
+            DataType::UInt32 => primitive!(UInt32Type),
+            DataType::UInt64 => primitive!(UInt64Type),
+            DataType::Date32 => primitive!(Date32Type),
+            DataType::Date64 => primitive!(Date64Type),
+            DataType::Decimal128(..) => primitive!(Decimal128Type),
+            other => return internal_err!("grouping by few values of {other}"),
+        }
+        Ok(())
+    }
+
+    fn bytes_ids<T: ByteArrayType>(&mut self, array: &ArrayRef, bytes: &GenericByteArray<T>, out: &mut Vec<u32>) -> Result<()> {
+        let offsets = bytes.value_offsets();
+        let data = bytes.value_data();
+        for row in 0..bytes.len() {
+            if bytes.is_null(row) {
+                out.push(self.null_id()?);
+                continue;
+            }
+            let (start, end) = (offsets[row].as_usize(), offsets[row + 1].as_usize());
+            let id = match end - start <= 12 {
+                true => self.id(short_key(data, start, end - start), || ScalarValue::try_from_array(array, row))?,
+                false => self.long_id(&data[start..end], || ScalarValue::try_from_array(array, row))?,
+            };
+            out.push(id);
+        }
+        Ok(())
+    }
+
+    fn view_ids<T: ByteViewType + ?Sized>(&mut self, array: &ArrayRef, views: &GenericByteViewArray<T>, out: &mut Vec<u32>) -> Result<()> {
+        for (row, view) in views.views().iter().enumerate() {
+            if views.is_null(row) {
+                out.push(self.null_id()?);
+                continue;
+            }
+            // A view of at most 12 bytes holds them inline, zero-padded:
+            // exactly `short_key`.
+            let id = match (*view as u32) <= 12 {
+                true => self.id(*view, || ScalarValue::try_from_array(array, row))?,
+                false => self.long_id(views.value(row).as_ref(), || ScalarValue::try_from_array(array, row))?,
+            };
+            out.push(id);
+        }
+        Ok(())
+    }
+}
+
+/// Group ids for rows of few distinct grouping values (see the module's
+/// documentation). Ids are given in order of first appearance, from 0, as
+/// DataFusion's `GroupValues` gives them.
+pub struct FewGroupValues {
+    columns: Vec<KeyColumn>,
+    /// Bits of a row's table index taken by each column's id.
+    bits: Vec<u32>,
+    /// Group id by table index (`u32::MAX`: no group yet).
+    table: Vec<u32>,
+    /// Each group's column ids, `columns.len()` per group.
+    groups: Vec<u32>,
+    /// Each column's ids of the batch being interned.
+    scratch: Vec<Vec<u32>>,
+}
+
+impl FewGroupValues {
+    /// Group ids for grouping columns of these types (each [`supported`]).
+    pub fn new(types: &[DataType]) -> Self {
+        let columns: Vec<KeyColumn> = types.iter().cloned().map(KeyColumn::new).collect();
+        let bits = vec![1; columns.len()];
+        let table = vec![u32::MAX; 1 << bits.iter().sum::<u32>()];
+        let scratch = vec![vec![]; columns.len()];
+        Self { columns, bits, table, groups: vec![], scratch }
+    }
+
+    /// The groups so far.
+    pub fn len(&self) -> usize {
+        self.groups.len() / self.columns.len().max(1)
+    }
+
+    /// Sets `groups` to the group id of each row of `cols`, adding groups as
+    /// needed; false, with no group added, when the rows' distinct values
+    /// are too many for one table (the caller then groups another way).
+    pub fn intern(&mut self, cols: &[ArrayRef], groups: &mut Vec<usize>) -> Result<bool> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for ((column, array), ids) in self.columns.iter_mut().zip(cols).zip(scratch.iter_mut()) {
+            column.ids_of(array, ids)?;
+        }
+        self.scratch = scratch;
+        if !self.fit_table() {
+            return Ok(false);
+        }
+        let shifts: Vec<u32> = self.bits.iter().scan(0, |at, bits| { let shift = *at; *at += bits; Some(shift) }).collect();
+        let rows = cols.first().map_or(0, |c| c.len());
+        groups.clear();
+        groups.reserve(rows);
+        for row in 0..rows {
+            let mut index = 0usize;
+            for (ids, shift) in self.scratch.iter().zip(&shifts) {
+                index |= (ids[row] as usize) << shift;
+            }
+            let mut group = self.table[index];
+            if group == u32::MAX {
+                group = self.len() as u32;
+                self.groups.extend(self.scratch.iter().map(|ids| ids[row]));
+                self.table[index] = group;
+            }
+            groups.push(group as usize);
+        }
+        Ok(true)
+    }
+
+    /// Widens the columns' bits to their ids and rebuilds the table; false
+    /// when they would need more than [`TABLE_BITS`].
+    fn fit_table(&mut self) -> bool {
+        let needed: Vec<u32> = self.columns.iter().map(|c| (c.len().max(2) as u32).next_power_of_two().trailing_zeros()).collect();
+        if needed.iter().zip(&self.bits).all(|(n, b)| n <= b) {
+            return true;
+        }
+        let bits: Vec<u32> = needed.iter().zip(&self.bits).map(|(n, b)| (*n).max(*b)).collect();
+        if bits.iter().sum::<u32>() > TABLE_BITS {
+            return false;
+        }
+        self.bits = bits;
+        self.table = vec![u32::MAX; 1 << self.bits.iter().sum::<u32>()];
+        let width = self.columns.len();
+        for group in 0..self.len() {
+            let mut index = 0usize;
+            let mut shift = 0;
+            for (ids, bits) in self.groups[group * width..(group + 1) * width].iter().zip(&self.bits) {
+                index |= (*ids as usize) << shift;
+                shift += bits;
+            }
+            self.table[index] = group as u32;
+        }
+        true
+    }
+
+    /// Every group's values, one array per grouping column, by group id.
+    pub fn emit(&self) -> Result<Vec<ArrayRef>> {
+        if self.groups.is_empty() {
+            return Ok(self.columns.iter().map(|c| new_empty_array(&c.data_type)).collect());
+        }
+        let width = self.columns.len();
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(k, column)| {
+                let values = self.groups.iter().skip(k).step_by(width).map(|id| column.values[*id as usize].clone());
+                ScalarValue::iter_to_array(values)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{Int64Array, StringArray, StringViewArray};
+    use std::sync::Arc;
+
+    fn strings(values: &[Option<&str>]) -> ArrayRef {
+        Arc::new(StringArray::from(values.to_vec()))
+    }
+
+    #[test]
+    fn rows_get_group_ids_in_order_of_first_appearance_and_values_come_back() {
+        let long = "a value longer than twelve bytes";
+        let names = strings(&[Some("b"), Some("a"), None, Some("b"), Some(long), Some(""), None, Some(long)]);
+        let numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), Some(1), None, Some(1), Some(-7), None]));
+        let mut groups = FewGroupValues::new(&[DataType::Utf8, DataType::Int64]);
+        let mut ids = vec![];
+        assert!(groups.intern(&[names.clone(), numbers.clone()], &mut ids).unwrap());
+        assert_eq!(ids, vec![0, 1, 2, 0, 3, 4, 2, 3]);
+        // A second batch finds the same groups and adds new ones after them.
+        let more_names = strings(&[Some("a"), Some("c"), Some(long)]);
+        let more_numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(2)]));
+        assert!(groups.intern(&[more_names, more_numbers], &mut ids).unwrap());
+        assert_eq!(ids, vec![1, 5, 6]);
+        let out = groups.emit().unwrap();
+        assert_eq!(out[0].as_ref(), &strings(&[Some("b"), Some("a"), None, Some(long), Some(""), Some("c"), Some(long)]) as &dyn Array);
+        let expected: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), None, Some(1), Some(1), Some(2)]));
+        assert_eq!(out[1].as_ref(), expected.as_ref());
+    }
+
+    #[test]
+    fn string_views_and_strings_of_the_same_text_are_the_same_key() {
+        // A view's inline bytes are the key of the same bytes read from a string array.
+        let text = ["", "x", "twelve bytes", "thirteen byte"];
+        let mut plain = KeyColumn::new(DataType::Utf8);
+        let mut views = KeyColumn::new(DataType::Utf8View);
+        let (mut a, mut b) = (vec![], vec![]);
+        plain.ids_of(&(Arc::new(StringArray::from(text.to_vec())) as ArrayRef), &mut a).unwrap();
+        views.ids_of(&(Arc::new(StringViewArray::from(text.to_vec())) as ArrayRef), &mut b).unwrap();
+        assert_eq!(a, vec![0, 1, 2, 3]);
+        assert_eq!(a, b);
+        assert_eq!(plain.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect::<std::collections::BTreeSet<_>>(),
+                   views.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect());
+    }
+
+    #[test]
+    fn a_column_of_many_values_widens_the_table_and_keeps_every_group() {
+        let mut groups = FewGroupValues::new(&[DataType::Int64, DataType::Utf8]);
+        let numbers: ArrayRef = Arc::new(Int64Array::from((0..500).collect::<Vec<i64>>()));
+        let flags = strings(&(0..500).map(|i| Some(if i % 2 == 0 { "even" } else { "odd" })).collect::<Vec<_>>());
+        let mut ids = vec![];
+        assert!(groups.intern(&[numbers.clone(), flags.clone()], &mut ids).unwrap());
+        assert_eq!(ids, (0..500).collect::<Vec<usize>>());
+        assert!(groups.intern(&[numbers, flags], &mut ids).unwrap());
+        assert_eq!(ids, (0..500).collect::<Vec<usize>>());
+        assert_eq!(groups.len(), 500);
+    }
+
+    #[test]
+    fn values_too_many_for_one_table_add_no_group_and_say_so() {
+        let mut groups = FewGroupValues::new(&[DataType::Int64, DataType::Int64]);
+        let few: ArrayRef = Arc::new(Int64Array::from(vec![1, 2]));
+        let mut ids = vec![];
+        assert!(groups.intern(&[few.clone(), few], &mut ids).unwrap());
+        // 300 x 300 values need 9 + 9 bits: more than the table has.
+        let many: ArrayRef = Arc::new(Int64Array::from((0..300).collect::<Vec<i64>>()));
+        assert!(!groups.intern(&[many.clone(), many], &mut ids).unwrap());
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups.emit().unwrap()[0].len(), 2);
+    }
+}
