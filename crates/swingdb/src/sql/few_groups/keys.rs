@@ -22,27 +22,20 @@ const TABLE_BITS: u32 = 16;
 /// Whether [`FewGroupValues`] can group by a column of `data_type`. Floats
 /// are not (SQL's `-0.0 = 0.0` and NaN make equal keys of different bits).
 pub fn supported(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Utf8View
-            | DataType::Binary
-            | DataType::LargeBinary
-            | DataType::BinaryView
-            | DataType::Boolean
-            | DataType::Int8
-            | DataType::Int16
-            | DataType::Int32
-            | DataType::Int64
-            | DataType::UInt8
-            | DataType::UInt16
-            | DataType::UInt32
-            | DataType::UInt64
-            | DataType::Date32
-            | DataType::Date64
-            | DataType::Decimal128(..)
-    )
+    data_type.is_integer()
+        || matches!(
+            data_type,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::Boolean
+                | DataType::Date32
+                | DataType::Date64
+                | DataType::Decimal128(..)
+        )
 }
 
 /// The distinct values of one grouping column, each with a small id.
