@@ -11,7 +11,7 @@ use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
 use datafusion::physical_plan::aggregates::group_values::{new_group_values, GroupValues};
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
-use datafusion::physical_plan::aggregates::{aggregate_expressions, AggregateExec, AggregateMode};
+use datafusion::physical_plan::aggregates::{aggregate_expressions, AggregateExec, AggregateOutputMode};
 use datafusion::physical_plan::execution_plan::{Boundedness, ChildrenPropertiesMode, EmissionType, ReplaceChildrenOptions};
 use datafusion::physical_plan::metrics::{BaselineMetrics, Count, ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -213,7 +213,7 @@ impl Aggregation {
             Groups::Few(few) => few.emit()?,
             Groups::Any(any) => any.emit(EmitTo::All)?,
         };
-        let final_values = matches!(self.aggregate.mode(), AggregateMode::Single | AggregateMode::SinglePartitioned);
+        let final_values = self.aggregate.mode().output_mode() == AggregateOutputMode::Final;
         for accumulator in &mut self.accumulators {
             match final_values {
                 true => columns.push(accumulator.evaluate(EmitTo::All)?),

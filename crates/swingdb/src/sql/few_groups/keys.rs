@@ -286,7 +286,7 @@ impl FewGroupValues {
         if !self.fit_table() {
             return Ok(false);
         }
-        let shifts: Vec<u32> = self.bits.iter().scan(0, |at, bits| { let shift = *at; *at += bits; Some(shift) }).collect();
+        let shifts = self.shifts();
         let rows = cols.first().map_or(0, |c| c.len());
         groups.clear();
         groups.reserve(rows);
@@ -306,6 +306,11 @@ impl FewGroupValues {
         Ok(true)
     }
 
+    /// Where each column's id starts in a table index.
+    fn shifts(&self) -> Vec<u32> {
+        self.bits.iter().scan(0, |at, bits| { let shift = *at; *at += bits; Some(shift) }).collect()
+    }
+
     /// Widens the columns' bits to their ids and rebuilds the table; false
     /// when they would need more than [`TABLE_BITS`].
     fn fit_table(&mut self) -> bool {
@@ -319,14 +324,10 @@ impl FewGroupValues {
         }
         self.bits = bits;
         self.table = vec![u32::MAX; 1 << self.bits.iter().sum::<u32>()];
-        let width = self.columns.len();
+        let (width, shifts) = (self.columns.len(), self.shifts());
         for group in 0..self.len() {
-            let mut index = 0usize;
-            let mut shift = 0;
-            for (ids, bits) in self.groups[group * width..(group + 1) * width].iter().zip(&self.bits) {
-                index |= (*ids as usize) << shift;
-                shift += bits;
-            }
+            let ids = &self.groups[group * width..(group + 1) * width];
+            let index = ids.iter().zip(&shifts).fold(0usize, |index, (id, shift)| index | (*id as usize) << shift);
             self.table[index] = group as u32;
         }
         true
