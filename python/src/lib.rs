@@ -409,6 +409,12 @@ impl PyConnection {
         self.with(py, |c| Ok(c.unregister(&name)))
     }
 
+    /// How many statements were answered from a plan kept from an earlier
+    /// run of the same query (for tests).
+    fn _cached_plan_uses(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |c| Ok(c.cached_plan_uses()))
+    }
+
     /// Turns the short way of single-row parameterised INSERTs on or off (for tests).
     fn _set_fast_inserts(&self, py: Python<'_>, on: bool) -> PyResult<()> {
         self.with(py, |c| {

@@ -379,7 +379,7 @@ fn all_i64(con: &Connection, sql: &str) -> Vec<i64> {
 }
 
 #[test]
-fn repeated_plain_reads_reuse_their_plan_only_while_it_is_right() {
+fn repeated_queries_reuse_their_plan_only_while_it_is_right() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let db = Database::open(&path, OpenOptions::default()).unwrap();
@@ -429,18 +429,113 @@ fn repeated_plain_reads_reuse_their_plan_only_while_it_is_right() {
         con.execute("SELECT a, abs(a) FROM t", &[]).unwrap().collect_batches().unwrap();
     }
     assert_eq!(con.cached_plan_uses(), before + 2); // immutable functions are fine
-    // Aggregates are planned afresh every time.
+    // Aggregates are kept too, and answer from the tables of each run.
     let before = con.cached_plan_uses();
     for _ in 0..3 {
         assert_eq!(single_i64(&con, "SELECT sum(a) FROM t"), 8);
     }
-    assert_eq!(con.cached_plan_uses(), before);
+    assert_eq!(con.cached_plan_uses(), before + 2);
+    con.execute("INSERT INTO t VALUES (10)", &[]).unwrap();
+    assert_eq!(single_i64(&con, "SELECT sum(a) FROM t"), 18);
+    con.execute("DELETE FROM t WHERE a = 10", &[]).unwrap();
     // Nothing is kept while another database is attached.
+    let before = con.cached_plan_uses();
     con.execute("ATTACH ':memory:' AS m", &[]).unwrap();
     for _ in 0..3 {
         assert_eq!(all_i64(&con, read), [3, 4]);
     }
     assert_eq!(con.cached_plan_uses(), before);
+}
+
+/// Every row of `sql`'s answer, as text (one string per row).
+fn all_rows(con: &Connection, sql: &str) -> Vec<String> {
+    let batches = rows(con, sql);
+    let text = swingdb::arrow::util::pretty::pretty_format_batches(&batches).unwrap().to_string();
+    text.lines().filter(|l| l.starts_with('|')).skip(1).map(str::to_string).collect()
+}
+
+/// A connection to a new database with `t (k, v)`: 20,000 rows, k from 0,
+/// v = k % 100; and `u (k, w)`: 50 rows, k = 0, 400, 800, ...
+fn two_tables(path: &std::path::Path) -> Connection {
+    let con = Database::open(path, OpenOptions::default()).unwrap().connect().unwrap();
+    con.execute("CREATE TABLE t AS SELECT value AS k, value % 100 AS v FROM range(20000)", &[]).unwrap();
+    con.execute("CREATE TABLE u AS SELECT value * 400 AS k, value AS w FROM range(50)", &[]).unwrap();
+    con
+}
+
+#[test]
+fn a_kept_plan_runs_again_without_the_runtime_filters_of_its_last_run() {
+    // Operators publish filters while they run (a min/max its bound so far, a
+    // top-k sort its threshold, a hash join its keys) and the scans below
+    // apply them. A plan reused with the filters of its last run would drop
+    // the rows that made its answer: min(k) would look for values below the
+    // minimum it found.
+    let tmp = tempfile::tempdir().unwrap();
+    let con = two_tables(&tmp.path().join("db"));
+    let queries = [
+        "SELECT min(k), max(k), min(v) FROM t WHERE v > 10",
+        "SELECT k, v FROM t ORDER BY v DESC, k LIMIT 5",
+        "SELECT k FROM t WHERE v = 7 ORDER BY k DESC LIMIT 3",
+        "SELECT t.k, u.w FROM t JOIN u ON t.k = u.k WHERE u.w < 10 ORDER BY t.k",
+        "SELECT count(*), sum(t.v) FROM t JOIN u ON t.k = u.k + 1",
+    ];
+    for sql in queries {
+        let first = all_rows(&con, sql);
+        assert!(!first.is_empty(), "{sql}");
+        let before = con.cached_plan_uses();
+        for run in 0..3 {
+            assert_eq!(all_rows(&con, sql), first, "{sql}: run {run} from the kept plan");
+        }
+        assert_eq!(con.cached_plan_uses(), before + 3, "{sql} reuses its plan");
+    }
+    assert_eq!(all_rows(&con, queries[0]), ["| 11     | 19999  | 11     |"]);
+    assert_eq!(all_rows(&con, queries[1])[0], "| 99  | 99 |");
+}
+
+#[test]
+fn a_result_used_twice_is_computed_once_per_run_of_a_kept_plan() {
+    let tmp = tempfile::tempdir().unwrap();
+    let con = two_tables(&tmp.path().join("db"));
+    let sql = "WITH s AS (SELECT v, count(*) AS n FROM t GROUP BY v) \
+               SELECT a.v, a.n, b.n FROM s a JOIN s b ON a.v = b.v + 1 WHERE a.v < 3 ORDER BY a.v";
+    let first = all_rows(&con, sql);
+    assert_eq!(first, ["| 1 | 200 | 200 |", "| 2 | 200 | 200 |"]);
+    for _ in 0..3 {
+        assert_eq!(all_rows(&con, sql), first);
+    }
+    assert_eq!(con.cached_plan_uses(), 3);
+    // A change of the table is seen by both uses.
+    con.execute("INSERT INTO t VALUES (100000, 2)", &[]).unwrap();
+    assert_eq!(all_rows(&con, sql), ["| 1 | 200 | 200 |", "| 2 | 201 | 200 |"]);
+    assert_eq!(all_rows(&con, sql), ["| 1 | 200 | 200 |", "| 2 | 201 | 200 |"]);
+}
+
+#[test]
+fn a_kept_plan_with_a_scalar_subquery_is_not_renewed_while_an_earlier_run_is_read() {
+    // The results of an uncorrelated scalar subquery sit in a container the
+    // plan's expressions share; renewing the plan empties it. A result of an
+    // earlier run still being read must keep its value.
+    let tmp = tempfile::tempdir().unwrap();
+    let con = two_tables(&tmp.path().join("db"));
+    let sql = "SELECT k FROM t WHERE v > (SELECT avg(v) FROM t) + 49 ORDER BY k";
+    let expected: Vec<i64> = (0..20000).filter(|k| k % 100 == 99).collect();
+    assert_eq!(all_i64(&con, sql), expected);
+    let mut open = con.execute(sql, &[]).unwrap();
+    assert_eq!(con.cached_plan_uses(), 1);
+    let second = all_i64(&con, sql);
+    assert_eq!(con.cached_plan_uses(), 1, "planned anew while the first run is unread");
+    assert_eq!(second, expected);
+    let first: Vec<i64> = open
+        .collect_batches()
+        .unwrap()
+        .iter()
+        .flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec())
+        .collect();
+    assert_eq!(first, expected);
+    // Read to the end, a result no longer holds the plan back.
+    assert_eq!(all_i64(&con, sql), expected);
+    assert_eq!(all_i64(&con, sql), expected);
+    assert!(con.cached_plan_uses() >= 2);
 }
 
 /// Mappings of this process of files under `path` that were deleted.

@@ -17,6 +17,7 @@ pub mod params;
 pub mod parse;
 pub mod planner;
 pub mod remote;
+pub mod reuse;
 pub mod runtime_filter;
 pub mod selectivity;
 pub mod session;

@@ -10,6 +10,7 @@ use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
 use super::selectivity::FilterSelectivity;
 use super::planner::SwingQueryPlanner;
+use super::reuse::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::error::Result;
 use crate::storage::SegmentStore;
@@ -60,14 +61,17 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
 /// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
 /// and aggregations into few groups computed by swingdb's operator
-/// ([`FewGroupsAggregation`]: other rules look for DataFusion's).
-fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+/// ([`FewGroupsAggregation`]: other rules look for DataFusion's). The plan
+/// as it is before runtime filters are pushed down is left in `kept`
+/// ([`KeepPlanBeforeRuntimeFilters`]), for a repeated query to start from.
+fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(FilterSelectivity));
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(CheapConjunctions));
     rules.push(Arc::new(FewGroupsAggregation));
+    KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
     rules
 }
 
@@ -113,11 +117,14 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // zone-aware; unset, DataFusion makes them naive timestamps. now() and
     // current_timestamp give UTC instants too.
     config.options_mut().execution.time_zone = Some("UTC".to_string());
+    // Where the plan of a query is kept for reuse (see `sql::reuse`).
+    let kept = Arc::new(PlanBeforeRuntimeFilters::default());
+    let config = config.with_extension(kept.clone());
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
-        .with_physical_optimizer_rules(physical_rules())
+        .with_physical_optimizer_rules(physical_rules(kept))
         .build();
     let mut state = state;
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.

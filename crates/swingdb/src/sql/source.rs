@@ -63,6 +63,11 @@ impl SegmentSource {
         Self { runtime_filters, ..self.clone() }
     }
 
+    /// Whether operators above have handed this scan runtime filters.
+    pub fn has_runtime_filters(&self) -> bool {
+        !self.runtime_filters.is_empty()
+    }
+
     /// Keeps a source derived from ours (projected, limited, repartitioned) ours.
     fn rewrap(&self, source: Arc<dyn DataSource>) -> Arc<dyn DataSource> {
         match source.downcast_ref::<MemorySourceConfig>() {

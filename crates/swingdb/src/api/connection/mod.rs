@@ -12,7 +12,7 @@ mod dml;
 mod export;
 mod fast_insert;
 mod pipe;
-mod read_plans;
+mod plan_cache;
 mod share;
 mod summarize;
 mod upsert;
@@ -103,8 +103,8 @@ pub struct Connection {
     remembered: Mutex<fast_insert::Remembered>,
     fast_inserts: AtomicBool,
     interrupt: Interrupt,
-    /// Physical plans of repeated plain reads (see `read_plans.rs`).
-    read_plans: Mutex<read_plans::ReadPlans>,
+    /// Physical plans of repeated queries (see `plan_cache.rs`).
+    plan_cache: Mutex<plan_cache::PlanCache>,
     /// The SQL text of the query being run, while its plan may be kept.
     remember_as: Mutex<Option<String>>,
     /// Pipes the running statement imported rows from, confirmed to their
@@ -244,6 +244,7 @@ impl Connection {
             store: core.store.clone(),
             external_access: core.external_access,
         })?;
+        let plan_cache = plan_cache::PlanCache::new(&ctx);
         Ok(Self {
             core,
             own: own.to_string(),
@@ -259,7 +260,7 @@ impl Connection {
             remembered: Mutex::default(),
             fast_inserts: AtomicBool::new(true),
             interrupt,
-            read_plans: Mutex::default(),
+            plan_cache: Mutex::new(plan_cache),
             remember_as: Mutex::default(),
             pending_imports: Mutex::default(),
         })
@@ -314,7 +315,7 @@ impl Connection {
         let name = name.to_string();
         let table = MemTable::try_new(schema, vec![batches])?;
         self.registered.lock().unwrap().insert(name, Arc::new(table));
-        self.read_plans.lock().unwrap().clear();
+        self.plan_cache.lock().unwrap().clear();
         Ok(())
     }
 
@@ -340,7 +341,7 @@ impl Connection {
 
     /// Removes a registration; returns whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
-        self.read_plans.lock().unwrap().clear();
+        self.plan_cache.lock().unwrap().clear();
         self.registered.lock().unwrap().remove(name).is_some()
     }
 
@@ -386,7 +387,7 @@ impl Connection {
     /// Plans this connection kept for repeated reads are forgotten: what is
     /// done with the session may change what they mean.
     pub fn session(&self) -> &SessionContext {
-        self.read_plans.lock().unwrap().clear();
+        self.plan_cache.lock().unwrap().clear();
         &self.ctx
     }
 
@@ -402,16 +403,16 @@ impl Connection {
             };
         }
         if params.is_empty() {
-            if let Some(result) = self.cached_read(sql)? {
+            if let Some(result) = self.cached_query(sql)? {
                 return Ok(result);
             }
         }
         let statements = parse(sql)?;
         // Other statements may change settings, functions or views.
-        if !statements.iter().all(read_plans::is_query) {
-            self.read_plans.lock().unwrap().clear();
+        if !statements.iter().all(plan_cache::is_query) {
+            self.plan_cache.lock().unwrap().clear();
         }
-        let remember = params.is_empty() && statements.len() == 1 && read_plans::is_query(&statements[0]);
+        let remember = params.is_empty() && statements.len() == 1 && plan_cache::is_query(&statements[0]);
         let mut last = QueryResult::empty();
         let count = statements.len();
         for (index, statement) in statements.into_iter().enumerate() {
@@ -454,7 +455,7 @@ impl Connection {
         // and mapped, until it runs out of file descriptors, and keep the
         // space of collected files from being freed.
         self.core.store.retain(&manifest.segment_files().collect());
-        self.read_plans.lock().unwrap().keep_made_from(&manifest.tables);
+        self.plan_cache.lock().unwrap().keep_made_from(&manifest.tables);
         *self.tables.lock().unwrap() = manifest.tables.clone();
         *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new(), tails: HashSet::new() });
         Ok(())
@@ -785,12 +786,24 @@ impl Connection {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
-                let remember = self.remember_as.lock().unwrap().take().filter(|_| read_plans::same_every_run(&plan));
-                let (physical, task_ctx) = self.physical_plan(plan).await?;
-                if let Some(sql) = remember {
-                    self.remember_read(sql, &physical, &task_ctx, &names);
+                let remember = self.remember_as.lock().unwrap().take().filter(|_| plan_cache::same_every_run(&plan));
+                if remember.is_some() {
+                    self.keep_next_plan();
                 }
-                let stream = restore_names(self.stream_physical(physical, task_ctx)?, names)?;
+                let planned = self.physical_plan(plan).await;
+                let mut run = None;
+                if let Some(sql) = remember {
+                    let kept = self.take_kept_plan();
+                    if let Ok((physical, task_ctx)) = &planned {
+                        run = self.remember_plan(sql, kept, physical, task_ctx, &names);
+                    }
+                }
+                let (physical, task_ctx) = planned?;
+                let mut stream = self.stream_physical(physical, task_ctx)?;
+                if let Some(run) = run {
+                    stream = plan_cache::while_running(stream, run);
+                }
+                let stream = restore_names(stream, names)?;
                 Ok(QueryResult::streaming(stream))
             }
         }
@@ -881,7 +894,7 @@ impl Connection {
             // A plain read of stored tables: DataFusion split the scan into
             // contiguous ranges; reading them one after the other keeps storage
             // order, so adjacent slices can be joined back into whole arrays.
-            return read_plans::stream_in_order(physical, task_ctx);
+            return plan_cache::stream_in_order(physical, task_ctx);
         }
         let physical = watch_plan(physical, &self.interrupt.run())?;
         Ok(off_thread(execute_stream(physical, task_ctx)?))

@@ -22,6 +22,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{collect, ChildStats, DisplayAs, StatisticsArgs, DisplayFormatType, ExecutionPlan, PlanProperties, SendableRecordBatchStream};
 use datafusion::physical_planner::{ExtensionPlanner, PhysicalPlanner};
 use futures::TryStreamExt;
+use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
 
@@ -91,6 +92,15 @@ impl SharedExec {
             Boundedness::Bounded,
         ));
         Self { input, rows, uses, properties }
+    }
+
+    /// This use, over `children` (its input made anew), run again: every
+    /// use of one shared result gets the same fresh rows from `fresh` (by the
+    /// address of the rows they shared), so the result is computed once again.
+    pub fn renewed(&self, mut children: Vec<Arc<dyn ExecutionPlan>>, fresh: &mut HashMap<usize, Arc<SharedRows>>) -> Result<Arc<dyn ExecutionPlan>> {
+        let Some(input) = children.pop() else { return internal_err!("SharedExec needs one input") };
+        let rows = fresh.entry(Arc::as_ptr(&self.rows) as usize).or_insert_with(|| Arc::new(SharedRows::new(self.rows.id)));
+        Ok(Arc::new(Self::new(input, rows.clone(), self.uses)))
     }
 }
 
