@@ -213,7 +213,9 @@ def test_keyed_writes_agree_with_sqlite_and_duckdb():
 
 
 def test_swingdb_agrees_with_sqlite_and_duckdb():
-    wrong, refused, compared = [], [], 0
+    """Each query is also run a second time on swingdb, from the plan it kept
+    the first time (see api/connection/plan_cache.rs): same answer."""
+    wrong, refused, compared, reuses = [], [], 0, 0
     rounds = max(1, QUERIES // 30)
     for round_ in range(rounds):
         gen = Generator(1000 + round_)
@@ -231,15 +233,23 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
                 continue  # the peers disagree or refuse: nothing to hold swingdb to
             compared += 1
             ours = answers["swingdb"]
+            # Run again, the query starts from the plan kept the first time
+            # (operators renewed): it must answer the same.
+            reused = engines["swingdb"]._con._cached_plan_uses()
+            again = _answer(engines["swingdb"], sql)
+            reuses += engines["swingdb"]._con._cached_plan_uses() - reused
+            if repr(again) != repr(ours):
+                wrong.append(f"{sql}\n    swingdb, run again: {again}\n    the first time:    {ours}")
             if isinstance(ours, Exception):
                 refused.append(f"{sql}\n    {type(ours).__name__}: {ours}")
             elif ours != peer:
                 wrong.append(f"{sql}\n    swingdb: {ours}\n    peers:   {peer}")
         for con in engines.values():
             con.close()
-    print(f"\n{compared} queries compared, {len(refused)} refused by swingdb, {len(wrong)} wrong")
+    print(f"\n{compared} queries compared, {len(refused)} refused by swingdb, {len(wrong)} wrong, {reuses} run again from a kept plan")
     for r in refused[:10]:
         print("  refused:", r)
     assert compared >= QUERIES // 2
+    assert reuses >= compared // 2, f"only {reuses} of {compared} queries ran again from a kept plan"
     assert not wrong, f"{len(wrong)} wrong answers:\n" + "\n".join(wrong[:10])
     assert not refused, f"{len(refused)} refused:\n" + "\n".join(refused[:10])

@@ -131,12 +131,7 @@ impl RuntimeRules {
 /// recursive queries, windows with a state observer, and anything not
 /// listed.
 ///
-/// One piece of state outlives renewal: DataFusion's `ScalarSubqueryExec`
-/// shares the container of its results with the expressions that read them
-/// (which only their operators could replace), and renewing it empties that
-/// container. A renewed plan must therefore not run while an earlier run of
-/// the same plan may still read it (the plan cache waits for every stream of
-/// a kept plan to end before it renews the plan again).
+/// One piece of state outlives renewal: see [`renewal_resets_shared_state`].
 pub fn renewable(plan: &Arc<dyn ExecutionPlan>) -> bool {
     let node = plan.as_ref();
     let accepted = match node.name() {
@@ -158,6 +153,15 @@ pub fn renewable(plan: &Arc<dyn ExecutionPlan>) -> bool {
         _ => false,
     };
     accepted && !holds_runtime_filter(node) && plan.children().into_iter().all(renewable)
+}
+
+/// Whether renewing `plan` resets state that every copy of it shares, so a
+/// copy must not be renewed while an earlier one may still run: DataFusion's
+/// `ScalarSubqueryExec` shares the container of its results with the
+/// expressions that read them (which only their operators could replace),
+/// and renewing it empties that container.
+pub fn renewal_resets_shared_state(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    plan.name() == "ScalarSubqueryExec" || plan.children().into_iter().any(renewal_resets_shared_state)
 }
 
 /// Whether `node` evaluates a runtime filter it did not publish itself.

@@ -37,7 +37,7 @@ use super::{reads_in_storage_order, Connection};
 use crate::api::result::QueryResult;
 use crate::error::Result;
 use crate::sql::output_names::{restore_names, OutputNames};
-use crate::sql::reuse::{operators, renewable, renewed, PlanBeforeRuntimeFilters, RuntimeRules};
+use crate::sql::reuse::{operators, renewable, renewal_resets_shared_state, renewed, PlanBeforeRuntimeFilters, RuntimeRules};
 use crate::storage::{same_tables, TableMeta};
 use datafusion::common::tree_node::TreeNode;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
@@ -66,10 +66,11 @@ pub(super) struct CachedPlan {
     kept: Kept,
     task_ctx: Arc<TaskContext>,
     names: OutputNames,
-    /// Held by every result stream of this plan until it ends: the plan is
-    /// renewed only when no earlier run can still read state that renewal
-    /// resets (see `sql::reuse::renewable`).
-    runs: Arc<()>,
+    /// For a plan with state that renewal resets for every run at once (see
+    /// `sql::reuse::renewal_resets_shared_state`): held by every result
+    /// stream of the plan until it ends, and the plan is renewed only when no
+    /// earlier run can still read that state.
+    runs: Option<Arc<()>>,
 }
 
 /// The plan kept of a query (see the module's doc).
@@ -180,7 +181,7 @@ impl Connection {
         if !fresh {
             return forget();
         }
-        if Arc::strong_count(&cached.runs) > 1 {
+        if cached.runs.as_ref().is_some_and(|runs| Arc::strong_count(runs) > 1) {
             return Ok(None); // an earlier run is still being read: plan anew
         }
         let task_ctx = cached.task_ctx.clone();
@@ -196,7 +197,10 @@ impl Connection {
             }
         };
         self.plan_cache.lock().unwrap().uses += 1;
-        let stream = while_running(stream, cached.runs.clone());
+        let stream = match &cached.runs {
+            Some(runs) => while_running(stream, runs.clone()),
+            None => stream,
+        };
         Ok(Some(QueryResult::streaming(restore_names(stream, cached.names.clone())?)))
     }
 
@@ -214,9 +218,9 @@ impl Connection {
 
     /// Keeps the plan of the query `sql`, which was planned as `physical`
     /// and was `before_runtime_filters` before runtime filters were pushed
-    /// down (see the module's doc for which plans are kept). What it answers
-    /// is to be held by the stream of `physical` until it ends (see
-    /// [`while_running`]).
+    /// down (see the module's doc for which plans are kept). What it answers,
+    /// if anything, is to be held by the stream of `physical` until it ends
+    /// (see [`while_running`]).
     pub(super) fn remember_plan(
         &self,
         sql: String,
@@ -236,10 +240,14 @@ impl Connection {
                 Some(Kept::BeforeRuntimeFilters { plan, operators: operators(physical) })
             })
         };
-        let runs = Arc::new(());
+        let kept = kept?;
+        let runs = match &kept {
+            Kept::BeforeRuntimeFilters { plan, .. } if renewal_resets_shared_state(plan) => Some(Arc::new(())),
+            _ => None,
+        };
         let cached = CachedPlan {
             tables: self.tables.lock().unwrap().clone(),
-            kept: kept?,
+            kept,
             task_ctx: task_ctx.clone(),
             names: names.clone(),
             runs: runs.clone(),
@@ -249,7 +257,7 @@ impl Connection {
             cache.clear();
         }
         cache.plans.insert(sql, Arc::new(cached));
-        Some(runs)
+        runs
     }
 }
 
