@@ -75,6 +75,9 @@ pub struct KeepPlanBeforeRuntimeFilters(pub Arc<PlanBeforeRuntimeFilters>);
 /// The name of DataFusion's rule that pushes runtime filters down.
 const RUNTIME_FILTER_PUSHDOWN: &str = "FilterPushdown(Post)";
 
+/// The name of [`KeepPlanBeforeRuntimeFilters`].
+const KEEP_RULE: &str = "keep_plan_before_runtime_filters";
+
 impl KeepPlanBeforeRuntimeFilters {
     /// `rules` with this rule placed just before DataFusion's pushdown of
     /// runtime filters (or last, if there is none).
@@ -91,7 +94,7 @@ impl PhysicalOptimizerRule for KeepPlanBeforeRuntimeFilters {
     }
 
     fn name(&self) -> &str {
-        "keep_plan_before_runtime_filters"
+        KEEP_RULE
     }
 
     fn schema_check(&self) -> bool {
@@ -107,8 +110,7 @@ pub struct RuntimeRules(Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>>);
 impl RuntimeRules {
     /// The rules of `rules` after the keeping rule (none if it is not there).
     pub fn after_kept_point(rules: &[Arc<dyn PhysicalOptimizerRule + Send + Sync>]) -> Self {
-        let kept = KeepPlanBeforeRuntimeFilters(Arc::default());
-        let after = rules.iter().position(|r| r.name() == kept.name()).map_or(rules.len(), |i| i + 1);
+        let after = rules.iter().position(|r| r.name() == KEEP_RULE).map_or(rules.len(), |i| i + 1);
         Self(rules[after..].to_vec())
     }
 
