@@ -42,10 +42,18 @@ pub fn supported(data_type: &DataType) -> bool {
 struct KeyColumn {
     data_type: DataType,
     /// Ids by key: open addressing, at most half full, a free slot's id is
-    /// [`FREE`]. One probe finds most keys, with branches that go the same
-    /// way row after row (searching a list of keys mispredicted whenever
-    /// consecutive rows differed).
+    /// [`FREE`]. While the keys are few, the table is laid out so that each
+    /// sits in the slot its hash names (see [`KeyColumn::settle`]): a lookup
+    /// is one hash, one load and one comparison that goes the same way row
+    /// after row. (With linear probing, TPC-H Q1's "N" and "R" shared a slot
+    /// and the quarter of rows with "R" mispredicted.)
     slots: Vec<(u128, u32)>,
+    /// The hash's multiplier, chosen by [`KeyColumn::settle`].
+    seed: u64,
+    /// Ids of one-byte values (strings and integers of 0 to 255), by the
+    /// byte, once seen ([`FREE`] before): a flag's or code's id is one load,
+    /// with no key to build and hash (that took a fifth of TPC-H Q1).
+    bytes: Box<[u32; 256]>,
     /// Ids of values that are not one key (strings over 12 bytes).
     long: HashMap<Box<[u8]>, u32>,
     /// The id of NULL, once seen.
@@ -57,12 +65,30 @@ struct KeyColumn {
 /// The id of a free slot of [`KeyColumn::slots`].
 const FREE: u32 = u32::MAX;
 
-/// Where `key` starts its search in `slots` of length `mask + 1`.
+/// Where `key` starts its search in `slots` of length `mask + 1`, hashed
+/// with the odd multiplier `seed`.
 #[inline]
-fn slot_of(key: u128, mask: usize) -> usize {
+fn slot_of(key: u128, seed: u64, mask: usize) -> usize {
     let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(32);
-    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+    (folded.wrapping_mul(seed) >> 40) as usize & mask
 }
+
+/// The first hash multiplier (the golden ratio's, odd).
+const FIRST_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The multiplier tried after `seed` when keys share a slot (odd, so every
+/// multiplier is a bijection on 64 bits).
+fn next_seed(seed: u64) -> u64 {
+    seed.wrapping_mul(0x5851_F42D_4C95_7F2D).wrapping_add(0x1405_7B7E_F767_814F) | 1
+}
+
+/// Most keys [`KeyColumn::settle`] places each in its own hashed slot; above
+/// that, keys that share a slot are found by probing.
+const SETTLED_KEYS: usize = 64;
+
+/// Most slots [`KeyColumn::settle`] may grow the table to (16 bytes of key
+/// and 4 of id each, 32 with padding: 128 KiB).
+const MOST_SLOTS: usize = 1 << 12;
 
 /// The key of the byte string of `len` (at most 12) bytes at `start` of
 /// `data`: its length and its bytes, laid out as Arrow's string views lay
@@ -82,9 +108,22 @@ fn short_key(data: &[u8], start: usize, len: usize) -> u128 {
     len as u128 | bytes << 32
 }
 
+/// `keys` in `size` slots hashed with `seed`, if each has a slot of its own.
+fn separated(keys: &[(u128, u32)], seed: u64, size: usize) -> Option<Vec<(u128, u32)>> {
+    let mut slots = vec![(0, FREE); size];
+    for &(key, id) in keys {
+        let slot = &mut slots[slot_of(key, seed, size - 1)];
+        if slot.1 != FREE {
+            return None;
+        }
+        *slot = (key, id);
+    }
+    Some(slots)
+}
+
 impl KeyColumn {
     fn new(data_type: DataType) -> Self {
-        Self { data_type, slots: vec![(0, FREE); 16], long: HashMap::new(), null: None, values: vec![] }
+        Self { data_type, slots: vec![(0, FREE); 16], seed: FIRST_SEED, bytes: Box::new([FREE; 256]), long: HashMap::new(), null: None, values: vec![] }
     }
 
     fn len(&self) -> usize {
@@ -95,7 +134,32 @@ impl KeyColumn {
     #[inline]
     fn id(&mut self, key: u128, value: impl FnOnce() -> Result<ScalarValue>) -> Result<u32> {
         let mask = self.slots.len() - 1;
-        let mut at = slot_of(key, mask);
+        let (k, id) = self.slots[slot_of(key, self.seed, mask)];
+        if k == key && id != FREE {
+            return Ok(id);
+        }
+        self.probe(key, value)
+    }
+
+    /// [`KeyColumn::id`] of a one-byte value `byte` whose key is `key`.
+    #[inline]
+    fn byte_id(&mut self, byte: u8, key: u128, value: impl FnOnce() -> Result<ScalarValue>) -> Result<u32> {
+        match self.bytes[byte as usize] {
+            FREE => {
+                let id = self.id(key, value)?;
+                self.bytes[byte as usize] = id;
+                Ok(id)
+            }
+            id => Ok(id),
+        }
+    }
+
+    /// [`KeyColumn::id`] of a key that is not in its own slot: one of many
+    /// keys sharing slots, or a new key.
+    #[cold]
+    fn probe(&mut self, key: u128, value: impl FnOnce() -> Result<ScalarValue>) -> Result<u32> {
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(key, self.seed, mask);
         loop {
             let (k, id) = self.slots[at];
             if id == FREE {
@@ -108,8 +172,9 @@ impl KeyColumn {
         }
         let id = self.add(value()?);
         self.slots[at] = (key, id);
-        if self.slots.len() < 2 * self.keys() {
-            self.grow();
+        let home = at == slot_of(key, self.seed, mask);
+        if self.slots.len() < 2 * self.keys() || (!home && self.keys() <= SETTLED_KEYS) {
+            self.settle();
         }
         Ok(id)
     }
@@ -119,13 +184,36 @@ impl KeyColumn {
         self.values.len() - self.long.len() - usize::from(self.null.is_some())
     }
 
-    /// Doubles the slots.
-    fn grow(&mut self) {
-        let doubled = vec![(0, FREE); 2 * self.slots.len()];
-        let old = std::mem::replace(&mut self.slots, doubled);
-        let mask = self.slots.len() - 1;
-        for (key, id) in old.into_iter().filter(|(_, id)| *id != FREE) {
-            let mut at = slot_of(key, mask);
+    /// Lays the keys out again, at most half full: while they are at most
+    /// [`SETTLED_KEYS`], with the first multiplier (and table size, up to
+    /// [`MOST_SLOTS`]) that gives each its own slot; otherwise, or when
+    /// none does, by linear probing. (For k keys in n slots, a random
+    /// multiplier separates them with probability about e^(-k^2/2n): a few
+    /// tries for the handful of values of a flag, a larger table for more.)
+    fn settle(&mut self) {
+        let keys: Vec<(u128, u32)> = self.slots.iter().copied().filter(|(_, id)| *id != FREE).collect();
+        let mut size = (2 * keys.len()).next_power_of_two().max(self.slots.len());
+        if keys.len() <= SETTLED_KEYS {
+            let mut seed = FIRST_SEED;
+            loop {
+                for _ in 0..8 {
+                    if let Some(slots) = separated(&keys, seed, size) {
+                        (self.slots, self.seed) = (slots, seed);
+                        return;
+                    }
+                    seed = next_seed(seed);
+                }
+                if size >= MOST_SLOTS {
+                    break;
+                }
+                size *= 2;
+            }
+        }
+        self.seed = FIRST_SEED;
+        self.slots = vec![(0, FREE); size];
+        let mask = size - 1;
+        for (key, id) in keys {
+            let mut at = slot_of(key, self.seed, mask);
             while self.slots[at].1 != FREE {
                 at = (at + 1) & mask;
             }
@@ -167,9 +255,12 @@ impl KeyColumn {
             ($t:ty) => {{
                 let values = array.as_primitive::<$t>();
                 for (row, v) in values.values().iter().enumerate() {
-                    let id = match values.is_valid(row) {
-                        true => self.id(*v as i128 as u128, || ScalarValue::try_from_array(array, row))?,
-                        false => self.null_id()?,
+                    let key = *v as i128 as u128;
+                    let value = || ScalarValue::try_from_array(array, row);
+                    let id = match (values.is_valid(row), key < 256) {
+                        (true, true) => self.byte_id(key as u8, key, value)?,
+                        (true, false) => self.id(key, value)?,
+                        (false, _) => self.null_id()?,
                     };
                     out.push(id);
                 }
@@ -186,7 +277,7 @@ impl KeyColumn {
                 let values: &BooleanArray = array.as_boolean();
                 for row in 0..values.len() {
                     let id = match values.is_valid(row) {
-                        true => self.id(values.value(row) as u128, || ScalarValue::try_from_array(array, row))?,
+                        true => self.byte_id(values.value(row) as u8, values.value(row) as u128, || ScalarValue::try_from_array(array, row))?,
                         false => self.null_id()?,
                     };
                     out.push(id);
@@ -217,9 +308,11 @@ impl KeyColumn {
                 continue;
             }
             let (start, end) = (offsets[row].as_usize(), offsets[row + 1].as_usize());
-            let id = match end - start <= 12 {
-                true => self.id(short_key(data, start, end - start), || ScalarValue::try_from_array(array, row))?,
-                false => self.long_id(&data[start..end], || ScalarValue::try_from_array(array, row))?,
+            let value = || ScalarValue::try_from_array(array, row);
+            let id = match end - start {
+                1 => self.byte_id(data[start], 1 | (data[start] as u128) << 32, value)?,
+                0..=12 => self.id(short_key(data, start, end - start), value)?,
+                _ => self.long_id(&data[start..end], value)?,
             };
             out.push(id);
         }
@@ -234,9 +327,11 @@ impl KeyColumn {
             }
             // A view of at most 12 bytes holds them inline, zero-padded:
             // exactly `short_key`.
-            let id = match (*view as u32) <= 12 {
-                true => self.id(*view, || ScalarValue::try_from_array(array, row))?,
-                false => self.long_id(views.value(row).as_ref(), || ScalarValue::try_from_array(array, row))?,
+            let value = || ScalarValue::try_from_array(array, row);
+            let id = match *view as u32 {
+                1 => self.byte_id((*view >> 32) as u8, *view, value)?,
+                0..=12 => self.id(*view, value)?,
+                _ => self.long_id(views.value(row).as_ref(), value)?,
             };
             out.push(id);
         }
@@ -393,6 +488,51 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(plain.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect::<std::collections::BTreeSet<_>>(),
                    views.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect());
+    }
+
+    #[test]
+    fn few_keys_each_sit_in_the_slot_their_hash_names() {
+        // "N" and "R" share a slot under the first multiplier: a settled
+        // table finds another, and every key is found with one probe.
+        let flags = strings(&["N", "R", "A", "N", "R"].map(Some));
+        let mut column = KeyColumn::new(DataType::Utf8);
+        let mut ids = vec![];
+        column.ids_of(&flags, &mut ids).unwrap();
+        assert_eq!(ids, vec![0, 1, 2, 0, 1]);
+        let at_home = |c: &KeyColumn| {
+            let mask = c.slots.len() - 1;
+            c.slots.iter().enumerate().filter(|(_, s)| s.1 != FREE).all(|(at, s)| slot_of(s.0, c.seed, mask) == at)
+        };
+        assert!(at_home(&column));
+        // Up to SETTLED_KEYS keys stay so; more are still all found.
+        let numbers: ArrayRef = Arc::new(Int64Array::from((0..SETTLED_KEYS as i64).collect::<Vec<_>>()));
+        let mut column = KeyColumn::new(DataType::Int64);
+        column.ids_of(&numbers, &mut ids).unwrap();
+        assert!(at_home(&column));
+        let more: ArrayRef = Arc::new(Int64Array::from((0..1000).rev().collect::<Vec<i64>>()));
+        column.ids_of(&more, &mut ids).unwrap();
+        let expected: Vec<u32> = (0..1000u32).rev().map(|v| if v < SETTLED_KEYS as u32 { v } else { 1000 + SETTLED_KEYS as u32 - 1 - v }).collect();
+        assert_eq!(ids, expected);
+        assert_eq!(column.len(), 1000);
+    }
+
+    #[test]
+    fn one_byte_values_and_other_values_of_a_column_get_one_id_each() {
+        let numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(255), Some(256), Some(-1), Some(0), None, Some(255), Some(-1), Some(256), Some(0)]));
+        let mut column = KeyColumn::new(DataType::Int64);
+        let mut ids = vec![];
+        column.ids_of(&numbers, &mut ids).unwrap();
+        assert_eq!(ids, vec![0, 1, 2, 3, 4, 0, 2, 1, 3]);
+        let text = strings(&[Some("R"), Some("RR"), Some(""), Some("R"), Some("RR"), Some("")]);
+        let mut column = KeyColumn::new(DataType::Utf8);
+        column.ids_of(&text, &mut ids).unwrap();
+        assert_eq!(ids, vec![0, 1, 2, 0, 1, 2]);
+        // The same one-byte string seen as a view (found through the bytes
+        // table) and as a key (through the slots) is one id.
+        let mut column = KeyColumn::new(DataType::Utf8View);
+        let view: ArrayRef = Arc::new(StringViewArray::from(vec!["q", "R"]));
+        column.ids_of(&view, &mut ids).unwrap();
+        assert_eq!(column.id(1 | (b'R' as u128) << 32, || unreachable!()).unwrap(), 1);
     }
 
     #[test]
