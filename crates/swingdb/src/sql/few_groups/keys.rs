@@ -372,7 +372,9 @@ impl FewGroupValues {
     /// Sets `groups` to the group id of each row of `cols`, adding groups as
     /// needed; false, with no group added, when the rows' distinct values
     /// are too many for one table (the caller then groups another way).
-    pub fn intern(&mut self, cols: &[ArrayRef], groups: &mut Vec<usize>) -> Result<bool> {
+    /// Rows that `mask` (if any) drops add no group: their id is one of an
+    /// existing group, or 0, and only means something to a masked update.
+    pub fn intern(&mut self, cols: &[ArrayRef], mask: Option<&BooleanArray>, groups: &mut Vec<usize>) -> Result<bool> {
         let mut scratch = std::mem::take(&mut self.scratch);
         for ((column, array), ids) in self.columns.iter_mut().zip(cols).zip(scratch.iter_mut()) {
             column.ids_of(array, ids)?;
@@ -391,7 +393,9 @@ impl FewGroupValues {
                 index |= (ids[row] as usize) << shift;
             }
             let mut group = self.table[index];
-            if group == u32::MAX {
+            if group == u32::MAX && mask.is_some_and(|m| !m.value(row)) {
+                group = 0;
+            } else if group == u32::MAX {
                 group = self.len() as u32;
                 self.groups.extend(self.scratch.iter().map(|ids| ids[row]));
                 self.table[index] = group;
@@ -462,12 +466,12 @@ mod tests {
         let numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), Some(1), None, Some(1), Some(-7), None]));
         let mut groups = FewGroupValues::new(&[DataType::Utf8, DataType::Int64]);
         let mut ids = vec![];
-        assert!(groups.intern(&[names.clone(), numbers.clone()], &mut ids).unwrap());
+        assert!(groups.intern(&[names.clone(), numbers.clone()], None, &mut ids).unwrap());
         assert_eq!(ids, vec![0, 1, 2, 0, 3, 4, 2, 3]);
         // A second batch finds the same groups and adds new ones after them.
         let more_names = strings(&[Some("a"), Some("c"), Some(long)]);
         let more_numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(2)]));
-        assert!(groups.intern(&[more_names, more_numbers], &mut ids).unwrap());
+        assert!(groups.intern(&[more_names, more_numbers], None, &mut ids).unwrap());
         assert_eq!(ids, vec![1, 5, 6]);
         let out = groups.emit().unwrap();
         assert_eq!(out[0].as_ref(), &strings(&[Some("b"), Some("a"), None, Some(long), Some(""), Some("c"), Some(long)]) as &dyn Array);
@@ -536,14 +540,26 @@ mod tests {
     }
 
     #[test]
+    fn rows_a_mask_drops_add_no_group() {
+        let flags = strings(&["x", "y", "x", "z", "y"].map(Some));
+        let mask = BooleanArray::from(vec![false, true, false, true, true]);
+        let mut groups = FewGroupValues::new(&[DataType::Utf8]);
+        let mut ids = vec![];
+        assert!(groups.intern(&[flags], Some(&mask), &mut ids).unwrap());
+        assert_eq!(groups.len(), 2);
+        assert_eq!((ids[1], ids[3], ids[4]), (0, 1, 0));
+        assert_eq!(groups.emit().unwrap()[0].as_ref(), &strings(&[Some("y"), Some("z")]) as &dyn Array);
+    }
+
+    #[test]
     fn a_column_of_many_values_widens_the_table_and_keeps_every_group() {
         let mut groups = FewGroupValues::new(&[DataType::Int64, DataType::Utf8]);
         let numbers: ArrayRef = Arc::new(Int64Array::from((0..500).collect::<Vec<i64>>()));
         let flags = strings(&(0..500).map(|i| Some(if i % 2 == 0 { "even" } else { "odd" })).collect::<Vec<_>>());
         let mut ids = vec![];
-        assert!(groups.intern(&[numbers.clone(), flags.clone()], &mut ids).unwrap());
+        assert!(groups.intern(&[numbers.clone(), flags.clone()], None, &mut ids).unwrap());
         assert_eq!(ids, (0..500).collect::<Vec<usize>>());
-        assert!(groups.intern(&[numbers, flags], &mut ids).unwrap());
+        assert!(groups.intern(&[numbers, flags], None, &mut ids).unwrap());
         assert_eq!(ids, (0..500).collect::<Vec<usize>>());
         assert_eq!(groups.len(), 500);
     }
@@ -553,10 +569,10 @@ mod tests {
         let mut groups = FewGroupValues::new(&[DataType::Int64, DataType::Int64]);
         let few: ArrayRef = Arc::new(Int64Array::from(vec![1, 2]));
         let mut ids = vec![];
-        assert!(groups.intern(&[few.clone(), few], &mut ids).unwrap());
+        assert!(groups.intern(&[few.clone(), few], None, &mut ids).unwrap());
         // 300 x 300 values need 9 + 9 bits: more than the table has.
         let many: ArrayRef = Arc::new(Int64Array::from((0..300).collect::<Vec<i64>>()));
-        assert!(!groups.intern(&[many.clone(), many], &mut ids).unwrap());
+        assert!(!groups.intern(&[many.clone(), many], None, &mut ids).unwrap());
         assert_eq!(groups.len(), 2);
         assert_eq!(groups.emit().unwrap()[0].len(), 2);
     }

@@ -11,6 +11,11 @@
 //! accumulators DataFusion would. Estimates can be wrong: when the values
 //! turn out too many for its table, the operator moves the groups found so
 //! far into DataFusion's own group values and goes on with those.
+//!
+//! A filter under the aggregation (with projections between, or none) is
+//! computed by the operator too: where it keeps most of a batch, the batch
+//! is aggregated whole with the dropped rows masked out instead of copied
+//! without them (see [`FewGroupsAggregateExec`]).
 
 mod exec;
 mod keys;
