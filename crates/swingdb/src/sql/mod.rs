@@ -10,6 +10,7 @@ pub mod few_groups;
 pub mod filter_placement;
 pub mod functions;
 pub mod identity;
+pub mod join_order;
 pub mod json;
 pub mod output_names;
 pub mod overflow;

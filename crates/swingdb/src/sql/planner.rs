@@ -1,6 +1,7 @@
 //! The physical planner of swingdb's sessions: DataFusion's, with the
 //! operators of swingdb's own logical nodes.
 
+use super::join_order::order_joins;
 use super::shared::{share_repeated, SharedPlanner};
 use super::subquery::PerKeySubqueryPlanner;
 use super::unique_key_join::key_joins_on_unique_columns;
@@ -12,10 +13,11 @@ use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use std::sync::Arc;
 
 /// DataFusion's physical planner, plus per-key subqueries
-/// (`sql::subquery`); before it plans, the optimized logical plan gets two
-/// rewrites DataFusion's optimizer would undo or not see: joins keyed on one
-/// side's unique columns only (`sql::unique_key_join`), and subplans used
-/// more than once computed once (`sql::shared`).
+/// (`sql::subquery`); before it plans, the optimized logical plan gets three
+/// rewrites DataFusion's optimizer would undo or not see: inner joins in the
+/// order estimated cheapest (`sql::join_order`), joins keyed on one side's
+/// unique columns only (`sql::unique_key_join`), and subplans used more than
+/// once computed once (`sql::shared`).
 #[derive(Debug, Default)]
 pub struct SwingQueryPlanner;
 
@@ -26,7 +28,8 @@ impl QueryPlanner for SwingQueryPlanner {
         plan: &LogicalPlan,
         session: &dyn datafusion::catalog::Session,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let plan = share_repeated(key_joins_on_unique_columns(plan.clone())?)?;
+        let plan = order_joins(plan.clone(), session).await?;
+        let plan = share_repeated(key_joins_on_unique_columns(plan)?)?;
         DefaultPhysicalPlanner::with_extension_planners(vec![Arc::new(PerKeySubqueryPlanner), Arc::new(SharedPlanner)])
             .create_physical_plan(&plan, session)
             .await
