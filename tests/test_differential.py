@@ -212,6 +212,27 @@ def test_keyed_writes_agree_with_sqlite_and_duckdb():
     assert not wrong, f"{len(wrong)} writes differ:\n" + "\n".join(wrong[:10])
 
 
+def _judged_queries(gen, engines, count=30):
+    """Of `count` queries from `gen`, those SQLite and DuckDB answer alike
+    (elsewhere there is nothing to hold swingdb to): the SQL, swingdb's
+    answer and theirs."""
+    for _ in range(count):
+        sql = gen.query()
+        answers = {name: _answer(con, sql) for name, con in engines.items()}
+        peer, other = answers["sqlite"], answers["duckdb"]
+        if not (isinstance(peer, Exception) or isinstance(other, Exception) or peer != other):
+            yield sql, answers["swingdb"], peer
+
+
+def _judge(sql, ours, peer, wrong, refused):
+    """Adds `sql` to `refused` if swingdb raised, to `wrong` if it answered
+    other than the peers (first rows shown)."""
+    if isinstance(ours, Exception):
+        refused.append(f"{sql}\n    {type(ours).__name__}: {ours}")
+    elif ours != peer:
+        wrong.append(f"{sql}\n    swingdb: {ours[:8]}\n    peers:   {peer[:8]}")
+
+
 def test_swingdb_agrees_with_sqlite_and_duckdb():
     """Each query is also run a second time on swingdb, from the plan it kept
     the first time (see api/connection/plan_cache.rs): same answer."""
@@ -225,14 +246,8 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
             dup = t2[0].split(",")[0].strip("(")
             outcomes = {name: isinstance(_answer(con, f"INSERT INTO t2 VALUES ({dup}, 0)"), Exception) for name, con in engines.items()}
             assert all(outcomes.values()), f"duplicate key {dup} accepted by {[n for n, failed in outcomes.items() if not failed]}"
-        for _ in range(30):
-            sql = gen.query()
-            answers = {name: _answer(con, sql) for name, con in engines.items()}
-            peer, other = answers["sqlite"], answers["duckdb"]
-            if isinstance(peer, Exception) or isinstance(other, Exception) or peer != other:
-                continue  # the peers disagree or refuse: nothing to hold swingdb to
+        for sql, ours, peer in _judged_queries(gen, engines):
             compared += 1
-            ours = answers["swingdb"]
             # Run again, the query starts from the plan kept the first time
             # (operators renewed): it must answer the same.
             reused = engines["swingdb"]._con._cached_plan_uses()
@@ -240,10 +255,7 @@ def test_swingdb_agrees_with_sqlite_and_duckdb():
             reuses += engines["swingdb"]._con._cached_plan_uses() - reused
             if repr(again) != repr(ours):
                 wrong.append(f"{sql}\n    swingdb, run again: {again}\n    the first time:    {ours}")
-            if isinstance(ours, Exception):
-                refused.append(f"{sql}\n    {type(ours).__name__}: {ours}")
-            elif ours != peer:
-                wrong.append(f"{sql}\n    swingdb: {ours}\n    peers:   {peer}")
+            _judge(sql, ours, peer, wrong, refused)
         for con in engines.values():
             con.close()
     print(f"\n{compared} queries compared, {len(refused)} refused by swingdb, {len(wrong)} wrong, {reuses} run again from a kept plan")
@@ -319,18 +331,9 @@ def test_joins_of_several_tables_agree_with_sqlite_and_duckdb():
                 con.execute(f"CREATE TABLE {table} (a INTEGER, b INTEGER)")
                 if rows:
                     con.execute(f"INSERT INTO {table} VALUES " + ", ".join(rows))
-        for _ in range(30):
-            sql = gen.query()
-            answers = {name: _answer(con, sql) for name, con in engines.items()}
-            peer, other = answers["sqlite"], answers["duckdb"]
-            if isinstance(peer, Exception) or isinstance(other, Exception) or peer != other:
-                continue
+        for sql, ours, peer in _judged_queries(gen, engines):
             compared += 1
-            ours = answers["swingdb"]
-            if isinstance(ours, Exception):
-                refused.append(f"{sql}\n    {type(ours).__name__}: {ours}")
-            elif ours != peer:
-                wrong.append(f"{sql}\n    swingdb: {ours[:8]}\n    peers:   {peer[:8]}")
+            _judge(sql, ours, peer, wrong, refused)
         for con in engines.values():
             con.close()
     print(f"\n{compared} joins compared, {len(refused)} refused by swingdb, {len(wrong)} wrong")

@@ -16,13 +16,15 @@
 //! aliases, column selections and semi or anti joins); a join of `a` and `b`
 //! on keys of `d_a` and `d_b` distinct values keeps `|a| |b| / max(d_a, d_b)`
 //! rows (on several keys, by the most selective one). A tree with an input that cannot be estimated (a subquery's
-//! aggregate, a table without statistics) keeps the query's order. Only
+//! aggregate, a table without statistics, a pipe) keeps the query's order. Only
 //! inner joins with plain equality (not `IS NOT DISTINCT FROM`) and
 //! conditions without subqueries or volatile functions are reordered; each
 //! condition is applied at the first join that has all its columns, and each
 //! join's output keeps only the columns still needed above it.
 
 use super::selectivity::FilterSelectivity;
+use super::table::SegmentTable;
+use datafusion::datasource::MemTable;
 use datafusion::catalog::Session;
 use datafusion::catalog::default_table_source::source_as_provider;
 use datafusion::common::stats::Precision;
@@ -161,7 +163,12 @@ async fn estimate(input: &LogicalPlan, session: &dyn Session) -> Result<Option<E
     if conditions.iter().any(|c| c.is_volatile() || has_subquery(c)) {
         return Ok(None);
     }
+    // Only tables whose scan only maps data: stored tables and registered
+    // memory data (a pipe's scan would open the pipe).
     let Ok(provider) = source_as_provider(&scan.source) else { return Ok(None) };
+    if provider.downcast_ref::<SegmentTable>().is_none() && provider.downcast_ref::<MemTable>().is_none() {
+        return Ok(None);
+    }
     let mut plan: Arc<dyn ExecutionPlan> = provider.scan(session, scan.projection.as_ref(), &[], None).await?;
     let schema = DFSchema::try_from_qualified_schema(scan.table_name.clone(), &plan.schema())?;
     if let Some(predicate) = conjunction(conditions) {
