@@ -4,6 +4,7 @@
 
 use super::keys::FewGroupValues;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::compute::{and, filter, filter_record_batch, prep_null_mask_filter};
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{internal_err, Result};
@@ -39,40 +40,76 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct FewGroupsAggregateExec {
     aggregate: Arc<AggregateExec>,
-    /// Whether the filter under the aggregate is computed here ([`folded`]).
-    folds_filter: bool,
+    /// The filter under the aggregate, when computed here.
+    fold: Option<Arc<Fold>>,
     properties: Arc<PlanProperties>,
     metrics: ExecutionPlanMetricsSet,
 }
 
-/// The filter under `aggregate` and the projections between them (nearest
-/// the aggregate first), when [`FewGroupsAggregateExec`] may compute them:
-/// the filter has no row limit, and no expression evaluated on the rows it
-/// drops is volatile, so that each kept row's values are what they would be
-/// without the dropped ones. (Expressions that fail on a dropped row are
-/// handled when they do: see [`Aggregation::add_filtered`].)
-fn folded(aggregate: &AggregateExec) -> Option<(&FilterExec, Vec<&ProjectionExec>)> {
-    let mut projections = vec![];
-    let mut node = aggregate.input();
-    let filter = loop {
-        if let Some(projection) = node.downcast_ref::<ProjectionExec>() {
-            projections.push(projection);
-            node = projection.input();
-        } else {
-            break node.downcast_ref::<FilterExec>()?;
+/// The plans from `aggregate`'s input down through its projections: the
+/// last is the first that is not a projection.
+fn plans_to_filter(aggregate: &AggregateExec) -> Vec<&Arc<dyn ExecutionPlan>> {
+    let mut plans = vec![aggregate.input()];
+    while let Some(projection) = plans.last().and_then(|p| p.downcast_ref::<ProjectionExec>()) {
+        plans.push(projection.input());
+    }
+    plans
+}
+
+/// A filter under an aggregate, and the projections between them, as
+/// [`FewGroupsAggregateExec`] computes them (taken from the plans once,
+/// not at every batch).
+#[derive(Debug)]
+struct Fold {
+    predicate: Arc<dyn PhysicalExpr>,
+    /// The filter's own projection of its input's columns.
+    columns: Option<Vec<usize>>,
+    /// Each projection's output schema and expressions, nearest the filter
+    /// first.
+    projections: Vec<(SchemaRef, Vec<Arc<dyn PhysicalExpr>>)>,
+}
+
+impl Fold {
+    /// The filter under `aggregate`, when it may be computed there: the
+    /// filter has no row limit, and no expression evaluated on the rows it
+    /// drops is volatile, so that each kept row's values are what they would
+    /// be without the dropped ones. (Expressions that fail on a dropped row
+    /// are handled when they do: see [`Aggregation::add_filtered`].)
+    fn of(aggregate: &AggregateExec) -> Option<Self> {
+        let plans = plans_to_filter(aggregate);
+        let (filter, above) = plans.split_last()?;
+        let filter = filter.downcast_ref::<FilterExec>()?;
+        let projections: Vec<&ProjectionExec> = above.iter().rev().filter_map(|p| p.downcast_ref::<ProjectionExec>()).collect();
+        let stable = |e: &Arc<dyn PhysicalExpr>| !is_volatile(e);
+        let keys_stable = aggregate.group_expr().expr().iter().all(|(e, _)| stable(e)) && aggregate.filter_expr().iter().flatten().all(stable);
+        let arguments_stable = aggregate.aggr_expr().iter().all(|a| a.expressions().iter().all(stable));
+        let projections_stable = projections.iter().all(|p| p.expr().iter().all(|e| stable(&e.expr)));
+        if filter.fetch().is_some() || !(keys_stable && arguments_stable && projections_stable) {
+            return None;
         }
-    };
-    let aggregated = aggregate.group_expr().expr().iter().map(|(e, _)| e).chain(aggregate.filter_expr().iter().flatten());
-    let arguments = aggregate.aggr_expr().iter().flat_map(|a| a.expressions());
-    let projected = projections.iter().flat_map(|p| p.expr().iter().map(|e| &e.expr));
-    let stable = aggregated.chain(arguments.collect::<Vec<_>>().iter()).chain(projected).all(|e| !is_volatile(e));
-    (filter.fetch().is_none() && stable).then_some((filter, projections))
+        Some(Self {
+            predicate: filter.predicate().clone(),
+            columns: filter.projection().as_ref().map(|columns| columns.to_vec()),
+            projections: projections.iter().map(|p| (p.schema(), p.expr().iter().map(|e| e.expr.clone()).collect())).collect(),
+        })
+    }
+
+    /// `batch` (of the filter's input, taken by its projection) through the
+    /// projections up to the aggregate.
+    fn project(&self, mut batch: RecordBatch) -> Result<RecordBatch> {
+        for (schema, exprs) in &self.projections {
+            let columns = exprs.iter().map(|e| e.evaluate(&batch)?.into_array(batch.num_rows())).collect::<Result<Vec<_>>>()?;
+            let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+            batch = RecordBatch::try_new_with_options(schema.clone(), columns, &options)?;
+        }
+        Ok(batch)
+    }
 }
 
 impl FewGroupsAggregateExec {
     /// Replaces `aggregate`, which [`super::replaceable`] accepted.
     pub fn new(aggregate: Arc<AggregateExec>) -> Self {
-        let folds_filter = folded(&aggregate).is_some();
+        let fold = Fold::of(&aggregate).map(Arc::new);
         // No output ordering (the rule takes only aggregates that claim
         // none), the aggregate's partitioning; all rows come at the end.
         let properties = Arc::new(PlanProperties::new(
@@ -81,16 +118,12 @@ impl FewGroupsAggregateExec {
             EmissionType::Final,
             Boundedness::Bounded,
         ));
-        Self { aggregate, folds_filter, properties, metrics: ExecutionPlanMetricsSet::new() }
+        Self { aggregate, fold, properties, metrics: ExecutionPlanMetricsSet::new() }
     }
 
     /// The plans from the aggregate's input down to the folded filter.
     fn folded_plans(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        let mut plans = vec![self.aggregate.input()];
-        while plans.last().is_some_and(|p| p.downcast_ref::<ProjectionExec>().is_some()) {
-            plans.push(plans.last().expect("a plan").children()[0]);
-        }
-        plans
+        plans_to_filter(&self.aggregate)
     }
 }
 
@@ -98,7 +131,7 @@ impl DisplayAs for FewGroupsAggregateExec {
     fn fmt_as(&self, t: DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(f, "FewGroups")?;
         self.aggregate.fmt_as(t, f)?;
-        if self.folds_filter {
+        if self.fold.is_some() {
             for plan in self.folded_plans() {
                 write!(f, "; computing ")?;
                 plan.fmt_as(t, f)?;
@@ -118,15 +151,15 @@ impl ExecutionPlan for FewGroupsAggregateExec {
     }
 
     fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        match self.folds_filter {
-            true => self.folded_plans().last().expect("the filter").children(),
-            false => vec![self.aggregate.input()],
+        match self.fold {
+            Some(_) => self.folded_plans().last().expect("the filter").children(),
+            None => vec![self.aggregate.input()],
         }
     }
 
     fn with_new_children(self: Arc<Self>, mut children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {
         let recompute = ReplaceChildrenOptions::new(ChildrenPropertiesMode::Recompute);
-        if self.folds_filter {
+        if self.fold.is_some() {
             // The new input goes under the filter, and the plans up to the
             // aggregate are rebuilt over it.
             for plan in self.folded_plans().into_iter().rev() {
@@ -142,7 +175,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
 
     fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
         let mut recursion = self.aggregate.apply_expressions(f)?;
-        if self.folds_filter {
+        if self.fold.is_some() {
             for plan in self.folded_plans() {
                 if recursion == TreeNodeRecursion::Stop {
                     break;
@@ -159,7 +192,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
 
     fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         let aggregate = self.aggregate.clone();
-        let folds_filter = self.folds_filter;
+        let fold = self.fold.clone();
         let mut input = self.children()[0].execute(partition, context.clone())?;
         let metrics = BaselineMetrics::new(&self.metrics, partition);
         let fell_back = MetricBuilder::new(&self.metrics).counter(FELL_BACK, partition);
@@ -171,9 +204,9 @@ impl ExecutionPlan for FewGroupsAggregateExec {
             while let Some(batch) = input.next().await {
                 let batch = batch?;
                 let _timer = metrics.elapsed_compute().timer();
-                match folds_filter {
-                    true => state.add_filtered(&batch)?,
-                    false => state.add(&batch)?,
+                match &fold {
+                    Some(fold) => state.add_filtered(fold, &batch)?,
+                    None => state.add(&batch)?,
                 }
             }
             let _timer = metrics.elapsed_compute().timer();
@@ -289,38 +322,29 @@ impl Aggregation {
     /// the dropped rows masked out; if that fails (say, a division by zero
     /// that the filter was there to avoid), or it keeps fewer, the kept rows
     /// are copied out first as FilterExec does, and only they decide.
-    fn add_filtered(&mut self, batch: &RecordBatch) -> Result<()> {
-        let Some((filter, projections)) = folded(&self.aggregate) else { return internal_err!("no filter to compute") };
+    fn add_filtered(&mut self, fold: &Fold, batch: &RecordBatch) -> Result<()> {
         let rows = batch.num_rows();
-        let mask = filter.predicate().evaluate(batch)?.into_array(rows)?;
+        let mask = fold.predicate.evaluate(batch)?.into_array(rows)?;
         let mask = null_as_false(mask.as_boolean());
         let kept = mask.true_count();
         if kept == 0 {
             return Ok(());
         }
-        let batch = match filter.projection() {
+        let batch = match &fold.columns {
             Some(columns) => batch.project(columns)?,
             None => batch.clone(),
         };
-        let project = |mut batch: RecordBatch| -> Result<RecordBatch> {
-            for projection in projections.iter().rev() {
-                let columns = projection.expr().iter().map(|e| e.expr.evaluate(&batch)?.into_array(batch.num_rows())).collect::<Result<Vec<_>>>()?;
-                let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-                batch = RecordBatch::try_new_with_options(projection.schema(), columns, &options)?;
-            }
-            Ok(batch)
-        };
         if kept == rows {
-            return self.add(&project(batch)?);
+            return self.add(&fold.project(batch)?);
         }
         let (at_least, of) = MASK_AT_LEAST;
         if kept * of >= rows * at_least && matches!(self.groups, Groups::Few(_)) {
-            if let Ok(inputs) = project(batch.clone()).and_then(|whole| self.evaluate(&whole)) {
+            if let Ok(inputs) = fold.project(batch.clone()).and_then(|whole| self.evaluate(&whole)) {
                 self.masked.add(1);
                 return self.apply(inputs, Some(&mask));
             }
         }
-        self.add(&project(filter_record_batch(&batch, &mask)?)?)
+        self.add(&fold.project(filter_record_batch(&batch, &mask)?)?)
     }
 
     /// The keys, arguments and FILTER clauses of a batch of the aggregate's input.
