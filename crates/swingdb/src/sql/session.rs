@@ -10,6 +10,7 @@ use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
 use super::selectivity::FilterSelectivity;
 use super::planner::SwingQueryPlanner;
+use super::range_aggregate::RangeAggregation;
 use super::reuse::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::error::Result;
@@ -61,7 +62,9 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
 /// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
 /// and aggregations into few groups computed by swingdb's operator
-/// ([`FewGroupsAggregation`]: other rules look for DataFusion's). The plan
+/// ([`FewGroupsAggregation`]: other rules look for DataFusion's), and
+/// aggregations over partitions that share no group finished in one step
+/// ([`RangeAggregation`], after the plan's distribution is checked). The plan
 /// as it is before runtime filters are pushed down is left in `kept`
 /// ([`KeepPlanBeforeRuntimeFilters`]), for a repeated query to start from.
 fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
@@ -71,6 +74,7 @@ fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOp
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(CheapConjunctions));
     rules.push(Arc::new(FewGroupsAggregation));
+    rules.push(Arc::new(RangeAggregation));
     KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
     rules
 }

@@ -34,7 +34,7 @@ pub struct KeyRange {
 }
 
 /// Whether a column of `data_type` can be narrowed by binary search.
-fn orders_as_sql(data_type: &DataType) -> bool {
+pub fn orders_as_sql(data_type: &DataType) -> bool {
     data_type.is_integer()
         || matches!(
             data_type,

@@ -48,19 +48,42 @@ pub struct SegmentSource {
     notes: Arc<[Arc<str>]>,
     /// Filters operators above publish while the query runs.
     runtime_filters: Vec<Arc<dyn PhysicalExpr>>,
+    /// A column (of `memory`'s schema before any projection) no value of
+    /// which is in two partitions (see `ordered_scan`).
+    range_key: Option<usize>,
 }
 
 impl SegmentSource {
     /// Scans `memory`'s batches (slices of mapped segments), whose columns
     /// have the statistics `columns`; plans show `notes` after the scan.
     pub fn new(memory: MemorySourceConfig, columns: Vec<ColumnStatistics>, notes: Vec<Arc<str>>) -> Self {
-        Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new() }
+        Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new(), range_key: None }
+    }
+
+    /// This scan, whose partitions share no value of column `key` (of
+    /// `memory`'s schema) when `key` is given.
+    pub fn with_range_key(self, key: Option<usize>) -> Self {
+        Self { range_key: key, ..self }
+    }
+
+    /// The output column, if any, no value of which is in two partitions.
+    pub fn range_key(&self) -> Option<usize> {
+        let key = self.range_key?;
+        match self.memory.projection() {
+            Some(projection) => projection.iter().position(|&c| c == key),
+            None => Some(key),
+        }
     }
 
     /// This scan without the runtime filters for which `unwanted` holds.
     pub fn without_runtime_filters(&self, unwanted: impl Fn(&Arc<dyn PhysicalExpr>) -> bool) -> Self {
         let runtime_filters = self.runtime_filters.iter().filter(|f| !unwanted(f)).cloned().collect();
         Self { runtime_filters, ..self.clone() }
+    }
+
+    /// The in-memory source this scan reads: slices of the mapped segments.
+    pub fn memory(&self) -> &MemorySourceConfig {
+        &self.memory
     }
 
     /// Whether operators above have handed this scan runtime filters.
@@ -108,7 +131,9 @@ impl DataSource for SegmentSource {
         repartition_file_min_size: usize,
         output_ordering: Option<LexOrdering>,
     ) -> Result<Option<Arc<dyn DataSource>>> {
-        Ok(self.memory.repartitioned(target_partitions, repartition_file_min_size, output_ordering)?.map(|s| self.rewrap(s)))
+        // Partitions cut anew no longer keep a key's values apart.
+        let unkeyed = Self { range_key: None, ..self.clone() };
+        Ok(self.memory.repartitioned(target_partitions, repartition_file_min_size, output_ordering)?.map(|s| unkeyed.rewrap(s)))
     }
 
     fn output_partitioning(&self) -> Partitioning {

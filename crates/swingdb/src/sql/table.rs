@@ -3,9 +3,11 @@
 //! the sorted ones of a clustered table to a range filter's rows, and hands
 //! DataFusion zero-copy slices of the mapped batches.
 
+use super::few_groups::FEW_GROUPS;
+use super::ordered_scan;
 use super::sorted_range::KeyRange;
 use super::source::SegmentSource;
-use crate::storage::{DistinctSketch, SegmentStore, TableMeta};
+use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -78,10 +80,20 @@ impl SegmentTable {
     /// [`TableProvider::schema`], all when `None`): zero-copy views into the
     /// mapped files, each column checked against its checksum on first use.
     pub fn batches(&self, state: Option<&dyn Session>, filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
-        let keep = match (state, conjunction(filters.iter().cloned())) {
-            (Some(state), Some(predicate)) => self.prune(state, predicate)?,
-            _ => vec![true; self.meta.segments.len()],
-        };
+        let keep = self.kept_segments(state, filters)?;
+        self.batches_of(&keep, filters, projection)
+    }
+
+    /// Per segment, whether it may hold rows matching `filters` (by its statistics).
+    fn kept_segments(&self, state: Option<&dyn Session>, filters: &[Expr]) -> DFResult<Vec<bool>> {
+        match (state, conjunction(filters.iter().cloned())) {
+            (Some(state), Some(predicate)) => self.prune(state, predicate),
+            _ => Ok(vec![true; self.meta.segments.len()]),
+        }
+    }
+
+    /// [`Self::batches`] of the segments `keep` marks.
+    fn batches_of(&self, keep: &[bool], filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
         let width = self.meta.schema.fields().len();
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.unwrap_or(&all);
@@ -95,7 +107,7 @@ impl SegmentTable {
         }
         let key = self.key_range(filters);
         let mut out = Vec::new();
-        for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| *k) {
+        for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| **k) {
             let view = self.store.map(&self.meta, seg)?;
             let mut ranges = match &key {
                 Some((column, range)) if view.ascends(*column)? => {
@@ -275,6 +287,11 @@ impl PruningStatistics for SegmentStats<'_> {
 /// Largest slice a scan hands DataFusion, so operators never see huge batches.
 const MAX_SLICE_ROWS: usize = 1 << 17;
 
+/// Distinct values per partition an ascending column needs to cut the
+/// partitions by it: with fewer, a cut moved to the next change of value can
+/// leave partitions of very unequal sizes.
+const MIN_RANGE_KEY_VALUES: usize = 1000;
+
 /// Cuts batches into zero-copy slices of at most `size` rows (a multiple of
 /// `batch_size`), so that DataFusion can spread them over its partitions.
 ///
@@ -362,19 +379,36 @@ impl TableProvider for SegmentTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> DFResult<Arc<dyn ExecutionPlan>> {
+        let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.map(|p| p.as_slice());
-        let batches = self.batches(Some(state), filters, projection)?;
+        let keep = self.kept_segments(Some(state), filters)?;
+        let batches = self.batches_of(&keep, filters, projection)?;
+        let columns = self.column_statistics(projection.unwrap_or(&all));
+        let schema = self.projected_schema(projection)?;
         // Enough slices for every partition to get several (DataFusion spreads
         // them), but no smaller than the configured batch size: per-batch
         // overhead then stays small for large tables, and plain reads hand over
         // few, large arrays.
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         let config = state.config();
-        let per_slice = (rows / (4 * config.target_partitions().max(1))).clamp(config.batch_size(), MAX_SLICE_ROWS);
-        let slices = slice_batches(batches, per_slice, config.batch_size());
-        let source = MemorySourceConfig::try_new(&[slices], self.projected_schema(projection)?, None)?.with_limit(limit);
-        let all: Vec<usize> = (0..self.schema().fields().len()).collect();
-        let columns = self.column_statistics(projection.unwrap_or(&all));
+        let partitions = config.target_partitions().max(1);
+        let per_slice = (rows / (4 * partitions)).clamp(config.batch_size(), MAX_SLICE_ROWS);
+        // Columns stored in ascending order are declared so; the most varied
+        // of them cuts the partitions (see `ordered_scan`). A LIMIT keeps one
+        // partition, so that it returns the first rows.
+        let kept: Vec<&SegmentMeta> = self.meta.segments.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        let ascending = ordered_scan::ascending_columns(&self.meta, &self.store, &kept, projection.unwrap_or(&all), &columns, FEW_GROUPS)?;
+        let range_key = match (partitions, limit) {
+            (2.., None) => ordered_scan::range_key(&ascending, &columns, MIN_RANGE_KEY_VALUES * partitions),
+            _ => None,
+        };
+        let runs = match range_key {
+            Some(key) => ordered_scan::split_at_key_changes(&batches, key, partitions)?,
+            None => vec![batches],
+        };
+        let runs: Vec<Vec<RecordBatch>> = runs.into_iter().map(|run| slice_batches(run, per_slice, config.batch_size())).collect();
+        let orderings = ordered_scan::orderings(&schema, &ascending);
+        let source = MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
         let indexes = &self.meta.constraints.indexes;
         let mut notes: Vec<Arc<str>> = Vec::new();
         if let Some((index, _)) = self.key_range(filters) {
@@ -385,7 +419,7 @@ impl TableProvider for SegmentTable {
             let listed: Vec<String> = indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
             notes.push(format!("indexes not used: {} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into());
         }
-        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, notes)))
+        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, notes).with_range_key(range_key)))
     }
 }
 

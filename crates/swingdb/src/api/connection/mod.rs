@@ -46,13 +46,15 @@ use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::{ParamValues, ScalarValue, TableReference};
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::MemTable;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
-use datafusion::physical_plan::stream::RecordBatchReceiverStream;
-use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
+use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
+use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Statement as SqlStatement};
@@ -153,8 +155,13 @@ fn mark_written(tables: &mut BTreeMap<String, Arc<TableMeta>>, touched: Vec<Stri
 /// now only waits for batches, so it notices an interrupt (Ctrl-C) at once.
 /// Dropping the stream stops the task. Plain reads of stored data (cheap per
 /// batch) skip the hop.
-fn off_thread(mut stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
-    let mut builder = RecordBatchReceiverStream::builder(stream.schema(), 2);
+fn off_thread(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+    off_thread_buffered(stream, 2)
+}
+
+/// [`off_thread`], the task running ahead of the reader by up to `batches`.
+fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches: usize) -> SendableRecordBatchStream {
+    let mut builder = RecordBatchReceiverStream::builder(stream.schema(), batches);
     let tx = builder.tx();
     builder.spawn(async move {
         while let Some(item) = stream.next().await {
@@ -165,6 +172,18 @@ fn off_thread(mut stream: SendableRecordBatchStream) -> SendableRecordBatchStrea
         Ok(())
     });
     builder.build()
+}
+
+/// The batches of `streams` (a plan's partitions), partition after partition,
+/// while every partition is computed at once on the engine's worker threads:
+/// a later partition's batches wait in memory until those before it are
+/// read. A table's writer gathers a whole segment in memory anyway, so this
+/// at most adds the later partitions' share of it.
+fn in_partition_order(streams: Vec<SendableRecordBatchStream>, schema: SchemaRef) -> SendableRecordBatchStream {
+    // Effectively unbounded: a partition may not wait for its turn to be read.
+    const WAITING_BATCHES: usize = 1 << 24;
+    let running: Vec<_> = streams.into_iter().map(|s| off_thread_buffered(s, WAITING_BATCHES)).collect();
+    Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(running).flatten()))
 }
 
 /// Called with the number of rows written so far while a statement stores rows.
@@ -905,6 +924,26 @@ impl Connection {
         Ok(datafusion::physical_plan::common::collect(stream).await?)
     }
 
+    /// Stores the rows of `plan` as new segments of `table` (shaped as
+    /// `schema`), in the order its source holds them where the plan only
+    /// passes on the rows of files it reads: DataFusion splits a file into
+    /// contiguous ranges, one per partition, and the partitions are written
+    /// one after the other (computed at once). Rows stay in the file's order,
+    /// as DuckDB keeps them, and a file sorted by a column gives a table
+    /// sorted by it (see `sql::ordered_scan`).
+    async fn write_plan(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+        let (physical, task_ctx) = self.physical_plan(plan).await?;
+        let files = |scan: &DataSourceExec| scan.data_source().downcast_ref::<FileScanConfig>().is_some();
+        let stream = if physical.output_partitioning().partition_count() > 1 && passes_rows_of(&physical, &files) {
+            let physical = watch_plan(reading_own_ranges(physical)?, &self.interrupt.run())?;
+            let schema = physical.schema();
+            in_partition_order(execute_stream_partitioned(physical, task_ctx)?, schema)
+        } else {
+            self.stream_physical(physical, task_ctx)?
+        };
+        self.write_stream(stream, schema, table).await
+    }
+
     /// Drains `stream` into new segments of `table` (shaped as `schema`).
     async fn write_stream(&self, mut stream: SendableRecordBatchStream, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
         let mut writer = TableWriter::new(self.core.dir(), schema.clone());
@@ -929,14 +968,34 @@ impl Connection {
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.
 fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    let stored = |scan: &DataSourceExec| {
+        let source = scan.data_source();
+        source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+    };
+    passes_rows_of(plan, &stored)
+}
+
+/// `plan` with its file scans reading each partition's own ranges: by
+/// default DataFusion's partitions take whichever range is left next, so a
+/// partition's rows need not precede the next one's in the file.
+fn reading_own_ranges(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
+    Ok(plan
+        .transform_up(|node| {
+            let Some(scan) = node.downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
+            match scan.data_source().with_preserve_order(true) {
+                Some(source) => Ok(Transformed::yes(Arc::new(scan.clone().with_data_source(source)) as Arc<dyn ExecutionPlan>)),
+                None => Ok(Transformed::no(node)),
+            }
+        })?
+        .data)
+}
+
+/// Whether `plan` is a chain of order-preserving single-input operators over
+/// a scan for which `scans` holds.
+fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&DataSourceExec) -> bool) -> bool {
     match plan.children().as_slice() {
-        [] => plan
-            .downcast_ref::<DataSourceExec>()
-            .is_some_and(|scan| {
-                let source = scan.data_source();
-                source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
-            }),
-        [child] => plan.maintains_input_order().first() == Some(&true) && reads_in_storage_order(child),
+        [] => plan.downcast_ref::<DataSourceExec>().is_some_and(scans),
+        [child] => plan.maintains_input_order().first() == Some(&true) && passes_rows_of(child, scans),
         _ => false,
     }
 }

@@ -205,8 +205,7 @@ impl Connection {
         for pipe in &pipes {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
-        let stream = self.stream_plan(plan).await?;
-        let segments = self.write_stream(stream, schema, table).await?;
+        let segments = self.write_plan(plan, schema, table).await?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().unwrap().push(import);

@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 /// Most groups the input's statistics may estimate for an aggregation to be
 /// computed by [`FewGroupsAggregateExec`].
-const FEW_GROUPS: usize = 1024;
+pub const FEW_GROUPS: usize = 1024;
 
 /// The physical optimizer rule; see the module documentation.
 #[derive(Debug, Default)]
