@@ -381,6 +381,24 @@ def test_inner_joins_are_ordered_by_estimated_size(con):
     assert con.execute(query).fetchall() == [(4000,)]
 
 
+def test_a_filter_the_planner_cannot_analyse_is_estimated_from_a_sample(con):
+    """A LIKE used to count as keeping 20 % of its table (DataFusion's default),
+    whatever it matched, and joins were ordered by that; it is now tried on a
+    sample of the scan's rows (sql/selectivity.rs)."""
+    con.execute("CREATE TABLE t AS SELECT value AS id, CASE WHEN value % 50 = 0 THEN 'green ' || value "
+                "ELSE 'plain ' || value END AS name FROM range(100000)")
+    con.execute("SET datafusion.explain.show_statistics = true")
+
+    def estimated_rows(where):
+        plan = dict(con.execute(f"EXPLAIN SELECT id FROM t WHERE {where}").fetchall())["physical_plan"]
+        [filter_line] = [line for line in plan.splitlines() if "FilterExec" in line]
+        return int(re.search(r"Rows=Inexact\((\d+)\)", filter_line).group(1))
+
+    assert estimated_rows("name LIKE '%green%'") == 2_000
+    assert estimated_rows("name NOT LIKE '%green%'") == 98_000
+    assert estimated_rows("name LIKE '%blue%'") == 1_000, "none sampled: the 1 % floor"
+
+
 def test_added_and_dropped_columns_stay_zero_copy_and_other_processes_see_them(tmp_path):
     """ADD/DROP COLUMN rewrite no segment: the older rows' columns are still
     handed out as windows into the mapped files, the added column reads as

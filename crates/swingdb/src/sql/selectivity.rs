@@ -9,7 +9,12 @@
 //! part rather than from the 6,000 lineitem rows of those parts, and
 //! computed the average for every part.
 //!
-//! [`FilterSelectivity`] gives each such filter the share its equalities
+//! [`FilterSelectivity`] gives each such filter over a scan of stored (or
+//! registered) data the share of a sample of the scan's rows it keeps: 8,192
+//! rows in 8 pieces spread over the table, whose batches the scan holds
+//! mapped, so a LIKE is judged by what it matches (TPC-H Q9's
+//! `p_name LIKE '%green%'` keeps 5 %, not 20 %, and its parts are then joined
+//! first). Any other such filter gets the share its equalities
 //! imply (a `column = constant` keeps 1 / distinct values of the column,
 //! `column IN (n constants)` n / distinct; conjunctions multiply, disjunctions
 //! add), through the filter's own default-selectivity setting. Parts of a
@@ -32,7 +37,12 @@ use datafusion::physical_expr::{analyze, conjunction, split_conjunction, Analysi
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::{FilterExec, FilterExecBuilder};
 use datafusion::physical_plan::{ExecutionPlan, StatisticsArgs, StatisticsContext};
+use datafusion::arrow::array::{AsArray, RecordBatch};
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::source::DataSourceExec;
 use std::sync::Arc;
+
+use super::source::SegmentSource;
 
 /// The physical optimizer rule; see the module documentation.
 #[derive(Debug, Default)]
@@ -50,7 +60,8 @@ impl PhysicalOptimizerRule for FilterSelectivity {
                 return Ok(Transformed::no(node));
             }
             let stats = StatisticsContext::new().compute(input.as_ref(), &StatisticsArgs::new())?;
-            let Some(share) = kept_share(filter.predicate(), &Input { schema: &schema, stats: &stats }) else {
+            let share = sampled_share(filter.predicate(), input).or_else(|| kept_share(filter.predicate(), &Input { schema: &schema, stats: &stats }));
+            let Some(share) = share else {
                 return Ok(Transformed::no(node));
             };
             let percent = (share * 100.0).round().clamp(1.0, 100.0) as u8;
@@ -70,6 +81,57 @@ impl PhysicalOptimizerRule for FilterSelectivity {
     fn schema_check(&self) -> bool {
         true
     }
+}
+
+/// Rows a filter over a scan is tried on, in [`SAMPLE_PIECES`] pieces spread
+/// over the scan's rows.
+const SAMPLE_ROWS: usize = 8192;
+
+/// Pieces the sample is taken in, so that a table stored in some order is
+/// sampled from all of it.
+const SAMPLE_PIECES: usize = 8;
+
+/// The share of a sample of the rows of `input` (a scan of stored or
+/// registered data, whose batches are at hand) that `predicate` keeps;
+/// `None` for other inputs or when the predicate fails on the sample.
+fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPlan>) -> Option<f64> {
+    let scan = input.downcast_ref::<DataSourceExec>()?;
+    let source = scan.data_source();
+    let memory = match source.downcast_ref::<SegmentSource>() {
+        Some(segments) => segments.memory(),
+        None => source.downcast_ref::<MemorySourceConfig>()?,
+    };
+    let batches: Vec<&RecordBatch> = memory.partitions().iter().flatten().filter(|b| b.num_rows() > 0).collect();
+    let total: usize = batches.iter().map(|b| b.num_rows()).sum();
+    if total == 0 {
+        return None;
+    }
+    let piece = (SAMPLE_ROWS / SAMPLE_PIECES).min(total);
+    let pieces = SAMPLE_PIECES.min(total.div_ceil(piece));
+    let (mut tried, mut kept) = (0usize, 0usize);
+    for i in 0..pieces {
+        // The piece starting at the i-th of evenly spaced rows.
+        let mut start = (total - piece) * i / (pieces - 1).max(1);
+        let Some(batch) = batches.iter().find(|b| {
+            let inside = start < b.num_rows();
+            if !inside {
+                start -= b.num_rows();
+            }
+            inside
+        }) else {
+            continue;
+        };
+        let rows = piece.min(batch.num_rows() - start);
+        let sample = batch.slice(start, rows);
+        let sample = match memory.projection() {
+            Some(columns) => sample.project(columns).ok()?,
+            None => sample,
+        };
+        let result = predicate.evaluate(&sample).ok()?.into_array(rows).ok()?;
+        kept += result.as_boolean_opt()?.true_count();
+        tried += rows;
+    }
+    (tried > 0).then(|| kept as f64 / tried as f64)
 }
 
 /// What a filter reads: its columns and their statistics.
