@@ -11,6 +11,7 @@ mod merge;
 mod dml;
 mod export;
 mod fast_insert;
+mod file_order;
 mod pipe;
 mod plan_cache;
 mod share;
@@ -46,15 +47,14 @@ use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::{ParamValues, ScalarValue, TableReference};
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::MemTable;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
-use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
-use datafusion::physical_plan::{execute_stream, execute_stream_partitioned, ExecutionPlan, ExecutionPlanProperties};
+use datafusion::physical_plan::stream::RecordBatchReceiverStream;
+use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Statement as SqlStatement};
@@ -172,18 +172,6 @@ fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches: usize) ->
         Ok(())
     });
     builder.build()
-}
-
-/// The batches of `streams` (a plan's partitions), partition after partition,
-/// while every partition is computed at once on the engine's worker threads:
-/// a later partition's batches wait in memory until those before it are
-/// read. A table's writer gathers a whole segment in memory anyway, so this
-/// at most adds the later partitions' share of it.
-fn in_partition_order(streams: Vec<SendableRecordBatchStream>, schema: SchemaRef) -> SendableRecordBatchStream {
-    // Effectively unbounded: a partition may not wait for its turn to be read.
-    const WAITING_BATCHES: usize = 1 << 24;
-    let running: Vec<_> = streams.into_iter().map(|s| off_thread_buffered(s, WAITING_BATCHES)).collect();
-    Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(running).flatten()))
 }
 
 /// Called with the number of rows written so far while a statement stores rows.
@@ -935,9 +923,7 @@ impl Connection {
         let (physical, task_ctx) = self.physical_plan(plan).await?;
         let files = |scan: &DataSourceExec| scan.data_source().downcast_ref::<FileScanConfig>().is_some();
         let stream = if physical.output_partitioning().partition_count() > 1 && passes_rows_of(&physical, &files) {
-            let physical = watch_plan(reading_own_ranges(physical)?, &self.interrupt.run())?;
-            let schema = physical.schema();
-            in_partition_order(execute_stream_partitioned(physical, task_ctx)?, schema)
+            file_order::in_file_order(physical, task_ctx, &self.interrupt.run())?
         } else {
             self.stream_physical(physical, task_ctx)?
         };
@@ -973,21 +959,6 @@ fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
         source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
     };
     passes_rows_of(plan, &stored)
-}
-
-/// `plan` with its file scans reading each partition's own ranges: by
-/// default DataFusion's partitions take whichever range is left next, so a
-/// partition's rows need not precede the next one's in the file.
-fn reading_own_ranges(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
-    Ok(plan
-        .transform_up(|node| {
-            let Some(scan) = node.downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
-            match scan.data_source().with_preserve_order(true) {
-                Some(source) => Ok(Transformed::yes(Arc::new(scan.clone().with_data_source(source)) as Arc<dyn ExecutionPlan>)),
-                None => Ok(Transformed::no(node)),
-            }
-        })?
-        .data)
 }
 
 /// Whether `plan` is a chain of order-preserving single-input operators over
