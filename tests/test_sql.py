@@ -381,6 +381,19 @@ def test_inner_joins_are_ordered_by_estimated_size(con):
     assert con.execute(query).fetchall() == [(4000,)]
 
 
+def test_a_join_on_a_sparse_integer_key_looks_rows_up_by_the_key(con):
+    """A hash join on one integer key whose build side holds at least 2 % of
+    the key's range uses an array indexed by the key (DataFusion's default
+    asks for 15 %; sql/session.rs says what that bought)."""
+    con.execute("CREATE TABLE build AS SELECT value * 25 AS k, value AS v FROM range(2000)")
+    con.execute("CREATE TABLE probe AS SELECT value AS k FROM range(100000)")
+    query = "SELECT count(*), sum(v) FROM probe JOIN build ON probe.k = build.k"
+    [(_, plan)] = con.execute("EXPLAIN ANALYZE " + query).fetchall()
+    [join] = [line for line in plan.splitlines() if "HashJoinExec" in line]
+    assert "array_map_created_count=1" in join, join
+    assert con.execute(query).fetchall() == [(2000, 1999 * 2000 // 2)]
+
+
 def test_a_filter_the_planner_cannot_analyse_is_estimated_from_a_sample(con):
     """A LIKE used to count as keeping 20 % of its table (DataFusion's default),
     whatever it matched, and joins were ordered by that; it is now tried on a
