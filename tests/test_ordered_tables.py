@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.csv
 import pyarrow.parquet as pq
 import pytest
 
@@ -43,6 +44,25 @@ def test_a_table_created_from_a_file_keeps_the_file_order(ordered_file, db_path)
         con.sql(f"CREATE OR REPLACE TABLE t AS SELECT * FROM '{path}'")
         stored = con.execute("SELECT v FROM t").arrow().column(0).to_numpy()
         assert np.array_equal(stored, table.column("v").to_numpy()), f"run {i}: rows out of the file's order"
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv"])
+def test_a_table_created_from_several_files_keeps_their_order(tmp_path, db_path, kind):
+    """Files are read in many small byte ranges, a few at once, and stored
+    range after range (api/connection/file_order.rs): across the files of a
+    glob, in their order, for Parquet and CSV alike."""
+    rows = 400_000
+    for i in range(3):
+        part = pa.table({"k": np.arange(i * rows, (i + 1) * rows, dtype=np.int64)})
+        if kind == "parquet":
+            pq.write_table(part, tmp_path / f"part{i}.parquet", row_group_size=20_000, compression="none")
+        else:
+            pa.csv.write_csv(part, tmp_path / f"part{i}.csv")
+    con = swingdb.connect(db_path)
+    con.sql("SET datafusion.execution.target_partitions = 2")
+    con.sql(f"CREATE TABLE t AS SELECT * FROM '{tmp_path}/part*.{kind}'")
+    stored = con.execute("SELECT k FROM t").arrow().column(0).to_numpy()
+    assert np.array_equal(stored, np.arange(3 * rows)), "rows out of the files' order"
 
 
 def test_a_scan_declares_the_order_it_finds_and_group_by_finishes_per_partition(ordered_file, db_path):
