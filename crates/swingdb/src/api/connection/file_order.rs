@@ -8,11 +8,10 @@
 //! work when it finishes first, so stored in partition order the rows came
 //! out of order. The file is read here in many small ranges instead (at most
 //! [`PIECE_BYTES`] each, at least [`PIECES_PER_THREAD`] per partition), each
-//! keeping to its own range; a few per partition are read ahead of the one
-//! being stored, and their batches handed over range after range. Only the ranges
-//! read ahead of the one being stored wait in memory: reading the whole file
-//! at once, with each partition's later batches waiting for their turn,
-//! took 22 GB of memory to load TPC-H at SF10 (lineitem: a 2.5 GB Parquet
+//! keeping to its own range, and their batches are handed over range after
+//! range. Only the few ranges read ahead of the one being stored wait in
+//! memory: reading the whole file at once, with each partition's later
+//! batches waiting for their turn, took 22 GB of memory to load TPC-H at SF10 (lineitem: a 2.5 GB Parquet
 //! file, 60M rows) on a 24 GB machine; 18 GB now, most of it the writer's
 //! (a 32M-row segment is gathered, then joined into one array per column).
 
