@@ -137,7 +137,7 @@ pub fn split_at_key_changes(batches: &[RecordBatch], key: usize, parts: usize) -
 }
 
 /// The (batch, row) of global row `row` (the end of the last batch for the row count).
-fn position(batches: &[RecordBatch], mut row: usize) -> (usize, usize) {
+pub(super) fn position(batches: &[RecordBatch], mut row: usize) -> (usize, usize) {
     for (index, batch) in batches.iter().enumerate() {
         if row < batch.num_rows() {
             return (index, row);

@@ -42,6 +42,7 @@ use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
 use std::sync::Arc;
 
+use super::ordered_scan::position;
 use super::source::SegmentSource;
 
 /// The physical optimizer rule; see the module documentation.
@@ -101,7 +102,7 @@ fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPla
         Some(segments) => segments.memory(),
         None => source.downcast_ref::<MemorySourceConfig>()?,
     };
-    let batches: Vec<&RecordBatch> = memory.partitions().iter().flatten().filter(|b| b.num_rows() > 0).collect();
+    let batches: Vec<RecordBatch> = memory.partitions().iter().flatten().cloned().collect();
     let total: usize = batches.iter().map(|b| b.num_rows()).sum();
     if total == 0 {
         return None;
@@ -111,16 +112,8 @@ fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPla
     let (mut tried, mut kept) = (0usize, 0usize);
     for i in 0..pieces {
         // The piece starting at the i-th of evenly spaced rows.
-        let mut start = (total - piece) * i / (pieces - 1).max(1);
-        let Some(batch) = batches.iter().find(|b| {
-            let inside = start < b.num_rows();
-            if !inside {
-                start -= b.num_rows();
-            }
-            inside
-        }) else {
-            continue;
-        };
+        let (index, start) = position(&batches, (total - piece) * i / (pieces - 1).max(1));
+        let batch = &batches[index];
         let rows = piece.min(batch.num_rows() - start);
         let sample = batch.slice(start, rows);
         let sample = match memory.projection() {
@@ -131,7 +124,8 @@ fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPla
         kept += result.as_boolean_opt()?.true_count();
         tried += rows;
     }
-    (tried > 0).then(|| kept as f64 / tried as f64)
+    // Every piece holds at least one row.
+    Some(kept as f64 / tried as f64)
 }
 
 /// What a filter reads: its columns and their statistics.

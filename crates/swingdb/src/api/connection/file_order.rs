@@ -11,9 +11,10 @@
 //! keeping to its own range, and their batches are handed over range after
 //! range. Only the few ranges read ahead of the one being stored wait in
 //! memory: reading the whole file at once, with each partition's later
-//! batches waiting for their turn, took 22 GB of memory to load TPC-H at SF10 (lineitem: a 2.5 GB Parquet
-//! file, 60M rows) on a 24 GB machine; 18 GB now, most of it the writer's
-//! (a 32M-row segment is gathered, then joined into one array per column).
+//! batches waiting for their turn, took 22 GB of memory to load TPC-H at
+//! SF10 (lineitem: a 2.5 GB Parquet file, 60M rows) on a 24 GB machine;
+//! 18 GB now, most of it the writer's (a 32M-row segment is gathered, then
+//! joined into one array per column).
 
 use super::off_thread_buffered;
 use crate::api::interrupt::Run;
@@ -74,18 +75,20 @@ fn in_ranges(plan: Arc<dyn ExecutionPlan>, threads: usize) -> Result<Arc<dyn Exe
         .transform_up(|node| {
             let Some(scan) = node.downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
             let Some(config) = scan.data_source().downcast_ref::<FileScanConfig>() else { return Ok(Transformed::no(node)) };
-            let files: Vec<_> = config.file_groups.iter().flat_map(FileGroup::iter).cloned().collect();
-            let bytes: u64 = files.iter().map(|f| f.effective_size()).sum();
-            let pieces = (bytes.div_ceil(PIECE_BYTES) as usize).max(threads * PIECES_PER_THREAD);
+            // Declared partitioning stays as it is, each partition in its own order.
             let groups = match config.output_partitioning {
-                // Declared partitioning stays as it is; ranges in their order.
-                Some(_) => config.file_groups.clone(),
-                None => FileGroupPartitioner::new()
-                    .with_target_partitions(pieces)
-                    .with_repartition_file_min_size(0)
-                    .repartition_file_groups(&[FileGroup::new(files)])
-                    .unwrap_or_else(|| config.file_groups.clone()),
+                Some(_) => None,
+                None => {
+                    let files: Vec<_> = config.file_groups.iter().flat_map(FileGroup::iter).cloned().collect();
+                    let bytes: u64 = files.iter().map(|f| f.effective_size()).sum();
+                    let pieces = (bytes.div_ceil(PIECE_BYTES) as usize).max(threads * PIECES_PER_THREAD);
+                    FileGroupPartitioner::new()
+                        .with_target_partitions(pieces)
+                        .with_repartition_file_min_size(0)
+                        .repartition_file_groups(&[FileGroup::new(files)])
+                }
             };
+            let groups = groups.unwrap_or_else(|| config.file_groups.clone());
             let ranges = FileScanConfigBuilder::from(config.clone()).with_file_groups(groups).with_preserve_order(true).build();
             Ok(Transformed::yes(DataSourceExec::from_data_source(ranges) as Arc<dyn ExecutionPlan>))
         })?

@@ -108,6 +108,12 @@ fn short_key(data: &[u8], start: usize, len: usize) -> u128 {
     len as u128 | bytes << 32
 }
 
+/// [`short_key`] of the one-byte string `byte`.
+#[inline]
+fn byte_key(byte: u8) -> u128 {
+    1 | (byte as u128) << 32
+}
+
 /// `keys` in `size` slots hashed with `seed`, if each has a slot of its own.
 fn separated(keys: &[(u128, u32)], seed: u64, size: usize) -> Option<Vec<(u128, u32)>> {
     let mut slots = vec![(0, FREE); size];
@@ -319,7 +325,7 @@ impl KeyColumn {
                 .collect();
             new.sort_unstable();
             for (row, byte) in new {
-                self.byte_id(byte, 1 | (byte as u128) << 32, || ScalarValue::try_from_array(array, row))?;
+                self.byte_id(byte, byte_key(byte), || ScalarValue::try_from_array(array, row))?;
             }
             out.extend(values.iter().map(|&byte| self.bytes[byte as usize]));
             return Ok(());
@@ -332,7 +338,7 @@ impl KeyColumn {
             let (start, end) = (offsets[row].as_usize(), offsets[row + 1].as_usize());
             let value = || ScalarValue::try_from_array(array, row);
             let id = match end - start {
-                1 => self.byte_id(data[start], 1 | (data[start] as u128) << 32, value)?,
+                1 => self.byte_id(data[start], byte_key(data[start]), value)?,
                 0..=12 => self.id(short_key(data, start, end - start), value)?,
                 _ => self.long_id(&data[start..end], value)?,
             };
@@ -558,7 +564,7 @@ mod tests {
         let mut column = KeyColumn::new(DataType::Utf8View);
         let view: ArrayRef = Arc::new(StringViewArray::from(vec!["q", "R"]));
         column.ids_of(&view, &mut ids).unwrap();
-        assert_eq!(column.id(1 | (b'R' as u128) << 32, || unreachable!()).unwrap(), 1);
+        assert_eq!(column.id(byte_key(b'R'), || unreachable!()).unwrap(), 1);
     }
 
     #[test]
