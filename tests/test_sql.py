@@ -333,6 +333,29 @@ def test_few_groups_are_grouped_by_swingdbs_operator_and_too_many_move_to_a_hash
     assert sorted(rows) == [(b, 1) for b in range(100000)]
 
 
+def test_many_dense_integer_keys_are_grouped_through_an_array_and_sparse_ones_through_a_hash_table(con):
+    """GROUP BY one integer column whose values fill most of their range
+    (per the statistics: min, max, distinct count) runs in
+    DenseKeysAggregateExec, both phases; keys spread 1,000 apart stay with
+    DataFusion's hash aggregation. Answers with NULLs and negative keys are
+    in tests/sql/dense_keys.slt."""
+    con.execute("CREATE TABLE t AS SELECT CASE WHEN value % 7 = 0 THEN NULL ELSE value % 5000 - 2000 END AS k, value AS v FROM range(300000)")
+    query = "SELECT k, count(*) AS n, sum(v) AS s FROM t GROUP BY k"
+    plan = dict(con.execute("EXPLAIN " + query).fetchall())["physical_plan"]
+    assert "DenseKeysAggregateExec: mode=FinalPartitioned, gby=[k@0 as k]" in plan, plan
+    assert "DenseKeysAggregateExec: mode=Partial, gby=[k@0 as k]" in plan, plan
+    expected = {}
+    for v in range(300000):
+        k = None if v % 7 == 0 else v % 5000 - 2000
+        n, s = expected.get(k, (0, 0))
+        expected[k] = (n + 1, s + v)
+    assert {k: (n, s) for k, n, s in con.execute(query).fetchall()} == expected
+    con.execute("CREATE TABLE sparse AS SELECT (value % 5000) * 1000 AS k FROM range(300000)")
+    plan = dict(con.execute("EXPLAIN SELECT k, count(*) FROM sparse GROUP BY k").fetchall())["physical_plan"]
+    assert "DenseKeys" not in plan and "AggregateExec: mode=Partial" in plan, plan
+    assert con.execute("SELECT count(*), min(n), max(n) FROM (SELECT k, count(*) AS n FROM sparse GROUP BY k)").fetchall() == [(5000, 60, 60)]
+
+
 def test_a_filter_under_few_groups_is_computed_as_a_mask_where_it_keeps_most_rows(con):
     """The filter under a few-groups aggregation is folded into it (EXPLAIN
     shows it computed there, with no FilterExec left); batches whose rows it

@@ -1,8 +1,10 @@
-//! [`FewGroupsAggregateExec`]: a first-phase (or only) hash aggregation whose
-//! group ids come from [`FewGroupValues`], and which may compute the filter
+//! [`FewGroupsAggregateExec`]: a hash aggregation whose group ids come from
+//! [`FewGroupValues`] or [`DenseKeys`], and which may compute the filter
 //! under it as a mask.
 
+use super::dense::DenseKeys;
 use super::keys::FewGroupValues;
+use super::Strategy;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::compute::{and, filter, filter_record_batch, prep_null_mask_filter};
@@ -13,7 +15,7 @@ use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
 use datafusion::physical_plan::aggregates::group_values::{new_group_values, GroupValues};
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
-use datafusion::physical_plan::aggregates::{aggregate_expressions, AggregateExec, AggregateOutputMode};
+use datafusion::physical_plan::aggregates::{aggregate_expressions, AggregateExec, AggregateInputMode, AggregateOutputMode};
 use datafusion::physical_plan::execution_plan::{Boundedness, ChildrenPropertiesMode, EmissionType, ReplaceChildrenOptions};
 use datafusion::physical_plan::metrics::{BaselineMetrics, Count, ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -27,9 +29,10 @@ use futures::StreamExt;
 use std::sync::Arc;
 
 /// Does what the [`AggregateExec`] it replaces does (same input, output
-/// schema, partitioning and mode: the first phase of a two-phase aggregation,
-/// or a single-phase one), computing group ids with [`FewGroupValues`] and
-/// falling back to DataFusion's own when the groups turn out too many.
+/// schema, partitioning and mode), computing group ids with
+/// [`FewGroupValues`] (the first phase of a two-phase aggregation, or a
+/// single-phase one) or [`DenseKeys`] (any phase), and falling back to
+/// DataFusion's own when the groups turn out too many or too sparse.
 ///
 /// When the aggregate's input is a filter (under projections, or none), the
 /// operator reads the filter's input and computes the filter itself: a batch
@@ -40,6 +43,7 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct FewGroupsAggregateExec {
     aggregate: Arc<AggregateExec>,
+    strategy: Strategy,
     /// The filter under the aggregate, when computed here.
     fold: Option<Arc<Fold>>,
     properties: Arc<PlanProperties>,
@@ -107,8 +111,8 @@ impl Fold {
 }
 
 impl FewGroupsAggregateExec {
-    /// Replaces `aggregate`, which [`super::replaceable`] accepted.
-    pub fn new(aggregate: Arc<AggregateExec>) -> Self {
+    /// Replaces `aggregate`, for which [`super::strategy`] chose `strategy`.
+    pub fn new(aggregate: Arc<AggregateExec>, strategy: Strategy) -> Self {
         let fold = Fold::of(&aggregate).map(Arc::new);
         // No output ordering (the rule takes only aggregates that claim
         // none), the aggregate's partitioning; all rows come at the end.
@@ -118,7 +122,12 @@ impl FewGroupsAggregateExec {
             EmissionType::Final,
             Boundedness::Bounded,
         ));
-        Self { aggregate, fold, properties, metrics: ExecutionPlanMetricsSet::new() }
+        Self { aggregate, strategy, fold, properties, metrics: ExecutionPlanMetricsSet::new() }
+    }
+
+    /// How this operator gives rows group ids.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
     }
 
     /// The plans from the aggregate's input down to the folded filter.
@@ -129,7 +138,7 @@ impl FewGroupsAggregateExec {
 
 impl DisplayAs for FewGroupsAggregateExec {
     fn fmt_as(&self, t: DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "FewGroups")?;
+        write!(f, "{}", self.name().trim_end_matches("AggregateExec"))?;
         self.aggregate.fmt_as(t, f)?;
         if self.fold.is_some() {
             for plan in self.folded_plans() {
@@ -143,7 +152,10 @@ impl DisplayAs for FewGroupsAggregateExec {
 
 impl ExecutionPlan for FewGroupsAggregateExec {
     fn name(&self) -> &str {
-        "FewGroupsAggregateExec"
+        match self.strategy {
+            Strategy::Few => "FewGroupsAggregateExec",
+            Strategy::Dense { .. } => "DenseKeysAggregateExec",
+        }
     }
 
     fn properties(&self) -> &Arc<PlanProperties> {
@@ -170,7 +182,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
         let Some(aggregate) = plan.downcast_ref::<AggregateExec>() else {
             return internal_err!("FewGroupsAggregateExec lost its aggregate");
         };
-        Ok(Arc::new(Self::new(Arc::new(aggregate.clone()))))
+        Ok(Arc::new(Self::new(Arc::new(aggregate.clone()), self.strategy)))
     }
 
     fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
@@ -191,7 +203,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
     }
 
     fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
-        let aggregate = self.aggregate.clone();
+        let (aggregate, strategy) = (self.aggregate.clone(), self.strategy);
         let fold = self.fold.clone();
         let mut input = self.children()[0].execute(partition, context.clone())?;
         let metrics = BaselineMetrics::new(&self.metrics, partition);
@@ -200,7 +212,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
         let schema = aggregate.schema();
         let batch_size = context.session_config().batch_size();
         let output = async move {
-            let mut state = Aggregation::new(&aggregate, fell_back, masked)?;
+            let mut state = Aggregation::new(&aggregate, strategy, fell_back, masked)?;
             while let Some(batch) = input.next().await {
                 let batch = batch?;
                 let _timer = metrics.elapsed_compute().timer();
@@ -278,10 +290,11 @@ impl Inputs {
     }
 }
 
-/// How rows are given group ids: few values, or DataFusion's general way
-/// once they were too many.
+/// How rows are given group ids: few values, dense integers, or
+/// DataFusion's general way once they were too many or too sparse.
 enum Groups {
     Few(FewGroupValues),
+    Dense(DenseKeys),
     Any(Box<dyn GroupValues>),
 }
 
@@ -292,12 +305,15 @@ struct Aggregation {
     accumulators: Vec<Box<dyn GroupsAccumulator>>,
     arguments: Vec<Vec<Arc<dyn PhysicalExpr>>>,
     group_ids: Vec<usize>,
+    /// Whether the input is partial states (a final phase), merged rather
+    /// than added.
+    merging: bool,
     fell_back: Count,
     masked: Count,
 }
 
 impl Aggregation {
-    fn new(aggregate: &Arc<AggregateExec>, fell_back: Count, masked: Count) -> Result<Self> {
+    fn new(aggregate: &Arc<AggregateExec>, strategy: Strategy, fell_back: Count, masked: Count) -> Result<Self> {
         let input = aggregate.input_schema();
         let types = aggregate
             .group_expr()
@@ -307,7 +323,16 @@ impl Aggregation {
             .collect::<Result<Vec<_>>>()?;
         let accumulators = aggregate.aggr_expr().iter().map(|a| a.create_groups_accumulator()).collect::<Result<Vec<_>>>()?;
         let arguments = aggregate_expressions(aggregate.aggr_expr(), aggregate.mode(), aggregate.group_expr().expr().len())?;
-        Ok(Self { aggregate: aggregate.clone(), groups: Groups::Few(FewGroupValues::new(&types)), accumulators, arguments, group_ids: vec![], fell_back, masked })
+        let groups = match (strategy, types.as_slice()) {
+            (Strategy::Few, _) => Groups::Few(FewGroupValues::new(&types)),
+            (Strategy::Dense { min, max }, [key]) => match DenseKeys::new(key.clone(), min, max) {
+                Some(dense) => Groups::Dense(dense),
+                None => return internal_err!("dense keys over {min}..={max}"),
+            },
+            (Strategy::Dense { .. }, _) => return internal_err!("dense keys of {} columns", types.len()),
+        };
+        let merging = aggregate.mode().input_mode() == AggregateInputMode::Partial;
+        Ok(Self { aggregate: aggregate.clone(), groups, accumulators, arguments, group_ids: vec![], merging, fell_back, masked })
     }
 
     /// Aggregates a batch of the aggregate's input.
@@ -362,13 +387,14 @@ impl Aggregation {
             .iter()
             .map(|arguments| arguments.iter().map(|e| e.evaluate(batch)?.into_array(rows)).collect::<Result<Vec<_>>>())
             .collect::<Result<Vec<_>>>()?;
+        // FILTER clauses apply where rows are added, not to partial states.
         let filters = self
             .aggregate
             .filter_expr()
             .iter()
             .map(|f| match f {
-                Some(f) => Ok(Some(null_as_false(f.evaluate(batch)?.into_array(rows)?.as_boolean()))),
-                None => Ok(None),
+                Some(f) if !self.merging => Ok(Some(null_as_false(f.evaluate(batch)?.into_array(rows)?.as_boolean()))),
+                _ => Ok(None),
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Inputs { keys, values, filters })
@@ -377,15 +403,20 @@ impl Aggregation {
     /// Adds evaluated rows to their groups; rows that `mask` (if any)
     /// drops are in no group and no total.
     fn apply(&mut self, inputs: Inputs, mask: Option<&BooleanArray>) -> Result<()> {
-        if let Groups::Few(few) = &mut self.groups {
-            if !few.intern(&inputs.keys, mask, &mut self.group_ids)? {
-                self.groups = Groups::Any(self.fall_back()?);
-                self.fell_back.add(1);
-                return self.apply(inputs, mask);
-            }
+        let interned = match &mut self.groups {
+            Groups::Few(few) => few.intern(&inputs.keys, mask, &mut self.group_ids)?,
+            Groups::Dense(dense) if mask.is_none() => dense.intern(&inputs.keys[0], &mut self.group_ids)?,
+            Groups::Dense(_) => return internal_err!("a mask over dense keys"),
+            Groups::Any(_) => true,
+        };
+        if !interned {
+            self.groups = Groups::Any(self.fall_back()?);
+            self.fell_back.add(1);
+            return self.apply(inputs, mask);
         }
         let groups = match (&mut self.groups, mask) {
             (Groups::Few(few), _) => few.len(),
+            (Groups::Dense(dense), _) => dense.len(),
             // DataFusion's group values would add the dropped rows' groups.
             (Groups::Any(_), Some(mask)) => return self.apply(inputs.kept(mask)?, None),
             (Groups::Any(any), None) => {
@@ -399,7 +430,10 @@ impl Aggregation {
                 (f, None) => f,
                 (None, Some(mask)) => Some(mask.clone()),
             };
-            accumulator.update_batch(values, &self.group_ids, filter.as_ref(), groups)?;
+            match self.merging {
+                true => accumulator.merge_batch(values, &self.group_ids, groups)?,
+                false => accumulator.update_batch(values, &self.group_ids, filter.as_ref(), groups)?,
+            }
         }
         Ok(())
     }
@@ -407,11 +441,15 @@ impl Aggregation {
     /// DataFusion's group ids holding the groups found so far, under the
     /// same ids.
     fn fall_back(&self) -> Result<Box<dyn GroupValues>> {
-        let Groups::Few(few) = &self.groups else { return internal_err!("fell back twice") };
+        let keys = match &self.groups {
+            Groups::Few(few) => few.emit()?,
+            Groups::Dense(dense) => dense.emit()?,
+            Groups::Any(_) => return internal_err!("fell back twice"),
+        };
         let schema = self.aggregate.group_expr().group_schema(&self.aggregate.input_schema())?;
         let mut any = new_group_values(schema, &GroupOrdering::None)?;
         let mut ids = vec![];
-        any.intern(&few.emit()?, &mut ids)?;
+        any.intern(&keys, &mut ids)?;
         if ids.iter().enumerate().any(|(i, id)| i != *id) {
             return internal_err!("group ids changed in the fallback");
         }
@@ -423,6 +461,7 @@ impl Aggregation {
     fn finish(mut self) -> Result<RecordBatch> {
         let mut columns = match &mut self.groups {
             Groups::Few(few) => few.emit()?,
+            Groups::Dense(dense) => dense.emit()?,
             Groups::Any(any) => any.emit(EmitTo::All)?,
         };
         let final_values = self.aggregate.mode().output_mode() == AggregateOutputMode::Final;

@@ -16,7 +16,14 @@
 //! computed by the operator too: where it keeps most of a batch, the batch
 //! is aggregated whole with the dropped rows masked out instead of copied
 //! without them (see [`FewGroupsAggregateExec`]).
+//!
+//! The same operator groups by one integer column of many, dense values
+//! (the statistics' range at most [`dense::MAX_SPARSITY`] times their
+//! distinct count) with [`dense::DenseKeys`], in both phases: group ids are
+//! read from an array indexed by the key instead of a hash table (EXPLAIN
+//! shows `DenseKeysAggregateExec`).
 
+mod dense;
 mod exec;
 mod keys;
 
@@ -25,10 +32,13 @@ pub use exec::FewGroupsAggregateExec;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
-use datafusion::common::Result;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
-use datafusion::physical_plan::aggregates::{AggregateExec, AggregateInputMode};
+use datafusion::physical_plan::aggregates::{AggregateExec, AggregateInputMode, AggregateOutputMode};
+use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, InputOrderMode, StatisticsArgs, StatisticsContext};
 use std::sync::Arc;
 
@@ -46,11 +56,11 @@ impl PhysicalOptimizerRule for FewGroupsAggregation {
             let Some(aggregate) = node.downcast_ref::<AggregateExec>() else {
                 return Ok(Transformed::no(node));
             };
-            if !replaceable(aggregate) {
+            let Some(strategy) = strategy(aggregate) else {
                 return Ok(Transformed::no(node));
-            }
-            let few = FewGroupsAggregateExec::new(Arc::new(aggregate.clone()));
-            Ok(Transformed::yes(Arc::new(few) as Arc<dyn ExecutionPlan>))
+            };
+            let replaced = FewGroupsAggregateExec::new(Arc::new(aggregate.clone()), strategy);
+            Ok(Transformed::yes(Arc::new(replaced) as Arc<dyn ExecutionPlan>))
         })
         .data()
     }
@@ -64,25 +74,111 @@ impl PhysicalOptimizerRule for FewGroupsAggregation {
     }
 }
 
-/// Whether `aggregate` reads input rows (not partial states) into groups of
-/// plain grouping columns that the statistics say are few, with nothing
-/// [`FewGroupsAggregateExec`] does not do: grouping sets, a limit, an
+/// How [`FewGroupsAggregateExec`] gives rows group ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// [`keys::FewGroupValues`]: the grouping columns' values are few.
+    Few,
+    /// [`dense::DenseKeys`] over keys the statistics put in `min..=max`.
+    Dense { min: i64, max: i64 },
+}
+
+/// How `aggregate` is to be computed by [`FewGroupsAggregateExec`], if it
+/// is: it has nothing the operator does not do (grouping sets, a limit, an
 /// ordered input or output, aggregates that need ordered input or lack a
-/// group accumulator.
-fn replaceable(aggregate: &AggregateExec) -> bool {
+/// group accumulator), and either reads input rows (not partial states)
+/// into groups of plain grouping columns that the statistics say are few,
+/// or groups by one integer column of dense values.
+fn strategy(aggregate: &AggregateExec) -> Option<Strategy> {
     let group_by = aggregate.group_expr();
-    let Ok(input) = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()) else { return false };
     let schema = aggregate.input_schema();
-    aggregate.mode().input_mode() == AggregateInputMode::Raw
-        && group_by.is_single()
+    let plain = group_by.is_single()
         && !group_by.expr().is_empty()
         && aggregate.limit_options().is_none()
         && aggregate.dynamic_expressions_produced().is_empty()
         && *aggregate.input_order_mode() == InputOrderMode::Linear
         && aggregate.properties().output_ordering().is_none()
-        && aggregate.aggr_expr().iter().all(|a| a.groups_accumulator_supported() && a.order_bys().is_empty())
-        && group_by.expr().iter().all(|(e, _)| e.data_type(&schema).is_ok_and(|t| keys::supported(&t)))
-        && estimated_groups(group_by.expr().iter().map(|(e, _)| e), &input).is_some_and(|n| n <= FEW_GROUPS)
+        && aggregate.aggr_expr().iter().all(|a| a.groups_accumulator_supported() && a.order_bys().is_empty());
+    if !plain {
+        return None;
+    }
+    if aggregate.mode().input_mode() == AggregateInputMode::Partial {
+        // A final phase: dense when the keys of the first phase's input are.
+        return match first_phase(aggregate.input())? {
+            FirstPhase::Replaced(first) => matches!(first.strategy(), Strategy::Dense { .. }).then_some(first.strategy()),
+            FirstPhase::DataFusion(first) => dense_keys(first).map(|dense| dense.strategy),
+        };
+    }
+    let input = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()?;
+    let few = group_by.expr().iter().all(|(e, _)| e.data_type(&schema).is_ok_and(|t| keys::supported(&t)))
+        && estimated_groups(group_by.expr().iter().map(|(e, _)| e), &input).is_some_and(|n| n <= FEW_GROUPS);
+    if few {
+        return Some(Strategy::Few);
+    }
+    let dense = dense_keys(aggregate)?;
+    if aggregate.mode().output_mode() == AggregateOutputMode::Final {
+        return Some(dense.strategy);
+    }
+    // A first phase holds every group its partition meets until the end:
+    // dense only when each partition can expect at least two rows per group.
+    // Otherwise DataFusion's, which passes rows on as partial states once it
+    // sees grouping barely reduce them (on 16 cores, 2.68M groups of 26.8M
+    // rows would be kept 16 times over), and the final phase is dense.
+    let partitions = aggregate.input().properties().output_partitioning().partition_count().max(1);
+    let rows = *input.num_rows.get_value()?;
+    (dense.distinct.saturating_mul(2 * partitions) <= rows).then_some(dense.strategy)
+}
+
+/// A grouping by one integer column that [`dense::DenseKeys`] suits.
+struct Dense {
+    strategy: Strategy,
+    /// The statistics' estimate of the column's distinct values.
+    distinct: usize,
+}
+
+/// Whether `aggregate` (reading input rows) groups by one integer column
+/// whose statistics put its values in a range at most
+/// [`dense::MAX_SPARSITY`] times their distinct count, and at most
+/// [`dense::MAX_SLOTS`] wide.
+fn dense_keys(aggregate: &AggregateExec) -> Option<Dense> {
+    let [(key, _)] = aggregate.group_expr().expr() else { return None };
+    let column = key.downcast_ref::<Column>()?;
+    if !key.data_type(&aggregate.input_schema()).is_ok_and(|t| dense::supported(&t)) {
+        return None;
+    }
+    let input = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()?;
+    let statistics = input.column_statistics.get(column.index())?;
+    let bound = |value: &Precision<ScalarValue>| match value.get_value()?.cast_to(&DataType::Int64).ok()? {
+        ScalarValue::Int64(Some(v)) => Some(v),
+        _ => None,
+    };
+    let (min, max) = (bound(&statistics.min_value)?, bound(&statistics.max_value)?);
+    let distinct = *statistics.distinct_count.get_value()?;
+    let width = max.checked_sub(min)?.checked_add(1)?;
+    let dense = width <= dense::MAX_SLOTS as i64 && width <= distinct.saturating_mul(dense::MAX_SPARSITY) as i64;
+    dense.then_some(Dense { strategy: Strategy::Dense { min, max }, distinct })
+}
+
+/// The first phase of a two-phase aggregation, as computed.
+enum FirstPhase<'a> {
+    Replaced(&'a FewGroupsAggregateExec),
+    DataFusion(&'a AggregateExec),
+}
+
+/// The first phase under a final aggregation's input, through
+/// repartitioning and merging of partitions.
+fn first_phase(input: &Arc<dyn ExecutionPlan>) -> Option<FirstPhase<'_>> {
+    if let Some(replaced) = input.downcast_ref::<FewGroupsAggregateExec>() {
+        return Some(FirstPhase::Replaced(replaced));
+    }
+    if let Some(aggregate) = input.downcast_ref::<AggregateExec>() {
+        return (aggregate.mode().output_mode() == AggregateOutputMode::Partial).then_some(FirstPhase::DataFusion(aggregate));
+    }
+    let passes = input.downcast_ref::<RepartitionExec>().is_some() || input.downcast_ref::<CoalescePartitionsExec>().is_some();
+    match input.children().as_slice() {
+        [child] if passes => first_phase(child),
+        _ => None,
+    }
 }
 
 /// The product of the grouping columns' distinct counts, if every grouping
