@@ -57,6 +57,29 @@ def _segment_files(db_path):
     return sorted(os.path.join(seg_dir, f) for f in os.listdir(seg_dir))
 
 
+def test_a_damaged_segment_among_many_is_named_by_the_parallel_first_check(db_path):
+    """A query's first read checks its columns in all segments at once, on
+    several threads; a damaged one among them is still the one named, and
+    stays an error on the next query."""
+    with swingdb.connect(db_path) as con:
+        con.sql("CREATE TABLE t (a BIGINT, b BIGINT)")
+        for i in range(4):
+            con.sql(f"INSERT INTO t SELECT value, value * {i} FROM range(100000)")
+        files = _segment_files(db_path)
+    assert len(files) == 4, files
+    victim = files[2]
+    data = bytearray(open(victim, "rb").read())
+    for i in range(len(data) // 2, len(data) // 2 + 16):
+        data[i] ^= 0xFF
+    os.remove(victim)
+    with open(victim, "wb") as fh:
+        fh.write(data)
+    with swingdb.connect(db_path) as con:
+        for _ in range(2):
+            with pytest.raises(swingdb.CorruptionError, match=os.path.basename(victim)):
+                con.sql("SELECT sum(a), sum(b) FROM t").fetchall()
+
+
 def test_corrupted_segment_is_reported_and_other_tables_still_read(db_path):
     with swingdb.connect(db_path) as con:
         con.sql("CREATE TABLE victim AS SELECT value AS a, value * 2 AS b FROM range(100000)")

@@ -7,6 +7,7 @@ use super::few_groups::FEW_GROUPS;
 use super::ordered_scan;
 use super::sorted_range::KeyRange;
 use super::source::SegmentSource;
+use crate::storage::store::{verify_columns, SegmentView};
 use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
@@ -106,9 +107,20 @@ impl SegmentTable {
             }
         }
         let key = self.key_range(filters);
+        let views = self
+            .meta
+            .segments
+            .iter()
+            .zip(keep)
+            .enumerate()
+            .filter(|(_, (_, k))| **k)
+            .map(|(index, (seg, _))| Ok((index, self.store.map(&self.meta, seg)?)))
+            .collect::<crate::error::Result<Vec<(usize, SegmentView)>>>()?;
+        let mut checked = stored.clone();
+        checked.extend(key.as_ref().map(|(column, _)| *column));
+        verify_columns(views.iter().map(|(_, v)| v), &checked)?;
         let mut out = Vec::new();
-        for (index, (seg, _)) in self.meta.segments.iter().zip(keep).enumerate().filter(|(_, (_, k))| **k) {
-            let view = self.store.map(&self.meta, seg)?;
+        for (index, view) in views {
             let mut ranges = match &key {
                 Some((column, range)) if view.ascends(*column)? => {
                     let keys = view.batches(Some(&[*column]))?;

@@ -318,7 +318,15 @@ impl MappedSegment {
         Ok(*self.ascending[column].get_or_init(|| super::ascending::column_ascends(&self.batches, column)))
     }
 
-    fn check_column(&self, column: usize) -> Result<()> {
+    /// Whether the file's column `column` needs no (more) checking: it was
+    /// checked, or this mapping checks no columns.
+    pub fn verified(&self, column: usize) -> bool {
+        self.checked.get(column).is_none_or(|checked| checked.get().is_some())
+    }
+
+    /// Checks the file's column `column` against its checksum, once per
+    /// mapping (later calls answer from the first).
+    pub fn check_column(&self, column: usize) -> Result<()> {
         let Some(&expected) = self.column_crc32.get(column) else { return Ok(()) };
         if *self.checked[column].get_or_init(|| column_crc(&self.batches, column) == expected) {
             return Ok(());

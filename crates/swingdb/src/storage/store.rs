@@ -181,6 +181,19 @@ impl SegmentView {
         Ok(out)
     }
 
+    /// The file's columns among table columns `columns` whose checksums
+    /// this mapping has yet to check, with the mapping.
+    fn unverified(&self, columns: &[usize]) -> Vec<(&MappedSegment, usize)> {
+        let Stored::File(mapped) = &self.stored else { return vec![] };
+        let mut files: Vec<usize> = columns.iter().filter_map(|&c| match self.sources[c] {
+            Source::File(at) if !mapped.verified(at) => Some(at),
+            _ => None,
+        }).collect();
+        files.sort_unstable();
+        files.dedup();
+        files.into_iter().map(|at| (mapped.as_ref(), at)).collect()
+    }
+
     /// Whether the values of table column `index` ascend through the
     /// segment, NULLs first (see [`super::ascending`]).
     pub fn ascends(&self, index: usize) -> Result<bool> {
@@ -206,4 +219,30 @@ impl SegmentView {
         }
         Ok(out)
     }
+}
+
+/// Checks the checksums of table columns `columns` in every segment of
+/// `views` that this handle has not checked yet, on as many threads as the
+/// machine has cores (a query's first read of a large table checks
+/// gigabytes, one column of one segment at a time otherwise). The first
+/// error found is returned; the others are remembered by their segments.
+pub fn verify_columns<'a>(views: impl IntoIterator<Item = &'a SegmentView>, columns: &[usize]) -> Result<()> {
+    let work: Vec<(&MappedSegment, usize)> = views.into_iter().flat_map(|v| v.unverified(columns)).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(work.len());
+    if threads <= 1 {
+        return work.iter().try_for_each(|(mapped, at)| mapped.check_column(*at));
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let check = || -> Result<()> {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((mapped, at)) = work.get(i) else { return Ok(()) };
+            mapped.check_column(*at)?;
+        }
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(check)).collect();
+        let mine = check();
+        helpers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("checking a column's checksum panicked")))).fold(mine, Result::and)
+    })
 }
