@@ -234,10 +234,11 @@ def test_numpy_results_do_not_import_pandas_or_pyarrow_compute():
         con = swingdb.connect()
         con.sql("CREATE TABLE t AS SELECT value AS a, value % 2 = 0 AS b, DATE '2020-01-01' AS d FROM range(100000)")
         arrays = con.sql("SELECT * FROM t WHERE a % 3 = 0").numpy()
-        print(len(arrays["a"]), "pandas" in sys.modules, "pyarrow.compute" in sys.modules)
+        empty = con.sql("SELECT * FROM t WHERE a < 0").numpy()
+        print(len(arrays["a"]), len(empty["a"]), empty["d"].dtype, "pandas" in sys.modules, "pyarrow.compute" in sys.modules)
         """
     )
-    assert out.stdout.split() == ["33334", "False", "False"]
+    assert out.stdout.split() == ["33334", "0", "datetime64[D]", "False", "False"]
 
 
 STREAM_OR_COLLECT = """

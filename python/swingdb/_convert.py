@@ -97,6 +97,14 @@ def _strings(arr: pa.Array) -> np.ndarray:
     return arr.to_numpy(zero_copy_only=False)
 
 
+def _one_array(col: pa.ChunkedArray) -> pa.Array:
+    """The column as one array. (pyarrow's combine_chunks of no chunks at all,
+    an empty result, imports pandas.)"""
+    if col.num_chunks == 0:
+        return pa.nulls(0, type=col.type)
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+
+
 def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "float"):
     """One column as numpy: a read-only view where the layout allows it; otherwise
     converted in one pass (and never through pandas, which pyarrow's conversions
@@ -104,7 +112,7 @@ def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "flo
     if _zero_copy_ok(col):
         return _view(col.chunk(0))
     t = col.type
-    arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    arr = _one_array(col)
     if pa.types.is_decimal(t) and decimals == "float":
         # numpy has no decimal type: float64 (as DuckDB's fetchnumpy does), or exact
         # decimal.Decimal objects with decimals="object".
