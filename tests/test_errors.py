@@ -57,6 +57,17 @@ def _segment_files(db_path):
     return sorted(os.path.join(seg_dir, f) for f in os.listdir(seg_dir))
 
 
+def _damage_middle(path):
+    """Flips 16 bytes in the middle of a segment file's data (written as a new
+    file: segments are never modified in place)."""
+    data = bytearray(open(path, "rb").read())
+    for i in range(len(data) // 2, len(data) // 2 + 16):
+        data[i] ^= 0xFF
+    os.remove(path)
+    with open(path, "wb") as fh:
+        fh.write(data)
+
+
 def test_a_damaged_segment_among_many_is_named_by_the_parallel_first_check(db_path):
     """A query's first read checks its columns in all segments at once, on
     several threads; a damaged one among them is still the one named, and
@@ -68,12 +79,7 @@ def test_a_damaged_segment_among_many_is_named_by_the_parallel_first_check(db_pa
         files = _segment_files(db_path)
     assert len(files) == 4, files
     victim = files[2]
-    data = bytearray(open(victim, "rb").read())
-    for i in range(len(data) // 2, len(data) // 2 + 16):
-        data[i] ^= 0xFF
-    os.remove(victim)
-    with open(victim, "wb") as fh:
-        fh.write(data)
+    _damage_middle(victim)
     with swingdb.connect(db_path) as con:
         for _ in range(2):
             with pytest.raises(swingdb.CorruptionError, match=os.path.basename(victim)):
@@ -86,13 +92,7 @@ def test_corrupted_segment_is_reported_and_other_tables_still_read(db_path):
         before = set(_segment_files(db_path))
         con.sql("CREATE TABLE healthy AS SELECT value AS a FROM range(10)")
         (victim_file,) = before
-    # Flip bytes in the middle of the data (a new file: segments are never modified in place).
-    data = bytearray(open(victim_file, "rb").read())
-    for i in range(len(data) // 2, len(data) // 2 + 16):
-        data[i] ^= 0xFF
-    os.remove(victim_file)
-    with open(victim_file, "wb") as fh:
-        fh.write(data)
+    _damage_middle(victim_file)
     with swingdb.connect(db_path) as con:
         with pytest.raises(swingdb.CorruptionError, match=os.path.basename(victim_file)):
             con.sql("SELECT sum(a) FROM victim").fetchall()
