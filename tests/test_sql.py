@@ -335,7 +335,7 @@ def test_few_groups_are_grouped_by_swingdbs_operator_and_too_many_move_to_a_hash
 
 def test_many_dense_integer_keys_are_grouped_through_an_array_and_sparse_ones_through_a_hash_table(con):
     """GROUP BY one integer column whose values fill most of their range
-    (per the statistics: min, max, distinct count) runs in
+    (per the statistics: min, max, distinct count), many or few, runs in
     DenseKeysAggregateExec, both phases; keys spread 1,000 apart stay with
     DataFusion's hash aggregation. Answers with NULLs and negative keys are
     in tests/sql/dense_keys.slt."""
@@ -350,6 +350,16 @@ def test_many_dense_integer_keys_are_grouped_through_an_array_and_sparse_ones_th
         n, s = expected.get(k, (0, 0))
         expected[k] = (n + 1, s + v)
     assert {k: (n, s) for k, n, s in con.execute(query).fetchall()} == expected
+    # Few dense integers too, unless a filter under the grouping is computed
+    # as a mask (FewGroupsAggregateExec's).
+    con.execute("CREATE TABLE few AS SELECT value % 100 AS k, value AS v FROM range(300000)")
+    plan = dict(con.execute("EXPLAIN SELECT k, count(*) FROM few GROUP BY k").fetchall())["physical_plan"]
+    assert "DenseKeysAggregateExec: mode=Partial" in plan and "FewGroups" not in plan, plan
+    plan = dict(con.execute("EXPLAIN SELECT k, count(*) FROM few WHERE v <> 7 GROUP BY k").fetchall())["physical_plan"]
+    assert "FewGroupsAggregateExec: mode=Partial" in plan and "DenseKeys" not in plan, plan
+    assert con.execute("SELECT count(*), min(n), max(n), sum(s) FROM (SELECT k, count(*) AS n, sum(v) AS s FROM few GROUP BY k)").fetchall() == [
+        (100, 3000, 3000, sum(range(300000)))
+    ]
     con.execute("CREATE TABLE sparse AS SELECT (value % 5000) * 1000 AS k FROM range(300000)")
     plan = dict(con.execute("EXPLAIN SELECT k, count(*) FROM sparse GROUP BY k").fetchall())["physical_plan"]
     assert "DenseKeys" not in plan and "AggregateExec: mode=Partial" in plan, plan

@@ -110,6 +110,11 @@ impl Fold {
     }
 }
 
+/// Whether the operator would compute the filter under `aggregate` itself.
+pub fn folds_filter(aggregate: &AggregateExec) -> bool {
+    Fold::of(aggregate).is_some()
+}
+
 impl FewGroupsAggregateExec {
     /// Replaces `aggregate`, for which [`super::strategy`] chose `strategy`.
     pub fn new(aggregate: Arc<AggregateExec>, strategy: Strategy) -> Self {

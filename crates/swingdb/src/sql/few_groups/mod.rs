@@ -17,11 +17,13 @@
 //! is aggregated whole with the dropped rows masked out instead of copied
 //! without them (see [`FewGroupsAggregateExec`]).
 //!
-//! The same operator groups by one integer column of many, dense values
-//! (the statistics' range at most [`dense::MAX_SPARSITY`] times their
-//! distinct count) with [`dense::DenseKeys`], in both phases: group ids are
-//! read from an array indexed by the key instead of a hash table (EXPLAIN
-//! shows `DenseKeysAggregateExec`).
+//! The same operator groups by one integer column of dense values (the
+//! statistics' range at most [`dense::MAX_SPARSITY`] times their distinct
+//! count) with [`dense::DenseKeys`], in both phases: group ids are read from
+//! an array indexed by the key instead of a hash table (EXPLAIN shows
+//! `DenseKeysAggregateExec`). Few such values go this way too unless there
+//! is a filter to compute as a mask: on the micro-benchmark's 500 groups of
+//! 26.8M rows, the array took the query from 173-182 ms to 56-78 ms.
 
 mod dense;
 mod exec;
@@ -112,10 +114,17 @@ fn strategy(aggregate: &AggregateExec) -> Option<Strategy> {
     let input = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()?;
     let few = group_by.expr().iter().all(|(e, _)| e.data_type(&schema).is_ok_and(|t| keys::supported(&t)))
         && estimated_groups(group_by.expr().iter().map(|(e, _)| e), &input).is_some_and(|n| n <= FEW_GROUPS);
+    let dense = dense_keys(aggregate);
     if few {
-        return Some(Strategy::Few);
+        // One integer column of few values that fill their range, with no
+        // filter under it to compute as a mask: an array read per row costs
+        // less than finding each value in the column's table of keys.
+        return match dense {
+            Some(dense) if !exec::folds_filter(aggregate) => Some(dense.strategy),
+            _ => Some(Strategy::Few),
+        };
     }
-    let dense = dense_keys(aggregate)?;
+    let dense = dense?;
     if aggregate.mode().output_mode() == AggregateOutputMode::Final {
         return Some(dense.strategy);
     }
