@@ -35,7 +35,7 @@ use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::{Result, ScalarValue, Statistics};
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::aggregates::{AggregateExec, AggregateInputMode, AggregateOutputMode};
@@ -108,13 +108,13 @@ fn strategy(aggregate: &AggregateExec) -> Option<Strategy> {
         // A final phase: dense when the keys of the first phase's input are.
         return match first_phase(aggregate.input())? {
             FirstPhase::Replaced(first) => matches!(first.strategy(), Strategy::Dense { .. }).then_some(first.strategy()),
-            FirstPhase::DataFusion(first) => dense_keys(first).map(|dense| dense.strategy),
+            FirstPhase::DataFusion(first) => dense_keys(first, &*input_statistics(first)?).map(|dense| dense.strategy),
         };
     }
-    let input = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()?;
+    let input = input_statistics(aggregate)?;
     let few = group_by.expr().iter().all(|(e, _)| e.data_type(&schema).is_ok_and(|t| keys::supported(&t)))
         && estimated_groups(group_by.expr().iter().map(|(e, _)| e), &input).is_some_and(|n| n <= FEW_GROUPS);
-    let dense = dense_keys(aggregate);
+    let dense = dense_keys(aggregate, &input);
     if few {
         // One integer column of few values that fill their range, with no
         // filter under it to compute as a mask: an array read per row costs
@@ -145,17 +145,21 @@ struct Dense {
     distinct: usize,
 }
 
-/// Whether `aggregate` (reading input rows) groups by one integer column
-/// whose statistics put its values in a range at most
-/// [`dense::MAX_SPARSITY`] times their distinct count, and at most
+/// The statistics of `aggregate`'s input.
+fn input_statistics(aggregate: &AggregateExec) -> Option<Arc<Statistics>> {
+    StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()
+}
+
+/// Whether `aggregate` (reading input rows, whose statistics are `input`)
+/// groups by one integer column whose statistics put its values in a range
+/// at most [`dense::MAX_SPARSITY`] times their distinct count, and at most
 /// [`dense::MAX_SLOTS`] wide.
-fn dense_keys(aggregate: &AggregateExec) -> Option<Dense> {
+fn dense_keys(aggregate: &AggregateExec, input: &Statistics) -> Option<Dense> {
     let [(key, _)] = aggregate.group_expr().expr() else { return None };
     let column = key.downcast_ref::<Column>()?;
     if !key.data_type(&aggregate.input_schema()).is_ok_and(|t| dense::supported(&t)) {
         return None;
     }
-    let input = StatisticsContext::new().compute(aggregate.input().as_ref(), &StatisticsArgs::new()).ok()?;
     let statistics = input.column_statistics.get(column.index())?;
     let bound = |value: &Precision<ScalarValue>| match value.get_value()?.cast_to(&DataType::Int64).ok()? {
         ScalarValue::Int64(Some(v)) => Some(v),
@@ -194,7 +198,7 @@ fn first_phase(input: &Arc<dyn ExecutionPlan>) -> Option<FirstPhase<'_>> {
 /// expression is a column whose count the statistics know.
 fn estimated_groups<'a>(
     exprs: impl Iterator<Item = &'a Arc<dyn datafusion::physical_expr::PhysicalExpr>>,
-    input: &datafusion::common::Statistics,
+    input: &Statistics,
 ) -> Option<usize> {
     exprs.map(|e| {
         let column = e.downcast_ref::<Column>()?;

@@ -12,7 +12,7 @@
 
 use crate::error::Error;
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Float64Array, Int64Array, ListArray, PrimitiveArray, UInt64Array,
+    downcast_integer, Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Float64Array, Int64Array, ListArray, PrimitiveArray, UInt64Array,
 };
 use datafusion::arrow::buffer::BooleanBuffer;
 use datafusion::arrow::datatypes::{
@@ -224,15 +224,8 @@ impl Finish {
 /// integer or DECIMAL(38)); returns an internal error for any other type.
 macro_rules! by_input_type {
     ($data_type:expr, $each:ident) => {{
-        match $data_type {
-            DataType::Int8 => $each!(Int8Type),
-            DataType::Int16 => $each!(Int16Type),
-            DataType::Int32 => $each!(Int32Type),
-            DataType::Int64 => $each!(Int64Type),
-            DataType::UInt8 => $each!(UInt8Type),
-            DataType::UInt16 => $each!(UInt16Type),
-            DataType::UInt32 => $each!(UInt32Type),
-            DataType::UInt64 => $each!(UInt64Type),
+        downcast_integer! {
+            $data_type => ($each),
             DataType::Decimal128(..) => $each!(Decimal128Type),
             other => return internal_err!("a widened sum of {other}"),
         }
