@@ -5,6 +5,10 @@
 
 mod udf;
 
+/// Large allocations on huge pages (see `swingdb::huge_pages`).
+#[global_allocator]
+static ALLOCATOR: swingdb::huge_pages::LargeOnHugePages = swingdb::huge_pages::LargeOnHugePages;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;

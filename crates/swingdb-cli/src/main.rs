@@ -11,6 +11,10 @@ use render::Mode;
 use shell::Shell;
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
+
+/// Large allocations on huge pages (see `swingdb::huge_pages`).
+#[global_allocator]
+static ALLOCATOR: swingdb::huge_pages::LargeOnHugePages = swingdb::huge_pages::LargeOnHugePages;
 use swingdb::arrow::util::pretty::pretty_format_batches;
 use swingdb::{Database, OpenOptions};
 

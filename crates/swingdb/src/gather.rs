@@ -178,6 +178,8 @@ impl Region {
             // SAFETY: no reference into the mapping outlives this call; the
             // buffer is handed out only by `into_buffer`, which consumes it.
             unsafe { map.remap(grown, RemapOptions::new().may_move(true))? };
+            // Its fresh pages come 2 MiB to a page fault (see `huge_pages`).
+            crate::huge_pages::prefer(&map[..]);
         }
         map[self.len..needed].copy_from_slice(bytes);
         self.len = needed;
@@ -274,9 +276,10 @@ mod tests {
         assert!(can_gather(&schema));
         let mut g = Gatherer::new(schema.clone());
         let mut expected = Vec::new();
-        // Enough rows to grow the regions past their first size several times.
+        // Enough rows to grow the regions past their first size several
+        // times, and past 4 MiB, from where they ask for huge pages.
         for k in 0..40 {
-            let n = 10_000 + k;
+            let n = 30_000 + k;
             let ints: Vec<Option<i32>> = (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some((k * 100_000 + i) as i32) }).collect();
             let floats: Vec<f64> = (0..n).map(|i| i as f64 / 2.0).collect();
             let bools: Vec<bool> = (0..n).map(|i| (i + k) % 3 == 0).collect();

@@ -17,6 +17,7 @@
 pub mod api;
 pub mod coalesce;
 pub mod gather;
+pub mod huge_pages;
 pub mod error;
 pub mod pipe;
 pub mod share;

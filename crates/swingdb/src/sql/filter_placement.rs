@@ -20,7 +20,14 @@
 //! each join key and top-k sort column is traced down by position to the
 //! scan column it is read from, and a scan keeps a filter only when it
 //! holds each key in that key's own column.
+//!
+//! [`ConditionAboveScans`], run after the filters' conditions took their
+//! final form, tells each scan that keeps a runtime filter the cheap part of
+//! the condition of the filter right above it (its comparisons of
+//! fixed-width values), under which the scan judges and applies its runtime
+//! filters (see `runtime_filter::filtered`).
 
+use super::conjunction::fixed_width_comparisons;
 use super::source::SegmentSource;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
@@ -29,6 +36,7 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::common::JoinType;
 use datafusion::physical_expr::expressions::{Column, DynamicFilterPhysicalExpr};
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::limit::{GlobalLimitExec, LocalLimitExec};
@@ -39,6 +47,7 @@ use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::joins::HashJoinExec;
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
+use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::{ExecutionPlan, Partitioning};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -206,6 +215,40 @@ impl PhysicalOptimizerRule for RuntimeFilterPlacement {
 
     fn name(&self) -> &str {
         "runtime_filter_placement"
+    }
+
+    fn schema_check(&self) -> bool {
+        true
+    }
+}
+
+/// See the module documentation.
+#[derive(Debug, Default)]
+pub struct ConditionAboveScans;
+
+impl PhysicalOptimizerRule for ConditionAboveScans {
+    fn optimize(&self, plan: Arc<dyn ExecutionPlan>, _config: &ConfigOptions) -> Result<Arc<dyn ExecutionPlan>> {
+        plan.transform_up(|node| {
+            let Some(filter) = node.downcast_ref::<FilterExec>() else { return Ok(Transformed::no(node)) };
+            let Some(scan) = filter.input().downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
+            let Some(source) = scan.data_source().downcast_ref::<SegmentSource>() else { return Ok(Transformed::no(node)) };
+            // A condition computed twice must give the same answer twice.
+            if !source.has_runtime_filters() || is_volatile(filter.predicate()) {
+                return Ok(Transformed::no(node));
+            }
+            let Some(condition) = fixed_width_comparisons(filter.predicate(), &filter.input().schema()) else {
+                return Ok(Transformed::no(node));
+            };
+            let under = Arc::new(scan.clone().with_data_source(Arc::new(source.under_filter(condition))));
+            // The scan's output is the same: the filter's properties stand.
+            let keep = ReplaceChildrenOptions::new(ChildrenPropertiesMode::Keep);
+            Ok(Transformed::yes(node.clone().replace_children(vec![under], keep)?))
+        })
+        .map(|t| t.data)
+    }
+
+    fn name(&self) -> &str {
+        "condition_above_scans"
     }
 
     fn schema_check(&self) -> bool {

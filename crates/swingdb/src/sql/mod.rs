@@ -7,7 +7,6 @@ pub mod checks;
 pub mod conjunction;
 pub mod diagnose;
 pub mod few_groups;
-mod huge_pages;
 pub mod filter_placement;
 pub mod functions;
 pub mod identity;

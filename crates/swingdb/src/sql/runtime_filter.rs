@@ -26,7 +26,7 @@
 //! (`filter_placement`).
 
 use datafusion::arrow::array::{AsArray, BooleanArray};
-use datafusion::arrow::compute::filter_record_batch;
+use datafusion::arrow::compute::{and, filter_record_batch};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::{internal_datafusion_err, Result, ScalarValue};
 use datafusion::execution::SendableRecordBatchStream;
@@ -58,7 +58,22 @@ pub fn is_runtime_filter(filter: &Arc<dyn PhysicalExpr>) -> bool {
 /// does not have is left out (it is optional). Each filter is judged on its
 /// own (a scan under several joins gets one from each, and often only one of
 /// them is selective).
-pub fn filtered(stream: SendableRecordBatchStream, filters: &[Arc<dyn PhysicalExpr>]) -> SendableRecordBatchStream {
+///
+/// `condition`, if any, is implied by the filter right above the scan (its
+/// comparisons of fixed-width values, which cost little next to a join's
+/// lookup): the scan judges its runtime filters on the rows it keeps, and
+/// removes the rows either removes in one pass. A join's keys often match a
+/// tenth of a table, too many to be worth a lookup, but of the rows the
+/// query's own condition keeps only one in a hundred: TPC-H Q3's join keeps
+/// 0.9 % of the 32M lineitem rows shipped after a date (its keys alone 10 %
+/// of all 60M), which the filter copied in full for the join to drop them.
+/// The filter above still applies its whole condition to the rows that
+/// reach it; with no runtime filter in force the scan leaves it alone.
+pub fn filtered(
+    stream: SendableRecordBatchStream,
+    filters: &[Arc<dyn PhysicalExpr>],
+    condition: Option<&Arc<dyn PhysicalExpr>>,
+) -> SendableRecordBatchStream {
     let schema = stream.schema();
     let filters: Vec<Judged> = filters
         .iter()
@@ -68,13 +83,92 @@ pub fn filtered(stream: SendableRecordBatchStream, filters: &[Arc<dyn PhysicalEx
     if filters.is_empty() {
         return stream;
     }
-    Box::pin(RecordBatchStreamAdapter::new(schema, RuntimeFiltered { stream, filters }))
+    let condition = condition.and_then(|c| reassign_expr_columns(c.clone(), &schema).ok());
+    Box::pin(RecordBatchStreamAdapter::new(schema, RuntimeFiltered { stream, filters, condition }))
 }
 
 /// See [`filtered`].
 struct RuntimeFiltered {
     stream: SendableRecordBatchStream,
     filters: Vec<Judged>,
+    /// The condition of the filter above; `None` also once it failed.
+    condition: Option<Arc<dyn PhysicalExpr>>,
+}
+
+impl RuntimeFiltered {
+    /// `batch` without the rows the runtime filters in force remove, nor
+    /// those the condition removes; whole while no runtime filter is in force.
+    fn apply(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
+        let in_force: Vec<(usize, Arc<dyn PhysicalExpr>)> =
+            self.filters.iter_mut().enumerate().filter_map(|(i, f)| Some((i, f.current(&batch)?))).collect();
+        if in_force.is_empty() {
+            return Ok(batch);
+        }
+        let mut rows = Selection { batch, mask: None };
+        self.narrow_by_condition(&mut rows)?;
+        for (i, predicate) in in_force {
+            self.filters[i].apply(&predicate, &mut rows)?;
+        }
+        rows.finish()
+    }
+
+    /// Narrows `rows` to those the condition above keeps. It is optional as
+    /// well: where it fails, the filter above reports it.
+    fn narrow_by_condition(&mut self, rows: &mut Selection) -> Result<()> {
+        let Some(condition) = &self.condition else { return Ok(()) };
+        match evaluate(condition, &rows.batch) {
+            Ok(mask) => rows.narrow(mask),
+            Err(_) => {
+                self.condition = None;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The rows of `batch` the predicate `predicate` keeps.
+fn evaluate(predicate: &Arc<dyn PhysicalExpr>, batch: &RecordBatch) -> Result<BooleanArray> {
+    let mask = predicate.evaluate(batch)?.into_array(batch.num_rows())?;
+    Ok(mask.as_boolean_opt().ok_or_else(|| internal_datafusion_err!("a filter gave no booleans"))?.clone())
+}
+
+/// A batch and which of its rows are still kept (`None`: all).
+struct Selection {
+    batch: RecordBatch,
+    mask: Option<BooleanArray>,
+}
+
+/// Below this share of a batch's rows kept, the rows are copied out before
+/// the next filter is evaluated, instead of it being evaluated on all.
+const COMPACT_BELOW: f64 = 0.25;
+
+impl Selection {
+    fn kept(&self) -> usize {
+        self.mask.as_ref().map_or(self.batch.num_rows(), |m| m.true_count())
+    }
+
+    /// Keeps only the rows `mask` (over the whole batch) also keeps.
+    fn narrow(&mut self, mask: BooleanArray) -> Result<()> {
+        let mask = match self.mask.take() {
+            Some(kept) => and(&kept, &mask)?,
+            None => mask,
+        };
+        let kept = mask.true_count();
+        if (kept as f64) < self.batch.num_rows() as f64 * COMPACT_BELOW {
+            self.batch = filter_record_batch(&self.batch, &mask)?;
+        } else {
+            self.mask = Some(mask);
+        }
+        Ok(())
+    }
+
+    /// The rows kept.
+    fn finish(self) -> Result<RecordBatch> {
+        match self.mask {
+            Some(mask) if mask.true_count() < self.batch.num_rows() => Ok(filter_record_batch(&self.batch, &mask)?),
+            _ => Ok(self.batch),
+        }
+    }
 }
 
 /// One runtime filter of a scan and what it did so far.
@@ -88,45 +182,35 @@ struct Judged {
 }
 
 impl Judged {
-    /// `batch` without the rows this filter removes. A filter that cannot be
-    /// evaluated is dropped rather than failing the query: it is optional.
-    fn apply(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
+    /// What the filter says now, unless that is "everything" (until its
+    /// operator has something to say, a filter is `true`) or it was dropped.
+    /// A filter that cannot be evaluated is dropped rather than failing the
+    /// query: it is optional.
+    fn current(&mut self, batch: &RecordBatch) -> Option<Arc<dyn PhysicalExpr>> {
         if self.dropped || batch.num_rows() == 0 {
-            return Ok(batch);
+            return None;
         }
-        match self.mask(&batch) {
-            Ok(Some(mask)) => self.keep(batch, &mask),
-            Ok(None) => Ok(batch),
-            Err(_) => {
-                self.dropped = true;
-                Ok(batch)
-            }
-        }
-    }
-
-    /// Which rows of `batch` the filter keeps; `None` while it keeps all.
-    fn mask(&self, batch: &RecordBatch) -> Result<Option<BooleanArray>> {
-        // Until its operator has something to say, a filter is `true`.
-        let current = snapshot_physical_expr(self.predicate.clone())?;
-        if current.downcast_ref::<Literal>().is_some_and(|l| l.value() == &ScalarValue::Boolean(Some(true))) {
-            return Ok(None);
-        }
-        let mask = current.evaluate(batch)?.into_array(batch.num_rows())?;
-        Ok(Some(mask.as_boolean_opt().ok_or_else(|| internal_datafusion_err!("a runtime filter gave no booleans"))?.clone()))
-    }
-
-    /// The rows of `batch` that `mask` keeps, judging the filter on the way.
-    fn keep(&mut self, batch: RecordBatch, mask: &BooleanArray) -> Result<RecordBatch> {
-        let kept = mask.true_count();
-        self.seen += batch.num_rows();
-        self.kept += kept;
-        if self.seen >= JUDGE_AFTER_ROWS && self.kept as f64 > self.seen as f64 * WORTH_KEEPING_AT_MOST {
+        let Ok(current) = snapshot_physical_expr(self.predicate.clone()) else {
             self.dropped = true;
-        }
-        if kept == batch.num_rows() {
-            return Ok(batch);
-        }
-        Ok(filter_record_batch(&batch, mask)?)
+            return None;
+        };
+        let everything = current.downcast_ref::<Literal>().is_some_and(|l| l.value() == &ScalarValue::Boolean(Some(true)));
+        (!everything).then_some(current)
+    }
+
+    /// Narrows `rows` to those `current` (this filter's current form) keeps,
+    /// judging the filter on the rows kept so far.
+    fn apply(&mut self, current: &Arc<dyn PhysicalExpr>, rows: &mut Selection) -> Result<()> {
+        let Ok(mask) = evaluate(current, &rows.batch) else {
+            self.dropped = true;
+            return Ok(());
+        };
+        let before = rows.kept();
+        rows.narrow(mask)?;
+        self.seen += before;
+        self.kept += rows.kept();
+        self.dropped = self.seen >= JUDGE_AFTER_ROWS && self.kept as f64 > self.seen as f64 * WORTH_KEEPING_AT_MOST;
+        Ok(())
     }
 }
 
@@ -135,10 +219,7 @@ impl Stream for RuntimeFiltered {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         match self.stream.as_mut().poll_next(cx) {
-            Poll::Ready(Some(Ok(batch))) => {
-                let result = self.filters.iter_mut().try_fold(batch, |batch, filter| filter.apply(batch));
-                Poll::Ready(Some(result))
-            }
+            Poll::Ready(Some(Ok(batch))) => Poll::Ready(Some(self.apply(batch))),
             other => other,
         }
     }
@@ -173,13 +254,33 @@ mod tests {
         let batches = vec![RecordBatch::try_new(schema.clone(), columns).unwrap(); 4];
         let k = col("k", &schema).unwrap();
         let selective = binary(k.clone(), Operator::Eq, lit(7i64), &schema).unwrap();
-        assert_eq!(rows(filtered(scan(batches.clone()), &[selective])).await, [1, 1, 1, 1]);
+        assert_eq!(rows(filtered(scan(batches.clone()), &[selective], None)).await, [1, 1, 1, 1]);
         // Half the rows: applied until judged (after 2 batches), then dropped.
         let half = binary(k, Operator::Lt, lit(32768i64), &schema).unwrap();
-        assert_eq!(rows(filtered(scan(batches.clone()), &[half])).await, [32768, 32768, 65536, 65536]);
+        assert_eq!(rows(filtered(scan(batches.clone()), &[half], None)).await, [32768, 32768, 65536, 65536]);
         // "x" is no number: the filter fails, is dropped, and the rows pass.
         let number = cast(col("s", &schema).unwrap(), &schema, DataType::Int64).unwrap();
         let broken = binary(number, Operator::Gt, lit(0i64), &schema).unwrap();
-        assert_eq!(rows(filtered(scan(batches), &[broken])).await, [65536; 4]);
+        assert_eq!(rows(filtered(scan(batches), &[broken], None)).await, [65536; 4]);
+    }
+
+    #[tokio::test]
+    async fn a_filter_is_judged_on_the_rows_the_condition_above_keeps() {
+        let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, false)]));
+        let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from_iter_values(0..65536)) as _]).unwrap();
+        let batches = vec![batch; 4];
+        let k = col("k", &schema).unwrap();
+        // The join's keys match 92 % of the rows, but of the 8 % the
+        // condition keeps only one: worth applying, with the condition.
+        let keys = binary(
+            binary(k.clone(), Operator::Lt, lit(60000i64), &schema).unwrap(),
+            Operator::Or,
+            binary(k.clone(), Operator::Eq, lit(65000i64), &schema).unwrap(),
+            &schema,
+        )
+        .unwrap();
+        let condition = binary(k, Operator::GtEq, lit(60000i64), &schema).unwrap();
+        assert_eq!(rows(filtered(scan(batches.clone()), &[keys.clone()], Some(&condition))).await, [1, 1, 1, 1]);
+        assert_eq!(rows(filtered(scan(batches), &[keys], None)).await, [60001, 60001, 65536, 65536]);
     }
 }

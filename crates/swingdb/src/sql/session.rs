@@ -5,7 +5,7 @@
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::conjunction::CheapConjunctions;
 use super::few_groups::FewGroupsAggregation;
-use super::filter_placement::RuntimeFilterPlacement;
+use super::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
 use super::selectivity::FilterSelectivity;
@@ -74,6 +74,8 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// filters taken off the scans that feed their join directly
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
 /// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
+/// and handed to the scans under them that apply runtime filters
+/// ([`ConditionAboveScans`]),
 /// and aggregations into few groups computed by swingdb's operator
 /// ([`FewGroupsAggregation`]: other rules look for DataFusion's), and
 /// aggregations over partitions that share no group finished in one step
@@ -86,6 +88,7 @@ fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOp
     rules.insert(joins, Arc::new(FilterSelectivity));
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(CheapConjunctions));
+    rules.push(Arc::new(ConditionAboveScans));
     rules.push(Arc::new(FewGroupsAggregation));
     rules.push(Arc::new(RangeAggregation));
     KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);

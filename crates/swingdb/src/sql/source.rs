@@ -48,6 +48,9 @@ pub struct SegmentSource {
     notes: Arc<[Arc<str>]>,
     /// Filters operators above publish while the query runs.
     runtime_filters: Vec<Arc<dyn PhysicalExpr>>,
+    /// A condition the filter right above the scan implies, under which the
+    /// runtime filters are judged (see [`filtered`]).
+    condition_above: Option<Arc<dyn PhysicalExpr>>,
     /// A column (of `memory`'s schema before any projection) no value of
     /// which is in two partitions (see `ordered_scan`).
     range_key: Option<usize>,
@@ -57,7 +60,7 @@ impl SegmentSource {
     /// Scans `memory`'s batches (slices of mapped segments), whose columns
     /// have the statistics `columns`; plans show `notes` after the scan.
     pub fn new(memory: MemorySourceConfig, columns: Vec<ColumnStatistics>, notes: Vec<Arc<str>>) -> Self {
-        Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new(), range_key: None }
+        Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new(), condition_above: None, range_key: None }
     }
 
     /// This scan, whose partitions share no value of column `key` (of
@@ -79,6 +82,12 @@ impl SegmentSource {
     pub fn without_runtime_filters(&self, unwanted: impl Fn(&Arc<dyn PhysicalExpr>) -> bool) -> Self {
         let runtime_filters = self.runtime_filters.iter().filter(|f| !unwanted(f)).cloned().collect();
         Self { runtime_filters, ..self.clone() }
+    }
+
+    /// This scan, under a filter whose condition implies `condition` (over
+    /// this scan's output columns; deterministic).
+    pub fn under_filter(&self, condition: Arc<dyn PhysicalExpr>) -> Self {
+        Self { condition_above: Some(condition), ..self.clone() }
     }
 
     /// The in-memory source this scan reads: slices of the mapped segments.
@@ -111,13 +120,16 @@ impl SegmentSource {
 
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(filtered(self.memory.open(partition, context)?, &self.runtime_filters)))
+        Ok(taking_turns(filtered(self.memory.open(partition, context)?, &self.runtime_filters, self.condition_above.as_ref())))
     }
 
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         self.memory.fmt_as(t, f)?;
         for filter in &self.runtime_filters {
             write!(f, ", runtime filter: {filter}")?;
+        }
+        if self.condition_above.is_some() && !self.runtime_filters.is_empty() {
+            write!(f, ", judged under the filter above")?;
         }
         for note in self.notes.iter() {
             write!(f, ", {note}")?;
@@ -228,7 +240,7 @@ impl DataSource for SegmentSource {
     }
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(filtered(self.memory.open_with_args(args)?, &self.runtime_filters)))
+        Ok(taking_turns(filtered(self.memory.open_with_args(args)?, &self.runtime_filters, self.condition_above.as_ref())))
     }
 }
 
