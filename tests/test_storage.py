@@ -201,6 +201,12 @@ def _plan_lines(con, sql, analyze=False):
     return rows[-1][1].splitlines()
 
 
+def _metric(line, name):
+    """The count `name` of a plan line of EXPLAIN ANALYZE (shown as 800, 1.00 K, 2.5 M)."""
+    number, unit = re.search(rf"\b{name}=([\d.]+)( [KM])?,", line).groups()
+    return float(number) * {None: 1, " K": 1e3, " M": 1e6}[unit]
+
+
 def test_string_equalities_are_estimated_from_distinct_counts_so_joins_build_the_small_side(con):
     # DataFusion estimated any filter it could not analyse (strings) to keep
     # 20 % of its rows: two equalities on 200,000 parts were 40,000 rows, not
@@ -242,8 +248,7 @@ def test_scans_apply_the_keys_a_join_publishes_so_a_grouped_probe_side_sees_only
     sql = "SELECT f.k, g.total FROM few f JOIN (SELECT k, sum(v) AS total FROM big GROUP BY k) g ON g.k = f.k ORDER BY f.k"
     plan = _plan_lines(con, sql, analyze=True)
     partial = next(line for line in plan if "AggregateExec: mode=Partial" in line)
-    rows = sum(int(n) for n in re.findall(r"output_rows=(\d+)", partial))
-    assert rows <= 6, "\n".join(plan)  # 3 keys, at most once per partition
+    assert _metric(partial, "output_rows") <= 6, "\n".join(plan)  # 3 keys, at most once per partition
     assert any("runtime filter" in line for line in plan), "\n".join(plan)
     expected = [(k, sum(range(k, 400000, 10000))) for k in (7, 4242, 9999)]
     assert con.sql(sql).fetchall() == expected
@@ -257,7 +262,7 @@ def test_scans_apply_the_keys_a_join_publishes_so_a_grouped_probe_side_sees_only
 def test_a_join_filter_is_judged_on_the_rows_the_query_condition_keeps(con):
     # The join's keys match 10 % of big's rows, too many for a lookup in the
     # scan to pay, but only 0.2 % of those its condition on d keeps: judged
-    # on those, the filter stays, and the join probes 800 rows, not 360,000
+    # on those, the filter stays, and the join probes 800 rows, not 127,000
     # (TPC-H Q3: 32M lineitem rows copied by the filter for the join to keep
     # 0.9 %).
     con.sql("SET datafusion.execution.target_partitions = 2")
@@ -268,9 +273,7 @@ def test_a_join_filter_is_judged_on_the_rows_the_query_condition_keeps(con):
     scan = next(line for line in plan if "DataSourceExec" in line and "runtime filter" in line)
     assert "judged under the filter above" in scan, "\n".join(plan)
     join = next(line for line in plan if "HashJoinExec" in line)
-    number, unit = re.search(r"\binput_rows=([\d.]+)( [KM])?,", join).groups()
-    probed = float(number) * {None: 1, " K": 1e3, " M": 1e6}[unit]
-    assert probed <= 2000, "\n".join(plan)
+    assert _metric(join, "input_rows") <= 2000, "\n".join(plan)
     kept = [v for v in range(400000) if 980 <= v % 10000 < 1000]
     assert con.sql(sql).fetchall() == [(len(kept), sum(kept))]
 
