@@ -15,15 +15,20 @@
 /// glibc grows a large allocation, and a gathered result its regions)
 /// refuses to move a range that spans mappings (EFAULT).
 pub fn prefer<T>(values: &[T]) {
-    let (start, len) = (values.as_ptr() as usize, std::mem::size_of_val(values));
+    advise(values.as_ptr() as usize, std::mem::size_of_val(values));
+}
+
+/// [`prefer`] for the `len` bytes from address `start`, which may not be
+/// initialized yet (a fresh allocation's).
+fn advise(start: usize, len: usize) {
     if len < 4 << 20 {
         return;
     }
     let page = page_size();
     let first = start / page * page;
     let end = (start + len).next_multiple_of(page);
-    // SAFETY: the range covers only pages that hold part of `values`;
-    // MADV_HUGEPAGE changes how memory is backed, never its contents.
+    // SAFETY: the range covers only pages that hold part of the caller's
+    // memory; MADV_HUGEPAGE changes how memory is backed, never its contents.
     unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
 }
 
@@ -51,9 +56,9 @@ pub struct LargeOnHugePages;
 
 /// Advises huge pages under the `size` bytes at `ptr` when that is large.
 fn advise_if_large(ptr: *mut u8, size: usize) {
+    // Not through a slice: a fresh allocation's bytes are not initialized.
     if size >= LARGE && !ptr.is_null() {
-        // SAFETY: `ptr` is a live allocation of `size` bytes.
-        prefer(unsafe { std::slice::from_raw_parts(ptr, size) });
+        advise(ptr as usize, size);
     }
 }
 

@@ -77,19 +77,15 @@ fn regrouped(predicate: &Arc<dyn PhysicalExpr>) -> Option<Arc<dyn PhysicalExpr>>
 /// together: a condition `predicate` implies that costs about a nanosecond
 /// a row. `None` where it has none.
 pub fn fixed_width_comparisons(predicate: &Arc<dyn PhysicalExpr>, schema: &Schema) -> Option<Arc<dyn PhysicalExpr>> {
-    fn parts(e: &Arc<dyn PhysicalExpr>, out: &mut Vec<Arc<dyn PhysicalExpr>>) {
-        if let Some(all) = e.downcast_ref::<AllOf>() {
-            all.parts.iter().for_each(|p| parts(p, out));
-        } else if e.downcast_ref::<BinaryExpr>().is_some_and(|b| *b.op() == Operator::And) {
-            e.children().into_iter().for_each(|p| parts(p, out));
-        } else {
-            out.push(e.clone());
-        }
-    }
     let fixed = |e: &Arc<dyn PhysicalExpr>| e.data_type(schema).is_ok_and(|t| t.primitive_width().is_some());
-    let mut all = Vec::new();
-    parts(predicate, &mut all);
-    let mut cheap: Vec<_> = all.into_iter().filter(|p| is_cheap(p) && p.children().into_iter().all(fixed)).collect();
+    let mut cheap: Vec<_> = split_conjunction(predicate)
+        .into_iter()
+        .flat_map(|part| match part.downcast_ref::<AllOf>() {
+            Some(all) => all.parts.clone(),
+            None => vec![part.clone()],
+        })
+        .filter(|p| is_cheap(p) && p.children().into_iter().all(fixed))
+        .collect();
     match cheap.len() {
         0 => None,
         1 => cheap.pop(),

@@ -99,8 +99,11 @@ impl RuntimeFiltered {
     /// `batch` without the rows the runtime filters in force remove, nor
     /// those the condition removes; whole while no runtime filter is in force.
     fn apply(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
+        if batch.num_rows() == 0 {
+            return Ok(batch);
+        }
         let in_force: Vec<(usize, Arc<dyn PhysicalExpr>)> =
-            self.filters.iter_mut().enumerate().filter_map(|(i, f)| Some((i, f.current(&batch)?))).collect();
+            self.filters.iter_mut().enumerate().filter_map(|(i, f)| Some((i, f.current()?))).collect();
         if in_force.is_empty() {
             return Ok(batch);
         }
@@ -186,8 +189,8 @@ impl Judged {
     /// operator has something to say, a filter is `true`) or it was dropped.
     /// A filter that cannot be evaluated is dropped rather than failing the
     /// query: it is optional.
-    fn current(&mut self, batch: &RecordBatch) -> Option<Arc<dyn PhysicalExpr>> {
-        if self.dropped || batch.num_rows() == 0 {
+    fn current(&mut self) -> Option<Arc<dyn PhysicalExpr>> {
+        if self.dropped {
             return None;
         }
         let Ok(current) = snapshot_physical_expr(self.predicate.clone()) else {
