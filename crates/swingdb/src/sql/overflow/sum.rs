@@ -29,6 +29,7 @@ use datafusion::logical_expr::{
 };
 use datafusion_functions_aggregate_common::aggregate::groups_accumulator::accumulate::accumulate;
 use datafusion_functions_aggregate_common::utils::DecimalAverager;
+use super::few_totals;
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -514,7 +515,7 @@ impl WideGroups {
     fn add_in_lanes<T>(&mut self, values: &PrimitiveArray<T>, groups: &[usize], filter: Option<&BooleanArray>) -> bool
     where
         T: ArrowPrimitiveType,
-        T::Native: Into<i128>,
+        T::Native: few_totals::Value,
     {
         let filter = filter.map(|f| match f.nulls() {
             Some(valid) => f.values() & valid.inner(),
@@ -527,6 +528,11 @@ impl WideGroups {
             (Some(valid), Some(filter)) => Some(valid.inner() & &filter),
         };
         let raw = values.values();
+        if self.groups.len() <= few_totals::FEW {
+            if let Some(few) = few_totals::totals(raw, groups, kept.as_ref()) {
+                return self.fold(few.totals.into_iter().zip(few.counts).take(self.groups.len()).enumerate());
+            }
+        }
         match self.add_narrow(raw, groups, kept.as_ref()) {
             Some(added) => added,
             None => self.add_wide(raw, groups, kept.as_ref()),
@@ -581,9 +587,15 @@ impl WideGroups {
     /// Adds lanes of totals and counts ([`LANES`] per group, group by group)
     /// into the groups'; false when a total overflowed 128 bits.
     fn fold_lanes(&mut self, totals: impl Iterator<Item = i128>, counts: &[u64]) -> bool {
+        self.fold(totals.zip(counts.iter().copied()).enumerate().map(|(slot, lane)| (slot / LANES, lane)))
+    }
+
+    /// Adds (group, (total, count)) pairs into the groups'; false when a
+    /// total overflowed 128 bits.
+    fn fold(&mut self, totals: impl Iterator<Item = (usize, (i128, u64))>) -> bool {
         let mut overflow = false;
-        for ((slot, total), count) in totals.enumerate().zip(counts) {
-            let group = &mut self.groups[slot / LANES];
+        for (group, (total, count)) in totals {
+            let group = &mut self.groups[group];
             match group.total.checked_add(total) {
                 Some(t) => group.total = t,
                 None => overflow = true,

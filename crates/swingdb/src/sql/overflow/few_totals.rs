@@ -1,0 +1,314 @@
+//! Totals of a batch over at most [`FEW`] groups, each group's running total
+//! held in a register.
+//!
+//! TPC-H Q1 sums seven columns into four groups. Adding row by row into
+//! totals in memory costs a load and a store per row and aggregate, and the
+//! next row to the same group waits for the store. Here each row is instead
+//! compared with every group id and added, masked, into every group's total:
+//! no memory is written, and the loop has no branch and no dependence
+//! between rows but the additions, so the compiler turns it into vector
+//! instructions (four rows at a time with AVX2, chosen at run time where
+//! the processor has it).
+
+use datafusion::arrow::buffer::BooleanBuffer;
+
+/// Most groups [`totals`] adds into.
+pub const FEW: usize = 4;
+
+/// Rows added in 64 bits before their totals are carried into 128 bits.
+const BLOCK_ROWS: usize = 4096;
+
+/// Values from -SMALL up to (not including) SMALL are added in 64 bits:
+/// [`BLOCK_ROWS`] of them total at most 2^62 in magnitude.
+const SMALL: i64 = 1 << 50;
+
+/// Each group's total and count of the rows of one batch.
+#[derive(Debug, Default, PartialEq)]
+pub struct Totals {
+    pub totals: [i128; FEW],
+    pub counts: [u64; FEW],
+}
+
+/// The totals of `values` by group (`groups[row]`, each below [`FEW`]),
+/// counting only the rows `kept` (if any) keeps; `None` when a value is
+/// outside -2^50..2^50 (the caller then adds another way).
+pub fn totals<V: Value>(values: &[V], groups: &[usize], kept: Option<&BooleanBuffer>) -> Option<Totals> {
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    let mut out = Totals::default();
+    let rows = values.len().min(groups.len());
+    for start in (0..rows).step_by(BLOCK_ROWS) {
+        let end = rows.min(start + BLOCK_ROWS);
+        let mut block = Block::default();
+        match kept {
+            None => {
+                for at in (start..end).step_by(64) {
+                    let to = end.min(at + 64);
+                    V::add_chunk(&mut block, &values[at..to], &groups[at..to], u64::MAX, avx2);
+                }
+            }
+            Some(kept) => {
+                let words = kept.inner().bit_chunks(kept.offset() + start, end - start);
+                let mut at = start;
+                for word in words.iter().chain(std::iter::once(words.remainder_bits())) {
+                    let to = end.min(at + 64);
+                    V::add_chunk(&mut block, &values[at..to], &groups[at..to], word, avx2);
+                    at = to;
+                }
+            }
+        }
+        if block.large != 0 {
+            return None;
+        }
+        for group in 0..FEW {
+            out.totals[group] += i128::from(block.totals[group]);
+            out.counts[group] += block.counts[group] as u64;
+        }
+    }
+    Some(out)
+}
+
+/// An integer type whose values [`totals`] adds.
+pub trait Value: Copy + Into<i128> {
+    /// Adds up to 64 rows into `block` (see [`Block::add`]), with AVX2
+    /// instructions when `avx2` (the processor has them).
+    #[inline(always)]
+    fn add_chunk(block: &mut Block, values: &[Self], groups: &[usize], kept: u64, avx2: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the processor has AVX2.
+            return unsafe { vector::add_any(block, values, groups, kept) };
+        }
+        let _ = avx2;
+        block.add(values, groups, kept)
+    }
+}
+
+impl Value for i8 {}
+impl Value for i16 {}
+impl Value for i32 {}
+impl Value for u8 {}
+impl Value for u16 {}
+impl Value for u32 {}
+impl Value for u64 {}
+
+impl Value for i64 {
+    #[inline(always)]
+    fn add_chunk(block: &mut Block, values: &[Self], groups: &[usize], kept: u64, avx2: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the processor has AVX2.
+            return unsafe { vector::add_i64(block, values, groups, kept) };
+        }
+        let _ = avx2;
+        block.add(values, groups, kept)
+    }
+}
+
+impl Value for i128 {
+    #[inline(always)]
+    fn add_chunk(block: &mut Block, values: &[Self], groups: &[usize], kept: u64, avx2: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the processor has AVX2.
+            return unsafe { vector::add_i128(block, values, groups, kept) };
+        }
+        let _ = avx2;
+        block.add(values, groups, kept)
+    }
+}
+
+/// The running totals of one block of rows.
+#[derive(Default)]
+pub struct Block {
+    totals: [i64; FEW],
+    counts: [i64; FEW],
+    /// Nonzero once a value outside -[`SMALL`]..[`SMALL`] was seen.
+    large: u64,
+}
+
+impl Block {
+    /// Adds up to 64 rows, the ones whose bit in `kept` is 0 into no group.
+    /// The values are narrowed to 64 bits first, in a loop of their own: in
+    /// one loop with the sums, 128-bit values kept the compiler to two rows
+    /// per vector instruction instead of four.
+    #[inline(always)]
+    fn add<V: Copy + Into<i128>>(&mut self, values: &[V], groups: &[usize], kept: u64) {
+        let mut narrow = [0i64; 64];
+        for (to, value) in narrow.iter_mut().zip(values) {
+            let value: i128 = (*value).into();
+            let (low, high) = (value as i64, (value >> 64) as i64);
+            self.large |= (high ^ (low >> 63)) as u64 | u64::from(low.wrapping_add(SMALL) as u64 >= 2 * SMALL as u64);
+            *to = low;
+        }
+        for (bit, (low, group)) in narrow.iter().zip(groups).enumerate() {
+            // A dropped row's group is beyond every group's id.
+            let group = *group as u64 | ((kept >> bit) & 1 ^ 1) << 32;
+            for g in 0..FEW {
+                let mask = -i64::from(group == g as u64);
+                self.totals[g] += low & mask;
+                self.counts[g] -= mask;
+            }
+        }
+    }
+}
+
+/// [`Block::add`] in AVX2 instructions, four rows at a time: each row's
+/// group id compared with every group's, the value masked by the result and
+/// added into that group's four lanes. Compiled from the loop of
+/// [`Block::add`], 128-bit values went two rows at a time: 1.5 ns a row
+/// for 128-bit values and 1.3 for 64-bit ones (4 groups, 8192 rows in
+/// cache, a mask keeping 99 %); these take 1.2 and 0.8.
+#[cfg(target_arch = "x86_64")]
+mod vector {
+    use super::{Block, FEW, SMALL};
+    use std::arch::x86_64::*;
+
+    /// The loop over four rows at a time; `$load(row)` gives rows
+    /// `row..row + 4` as (low 64 bits, nonzero lanes where a value is not
+    /// small) in the lane order `$order` (the rows' positions, as
+    /// `_mm256_permute4x64_epi64` takes them).
+    macro_rules! four_at_a_time {
+        ($block:expr, $rows:expr, $groups:expr, $kept:expr, $order:expr, $lane_bits:expr, $load:expr) => {{
+            let block: &mut Block = $block;
+            let (groups, kept): (&[usize], u64) = ($groups, $kept);
+            let rows = $rows.min(groups.len()) / 4 * 4;
+            let zero = _mm256_setzero_si256();
+            let (mut totals, mut counts, mut large) = ([zero; FEW], [zero; FEW], zero);
+            let lane_bits = $lane_bits;
+            let ids: [__m256i; FEW] = std::array::from_fn(|g| _mm256_set1_epi64x(g as i64));
+            let mut row = 0;
+            while row < rows {
+                let (low, not_small) = $load(row);
+                large = _mm256_or_si256(large, not_small);
+                // SAFETY: rows row..row + 4 are within `groups`.
+                let group = unsafe { _mm256_loadu_si256(groups.as_ptr().add(row) as *const __m256i) };
+                let group = _mm256_permute4x64_epi64::<$order>(group);
+                let bits = _mm256_set1_epi64x((kept >> row) as i64);
+                let keep = _mm256_cmpeq_epi64(_mm256_and_si256(bits, lane_bits), lane_bits);
+                for g in 0..FEW {
+                    let hit = _mm256_and_si256(_mm256_cmpeq_epi64(group, ids[g]), keep);
+                    totals[g] = _mm256_add_epi64(totals[g], _mm256_and_si256(low, hit));
+                    counts[g] = _mm256_sub_epi64(counts[g], hit);
+                }
+                row += 4;
+            }
+            let lanes = |v: __m256i| -> [i64; 4] { unsafe { std::mem::transmute(v) } };
+            for g in 0..FEW {
+                block.totals[g] += lanes(totals[g]).iter().sum::<i64>();
+                block.counts[g] += lanes(counts[g]).iter().sum::<i64>();
+            }
+            block.large |= lanes(large).iter().fold(0, |any, lane| any | *lane as u64);
+            rows
+        }};
+    }
+
+    /// Nonzero lanes where `low` is outside -SMALL..SMALL.
+    #[target_feature(enable = "avx2")]
+    fn not_small(low: __m256i) -> __m256i {
+        _mm256_srli_epi64::<51>(_mm256_add_epi64(low, _mm256_set1_epi64x(SMALL)))
+    }
+
+    /// [`Block::add`] of 64-bit values.
+    #[target_feature(enable = "avx2")]
+    pub fn add_i64(block: &mut Block, values: &[i64], groups: &[usize], kept: u64) {
+        let done = four_at_a_time!(block, values.len(), groups, kept, 0b11_10_01_00, _mm256_setr_epi64x(1, 2, 4, 8), |row: usize| {
+            // SAFETY: rows row..row + 4 are within `values`.
+            let low = unsafe { _mm256_loadu_si256(values.as_ptr().add(row) as *const __m256i) };
+            (low, not_small(low))
+        });
+        block.add(&values[done..], &groups[done..], kept.checked_shr(done as u32).unwrap_or(0));
+    }
+
+    /// [`Block::add`] of 128-bit values: two vectors of two values each,
+    /// their low and high halves gathered into rows 0, 2, 1, 3.
+    #[target_feature(enable = "avx2")]
+    pub fn add_i128(block: &mut Block, values: &[i128], groups: &[usize], kept: u64) {
+        let done = four_at_a_time!(block, values.len(), groups, kept, 0b11_01_10_00, _mm256_setr_epi64x(1, 4, 2, 8), |row: usize| {
+            // SAFETY: rows row..row + 4 are within `values`.
+            let (a, b) = unsafe {
+                let at = values.as_ptr().add(row) as *const __m256i;
+                (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1)))
+            };
+            let (low, high) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
+            let sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), low);
+            (low, _mm256_or_si256(_mm256_xor_si256(high, sign), not_small(low)))
+        });
+        block.add(&values[done..], &groups[done..], kept.checked_shr(done as u32).unwrap_or(0));
+    }
+
+    /// [`Block::add`] of narrower values, compiled for AVX2.
+    #[target_feature(enable = "avx2")]
+    pub fn add_any<V: Copy + Into<i128>>(block: &mut Block, values: &[V], groups: &[usize], kept: u64) {
+        block.add(values, groups, kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The totals added one row at a time.
+    fn expected(values: &[i128], groups: &[usize], kept: Option<&BooleanBuffer>) -> Totals {
+        let mut out = Totals::default();
+        for (row, (v, g)) in values.iter().zip(groups).enumerate() {
+            if kept.is_none_or(|k| k.value(row)) {
+                out.totals[*g] += v;
+                out.counts[*g] += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn totals_match_adding_row_by_row_over_blocks_masks_and_offsets() {
+        let rows = 2 * BLOCK_ROWS + 77;
+        let values: Vec<i128> = (0..rows as i128).map(|i| (i * 7919 % 20011 - 10000) * 1_000_000_007).collect();
+        let groups: Vec<usize> = (0..rows).map(|i| i * 31 % 97 % FEW).collect();
+        assert_eq!(totals(&values, &groups, None), Some(expected(&values, &groups, None)));
+        let bits: Vec<bool> = (0..rows + 5).map(|i| i % 3 != 0 && i % 11 != 5).collect();
+        // A mask that starts mid-word, as a slice of a filter does.
+        let kept = BooleanBuffer::from(bits).slice(5, rows);
+        assert_eq!(totals(&values, &groups, Some(&kept)), Some(expected(&values, &groups, Some(&kept))));
+        let narrow: Vec<i64> = values.iter().map(|v| *v as i64).collect();
+        assert_eq!(totals(&narrow, &groups, Some(&kept)), Some(expected(&values, &groups, Some(&kept))));
+    }
+
+    #[test]
+    fn the_vector_loops_add_what_the_portable_loop_adds() {
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        let wide: Vec<i128> = (0..64).map(|i| (i * 7919 % 211 - 100) * 1_000_003).collect();
+        let narrow: Vec<i64> = wide.iter().map(|v| *v as i64).collect();
+        let groups: Vec<usize> = (0..64).map(|i| i * 5 % 7 % FEW).collect();
+        let kept = 0xF0F0_F0F0_0F0F_0F3Du64;
+        let mut expected = Block::default();
+        expected.add(&wide, &groups, kept);
+        // Chunks whose lengths are not multiples of four, as the last of a batch is.
+        let (mut a, mut b) = (Block::default(), Block::default());
+        i128::add_chunk(&mut a, &wide[..61], &groups[..61], kept, avx2);
+        i128::add_chunk(&mut a, &wide[61..], &groups[61..], kept >> 61, avx2);
+        i64::add_chunk(&mut b, &narrow[..63], &groups[..63], kept, avx2);
+        i64::add_chunk(&mut b, &narrow[63..], &groups[63..], kept >> 63, avx2);
+        for block in [a, b] {
+            assert_eq!((block.totals, block.counts, block.large), (expected.totals, expected.counts, 0));
+        }
+    }
+
+    #[test]
+    fn a_large_value_is_left_to_the_caller_even_where_dropped() {
+        let groups = vec![0, 1, 2, 3];
+        for large in [i128::from(SMALL), -i128::from(SMALL) - 1, 1 << 64, i128::MIN] {
+            let values = vec![1, 2, large, 4];
+            assert_eq!(totals(&values, &groups, None), None, "{large}");
+            let kept = BooleanBuffer::from(vec![true, true, false, true]);
+            assert_eq!(totals(&values, &groups, Some(&kept)), None, "{large}");
+        }
+        let values = vec![1, SMALL as i128 - 1, -(SMALL as i128), 4];
+        assert_eq!(totals(&values, &groups, None), Some(expected(&values, &groups, None)));
+    }
+}
