@@ -72,6 +72,11 @@ pub fn totals<V: Value>(values: &[V], groups: &[usize], kept: Option<&BooleanBuf
 
 /// An integer type whose values [`totals`] adds.
 pub trait Value: Copy + Into<i128> {
+    /// [`Block::add`] in AVX2 instructions: by hand for 64- and 128-bit
+    /// values, compiled from the portable loop for the others.
+    #[cfg(target_arch = "x86_64")]
+    const AVX2: unsafe fn(&mut Block, &[Self], &[usize], u64) = vector::add_any::<Self>;
+
     /// Adds up to 64 rows into `block` (see [`Block::add`]), with AVX2
     /// instructions when `avx2` (the processor has them).
     #[inline(always)]
@@ -79,7 +84,7 @@ pub trait Value: Copy + Into<i128> {
         #[cfg(target_arch = "x86_64")]
         if avx2 {
             // SAFETY: the processor has AVX2.
-            return unsafe { vector::add_any(block, values, groups, kept) };
+            return unsafe { Self::AVX2(block, values, groups, kept) };
         }
         let _ = avx2;
         block.add(values, groups, kept)
@@ -95,29 +100,13 @@ impl Value for u32 {}
 impl Value for u64 {}
 
 impl Value for i64 {
-    #[inline(always)]
-    fn add_chunk(block: &mut Block, values: &[Self], groups: &[usize], kept: u64, avx2: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if avx2 {
-            // SAFETY: the processor has AVX2.
-            return unsafe { vector::add_i64(block, values, groups, kept) };
-        }
-        let _ = avx2;
-        block.add(values, groups, kept)
-    }
+    #[cfg(target_arch = "x86_64")]
+    const AVX2: unsafe fn(&mut Block, &[Self], &[usize], u64) = vector::add_i64;
 }
 
 impl Value for i128 {
-    #[inline(always)]
-    fn add_chunk(block: &mut Block, values: &[Self], groups: &[usize], kept: u64, avx2: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if avx2 {
-            // SAFETY: the processor has AVX2.
-            return unsafe { vector::add_i128(block, values, groups, kept) };
-        }
-        let _ = avx2;
-        block.add(values, groups, kept)
-    }
+    #[cfg(target_arch = "x86_64")]
+    const AVX2: unsafe fn(&mut Block, &[Self], &[usize], u64) = vector::add_i128;
 }
 
 /// The running totals of one block of rows.
