@@ -178,8 +178,12 @@ impl Region {
             // SAFETY: no reference into the mapping outlives this call; the
             // buffer is handed out only by `into_buffer`, which consumes it.
             unsafe { map.remap(grown, RemapOptions::new().may_move(true))? };
-            // Its fresh pages come 2 MiB to a page fault (see `huge_pages`).
-            crate::huge_pages::prefer(&map[..]);
+            // Left on 4 KiB pages: a region is written once, so 2 MiB pages
+            // would only save page faults, and on a virtual machine whose
+            // free memory goes back to the host a fresh 2 MiB page can cost
+            // more than the 512 faults it saves (the 1 GB micro-benchmark's
+            // 50 % selection in fresh processes: 0.56-4.0 s on huge pages,
+            // 0.68-0.78 s without; docs/benchmarks.md).
         }
         map[self.len..needed].copy_from_slice(bytes);
         self.len = needed;
@@ -277,7 +281,7 @@ mod tests {
         let mut g = Gatherer::new(schema.clone());
         let mut expected = Vec::new();
         // Enough rows to grow the regions past their first size several
-        // times, and past 4 MiB, from where they ask for huge pages.
+        // times.
         for k in 0..40 {
             let n = 30_000 + k;
             let ints: Vec<Option<i32>> = (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some((k * 100_000 + i) as i32) }).collect();

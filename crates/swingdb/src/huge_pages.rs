@@ -12,8 +12,12 @@
 /// The advice covers the pages `values` touches, edges included (only whole
 /// 2 MiB stretches inside get huge pages). Advising only the aligned
 /// interior split an allocation's own mapping in three, and `mremap` (how
-/// glibc grows a large allocation, and a gathered result its regions)
-/// refuses to move a range that spans mappings (EFAULT).
+/// glibc grows a large allocation) refuses to move a range that spans
+/// mappings (EFAULT).
+///
+/// Only for memory read more than once: on a virtual machine that hands
+/// free memory back to its host (virtio-balloon free page reporting), a
+/// fresh 2 MiB page can cost more than the 512 page faults it saves.
 pub fn prefer<T>(values: &[T]) {
     advise(values.as_ptr() as usize, std::mem::size_of_val(values));
 }
