@@ -153,8 +153,8 @@ impl Column {
     }
 }
 
-/// Anonymous memory that grows by remapping, never by copying; pages more
-/// than [`Region::AHEAD`] past what was written are never touched.
+/// Anonymous memory that grows by remapping, never by copying; pages are
+/// touched only a little ahead of what was written (see [`Region::ahead`]).
 #[derive(Default)]
 struct Region {
     map: Option<MmapMut>,
@@ -165,11 +165,19 @@ struct Region {
 
 impl Region {
     const FIRST: usize = 1 << 20;
-    /// Pages are faulted in this far ahead of the writes, by one system call
+    /// Pages are populated in multiples of 64 KiB (a multiple of every page
+    /// size).
+    const STEP: usize = 64 << 10;
+
+    /// How far past `needed` bytes pages are faulted in, by one system call
     /// (`MADV_POPULATE_WRITE`) instead of a page fault for each 4 KiB page:
     /// 512 MiB of fresh memory touched page by page took 340-420 ms, after
     /// populating in 2 MiB steps 210-310 ms (5 alternating processes each).
-    const AHEAD: usize = 2 << 20;
+    /// A sixteenth of the region, so that a result's last step touches at
+    /// most that much memory it never writes, from 64 KiB to 2 MiB.
+    fn ahead(needed: usize) -> usize {
+        (needed / 16).clamp(Self::STEP, 2 << 20)
+    }
 
     fn extend(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let needed = self.len + bytes.len();
@@ -192,10 +200,8 @@ impl Region {
             // 50 % selection in fresh processes: 0.56-4.0 s on huge pages,
             // 0.68-0.78 s without; docs/benchmarks.md).
         }
-        // Small regions fault page by page: populating ahead would touch up
-        // to 2 MiB a column for a result of a few pages.
-        if needed > self.populated && needed >= Self::AHEAD {
-            let end = needed.next_multiple_of(Self::AHEAD).min(map.len());
+        if needed > self.populated {
+            let end = (needed + Self::ahead(needed)).next_multiple_of(Self::STEP).min(map.len());
             // Only faster, never needed: where the kernel lacks the advice
             // (before Linux 5.14) the writes below fault the pages in.
             #[cfg(target_os = "linux")]
