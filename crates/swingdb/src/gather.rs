@@ -298,6 +298,26 @@ mod tests {
     }
 
     #[test]
+    fn pages_are_populated_only_a_little_ahead_of_the_writes() {
+        if std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").is_ok_and(|s| s.contains("[always]")) {
+            return; // the kernel may back the region with 2 MiB pages
+        }
+        // A fresh mapping, not a spare that other tests may have left.
+        let mut region = Region { map: Some(MmapMut::map_anon(64 << 20).unwrap()), ..Region::default() };
+        let piece = vec![7u8; 32 << 10];
+        let written = (2 << 20) + (32 << 10);
+        for _ in 0..written / piece.len() {
+            region.extend(&piece).unwrap();
+        }
+        let resident = crate::test_mappings::resident_bytes_at(region.map.as_ref().unwrap().as_ptr() as usize);
+        // Populated ahead (one call, not a fault a page), but by no more than
+        // a sixteenth of the region and one step: not to the next 2 MiB.
+        assert!(resident > written, "{resident} resident for {written} written");
+        assert!(resident <= written + written / 16 + Region::STEP, "{resident} resident for {written} written");
+        assert!(region.map.as_ref().unwrap()[..written].iter().all(|&b| b == 7));
+    }
+
+    #[test]
     fn batches_become_one_with_values_and_nulls_in_order() {
         let schema = schema();
         assert!(can_gather(&schema));

@@ -97,34 +97,8 @@ unsafe impl std::alloc::GlobalAlloc for LargeOnHugePages {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_mappings::{mapping_at, smaps_field_at};
     use std::alloc::{GlobalAlloc, Layout};
-
-    /// The address range of the mapping that holds `address`.
-    fn mapping_at(address: usize) -> (usize, usize) {
-        let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
-        maps.lines()
-            .filter_map(|line| {
-                let (s, e) = line.split_whitespace().next()?.split_once('-')?;
-                Some((usize::from_str_radix(s, 16).ok()?, usize::from_str_radix(e, 16).ok()?))
-            })
-            .find(|(s, e)| (*s..*e).contains(&address))
-            .expect("a mapping holds the address")
-    }
-
-    /// The VmFlags of the mapping of `/proc/self/smaps` that holds `address`.
-    fn flags_of_mapping_at(address: usize) -> String {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-        let mut inside = false;
-        for line in smaps.lines() {
-            let range = line.split_whitespace().next().and_then(|r| r.split_once('-'));
-            if let Some((Some(start), Some(end))) = range.map(|(s, e)| (usize::from_str_radix(s, 16).ok(), usize::from_str_radix(e, 16).ok())) {
-                inside = (start..end).contains(&address);
-            } else if inside && line.starts_with("VmFlags:") {
-                return line.to_string();
-            }
-        }
-        panic!("no mapping holds {address:#x}")
-    }
 
     #[test]
     fn large_allocations_ask_for_huge_pages_and_small_ones_do_not() {
@@ -137,14 +111,14 @@ mod tests {
         unsafe {
             let l = LargeOnHugePages.alloc_zeroed(large);
             let s = LargeOnHugePages.alloc(small);
-            let large_flags = flags_of_mapping_at(l as usize + (32 << 20));
-            let small_flags = flags_of_mapping_at(s as usize);
+            let large_flags = smaps_field_at(l as usize + (32 << 20), "VmFlags:");
+            let small_flags = smaps_field_at(s as usize, "VmFlags:");
             assert!(large_flags.split_whitespace().any(|f| f == "hg"), "{large_flags}");
             // One mapping from the first byte to the last: none split off.
             assert_eq!(mapping_at(l as usize), mapping_at(l as usize + (64 << 20) - 1));
             assert!(!small_flags.split_whitespace().any(|f| f == "hg"), "{small_flags}");
             let grown = LargeOnHugePages.realloc(s, small, 128 << 20);
-            let grown_flags = flags_of_mapping_at(grown as usize + (64 << 20));
+            let grown_flags = smaps_field_at(grown as usize + (64 << 20), "VmFlags:");
             assert!(grown_flags.split_whitespace().any(|f| f == "hg"), "{grown_flags}");
             LargeOnHugePages.dealloc(l, large);
             LargeOnHugePages.dealloc(grown, Layout::from_size_align(128 << 20, 8).unwrap());

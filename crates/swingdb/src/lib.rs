@@ -23,6 +23,8 @@ pub mod pipe;
 pub mod share;
 pub mod sql;
 pub mod storage;
+#[cfg(test)]
+mod test_mappings;
 
 pub use api::{set_signal_check, Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
 pub use datafusion;
