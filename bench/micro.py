@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .common import ROOT, drop_caches, machine, report_target
-from .micro_systems import COLUMNS, SEL_RANGE, operations
+from .micro_systems import COLUMNS, SEL_RANGE, SYSTEMS, operations
 from .report import panel_plot, replace_section, size_table
 
 ROW_BYTES = 4 * len(COLUMNS)  # every column is a 32-bit integer
@@ -168,12 +168,16 @@ def measure(system, kind, param, paths, mode, args, pg) -> dict | None:
     return dict(last, times=times)
 
 
+MODES = ["cold", "warm"]
+SYSTEM_NAMES = [name for name in SYSTEMS if name != "PostgreSQL"]  # PostgreSQL with --postgres
+
+
 def parse_args():
     parser = argparse.ArgumentParser(prog="bench micro", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10MB,100MB,1GB", help="comma-separated, from " + ",".join(SIZES))
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--modes", default="cold,warm")
-    parser.add_argument("--systems", default="swingdb,DuckDB,SQLite,pandas,polars")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--systems", default=",".join(SYSTEM_NAMES), help="a subset reports to bench/results/, as --quick does")
     parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server and include it")
     parser.add_argument("--cache", choices=("warm", "drop"), default="warm", help="page cache before cold runs")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per run before a system is dropped from a configuration")
@@ -244,7 +248,10 @@ def _disagreements(results: list[dict]) -> list[str]:
 def report(results: list[dict], args) -> None:
     """Raw CSV, one log-log plot per mode, Markdown tables into docs/benchmarks.md."""
     tag = "micro"
-    doc, img_dir = report_target(args.quick)
+    # A run of some systems or modes only (a check of one cell) must not
+    # replace the published tables: it reports where --quick runs do.
+    partial = set(args.systems) != set(SYSTEM_NAMES + (["PostgreSQL"] if args.postgres else [])) or set(args.modes) != set(MODES)
+    doc, img_dir = report_target(args.quick or partial)
     with open(os.path.join(args.out, f"{tag}-quick.csv" if args.quick else f"{tag}.csv"), "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(results[0]))
         writer.writeheader()
