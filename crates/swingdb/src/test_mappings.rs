@@ -1,14 +1,18 @@
 //! What the kernel says about this process's memory mappings, for tests of
 //! how swingdb maps and advises memory (`/proc/self/maps` and `smaps`).
 
+/// The address range a `maps` or `smaps` line starts with, if it is a
+/// mapping's first line (`start-end perms ...`).
+fn range_of(line: &str) -> Option<(usize, usize)> {
+    let (s, e) = line.split_whitespace().next()?.split_once('-')?;
+    Some((usize::from_str_radix(s, 16).ok()?, usize::from_str_radix(e, 16).ok()?))
+}
+
 /// The address range of the mapping that holds `address`.
 pub fn mapping_at(address: usize) -> (usize, usize) {
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
     maps.lines()
-        .filter_map(|line| {
-            let (s, e) = line.split_whitespace().next()?.split_once('-')?;
-            Some((usize::from_str_radix(s, 16).ok()?, usize::from_str_radix(e, 16).ok()?))
-        })
+        .filter_map(range_of)
         .find(|(s, e)| (*s..*e).contains(&address))
         .expect("a mapping holds the address")
 }
@@ -19,8 +23,7 @@ pub fn smaps_field_at(address: usize, field: &str) -> String {
     let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
     let mut inside = false;
     for line in smaps.lines() {
-        let range = line.split_whitespace().next().and_then(|r| r.split_once('-'));
-        if let Some((Some(start), Some(end))) = range.map(|(s, e)| (usize::from_str_radix(s, 16).ok(), usize::from_str_radix(e, 16).ok())) {
+        if let Some((start, end)) = range_of(line) {
             inside = (start..end).contains(&address);
         } else if inside && line.starts_with(field) {
             return line.to_string();
