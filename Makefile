@@ -33,8 +33,12 @@ debs:
 
 # Builds the Python extension into .venv, the `swingdb` shell into .venv/bin, and
 # the torture suite's worker (with failpoints, never in the package or the shell).
+# The package's bytecode is compiled as pip does when it installs a wheel: the editable
+# install does not, and with PYTHONDONTWRITEBYTECODE set (as on this machine) every
+# fresh process would compile the package again when it imports it.
 build: setup
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
+	$(PY) -m compileall -q python/swingdb
 	cargo build --release -q -p swingdb-cli
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
 	cargo build --release -q -p swingdb-stress

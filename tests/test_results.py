@@ -241,6 +241,22 @@ def test_numpy_results_do_not_import_pandas_or_pyarrow_compute():
     assert out.stdout.split() == ["33334", "0", "datetime64[D]", "False", "False"]
 
 
+
+def test_a_first_query_to_numpy_imports_nothing():
+    # Imports belong to `import swingdb`: a module first imported by a query
+    # (the numpy conversions were, compiling from source where bytecode is not
+    # written) is paid inside a fresh process's first query, ~3 ms of its 10.
+    out = run_python(
+        """
+        import sys, swingdb
+        con = swingdb.connect()
+        before = set(sys.modules)
+        arrays = con.sql("SELECT 1 AS a, DATE '2020-01-01' AS d").numpy()
+        print(int(arrays["a"][0]), sorted(set(sys.modules) - before))
+        """
+    )
+    assert out.stdout.split() == ["1", "[]"]
+
 STREAM_OR_COLLECT = """
 import sys, swingdb
 def anon_kib():

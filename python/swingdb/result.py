@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from . import _swingdb, display
+from ._convert import numpy_column, pandas_column, private_copy_on_write
 
 
 class Result:
@@ -200,8 +201,6 @@ class Result:
         """
         import pandas as pd
 
-        from ._convert import pandas_column
-
         table = self.arrow()
         # Keyed by position: a result may repeat a column name (SELECT a, a).
         data = {i: pandas_column(col, pd) for i, col in enumerate(table.columns)}
@@ -227,8 +226,6 @@ class Result:
         data become private copy-on-write mappings of the same file pages, so
         writes stay in this process and the database files never change.
         """
-        from ._convert import numpy_column, private_copy_on_write
-
         table = self.arrow()
         arrays = {name: numpy_column(col, nulls, decimals) for name, col in zip(table.column_names, table.columns)}
         if writable:
