@@ -243,19 +243,25 @@ def test_numpy_results_do_not_import_pandas_or_pyarrow_compute():
 
 
 def test_a_first_query_to_numpy_imports_nothing():
-    # Imports belong to `import swingdb`: a module first imported by a query
-    # (the numpy conversions were, compiling from source where bytecode is not
-    # written) is paid inside a fresh process's first query, ~3 ms of its 10.
+    # Imports belong to `import swingdb`: a module first imported by a query is
+    # paid inside a fresh process's first query: the numpy conversions module
+    # (~3 ms of 10 where bytecode is not written), pandas for strings and bytes
+    # (~0.3 s, through pyarrow's to_numpy), pyarrow.compute for decimals (~40 ms),
+    # numpy.ma for NULLs (~10 ms).
     out = run_python(
         """
         import sys, swingdb
         con = swingdb.connect()
         before = set(sys.modules)
-        arrays = con.sql("SELECT 1 AS a, DATE '2020-01-01' AS d").numpy()
+        arrays = con.sql(
+            "SELECT 1 AS a, DATE '2020-01-01' AS d, 'x' AS s, CAST(1.5 AS DECIMAL(10, 2)) AS m, CAST('b' AS BYTEA) AS b, "
+            "CAST(NULL AS BIGINT) AS n"
+        ).numpy()
         print(int(arrays["a"][0]), sorted(set(sys.modules) - before))
         """
     )
     assert out.stdout.split() == ["1", "[]"]
+
 
 STREAM_OR_COLLECT = """
 import sys, swingdb
@@ -406,6 +412,32 @@ def test_strings_of_few_distinct_values_reach_numpy_as_the_same_python_strings(c
     nothing = con.sql("SELECT CAST(NULL AS VARCHAR) AS s FROM range(20000)").numpy()["s"]
     assert nothing.dtype == object and len(nothing) == 20000 and all(v is None for v in nothing)
 
+
+
+def test_numpy_objects_of_every_string_and_binary_layout_keep_values_and_nulls():
+    from swingdb._convert import numpy_column
+
+    words = ["a", None, "", "snow ☃", None, "long " * 10, "z"]
+    cases = [
+        pa.array(words, pa.string()),
+        pa.array(words, pa.large_string()),
+        pa.array(words, pa.string_view()),
+        pa.array(words, pa.string()).dictionary_encode(),
+        pa.array([None if w is None else w.encode() for w in words], pa.binary()),
+        pa.array([None if w is None else w.encode() for w in words], pa.large_binary()),
+        pa.array([None if w is None else w.encode() for w in words], pa.binary_view()),
+        pa.array([b"ab", None, b"cd"] * 3, pa.binary(2)),
+    ]
+    for arr in cases:
+        for part in (arr, arr.slice(2, 4)):
+            out = numpy_column(pa.chunked_array([part]))
+            expected = part.to_pylist()
+            assert out.dtype == object and out.tolist() == expected, (part.type, out)
+            assert [type(v) for v in out.tolist()] == [type(v) for v in expected]
+    # Bytes that are not UTF-8 in a string column: an error, never a bad str.
+    bad = pa.Array.from_buffers(pa.string(), 1, [None, pa.py_buffer(np.array([0, 2], np.int32)), pa.py_buffer(b"\xff\xfe")])
+    with pytest.raises(UnicodeDecodeError):
+        numpy_column(pa.chunked_array([bad]))
 
 def test_numpy_columns_of_sliced_arrays_keep_values_nulls_and_dates():
     # Bits and validity are read straight from Arrow's bitmaps, at the slice's offset.

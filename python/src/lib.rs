@@ -3,6 +3,8 @@
 //! GIL while the engine works, and exports results through the Arrow C stream
 //! interface (`__arrow_c_stream__`), so no result byte is copied on the way.
 
+mod arrow_py;
+mod convert;
 mod udf;
 
 /// Large allocations on huge pages (see `swingdb::huge_pages`).
@@ -734,6 +736,8 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
     m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::objects, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::as_float64, m)?)?;
     m.add_function(wrap_pyfunction!(attach, m)?)?;
     m.add_function(wrap_pyfunction!(snapshots, m)?)?;
     m.add_function(wrap_pyfunction!(discard, m)?)?;

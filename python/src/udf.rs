@@ -5,11 +5,11 @@
 //! functions are wrapped into this shape by the Python layer.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyTuple};
+use pyo3::types::PyTuple;
 use std::hash::{Hash, Hasher};
-use swingdb::arrow::array::{make_array, Array, ArrayRef};
+use crate::arrow_py::{from_pyarrow, to_pyarrow};
+use swingdb::arrow::array::{Array, ArrayRef};
 use swingdb::arrow::datatypes::DataType;
-use swingdb::arrow::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use swingdb::datafusion::common::{DataFusionError, Result as DFResult};
 use swingdb::datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
 
@@ -50,35 +50,6 @@ impl Hash for PythonFunction {
 fn failed(name: &str, what: impl std::fmt::Display) -> DataFusionError {
     let err = swingdb::Error::new(swingdb::ErrorKind::Operational, format!("the Python function {name}() failed: {what}"));
     DataFusionError::External(Box::new(err))
-}
-
-/// `array` as a pyarrow array sharing its buffers.
-fn to_pyarrow<'py>(py: Python<'py>, array: &ArrayRef) -> PyResult<Bound<'py, PyAny>> {
-    let (ffi_array, ffi_schema) = to_ffi(&array.to_data()).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    let schema = PyCapsule::new_with_value(py, ffi_schema, c"arrow_schema")?;
-    let array = PyCapsule::new_with_value(py, ffi_array, c"arrow_array")?;
-    py.import("pyarrow")?.getattr("Array")?.call_method1("_import_from_c_capsule", (schema, array))
-}
-
-/// An object with `__arrow_c_array__` as an Arrow array sharing its buffers.
-fn from_pyarrow(answer: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
-    let pair = answer.call_method0("__arrow_c_array__")?;
-    let pair = pair.cast::<PyTuple>()?;
-    let schema = pair.get_item(0)?;
-    let schema = schema.cast::<PyCapsule>()?;
-    let array = pair.get_item(1)?;
-    let array = array.cast::<PyCapsule>()?;
-    let schema_ptr = schema.pointer_checked(Some(c"arrow_schema"))?;
-    let array_ptr = array.pointer_checked(Some(c"arrow_array"))?;
-    // SAFETY: the capsules hold an ArrowSchema and an ArrowArray (checked by
-    // name); from_raw moves the array out, leaving a released one behind for
-    // its capsule to drop; the schema is only read.
-    let data = unsafe {
-        let ffi_array = FFI_ArrowArray::from_raw(array_ptr.as_ptr().cast());
-        from_ffi(ffi_array, &*(schema_ptr.as_ptr() as *const FFI_ArrowSchema))
-    }
-    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    Ok(make_array(data))
 }
 
 impl ScalarUDFImpl for PythonFunction {

@@ -7,6 +7,7 @@ import mmap
 import os
 
 import numpy as np
+import numpy.ma  # noqa: F401  (NULLs become masked arrays: imported here, not by a first query, ~10 ms)
 import pyarrow as pa
 
 from . import _swingdb
@@ -61,40 +62,29 @@ def _bools(arr: pa.Array) -> np.ndarray:
 
 
 def _nulls(arr: pa.Array) -> np.ndarray:
-    """Where `arr` is NULL, as numpy bools. (Without pyarrow.compute: see _strings.)"""
+    """Where `arr` is NULL, as numpy bools (without pyarrow.compute, whose import
+    costs a fresh process ~40 ms)."""
     validity = arr.buffers()[0]
     if validity is None:
         return np.zeros(len(arr), dtype=np.bool_)
     return ~_bits(validity, arr.offset, len(arr))
 
 
-# Strings to numpy: columns longer than this are sampled (three runs of _SAMPLE
-# values: start, middle, end); when the sample has at most one distinct value in
-# _FEW_DISTINCT, the column is encoded by value first (see _strings).
-_SAMPLE = 4096
-_FEW_DISTINCT = 8
-
-
-def _strings(arr: pa.Array) -> np.ndarray:
-    """Strings as a numpy object array. numpy needs one Python object per row,
-    and creating them is what costs; a column of few distinct values (flags,
-    codes, categories) is encoded by value once, and each row then points at the
-    one Python string of its value (lineitem SF1's l_shipmode, 6M rows: 451 ->
-    about 180 ms). Columns of many distinct values are converted row by row."""
-    import pyarrow.compute as pc  # here, not at the top: importing it costs a fresh process ~40 ms
-
-    n = len(arr)
-    if n > 3 * _SAMPLE:
-        middle = n // 2 - _SAMPLE // 2
-        sample = pa.concat_arrays([arr.slice(0, _SAMPLE), arr.slice(middle, _SAMPLE), arr.slice(n - _SAMPLE, _SAMPLE)])
-        if len(pc.unique(sample)) * _FEW_DISTINCT <= len(sample) and arr.null_count < n:
-            encoded = pc.dictionary_encode(arr)
-            values = encoded.dictionary.to_numpy(zero_copy_only=False)
-            out = values[pc.fill_null(encoded.indices, 0).to_numpy(zero_copy_only=False)]
-            if arr.null_count:
-                out[_nulls(arr)] = None
-            return out
-    return arr.to_numpy(zero_copy_only=False)
+def _objects(t: pa.DataType) -> bool:
+    """Whether numpy gets Python objects (str, bytes) for type `t`, made by
+    `_swingdb.objects` (pyarrow's to_numpy imports pandas for these: ~0.3 s of
+    a fresh process's first query)."""
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return (
+        pa.types.is_string(t)
+        or pa.types.is_large_string(t)
+        or pa.types.is_string_view(t)
+        or pa.types.is_binary(t)
+        or pa.types.is_large_binary(t)
+        or pa.types.is_binary_view(t)
+        or pa.types.is_fixed_size_binary(t)
+    )
 
 
 def _one_array(col: pa.ChunkedArray) -> pa.Array:
@@ -116,17 +106,17 @@ def numpy_column(col: pa.ChunkedArray, nulls: str = "mask", decimals: str = "flo
     if pa.types.is_decimal(t) and decimals == "float":
         # numpy has no decimal type: float64 (as DuckDB's fetchnumpy does), or exact
         # decimal.Decimal objects with decimals="object".
-        arr, t = arr.cast(pa.float64()), pa.float64()
+        arr, t = _swingdb.as_float64(arr), pa.float64()
     if pa.types.is_boolean(t):
         values = _bools(arr)
     elif pa.types.is_date32(t):
         values = _view(arr, np.int32).astype("datetime64[D]")
     elif _fixed_width(t):
         values = _view(arr)
-    elif pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
-        return _strings(arr)
+    elif _objects(t):
+        return _swingdb.objects(arr)
     else:
-        # Decimals, binary, nested values: Python objects, only because numpy was asked for.
+        # Exact decimals, nested values: Python objects, only because numpy was asked for.
         return arr.to_numpy(zero_copy_only=False)
     if arr.null_count == 0:
         return values
