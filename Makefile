@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: setup debs build demo test test-rust test-python stress bench clean
+.PHONY: hot-code setup debs build demo test test-rust test-python stress bench clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -42,6 +42,15 @@ build: setup
 	cargo build --release -q -p swingdb-cli
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
 	cargo build --release -q -p swingdb-stress
+
+# Regenerates python/hot-code.txt, the functions a first use runs, which the
+# linker places together (python/build.rs); after dependency upgrades, or when
+# test_a_first_query_touches_little_of_the_extensions_code fails. Needs valgrind.
+hot-code: build
+	command -v valgrind >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind; }
+	$(PY) python/hot_code.py
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
 
 demo: build
 	$(PY) examples/demo.py --scale $(SCALE)

@@ -263,6 +263,37 @@ def test_a_first_query_to_numpy_imports_nothing():
     assert out.stdout.split() == ["1", "[]"]
 
 
+
+@pytest.mark.skipif(not swingdb._swingdb._hot_code_first, reason="built without the hot-code layout (see python/build.rs)")
+def test_a_first_query_touches_little_of_the_extensions_code(tmp_path):
+    # The code a first use runs is linked together (python/hot-code.txt): a fresh
+    # process's connect + first query had 61 MB of the extension's ~100 MB of code
+    # resident (pages faulted in all over it), 15 MB with the layout. Over 24 MB
+    # means the list has gone stale: regenerate it with `make hot-code`.
+    db = str(tmp_path / "db")
+    setup = swingdb.connect(db)
+    setup.sql("CREATE TABLE t AS SELECT value AS id, value % 7 AS k, value * 0.5 AS x FROM range(100000)")
+    setup.close()
+    out = run_python(
+        """
+        import sys, swingdb
+        def code_kib():
+            lines = open("/proc/self/smaps").read().splitlines()
+            total = 0
+            for i, line in enumerate(lines):
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "r-xp" and fields[5].endswith(swingdb._swingdb.__file__.rsplit("/", 1)[1]):
+                    total += int(next(l for l in lines[i + 1:] if l.startswith("Rss:")).split()[1])
+            return total
+        con = swingdb.connect(sys.argv[1], read_only=True)
+        arrays = con.sql("SELECT k, COUNT(*) AS n, SUM(x) AS s FROM t WHERE id % 3 = 0 GROUP BY k").numpy()
+        print(len(arrays["k"]), code_kib())
+        """,
+        db,
+    )
+    groups, kib = map(int, out.stdout.split())
+    assert groups == 7 and 0 < kib < 24 * 1024, kib
+
 STREAM_OR_COLLECT = """
 import sys, swingdb
 def anon_kib():

@@ -744,6 +744,8 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pipe_reader, m)?)?;
     m.add_function(wrap_pyfunction!(pipes_waiting, m)?)?;
     m.add_class::<PyPipeWriter>()?;
+    // Whether the linker placed the code of a first use together (see build.rs).
+    m.add("_hot_code_first", env!("SWINGDB_HOT_CODE_FIRST") == "true")?;
     for (name, ty) in [
         ("Warning", py.get_type::<Warning>()),
         ("Error", py.get_type::<Error>()),
