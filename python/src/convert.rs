@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use swingdb::arrow::array::{Array, AsArray};
 use swingdb::arrow::compute::cast;
@@ -115,9 +116,9 @@ pub fn objects<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Boun
         let mut made: HashMap<&[u8], Py<PyAny>> = HashMap::new();
         for row in 0..rows {
             if let Some(v) = values(row) {
-                let obj = match made.get(v) {
-                    Some(obj) => obj.clone_ref(py),
-                    None => made.entry(v).or_insert(object(py, text, v)?).clone_ref(py),
+                let obj = match made.entry(v) {
+                    Entry::Occupied(known) => known.get().clone_ref(py),
+                    Entry::Vacant(new) => new.insert(object(py, text, v)?).clone_ref(py),
                 };
                 put(row, obj);
             }
