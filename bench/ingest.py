@@ -6,13 +6,16 @@ PostgreSQL in the same run.
 
 Each run starts from an empty table and ends when the rows are committed to
 disk. The disk's sequential write bandwidth (dd with fdatasync) is measured in
-the same run for reference.
+the same run for reference: before the first case and after each one, since on
+a shared or virtual disk it varies from minute to minute (one run here measured
+386, 635 and 804 MB/s in a row); the report gives their median and range.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import sqlite3
 import subprocess
 import time
@@ -116,8 +119,8 @@ def main():
     table = table.cast(pa.schema([pa.field(f.name, plain(f.type)) for f in table.schema]))
     frame = table.to_pandas(date_as_object=False)
     rows, nbytes = table.num_rows, table.nbytes
-    bandwidth = disk_write_mb_s(args.work)
-    print(f"lineitem SF{args.scale:g}: {rows:,} rows, {nbytes / 1e6:.0f} MB in Arrow; disk writes {bandwidth:.0f} MB/s")
+    disk = [disk_write_mb_s(args.work)]
+    print(f"lineitem SF{args.scale:g}: {rows:,} rows, {nbytes / 1e6:.0f} MB in Arrow; disk writes {disk[0]:.0f} MB/s")
 
     cases = [("swingdb", swingdb_ingest(args.work), ["pandas", "pyarrow"]), ("DuckDB", duckdb_ingest(args.work), ["pandas", "pyarrow"])]
     if not args.no_sqlite:
@@ -137,22 +140,30 @@ def main():
                     warnings.simplefilter("ignore")
                     seconds, _, _ = timed(lambda: load(data), args.runs)
                 results.append({"case": f"from {source}", "system": system, "target": source, "seconds": seconds, "rows": rows})
-                print(f"{system:<26} from {source:<8} {seconds:8.2f} s  {nbytes / 1e6 / seconds:8.0f} MB/s", flush=True)
+                disk.append(disk_write_mb_s(args.work))
+                print(f"{system:<26} from {source:<8} {seconds:8.2f} s  {nbytes / 1e6 / seconds:8.0f} MB/s  (then dd: {disk[-1]:.0f} MB/s)", flush=True)
     finally:
         if pg is not None:
             pg.__exit__(None, None, None)
 
     img = save(results, args.out, args.img, f"ingest-{tag}",
                f"lineitem SF{args.scale:g} into a persistent table, median of {args.runs} (log scale)")
+    bandwidth = statistics.median(disk)
     info = machine()
     table_md = markdown_table(results)
     body = (
         f"lineitem SF{args.scale:g}: {rows:,} rows, {nbytes / 1e6:.0f} MB as Arrow; median of {args.runs} runs, each into an "
-        f"empty persistent table, committed. The disk's synced sequential write bandwidth in the same run: {bandwidth:.0f} MB/s. "
+        f"empty persistent table, committed. The disk's synced sequential write bandwidth (dd, 1 GiB, conv=fdatasync) measured "
+        f"{len(disk)} times in the same run, before the first case and after each: median {bandwidth:.0f} MB/s "
+        f"(from {min(disk):.0f} to {max(disk):.0f}). "
         f"{info['cpu']}, {info['cores']} cores; DuckDB {info['duckdb']}, pandas {info['pandas']}, pyarrow {info['pyarrow']}.\n\n"
         + table_md.replace("(milliseconds)", "(milliseconds; MB/s = Arrow bytes / time)")
         + "\n"
-        + "\n".join(f"- {r['system']} from {r['target']}: {nbytes / 1e6 / r['seconds']:.0f} MB/s" for r in results)
+        + "\n".join(
+            f"- {r['system']} from {r['target']}: {nbytes / 1e6 / r['seconds']:.0f} MB/s, "
+            f"{nbytes / 1e6 / r['seconds'] / bandwidth * 100:.0f} % of the disk's median bandwidth"
+            for r in results
+        )
         + f"\n\n![ingest]({img})\n"
     )
     replace_section(args.doc, f"ingest-{tag}", f"## Transfer to database, SF{args.scale:g} (`python -m bench ingest`)\n\n" + body)

@@ -15,8 +15,13 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=hot-code.txt");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
-    let order = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hot-code.txt");
-    let applies = order.exists() && links_with_rust_lld();
+    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hot-code.txt");
+    // The linker reads a copy in OUT_DIR, not the clone's file: cargo keeps
+    // this script's output across clones that share a target directory (CI's
+    // clone and a developer's, say), and a path into a clone since removed
+    // failed the link.
+    let order = std::path::Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("hot-code.txt");
+    let applies = std::fs::copy(&list, &order).is_ok() && links_with_rust_lld();
     if applies {
         println!("cargo:rustc-link-arg-cdylib=-Wl,--symbol-ordering-file={},--no-warn-symbol-ordering", order.display());
     }

@@ -52,11 +52,15 @@ def test_attached_tables_are_read_joined_and_written_then_kept_in_their_own_data
 
 
 def test_attached_results_are_zero_copy_views_of_the_attached_files(other):
+    # Rows enough for a segment file (a few rows live in the manifest).
+    writer = swingdb.connect(str(other))
+    writer.execute("CREATE TABLE many AS SELECT value AS id FROM range(100000)")
+    writer.close()
     con = swingdb.connect()
     con.execute(f"ATTACH '{other}' AS o")
-    arrays = con.sql("SELECT id FROM o.scores").numpy()
+    arrays = con.sql("SELECT id FROM o.many").numpy()
     ids = arrays["id"]
-    assert ids.tolist() == [0, 1, 2, 3, 4]
+    assert ids.tolist() == list(range(100000))
     assert not ids.flags.writeable
     # The values live in a mapping of one of the attached database's segment files.
     address = ids.__array_interface__["data"][0]

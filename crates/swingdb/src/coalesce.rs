@@ -130,7 +130,7 @@ mod tests {
         let batch = make(0..n);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.arrow");
-        let meta = write_segment(&path, &batch).unwrap();
+        let meta = write_segment(&path, &batch.schema(), std::slice::from_ref(&batch)).unwrap();
         let seg = MappedSegment::open(&path, &meta, true).unwrap();
         let full = &seg.batches(None).unwrap()[0];
         let (x, y) = (full.slice(0, 3 * 8 + 1), full.slice(3 * 8 + 1, n as usize - 25));

@@ -22,7 +22,7 @@
 //! handle or process ever uses one for other rows.
 
 use super::manifest::{ColumnStats, SegmentMeta};
-use super::segment::column_stats;
+use super::segment_write::column_stats;
 use crate::error::{Error, Result};
 use base64::Engine;
 use datafusion::arrow::array::RecordBatch;
@@ -156,7 +156,7 @@ impl<'de> Deserialize<'de> for InlineRows {
 
 /// An inline segment named `name` holding `batch`.
 pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
-    let stats = batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>()?;
+    let stats = batch.columns().iter().map(|c| column_stats(std::slice::from_ref(c))).collect::<Result<Vec<_>>>()?;
     Ok(SegmentMeta {
         file: name,
         rows: batch.num_rows() as u64,

@@ -12,12 +12,14 @@ pub mod key_runs;
 pub mod keys;
 pub mod manifest;
 pub mod segment;
+pub mod segment_write;
 pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
 pub use distinct::DistinctSketch;
 pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
-pub use segment::{write_segment, MappedSegment};
+pub use segment::MappedSegment;
+pub use segment_write::write_segment;
 pub use store::{SegmentStore, SegmentView};
 pub use writer::{compact, write_out_inline, TableWriter};

@@ -2,24 +2,17 @@
 //! and read back by memory-mapping them, so that a decoded column *is* a window
 //! into the mapped file (no `read()` into private memory, no copy).
 
-use super::distinct::DistinctSketch;
-use super::manifest::{ColumnStats, SegmentMeta};
+use super::manifest::SegmentMeta;
 use crate::error::{Error, Result};
-use datafusion::arrow::array::{Array, ArrayData, ArrayRef, RecordBatch, StringArray};
+use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
-use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, SchemaRef};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::convert::fb_to_schema;
 use datafusion::arrow::ipc::reader::{read_footer_length, FileDecoder};
-use datafusion::arrow::ipc::writer::{FileWriter, IpcWriteOptions};
-use datafusion::arrow::ipc::{root_as_footer, MetadataVersion};
-use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
-use datafusion::logical_expr::Accumulator;
+use datafusion::arrow::ipc::root_as_footer;
 use memmap2::Mmap;
-use super::files::create_private_file;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::os::unix::io::AsRawFd;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::collections::HashMap;
@@ -28,161 +21,6 @@ use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
 pub const ALIGNMENT: usize = 64;
-
-/// Segments of fewer rows compute their statistics before writing rather than
-/// on a thread of their own, whose start would cost more than it saves.
-const PARALLEL_STATS_ROWS: usize = 1 << 16;
-
-/// Longest string value kept as a min/max statistic; longer ones are not recorded.
-const MAX_STAT_LEN: usize = 64;
-
-/// Bytes a [`SegmentFileWriter`] hands the kernel at once, and after which it
-/// asks the kernel to start writing them to disk.
-const WRITEBACK_CHUNK: u64 = 8 << 20;
-
-/// The `Write` a segment file is written through: it checksums and counts what
-/// passes, and starts the disk writing each chunk as soon as it is in the page
-/// cache (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not wait), so
-/// that the disk works while the rest of the file is encoded and the final
-/// fsync has little left to do. Without it the kernel holds the whole file
-/// dirty until the fsync and the disk idles meanwhile: storing lineitem SF1
-/// from pyarrow ran at 70 % of `dd`'s synced bandwidth, with it at 92 %.
-struct SegmentFileWriter {
-    file: File,
-    hasher: crc32fast::Hasher,
-    written: u64,
-    /// Where the bytes not yet handed to writeback start.
-    unsent: u64,
-}
-
-impl SegmentFileWriter {
-    fn new(file: File) -> Self {
-        Self { file, hasher: crc32fast::Hasher::new(), written: 0, unsent: 0 }
-    }
-
-    /// Starts writeback of everything written and not yet sent. Only a hint:
-    /// its failure loses nothing (the fsync that follows still writes and
-    /// reports every error), so it is not reported.
-    fn start_writeback(&mut self) {
-        if self.written > self.unsent {
-            // SAFETY: a plain syscall on an open descriptor; no memory is passed.
-            unsafe {
-                libc::sync_file_range(
-                    self.file.as_raw_fd(),
-                    self.unsent as libc::off64_t,
-                    (self.written - self.unsent) as libc::off64_t,
-                    libc::SYNC_FILE_RANGE_WRITE,
-                );
-            }
-            self.unsent = self.written;
-        }
-    }
-}
-
-impl Write for SegmentFileWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(&buf[..buf.len().min(WRITEBACK_CHUNK as usize)])?;
-        self.hasher.update(&buf[..n]);
-        self.written += n as u64;
-        if self.written - self.unsent >= WRITEBACK_CHUNK {
-            self.start_writeback();
-        }
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
-    }
-}
-
-fn has_stats(dt: &DataType) -> bool {
-    dt.is_numeric()
-        || dt.is_temporal()
-        || matches!(dt, DataType::Boolean | DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
-}
-
-fn scalar_text(value: datafusion::scalar::ScalarValue) -> Result<Option<String>> {
-    if value.is_null() {
-        return Ok(None);
-    }
-    let array = value.to_array()?;
-    let text = cast(&array, &DataType::Utf8)?;
-    let text = text.as_any().downcast_ref::<StringArray>().expect("cast to Utf8");
-    let s = text.value(0);
-    Ok((s.len() <= MAX_STAT_LEN).then(|| s.to_string()))
-}
-
-/// Min / max / null count / distinct-value sketch of one column.
-pub fn column_stats(array: &ArrayRef) -> Result<ColumnStats> {
-    let nulls = array.null_count() as u64;
-    if !has_stats(array.data_type()) || nulls as usize == array.len() {
-        return Ok(ColumnStats { min: None, max: None, nulls, distinct: None });
-    }
-    let mut min = MinAccumulator::try_new(array.data_type())?;
-    let mut max = MaxAccumulator::try_new(array.data_type())?;
-    min.update_batch(std::slice::from_ref(array))?;
-    max.update_batch(std::slice::from_ref(array))?;
-    let distinct = DistinctSketch::of(array);
-    Ok(ColumnStats { min: scalar_text(min.evaluate()?)?, max: scalar_text(max.evaluate()?)?, nulls, distinct })
-}
-
-/// Writes `batch` as a new segment file `path` (which must not exist), fsyncs it,
-/// and returns its manifest entry. The caller fsyncs the directory.
-pub fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
-    let stats = || batch.columns().iter().map(column_stats).collect::<Result<Vec<_>>>();
-    // The statistics of a large segment are computed on another core while this
-    // one writes and syncs the file, so they add nothing to its time.
-    let (written, stats) = if batch.num_rows() < PARALLEL_STATS_ROWS {
-        (write_file(path, batch), stats())
-    } else {
-        std::thread::scope(|scope| {
-            let stats = scope.spawn(stats);
-            let written = write_file(path, batch);
-            (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
-        })
-    };
-    let (bytes, crc32, layout_crc32, column_crc32) = written?;
-    Ok(SegmentMeta {
-        file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
-        rows: batch.num_rows() as u64,
-        bytes,
-        crc32,
-        layout_crc32: Some(layout_crc32),
-        column_crc32,
-        stats: stats?,
-        column_ids: None,
-        inline: None,
-    })
-}
-
-/// Writes and syncs the file of [`write_segment`]: its size, CRC-32, and
-/// layout and per-column checksums.
-fn write_file(path: &Path, batch: &RecordBatch) -> Result<(u64, u32, u32, Vec<u32>)> {
-    let context = |what: &str| format!("{what} segment {}", path.display());
-    let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
-    // Errors of the Arrow writer (a full disk, say) carry no path: name it.
-    let named = |e: datafusion::arrow::error::ArrowError| Error::operational(format!("{}: {e}", context("writing")));
-    let sink = BufWriter::with_capacity(1 << 20, SegmentFileWriter::new(file));
-    let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
-    let mut writer = FileWriter::try_new_with_options(sink, &batch.schema(), options).map_err(named)?;
-    if batch.num_rows() > 0 {
-        writer.write(batch).map_err(named)?;
-    }
-    writer.finish().map_err(named)?;
-    let sink = writer.into_inner().map_err(named)?;
-    let mut sink = sink.into_inner().map_err(|e| Error::io(context("writing"), e.into_error()))?;
-    sink.start_writeback();
-    // Read back while the disk catches up: the page cache holds what the
-    // fsync below writes, so these are the bytes a later reader sees. No other
-    // process reads or removes the file meanwhile: its name is new (O_EXCL),
-    // it is in no manifest until the commit that follows the sync, and files
-    // of a live lease are not garbage (see `dir.rs`). A crash before the sync
-    // leaves an unlisted file, collected like any other of a dead lease.
-    let (layout_crc32, column_crc32) = written_checksums(&sink.file)
-        .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?;
-    sink.file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
-    super::failpoint::hit("segment.after_write")?;
-    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32))
-}
 
 /// A segment file mapped into memory and decoded into record batches whose
 /// buffers point into the mapping. The mapping lives as long as any batch, array
@@ -395,7 +233,7 @@ fn map_file(file: &File) -> io::Result<Buffer> {
 
 /// Layout and per-column checksums of a segment just written to `file`, read
 /// back from the file itself (what a later reader will see).
-fn written_checksums(file: &File) -> Result<(u32, Vec<u32>)> {
+pub(super) fn written_checksums(file: &File) -> Result<(u32, Vec<u32>)> {
     let buffer = map_file(file).map_err(|e| Error::io("mapping the new segment", e))?;
     let (schema, batches) = decode(&buffer, true)?;
     Ok((layout_crc(&buffer)?, (0..schema.fields().len()).map(|c| column_crc(&batches, c)).collect()))
@@ -496,8 +334,13 @@ fn checked_slice(buffer: &Buffer, offset: i64, len: usize) -> Result<Buffer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::segment_write;
     use datafusion::arrow::array::{Int64Array, StringArray};
-    use datafusion::arrow::datatypes::{Field, Schema};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+
+    fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
+        segment_write::write_segment(path, &batch.schema(), std::slice::from_ref(batch))
+    }
 
     fn sample() -> RecordBatch {
         let schema = Arc::new(Schema::new(vec![
@@ -531,21 +374,6 @@ mod tests {
         assert_eq!(seg.batches(None).unwrap(), vec![batch.clone()]);
         let values = seg.batches(None).unwrap()[0].column(0).to_data().buffers()[0].as_ptr() as usize;
         assert_eq!(values % ALIGNMENT, 0, "buffers are 64-byte aligned");
-    }
-
-    #[test]
-    fn a_segment_written_in_many_chunks_reads_back_whole_and_checked() {
-        // Larger than several writeback chunks: each passes the checksum once.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.arrow");
-        let values: Vec<i64> = (0..3_000_000).map(|i| i * 7 - 11).collect();
-        let schema = Arc::new(Schema::new(vec![Field::new("v", DataType::Int64, false)]));
-        let batch = RecordBatch::try_new(schema, vec![Arc::new(Int64Array::from(values))]).unwrap();
-        let meta = write_segment(&path, &batch).unwrap();
-        assert!(meta.bytes > 2 * WRITEBACK_CHUNK, "{} bytes", meta.bytes);
-        assert_eq!(meta.crc32, crc32fast::hash(&std::fs::read(&path).unwrap()), "the whole file's checksum");
-        let seg = MappedSegment::open(&path, &meta, true).unwrap();
-        assert_eq!(seg.batches(None).unwrap(), vec![batch]);
     }
 
     /// Rewrites `path` with byte `at` flipped (a new file: segments are never modified in place).

@@ -4,13 +4,13 @@
 use super::dir::DbDir;
 use super::inline::{inline_segment, INLINE_MAX_BYTES};
 use super::manifest::{SegmentMeta, TableMeta};
-use super::segment::write_segment;
+use super::segment_write::write_segment;
 use super::store::SegmentStore;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
 use super::ascending::CLUSTER_ORDER;
 use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
 use std::path::PathBuf;
 
@@ -23,6 +23,10 @@ pub const SMALL_SEGMENT_ROWS: u64 = 1 << 20;
 
 /// A table is compacted once it has more small segments than this.
 pub const COMPACT_TRIGGER: usize = 8;
+
+/// Most bytes of strings (or bytes) a column with 32-bit offsets holds in one
+/// segment: all its offsets must address them.
+const MAX_TEXT_BYTES: usize = i32::MAX as usize;
 
 /// Writes batches into new segment files. Files it wrote are deleted again if it
 /// is dropped without [`TableWriter::finish`].
@@ -59,23 +63,27 @@ impl<'a> TableWriter<'a> {
             return Ok(());
         }
         // Consecutive slices of one buffer (DataFusion cuts scans of registered
-        // data into slices) go to the file as the buffer they are; only pieces
-        // from different places are copied together first.
-        let all = if self.pending.windows(2).all(|w| continues(&w[0], &w[1])) {
-            join_run(&self.pending)
-        } else {
-            concat_batches(&self.schema, &self.pending)?
-        };
-        self.pending.clear();
-        let take = all.num_rows().min(SEGMENT_MAX_ROWS);
-        let (now, rest) = (all.slice(0, take), all.slice(take, all.num_rows() - take));
-        self.pending_rows = rest.num_rows();
-        if rest.num_rows() > 0 {
-            self.pending.push(rest);
+        // data into slices) are joined back into the buffer they are; the
+        // pieces that remain go to the file as they are (see `segment_write`),
+        // never copied together.
+        let pieces = joined(std::mem::take(&mut self.pending));
+        let take = segment_rows(&pieces, SEGMENT_MAX_ROWS, MAX_TEXT_BYTES);
+        let mut now = Vec::new();
+        let mut taken = 0;
+        for piece in pieces {
+            let here = (take - taken).min(piece.num_rows());
+            if here > 0 {
+                now.push(piece.slice(0, here));
+            }
+            if here < piece.num_rows() {
+                self.pending.push(piece.slice(here, piece.num_rows() - here));
+            }
+            taken += here;
         }
+        self.pending_rows -= take;
         let path = self.dir.new_segment_path()?;
         self.files.push(path.clone());
-        self.segments.push(write_segment(&path, &now)?);
+        self.segments.push(write_segment(&path, &self.schema, &now)?);
         Ok(())
     }
 
@@ -83,14 +91,14 @@ impl<'a> TableWriter<'a> {
     /// A write small enough to keep in the manifest (see [`super::inline`])
     /// becomes an inline segment instead of a file.
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
-        if self.segments.is_empty() && self.pending_rows > 0 {
+        // Only a small write is worth encoding to see whether it fits (and
+        // only one that small is worth concatenating).
+        let bytes = self.pending.iter().flat_map(|b| b.columns()).map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX));
+        if self.segments.is_empty() && self.pending_rows > 0 && bytes.fold(0, usize::saturating_add) <= 16 * INLINE_MAX_BYTES {
             let all = concat_batches(&self.schema, &self.pending)?;
-            // Only a small batch is worth encoding to see whether it fits.
-            if all.get_array_memory_size() <= 16 * INLINE_MAX_BYTES {
-                let segment = inline_segment(self.dir.new_inline_name()?, all.clone())?;
-                if segment.inline.as_ref().expect("inline").fits_manifest()? {
-                    return Ok((vec![segment], Vec::new()));
-                }
+            let segment = inline_segment(self.dir.new_inline_name()?, all.clone())?;
+            if segment.inline.as_ref().expect("inline").fits_manifest()? {
+                return Ok((vec![segment], Vec::new()));
             }
             self.pending = vec![all];
         }
@@ -99,6 +107,57 @@ impl<'a> TableWriter<'a> {
         }
         Ok((std::mem::take(&mut self.segments), std::mem::take(&mut self.files)))
     }
+}
+
+/// `batches` with each run of consecutive slices of one buffer joined back
+/// into one batch (without copying).
+fn joined(batches: Vec<RecordBatch>) -> Vec<RecordBatch> {
+    let mut out = Vec::new();
+    let mut run: Vec<RecordBatch> = Vec::new();
+    for batch in batches {
+        if run.last().is_some_and(|last| !continues(last, &batch)) {
+            out.push(join_run(&std::mem::take(&mut run)));
+        }
+        run.push(batch);
+    }
+    if !run.is_empty() {
+        out.push(join_run(&run));
+    }
+    out
+}
+
+/// How many of the leading rows of `pieces` go into one segment: at most
+/// `max_rows`, and no more than `max_text_bytes` of any column with 32-bit
+/// offsets (a table of long texts gets more, shorter segments). At least one.
+fn segment_rows(pieces: &[RecordBatch], max_rows: usize, max_text_bytes: usize) -> usize {
+    let mut rows = 0;
+    let mut text_bytes = vec![0usize; pieces.first().map_or(0, |p| p.num_columns())];
+    for piece in pieces {
+        let mut fits = (max_rows - rows).min(piece.num_rows());
+        for (column, used) in piece.columns().iter().zip(&mut text_bytes) {
+            let data = column.to_data();
+            if !matches!(data.data_type(), DataType::Utf8 | DataType::Binary) {
+                continue;
+            }
+            let offsets = &data.buffer::<i32>(0)[..=data.len()];
+            let room = max_text_bytes - *used;
+            // Offsets ascend: the rows whose bytes fit are a prefix.
+            let prefix = offsets.partition_point(|&end| (end - offsets[0]) as usize <= room) - 1;
+            fits = fits.min(prefix);
+        }
+        for (column, used) in piece.columns().iter().zip(&mut text_bytes) {
+            let data = column.to_data();
+            if matches!(data.data_type(), DataType::Utf8 | DataType::Binary) {
+                let offsets = data.buffer::<i32>(0);
+                *used += (offsets[fits] - offsets[0]) as usize;
+            }
+        }
+        rows += fits;
+        if fits < piece.num_rows() || rows == max_rows {
+            break;
+        }
+    }
+    rows.max(1)
 }
 
 impl Drop for TableWriter<'_> {
@@ -120,8 +179,7 @@ pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableM
             Some(rows) if !rows.fits_manifest()? => {
                 let path = dir.new_segment_path()?;
                 files.push(path.clone());
-                let batch = concat_batches(rows.schema(), rows.batches())?;
-                let written = write_segment(&path, &batch);
+                let written = write_segment(&path, rows.schema(), rows.batches());
                 let written = written.inspect_err(|_| files.iter().for_each(|f| drop(std::fs::remove_file(f))))?;
                 segments.push(SegmentMeta { column_ids: segment.column_ids.clone(), ..written });
             }
@@ -187,4 +245,29 @@ fn clustered(table: &TableMeta, batches: Vec<RecordBatch>) -> Result<Vec<RecordB
         .collect::<Vec<_>>();
     let order = lexsort_to_indices(&columns, None)?;
     Ok(vec![take_record_batch(&all, &order)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{Int64Array, StringArray};
+    use datafusion::arrow::datatypes::{Field, Schema};
+    use std::sync::Arc;
+
+    fn piece(values: &[&str]) -> RecordBatch {
+        let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false), Field::new("s", DataType::Utf8, false)]));
+        let ids = Int64Array::from_iter_values(0..values.len() as i64);
+        RecordBatch::try_new(schema, vec![Arc::new(ids), Arc::new(StringArray::from(values.to_vec()))]).unwrap()
+    }
+
+    #[test]
+    fn a_segment_ends_where_rows_or_text_bytes_run_out() {
+        let pieces = [piece(&["ab", "cd", "ef"]), piece(&["g", "hij", "k"]).slice(1, 2)];
+        assert_eq!(segment_rows(&pieces, 100, 1000), 5, "everything fits");
+        assert_eq!(segment_rows(&pieces, 4, 1000), 4, "rows run out in the second piece");
+        assert_eq!(segment_rows(&pieces, 100, 6), 3, "the first piece's 6 bytes fit, no more");
+        assert_eq!(segment_rows(&pieces, 100, 8), 3, "hij does not fit after 6 bytes");
+        assert_eq!(segment_rows(&pieces, 100, 9), 4);
+        assert_eq!(segment_rows(&pieces, 100, 1), 1, "a segment holds at least one row");
+    }
 }
