@@ -636,6 +636,15 @@ mod tests {
     }
 
     #[test]
+    fn work_in_parallel_answers_in_order_and_reports_failures() {
+        let squares = in_parallel(40, |i| i % 7, |i| Ok(i * i)).unwrap();
+        assert_eq!(squares, (0..40).map(|i| i * i).collect::<Vec<_>>());
+        let failed = in_parallel(40, |i| i, |i| if i == 13 { Err(Error::internal("thirteen")) } else { Ok(i) });
+        assert!(failed.unwrap_err().message().contains("thirteen"));
+        assert!(in_parallel(0, |i| i, Ok).unwrap().is_empty());
+    }
+
+    #[test]
     fn types_not_written_from_pieces_are_concatenated_first() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.arrow");
