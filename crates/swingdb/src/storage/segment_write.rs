@@ -134,8 +134,12 @@ fn scalar_text(value: datafusion::scalar::ScalarValue) -> Result<Option<String>>
     let array = value.to_array()?;
     let text = cast(&array, &DataType::Utf8)?;
     let text = text.as_any().downcast_ref::<StringArray>().expect("cast to Utf8");
-    let s = text.value(0);
-    Ok((s.len() <= MAX_STAT_LEN).then(|| s.to_string()))
+    Ok(stat_text(text.value(0)))
+}
+
+/// `s` as a stored min/max, unless it is too long to keep.
+fn stat_text(s: &str) -> Option<String> {
+    (s.len() <= MAX_STAT_LEN).then(|| s.to_string())
 }
 
 /// Min / max / null count / distinct-value sketch of one column, given as the
@@ -151,10 +155,9 @@ pub fn column_stats(pieces: &[ArrayRef]) -> Result<ColumnStats> {
     for piece in &pieces[1..] {
         distinct = distinct.zip(DistinctSketch::of(piece)).map(|(a, b)| a.merged(&b));
     }
-    let text = |s: &str| (s.len() <= MAX_STAT_LEN).then(|| s.to_string());
     let (min, max) = match first.data_type() {
-        DataType::Utf8 => string_extremes::<i32>(pieces).map_or((None, None), |(min, max)| (text(min), text(max))),
-        DataType::LargeUtf8 => string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (text(min), text(max))),
+        DataType::Utf8 => string_extremes::<i32>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max))),
+        DataType::LargeUtf8 => string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max))),
         data_type => {
             let mut min = MinAccumulator::try_new(data_type)?;
             let mut max = MaxAccumulator::try_new(data_type)?;
@@ -349,7 +352,7 @@ fn write_ipc_file(out: &mut impl Write, schema: &SchemaRef, pieces: &[RecordBatc
     let rows = pieces.iter().map(|p| p.num_rows()).sum::<usize>();
     if rows > 0 {
         let body = Body::of(schema, pieces)?;
-        let message = body.message(rows);
+        let (message, body_len) = body.message(rows);
         let header_len = (message.len() + 8).next_multiple_of(ALIGNMENT);
         let mut header = Vec::with_capacity(header_len);
         header.extend_from_slice(&CONTINUATION);
@@ -358,8 +361,7 @@ fn write_ipc_file(out: &mut impl Write, schema: &SchemaRef, pieces: &[RecordBatc
         header.resize(header_len, 0);
         layout.update(&header);
         out.write_all(&header)?;
-        let body_len;
-        (body_len, column_crc32) = body.write(out)?;
+        column_crc32 = body.write(out)?;
         blocks.push(Block::new((ALIGNMENT + schema_meta + schema_body) as i64, header_len as i32, body_len as i64));
     }
     out.write_all(&CONTINUATION)?;
@@ -429,8 +431,9 @@ impl Body {
         Ok(body)
     }
 
-    /// The record batch message (flatbuffer) describing this body.
-    fn message(&self, rows: usize) -> Vec<u8> {
+    /// The record batch message (flatbuffer) describing this body, and the
+    /// body's length (its buffers, each padded to [`ALIGNMENT`]).
+    fn message(&self, rows: usize) -> (Vec<u8>, usize) {
         let mut offset = 0;
         let buffers: Vec<datafusion::arrow::ipc::Buffer> = self
             .columns
@@ -458,14 +461,14 @@ impl Body {
         message.add_header(batch);
         let message = message.finish();
         fbb.finish(message, None);
-        fbb.finished_data().to_vec()
+        (fbb.finished_data().to_vec(), offset)
     }
 
-    /// Writes the buffers, each padded to [`ALIGNMENT`]; returns the body's
-    /// length and each column's checksum (of its buffers without padding, in
-    /// order: what `segment::column_crc` computes of the decoded column).
-    fn write(&self, out: &mut impl Write) -> io::Result<(usize, Vec<u32>)> {
-        let mut written = 0;
+    /// Writes the buffers, each padded to [`ALIGNMENT`] (as [`Self::message`]
+    /// lays them out); returns each column's checksum (of its buffers without
+    /// padding, in order: what `segment::column_crc` computes of the decoded
+    /// column).
+    fn write(&self, out: &mut impl Write) -> io::Result<Vec<u32>> {
         let mut checksums = Vec::with_capacity(self.columns.len());
         for buffers in &self.columns {
             let mut column = crc32fast::Hasher::new();
@@ -476,11 +479,10 @@ impl Body {
                     out.write_all(chunk)?;
                 }
                 out.write_all(&PADDING[..len.next_multiple_of(ALIGNMENT) - len])?;
-                written += len.next_multiple_of(ALIGNMENT);
             }
             checksums.push(column.finalize());
         }
-        Ok((written, checksums))
+        Ok(checksums)
     }
 }
 

@@ -9,6 +9,7 @@ use super::store::SegmentStore;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
 use super::ascending::CLUSTER_ORDER;
+use datafusion::arrow::array::ArrayData;
 use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -133,24 +134,24 @@ fn segment_rows(pieces: &[RecordBatch], max_rows: usize, max_text_bytes: usize) 
     let mut rows = 0;
     let mut text_bytes = vec![0usize; pieces.first().map_or(0, |p| p.num_columns())];
     for piece in pieces {
+        let texts: Vec<(usize, ArrayData)> = piece
+            .columns()
+            .iter()
+            .map(|c| c.to_data())
+            .enumerate()
+            .filter(|(_, d)| matches!(d.data_type(), DataType::Utf8 | DataType::Binary))
+            .collect();
         let mut fits = (max_rows - rows).min(piece.num_rows());
-        for (column, used) in piece.columns().iter().zip(&mut text_bytes) {
-            let data = column.to_data();
-            if !matches!(data.data_type(), DataType::Utf8 | DataType::Binary) {
-                continue;
-            }
+        for (c, data) in &texts {
             let offsets = &data.buffer::<i32>(0)[..=data.len()];
-            let room = max_text_bytes - *used;
+            let room = max_text_bytes - text_bytes[*c];
             // Offsets ascend: the rows whose bytes fit are a prefix.
             let prefix = offsets.partition_point(|&end| (end - offsets[0]) as usize <= room) - 1;
             fits = fits.min(prefix);
         }
-        for (column, used) in piece.columns().iter().zip(&mut text_bytes) {
-            let data = column.to_data();
-            if matches!(data.data_type(), DataType::Utf8 | DataType::Binary) {
-                let offsets = data.buffer::<i32>(0);
-                *used += (offsets[fits] - offsets[0]) as usize;
-            }
+        for (c, data) in &texts {
+            let offsets = data.buffer::<i32>(0);
+            text_bytes[*c] += (offsets[fits] - offsets[0]) as usize;
         }
         rows += fits;
         if fits < piece.num_rows() || rows == max_rows {
