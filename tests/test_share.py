@@ -232,6 +232,99 @@ def test_persisted_snapshot_outlives_its_publisher_until_discarded():
         swingdb.discard(name)
 
 
+def _persisted(name, rows=1000):
+    """Publishes snapshot `name` (persisted) from an in-memory database of a process that
+    then exits: the snapshot holds the only copy of its rows."""
+    run_python(f"""
+        import swingdb
+        con = swingdb.connect()
+        con.sql("CREATE TABLE t AS SELECT value AS x FROM range({rows})")
+        con.share("{name}", persist=True)
+    """)
+    [snap] = [s for s in swingdb.snapshots() if s.name == name]
+    assert snap.damaged is None and snap.rows == rows
+    return snap
+
+
+def _sweep_elsewhere(name):
+    """Every kind of sweep (listing, attach, share) in another process; returns its report."""
+    return run_python(f"""
+        import swingdb
+        swingdb.snapshots()
+        try:
+            swingdb.attach("{name}")
+        except swingdb.Error as e:
+            print(type(e).__name__, e)
+        con = swingdb.connect()
+        con.sql("CREATE TABLE u AS SELECT 1 AS a")
+        con.share("{name}-other")
+    """).stdout
+
+
+def test_a_damaged_snapshot_record_is_kept_reported_and_removed_only_by_discard():
+    name = f"damaged-{os.getpid()}"
+    snap = _persisted(name)
+    record = os.path.join(snap.path, "snapshot.json")
+    with open(record) as f:
+        intact = f.read()
+    assert '"rows":1000' in intact
+    with open(record, "w") as f:
+        f.write(intact.replace('"rows":1000', '"rows":1001'))  # one digit changed
+    segments = os.listdir(os.path.join(snap.path, "segments"))
+    assert segments
+    report = _sweep_elsewhere(name)
+    assert report.startswith("CorruptionError") and "snapshot.json" in report, report
+    assert sorted(os.listdir(os.path.join(snap.path, "segments"))) == sorted(segments), "a sweep removed files of a damaged snapshot"
+    [listed] = [s for s in swingdb.snapshots() if s.name == name]
+    assert listed.owner == "damaged" and "snapshot.json" in listed.damaged and "discard" in listed.damaged
+    with pytest.raises(swingdb.CorruptionError, match=f"{record}.*damaged"):
+        swingdb.attach(name)
+    # Nothing was lost: repaired, the snapshot attaches with every row.
+    with open(record, "w") as f:
+        f.write(intact)
+    assert swingdb.attach(name).sql("SELECT count(*), sum(x) FROM t").fetchall() == [(1000, 499500)]
+    # A missing record is damage too; only discard removes the snapshot.
+    os.remove(record)
+    _sweep_elsewhere(name)
+    assert os.path.isdir(snap.path)
+    with pytest.raises(swingdb.CorruptionError, match="missing"):
+        swingdb.attach(name)
+    swingdb.discard(name)
+    assert not os.path.exists(snap.path)
+    assert name not in [s.name for s in swingdb.snapshots()]
+
+
+def test_listing_snapshots_without_free_descriptors_deletes_nothing_and_never_answers_short():
+    name = f"fds-{os.getpid()}"
+    _persisted(name)
+    for free in range(6):
+        proc = run_python(f"""
+            import os, resource, swingdb
+            def is_open(fd):
+                try:
+                    os.fstat(fd)
+                    return True
+                except OSError:
+                    return False
+            taken = {{fd for fd in map(int, os.listdir("/proc/self/fd")) if is_open(fd)}}
+            limit, spare = 0, 0
+            while spare < {free} or limit in taken:
+                spare += limit not in taken
+                limit += 1
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+            try:
+                print("listed", {name!r} in [s.name for s in swingdb.snapshots() if s.damaged is None])
+            except swingdb.Error as e:
+                print("error", type(e).__name__, e)
+        """)
+        outcome = proc.stdout.split()
+        assert outcome[:2] in (["listed", "True"], ["error", "OperationalError"]), f"{free} free: {proc.stdout}"
+        [snap] = [s for s in swingdb.snapshots() if s.name == name]
+        assert snap.damaged is None, f"{free} free descriptors: {snap}"
+    assert swingdb.attach(name).sql("SELECT count(*) FROM t").fetchall() == [(1000,)]
+    swingdb.discard(name)
+
+
 def test_snapshot_names_and_errors(con):
     con.sql("CREATE TABLE t AS SELECT 1 AS a")
     for bad in ["", "../x", "a/b", ".hidden", "x" * 129]:

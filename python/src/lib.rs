@@ -603,6 +603,7 @@ fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::share::SnapshotInfo) -> P
     d.set_item("bytes", info.bytes)?;
     d.set_item("created", info.created)?;
     d.set_item("attached", info.attached)?;
+    d.set_item("damaged", &info.damaged)?;
     Ok(d)
 }
 

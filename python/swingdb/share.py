@@ -46,18 +46,25 @@ class Snapshot:
     created: _dt.datetime
     #: Live databases attached from it (0 in what ``share`` returns).
     attached: int
+    #: Why it cannot be attached (its record is damaged or could not be read), else
+    #: ``None``. A damaged snapshot is kept, never swept, until :func:`discard` removes it.
+    damaged: str | None = None
 
     @property
     def owner(self):
-        """The publishing process id, or ``"persisted"``."""
+        """The publishing process id, ``"persisted"`` or ``"damaged"``."""
+        if self.damaged is not None:
+            return "damaged"
         return "persisted" if self.persist else self.pid
 
     @classmethod
     def _from(cls, d: dict) -> "Snapshot":
         created = _dt.datetime.fromtimestamp(d["created"], tz=_dt.timezone.utc)
-        return cls(d["name"], d["path"], d["persist"], d["pid"], d["source"], tuple(d["tables"]), d["rows"], d["bytes"], created, d["attached"])
+        return cls(d["name"], d["path"], d["persist"], d["pid"], d["source"], tuple(d["tables"]), d["rows"], d["bytes"], created, d["attached"], d["damaged"])
 
     def __repr__(self) -> str:
+        if self.damaged is not None:
+            return f"Snapshot({self.name!r}, damaged={self.damaged!r})"
         return (
             f"Snapshot({self.name!r}, owner={self.owner!r}, tables={list(self.tables)}, rows={self.rows:,}, "
             f"bytes={self.bytes:,}, attached={self.attached})"
@@ -68,17 +75,20 @@ def attach(name: str, verify_checksums: bool = True, external_access: bool = Tru
     """Attaches snapshot ``name`` and returns a :class:`Connection` to a new private
     database that holds it: every statement works on it, writes included, and
     nobody else sees them. Nothing is copied; it is removed when closed."""
-    from .connection import Connection
+    from .connection import Connection, _name
 
-    db = _swingdb.attach(name, verify_checksums=verify_checksums, external_access=external_access)
+    db = _swingdb.attach(_name(name, "snapshot"), verify_checksums=verify_checksums, external_access=external_access)
     return Connection(db)
 
 
 def snapshots() -> list[Snapshot]:
-    """The snapshots of this user that can be attached, by name."""
+    """The snapshots of this user, by name: those that can be attached, and damaged ones
+    (``damaged`` says why) that are kept until :func:`discard` removes them."""
     return [Snapshot._from(d) for d in _swingdb.snapshots()]
 
 
 def discard(name: str) -> None:
     """Removes snapshot ``name``. Databases attached from it keep what they have."""
-    _swingdb.discard(name)
+    from .connection import _name
+
+    _swingdb.discard(_name(name, "snapshot"))

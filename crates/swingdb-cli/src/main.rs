@@ -82,7 +82,11 @@ fn list_snapshots() -> ExitCode {
     };
     let batch = RecordBatch::try_from_iter([
         ("name", text(&|s| s.name.clone())),
-        ("owner", text(&|s| if s.persist { "persisted".into() } else { format!("pid {}", s.pid) })),
+        ("owner", text(&|s| match (&s.damaged, s.persist) {
+            (Some(_), _) => "damaged".into(),
+            (None, true) => "persisted".into(),
+            (None, false) => format!("pid {}", s.pid),
+        })),
         ("tables", text(&|s| s.tables.join(", "))),
         ("rows", number(&|s| s.rows)),
         ("bytes", number(&|s| s.bytes)),
@@ -98,6 +102,11 @@ fn list_snapshots() -> ExitCode {
         Err(e) => eprintln!("Error: {e}"),
     }
     println!("{} snapshot{}", list.len(), if list.len() == 1 { "" } else { "s" });
+    for s in &list {
+        if let Some(why) = &s.damaged {
+            println!("damaged: '{}': {why}", s.name);
+        }
+    }
     ExitCode::SUCCESS
 }
 

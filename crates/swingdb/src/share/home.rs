@@ -133,6 +133,11 @@ impl Home {
 
     /// Removes the private databases under this home whose owners are gone
     /// (processes that crashed or were killed: their memory is freed now).
+    ///
+    /// Only proven dead ones (see [`probe`]): the owner lock was free and is
+    /// now held here, or the lock file is absent (`ENOENT`) and the pid in the
+    /// name is gone (`ESRCH`). A lock file that cannot be opened for another
+    /// reason (no free descriptor) counts as held.
     pub fn sweep_scratch(&self) {
         for (path, probe) in claimed_dirs(&self.root.join(SCRATCH)) {
             if let Probe::Abandoned(_lock) = probe {

@@ -49,12 +49,41 @@
 //!   (unless persisted and named), is removed by the next share, attach or
 //!   listing; directories whose creator died before making the lock file
 //!   are recognised by the dead pid in their name.
+//!
+//! # What a sweep removes: only what is proven dead
+//!
+//! A sweep removes a snapshot directory only when what it read proves that
+//! nobody can want it ([`Fate::Dead`]); anything it could not read is kept
+//! and reported ([`Fate::Damaged`]: `snapshots()` lists it as damaged,
+//! `attach` raises `CorruptionError` naming the file) until an explicit
+//! `discard`. A failed read is never taken for an answer: with no free file
+//! descriptor, a damaged record or an unreadable name the sweep keeps
+//! everything it cannot decide about.
+//! - *Named, owner lock free, record readable and not persisted*: its
+//!   publisher is gone and said it should end with it. Removed.
+//! - *Named, its directory absent* (`ENOENT`, not any failed stat): a
+//!   dangling name. The name is removed.
+//! - *Unnamed* (the complete list of names, read under `names.lock`, has no
+//!   entry for it), *owner lock free*, and either no record at all (records
+//!   are renamed into place whole, after everything else and before the name,
+//!   so none means an interrupted build) or a readable record (it was
+//!   discarded or replaced, and its remover died). Removed. An unreadable
+//!   record is kept.
+//! - Owner lock held, or its file not openable: alive. Kept.
+//! - Renamed into the trash (`.trash-*`): a remover took it, under
+//!   `use.lock` exclusive, and died deleting it. Emptied.
+//!
+//! Private databases (`scratch/`) are removed when their owner lock is
+//! free (taken by the sweeper, so nobody claims it meanwhile) or when their
+//! creator's pid is gone (`ESRCH`) before it made the lock file: both are
+//! proofs, and an attached database holds only links (the snapshot keeps
+//! its own).
 
 pub mod home;
 pub mod names;
 pub mod snapshot;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::storage::failpoint;
 use crate::storage::{DbDir, TableMeta};
 use home::{probe, Home, Probe};
@@ -98,6 +127,9 @@ pub struct SnapshotInfo {
     pub created: f64,
     /// Live databases attached from it.
     pub attached: usize,
+    /// Why it cannot be attached (its record is damaged or unreadable), or
+    /// `None`. A damaged snapshot is kept until it is discarded.
+    pub damaged: Option<String>,
 }
 
 impl SnapshotInfo {
@@ -113,6 +145,24 @@ impl SnapshotInfo {
             bytes: record.bytes,
             created: record.created_us as f64 / 1e6,
             attached,
+            damaged: None,
+        }
+    }
+
+    /// A named snapshot whose record could not be read (`why`).
+    fn damaged(name: String, path: PathBuf, why: &Error) -> Self {
+        Self {
+            name,
+            path,
+            persist: false,
+            pid: 0,
+            source: String::new(),
+            tables: Vec::new(),
+            rows: 0,
+            bytes: 0,
+            created: 0.0,
+            attached: 0,
+            damaged: Some(why.message().to_string()),
         }
     }
 }
@@ -130,7 +180,7 @@ pub struct Published {
 impl Published {
     /// Whether the name still stands for this snapshot (it was not discarded or replaced).
     pub fn is_current(&self) -> bool {
-        self.names.resolve(&self.name).is_some_and(|t| t == self.dir)
+        self.names.resolve(&self.name).is_ok_and(|t| t.as_ref() == Some(&self.dir))
     }
 }
 
@@ -147,12 +197,33 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Whether the snapshot directory `dir` is still wanted: persisted, or its
-/// publisher (or creator) alive.
-fn is_live(dir: &Path) -> bool {
+/// What a sweeper may conclude about a named snapshot directory (see the
+/// module docs: only what is proven dead is removed).
+#[derive(Debug)]
+enum Fate {
+    /// Its publisher is alive, or it is persisted.
+    Live,
+    /// Proven unwanted: its directory is gone, or its publisher is gone and
+    /// its readable record says it did not persist it.
+    Dead,
+    /// Its record could not be read: kept, reported, removed only by discard.
+    Damaged(Error),
+}
+
+/// The fate of the snapshot directory `dir` that a name points at.
+fn fate(dir: &Path) -> Fate {
+    match std::fs::symlink_metadata(dir) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Fate::Dead,
+        Err(e) => return Fate::Damaged(Error::io(format!("inspecting snapshot directory {}", dir.display()), e)),
+    }
     match probe(dir) {
-        Probe::Held => true,
-        Probe::Abandoned(_lock) => Record::read(dir).is_ok_and(|r| r.persist),
+        Probe::Held => Fate::Live,
+        Probe::Abandoned(_lock) => match Record::read(dir) {
+            Ok(record) if record.persist => Fate::Live,
+            Ok(_) => Fate::Dead,
+            Err(e) => Fate::Damaged(e),
+        },
     }
 }
 
@@ -176,11 +247,11 @@ pub fn publish(
     let named = (|| {
         failpoint::hit("share.before_name")?;
         let guard = names.lock()?;
-        if let Some(old) = names.resolve(name).filter(|old| !options.replace && is_live(old)) {
+        if let Some(old) = names.resolve(name)?.filter(|old| !options.replace && !matches!(fate(old), Fate::Dead)) {
             let who = match Record::read(&old) {
                 Ok(r) if r.persist => "persisted".to_string(),
                 Ok(r) => format!("published by process {}", r.pid),
-                Err(_) => format!("at {}", old.display()),
+                Err(_) => format!("damaged, at {}", old.display()),
             };
             return Err(Error::operational(format!(
                 "a snapshot named '{name}' already exists ({who}); discard it first (swingdb.discard('{name}')) \
@@ -215,9 +286,9 @@ pub fn attach(name: &str) -> Result<DbDir> {
     let names = Names::of(&runtime)?;
     let listing = "swingdb.snapshots() lists the snapshots there are";
     let target = names
-        .resolve(name)
+        .resolve(name)?
         .ok_or_else(|| Error::operational(format!("there is no snapshot named '{name}' (discarded, or never shared); {listing}")))?;
-    if !target.is_dir() {
+    if std::fs::symlink_metadata(&target).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(Error::operational(format!(
             "snapshot '{name}' is gone: its directory {} was removed (with the database it was taken from?); {listing}",
             target.display()
@@ -230,7 +301,7 @@ pub fn attach(name: &str) -> Result<DbDir> {
         }
         Err(e) => return Err(e),
     };
-    if !is_live(&target) {
+    if matches!(fate(&target), Fate::Dead) {
         return Err(Error::operational(format!(
             "snapshot '{name}' ended with its publisher (process {}, which has exited); share it with persist=True \
              to keep it after its publisher ends",
@@ -246,19 +317,31 @@ pub fn attach(name: &str) -> Result<DbDir> {
     Ok(dir)
 }
 
-/// The live snapshots of this user, by name.
+/// The snapshots of this user, by name: the live ones, and the damaged
+/// ones (with [`SnapshotInfo::damaged`] saying why) until they are discarded.
+/// An error if a name or record cannot be read for another reason than
+/// damage (no free file descriptor, ...): never a shorter list.
 pub fn snapshots() -> Result<Vec<SnapshotInfo>> {
     let runtime = Home::runtime()?;
     sweep(&runtime, None);
     let names = Names::of(&runtime)?;
     let mut out = Vec::new();
-    for (_, target) in names.list() {
-        let Ok(record) = Record::read(&target) else { continue };
-        if !is_live(&target) {
-            continue;
+    let damaged = |name, target, why: Error| match why.kind() {
+        ErrorKind::Corruption => Ok(SnapshotInfo::damaged(name, target, &why)),
+        _ => Err(why),
+    };
+    for (name, target) in names.list()? {
+        match fate(&target) {
+            Fate::Dead => continue,
+            Fate::Damaged(why) => out.push(damaged(name, target, why)?),
+            Fate::Live => match Record::read(&target) {
+                Ok(record) => {
+                    let attached = Home::owning(&target).attached_from(&target);
+                    out.push(SnapshotInfo::new(record, target, attached));
+                }
+                Err(why) => out.push(damaged(name, target, why)?),
+            },
         }
-        let attached = Home::owning(&target).attached_from(&target);
-        out.push(SnapshotInfo::new(record, target, attached));
     }
     Ok(out)
 }
@@ -269,7 +352,7 @@ pub fn discard(name: &str) -> Result<()> {
     let runtime = Home::runtime()?;
     let names = Names::of(&runtime)?;
     let guard = names.lock()?;
-    let target = names.resolve(name).ok_or_else(|| {
+    let target = names.resolve(name)?.ok_or_else(|| {
         Error::operational(format!("there is no snapshot named '{name}'; swingdb.snapshots() lists the snapshots there are"))
     })?;
     names.remove_if(&guard, name, &target);
@@ -280,8 +363,9 @@ pub fn discard(name: &str) -> Result<()> {
 
 /// Removes what dead processes left in `runtime` (and in `other`, a
 /// database's home): private databases, snapshots of publishers that are
-/// gone, snapshots no name points at, names of removed snapshots. Skipped
-/// if another process is changing names right now.
+/// gone, snapshots no name points at, names of removed snapshots; only what
+/// is proven dead (see the module docs). Skipped if another process is
+/// changing names right now, or if the names cannot all be read.
 pub fn sweep(runtime: &Home, other: Option<&Home>) {
     runtime.sweep_scratch();
     if let Some(home) = other.filter(|h| *h != runtime) {
@@ -290,11 +374,12 @@ pub fn sweep(runtime: &Home, other: Option<&Home>) {
     let Ok(names) = Names::of(runtime) else { return };
     let Some(guard) = names.try_lock() else { return };
     names.sweep_temporary(&guard);
-    let listed = names.list();
+    // Without every name, no directory can be proven unnamed.
+    let Ok(listed) = names.list() else { return };
     let mut named = HashSet::new();
     for (name, target) in &listed {
-        let dead = !target.is_dir() || !is_live(target);
-        if dead && names.remove_if(&guard, name, target) {
+        let dead = matches!(fate(target), Fate::Dead);
+        if dead && failpoint::hit("sweep.before_remove").is_ok() && names.remove_if(&guard, name, target) {
             snapshot::remove(target);
         } else {
             named.insert(canonical(target));
@@ -303,13 +388,20 @@ pub fn sweep(runtime: &Home, other: Option<&Home>) {
     for home in std::iter::once(runtime).chain(other) {
         snapshot::empty_trash(home);
         for dir in snapshot::dirs(home) {
-            let dir = canonical(&dir);
+            let Ok(dir) = std::fs::canonicalize(&dir) else { continue };
             if named.contains(&dir) {
                 continue;
             }
-            // Unnamed: being built (held), or left by a crash, a replace or a discard.
+            // Unnamed: being built (held), or left by a crash, a replace or a
+            // discard. Kept if its record exists but cannot be read, or names
+            // it under a name that (read again) points at it.
             if let Probe::Abandoned(_lock) = probe(&dir) {
-                if failpoint::hit("sweep.before_remove").is_ok() {
+                let proven = match Record::read_found(&dir) {
+                    Ok(None) => true,
+                    Ok(Some(record)) => names.resolve(&record.name).is_ok_and(|t| t.map(|t| canonical(&t)).as_ref() != Some(&dir)),
+                    Err(_) => false,
+                };
+                if proven && failpoint::hit("sweep.before_remove").is_ok() {
                     snapshot::remove(&dir);
                 }
             }

@@ -97,31 +97,42 @@ impl Names {
         try_flock(&file, libc::LOCK_EX).ok()?.then_some(NamesGuard { _file: file })
     }
 
-    /// The snapshot directory `name` points at, if the name exists.
-    pub fn resolve(&self, name: &str) -> Option<PathBuf> {
-        fs::read_link(self.dir.join(name)).ok()
+    /// The snapshot directory `name` points at, `None` if the name does not
+    /// exist. Any other failure to read the link (no free descriptors, a
+    /// damaged entry) is an error, never taken for "no such name".
+    pub fn resolve(&self, name: &str) -> Result<Option<PathBuf>> {
+        let path = self.dir.join(name);
+        match fs::read_link(&path) {
+            Ok(target) => Ok(Some(target)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(format!("reading snapshot name {}", path.display()), e)),
+        }
     }
 
-    /// Every name and the directory it points at, sorted by name.
-    pub fn list(&self) -> Vec<(String, PathBuf)> {
-        let Ok(entries) = fs::read_dir(&self.dir) else { return Vec::new() };
-        let mut names: Vec<(String, PathBuf)> = entries
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                if name.starts_with('.') {
-                    return None; // a link being renamed into place
-                }
-                Some((name, fs::read_link(e.path()).ok()?))
-            })
-            .collect();
+    /// Every name and the directory it points at, sorted by name: all of
+    /// them or an error (a sweep concludes from this list that a directory
+    /// no name points at is unnamed, so a partial list must never be returned).
+    pub fn list(&self) -> Result<Vec<(String, PathBuf)>> {
+        let reading = io_err("listing snapshot names in", &self.dir);
+        let mut names = Vec::new();
+        for entry in fs::read_dir(&self.dir).map_err(reading)? {
+            let entry = entry.map_err(io_err("listing snapshot names in", &self.dir))?;
+            let Ok(name) = entry.file_name().into_string() else { continue };
+            if name.starts_with('.') {
+                continue; // a link being renamed into place
+            }
+            // Removed between the listing and here (by a discard): not a name any more.
+            if let Some(target) = self.resolve(&name)? {
+                names.push((name, target));
+            }
+        }
         names.sort();
-        names
+        Ok(names)
     }
 
     /// Points `name` at `target`, replacing what it pointed at (returned).
     pub fn point(&self, _guard: &NamesGuard, name: &str, target: &Path) -> Result<Option<PathBuf>> {
-        let old = self.resolve(name);
+        let old = self.resolve(name)?;
         let tmp = self.dir.join(format!(".{}", random_id()));
         std::os::unix::fs::symlink(target, &tmp).map_err(io_err("creating snapshot name", &tmp))?;
         let path = self.dir.join(name);
@@ -134,7 +145,7 @@ impl Names {
 
     /// Removes `name` if it points at `target`; returns whether it did.
     pub fn remove_if(&self, _guard: &NamesGuard, name: &str, target: &Path) -> bool {
-        self.resolve(name).is_some_and(|t| t == target) && fs::remove_file(self.dir.join(name)).is_ok()
+        self.resolve(name).is_ok_and(|t| t.as_deref() == Some(target)) && fs::remove_file(self.dir.join(name)).is_ok()
     }
 
     /// Removes links left half made by a process that died while renaming one into place.

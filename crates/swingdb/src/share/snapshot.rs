@@ -75,27 +75,64 @@ impl Record {
 
     /// Writes the record: a line with the CRC-32 of the JSON that follows it
     /// (of its bytes as written: a float need not read back to the same text).
+    /// Written under a temporary name and renamed into place, so that a
+    /// record is whole or absent: a sweeper that finds none knows the build
+    /// was interrupted, and one it cannot read is damaged, never half-written.
     fn write(&self, dir: &Path) -> Result<()> {
         let body = serde_json::to_vec(self).expect("a record serializes");
-        let path = dir.join(RECORD);
-        let mut f = create_private_file(&path).map_err(io_err("creating", &path))?;
+        let tmp = dir.join(format!(".{RECORD}.tmp"));
+        let mut f = create_private_file(&tmp).map_err(io_err("creating", &tmp))?;
         let text = [format!("{:08x}\n", crc32fast::hash(&body)).into_bytes(), body].concat();
-        f.write_all(&text).map_err(io_err("writing", &path))?;
-        f.sync_all().map_err(io_err("syncing", &path))
+        f.write_all(&text).map_err(io_err("writing", &tmp))?;
+        f.sync_all().map_err(io_err("syncing", &tmp))?;
+        let path = dir.join(RECORD);
+        fs::rename(&tmp, &path).map_err(io_err("naming", &path))
     }
 
     /// Reads and checks the record of the snapshot directory `dir`.
     pub fn read(dir: &Path) -> Result<Self> {
+        Self::read_found(dir)?.ok_or_else(|| {
+            let path = dir.join(RECORD);
+            Error::corruption(format!(
+                "snapshot record {} is missing; swingdb.discard() the snapshot to remove it",
+                path.display()
+            ))
+        })
+    }
+
+    /// Reads and checks the record of `dir`; `None` if it has none (its
+    /// build was interrupted before the record was renamed into place).
+    /// Every other failure, damage or a read that could not be made (no
+    /// free descriptor), is an error: nothing is concluded from it.
+    pub fn read_found(dir: &Path) -> Result<Option<Self>> {
         let path = dir.join(RECORD);
-        let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
-        let damaged = || Error::corruption(format!("snapshot record {} is damaged", path.display()));
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            // Short of a resource now (descriptors, memory): says nothing of the record.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EAGAIN | libc::EINTR)) => {
+                return Err(Error::io(format!("reading snapshot record {}", path.display()), e))
+            }
+            Err(e) => {
+                return Err(Error::corruption(format!(
+                    "snapshot record {} cannot be read ({e}); swingdb.discard() the snapshot to remove it",
+                    path.display()
+                )))
+            }
+        };
+        let damaged = || {
+            Error::corruption(format!(
+                "snapshot record {} is damaged; swingdb.discard() the snapshot to remove it",
+                path.display()
+            ))
+        };
         let (crc, body) = bytes.split_at(bytes.iter().position(|&b| b == b'\n').ok_or_else(damaged)?);
         let crc = std::str::from_utf8(crc).ok().and_then(|c| u32::from_str_radix(c, 16).ok()).ok_or_else(damaged)?;
         let body = &body[1..];
         if crc32fast::hash(body) != crc {
             return Err(damaged());
         }
-        serde_json::from_slice(body).map_err(|_| damaged())
+        serde_json::from_slice(body).map(Some).map_err(|_| damaged())
     }
 }
 
