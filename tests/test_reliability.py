@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
@@ -287,6 +288,52 @@ def test_errors_while_streaming_are_dbapi_errors(con, sql, cls):
             getattr(result, fetch)()
         with pytest.raises(swingdb.Error):
             con.sql(sql).fetch_record_batch().read_all()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making directories of another user needs root")
+def test_a_database_directory_another_user_can_change_is_refused(tmp_path):
+    # A directory the other user can reach (pytest's own are private to root).
+    shared = tempfile.mkdtemp(prefix="swingdb-shared-")
+    os.chmod(shared, 0o777)
+    loose, theirs = os.path.join(shared, "loose"), os.path.join(shared, "theirs")
+    try:
+        for path, mode in ((loose, "0777"), (theirs, "0755")):
+            subprocess.run(["runuser", "-u", "nobody", "--", "mkdir", "-m", mode, path], check=True)
+        with pytest.raises(swingdb.OperationalError, match=r"loose can be written by other users \(mode 777\)"):
+            swingdb.connect(loose)
+        with pytest.raises(swingdb.OperationalError, match=r"belongs to another user \(uid 65534\)"):
+            swingdb.connect(theirs)
+        assert os.listdir(loose) == [] and os.listdir(theirs) == [], "nothing was written into them"
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+    # A database of one's own whose manifests directory was opened up to others.
+    own = str(tmp_path / "own.swingdb")
+    swingdb.connect(own).sql("CREATE TABLE t AS SELECT 1 AS a")
+    os.chmod(os.path.join(own, "manifests"), 0o777)
+    with pytest.raises(swingdb.OperationalError, match="manifests can be written by other users"):
+        swingdb.connect(own)
+    os.chmod(os.path.join(own, "manifests"), 0o700)
+    assert swingdb.connect(own).sql("SELECT a FROM t").fetchall() == [(1,)]
+    # Another user's database that only they can write stays readable.
+    os.chown(own, 65534, 65534)
+    with pytest.raises(swingdb.OperationalError, match="belongs to another user"):
+        swingdb.connect(own)
+    assert swingdb.connect(own, read_only=True).sql("SELECT a FROM t").fetchall() == [(1,)]
+
+
+def test_arguments_of_the_wrong_kind_give_dbapi_errors(con):
+    with pytest.raises(swingdb.ProgrammingError, match="must be a str, not NoneType"):
+        con.execute(None)
+    with pytest.raises(swingdb.ProgrammingError, match="must be a list, tuple or dict, not int"):
+        con.execute("SELECT ?", 5)
+    with pytest.raises(swingdb.DataError, match="lone surrogate"):
+        con.execute("SELECT '\ud800'")
+    with pytest.raises(swingdb.DataError, match="a parameter holds the lone surrogate"):
+        con.execute("SELECT ?", ["a\udc80b"])
+    with pytest.raises(swingdb.ProgrammingError, match="snapshot name must be a str"):
+        con.share(None)
+    with pytest.raises(swingdb.ProgrammingError, match="snapshot name must be a str"):
+        swingdb.attach(None)
 
 
 def test_api_misuse_gives_dbapi_errors(con):

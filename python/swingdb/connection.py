@@ -21,8 +21,29 @@ _MAX_DECIMAL_DIGITS = 76
 _MAX_DECIMAL_SCALE = 76
 
 
+def _text(value: str, what: str) -> str:
+    """`value` if it can be UTF-8 (a lone surrogate cannot); a DataError naming `what` if not."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise _swingdb.DataError(
+            f"{what} holds the lone surrogate {value[error.start]!r} at position {error.start}, which is not text; "
+            "decode the bytes it came from with errors='replace'"
+        ) from None
+    return value
+
+
+def _sql(query) -> str:
+    """`query` checked as SQL text."""
+    if not isinstance(query, str):
+        raise _swingdb.ProgrammingError(f"the SQL to run must be a str, not {type(query).__name__}")
+    return _text(query, "the SQL text")
+
+
 def _param(value):
     """Python values the engine cannot take directly, as tagged tuples."""
+    if isinstance(value, str):
+        return _text(value, "a parameter")
     if isinstance(value, (tuple, list, dict, set)):
         raise _swingdb.ProgrammingError(
             f"a parameter has unsupported type {type(value).__name__}; use None, bool, int, float, str, bytes, date, datetime or Decimal"
@@ -58,7 +79,20 @@ def _params(params):
         return {name: _param(v) for name, v in params.items()}
     if isinstance(params, (str, bytes)):
         raise _swingdb.ProgrammingError("parameters must be a list or tuple, not a single string")
-    return [_param(v) for v in params]
+    try:
+        values = list(params)
+    except TypeError:
+        raise _swingdb.ProgrammingError(
+            f"parameters must be a list, tuple or dict, not {type(params).__name__}; wrap a single value as [value]"
+        ) from None
+    return [_param(v) for v in values]
+
+
+def _name(name, what: str) -> str:
+    """`name` checked as the name of a `what` (snapshot, pipe)."""
+    if not isinstance(name, str):
+        raise _swingdb.ProgrammingError(f"a {what} name must be a str, not {type(name).__name__}")
+    return _text(name, f"the {what} name")
 
 
 def connect(
@@ -138,6 +172,7 @@ class Connection:
 
     def _run(self, query: str, params):
         """Executes, resolving unknown table names from the calling code's variables."""
+        query = _sql(query)
         replaced = []
         try:
             while True:
@@ -294,7 +329,12 @@ class Connection:
 
     def verify(self) -> dict:
         """Checks the manifest's checksum and the size, CRC-32 and structure of every
-        stored segment; raises CorruptionError on damage."""
+        stored segment; raises CorruptionError on damage.
+
+        Checksums detect damage (a bad disk, a torn write, an edit by mistake), not
+        who wrote a file: they are no authentication. Anyone who can write the
+        database's directories can write files that pass; that is why swingdb
+        refuses to open a database whose directories other users can write."""
         self._check_open()
         return self._db.verify()
 
@@ -312,7 +352,7 @@ class Connection:
         (then it lasts until :func:`swingdb.discard`). ``replace`` points an existing
         name at the new snapshot. Returns a :class:`swingdb.Snapshot`."""
         self._check_open()
-        return Snapshot._from(self._con.share(name, persist=persist, replace=replace))
+        return Snapshot._from(self._con.share(_name(name, "snapshot"), persist=persist, replace=replace))
 
     # -- pipes -------------------------------------------------------------
     def pipe_to(self, name: str, query_or_table: str, **options) -> int:

@@ -63,6 +63,16 @@
 //! that they may read. Where `gc.lock` is missing and cannot be created (read-only
 //! media), nobody can collect either, and pins are not needed.
 //!
+//! **No other user can change the directories under us.** A database whose
+//! directory (or one of its own subdirectories) another user could write, or
+//! (to write to it) owns, is refused when opened (`check_not_shared`): whoever
+//! can write a directory can rename or replace what is in it, and the
+//! manifests' checksums only detect damage, they do not say who wrote a file
+//! (they are no authentication). Otherwise a user who made `mkdir -m 0777 D`
+//! before the victim opened `D` could move `D/manifests` aside and make
+//! committed tables vanish. A group-writable directory of the user's own group
+//! (umask 002 with a group per user) is accepted.
+//!
 //! **Nobody else can block the owner.** Lock files are created 0600 in a 0700
 //! directory (and made 0600 again if they were loosened), and the collection
 //! after a commit only *tries* the locks: if anyone holds them, it is skipped
@@ -173,6 +183,8 @@ pub struct GcReport {
     pub leases: usize,
     /// Whether the collection was skipped because another process held a lock.
     pub skipped: bool,
+    /// A manifest that could not be read, for which no segment was removed.
+    pub kept_for: Option<PathBuf>,
 }
 
 /// Proof that this handle holds `commit.lock`: publishing needs one.
@@ -205,11 +217,57 @@ pub struct DbDir {
     cache: Mutex<Option<Arc<Manifest>>>,
 }
 
+/// The directories of a database that other users must not be able to
+/// change: the root and those it holds (see the module docs).
+const OWN_DIRS: [&str; 4] = [MANIFESTS, SEGMENTS, LEASES, KEYS];
+
+/// Refuses the database at `root` if another user could write its
+/// directory or one of its subdirectories (write bit for others; for its
+/// group, unless that is this user's own group), if a subdirectory is a
+/// symbolic link, or (unless opened `read_only`) if another user owns one.
+fn check_not_shared(root: &Path, read_only: bool) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid and getegid have no preconditions.
+    let (me, my_group) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let dirs = std::iter::once((root.to_path_buf(), fs::metadata(root)))
+        .chain(OWN_DIRS.iter().map(|d| (root.join(d), fs::symlink_metadata(root.join(d)))));
+    for (dir, meta) in dirs {
+        let meta = match meta {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io(format!("inspecting {}", dir.display()), e)),
+        };
+        let mode = meta.mode() & 0o7777;
+        let problem = if meta.file_type().is_symlink() {
+            Some("is a symbolic link".to_string())
+        } else if mode & 0o002 != 0 || (mode & 0o020 != 0 && meta.gid() != my_group) {
+            Some(format!("can be written by other users (mode {mode:o})"))
+        } else if !read_only && meta.uid() != me {
+            Some(format!("belongs to another user (uid {})", meta.uid()))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(Error::operational(format!(
+                "database {}: {} {problem}, who could then rename or replace its files; \
+                 use a directory of your own that only you can write (chmod go-w, or a new path)",
+                root.display(),
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl DbDir {
     /// Opens the database directory at `root`, creating it when `create` is set
     /// and it does not exist yet. Opening writes nothing to an existing database.
     pub fn open(root: &Path, create: bool, read_only: bool) -> Result<Self> {
         let marker = root.join(MARKER);
+        // Before anything is written into an existing directory.
+        if fs::metadata(root).is_ok_and(|m| m.is_dir()) {
+            check_not_shared(root, read_only)?;
+        }
         match fs::metadata(root) {
             Ok(m) if !m.is_dir() => {
                 return Err(Error::operational(format!(
@@ -524,7 +582,13 @@ impl DbDir {
             return true;
         }
         let path = self.root.join(LEASES).join(format!("{id}.lease"));
-        let Ok(file) = File::open(&path) else { return false };
+        // Only a lease file that is not there proves its writer gone (a
+        // writer locks its lease before it makes any file named after it); a
+        // file that could not be opened (no free descriptor) proves nothing.
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) => return e.kind() != io::ErrorKind::NotFound,
+        };
         match try_flock(&file, libc::LOCK_EX) {
             Ok(true) => {
                 if still_named(&file, &path) {
@@ -540,6 +604,19 @@ impl DbDir {
     /// only they referenced, and files left by crashed writers. Never removes
     /// anything a live reader in any process still pins. With `wait`, waits for
     /// the locks; without, skips the collection if another process holds them.
+    ///
+    /// Only what is proven dead is removed, nothing is concluded from a read
+    /// that failed:
+    /// - a lease, when its lock was taken here (its writer is gone);
+    /// - a file named after a lease, when that lease is dead: its lock was
+    ///   free, or its file is absent (`ENOENT`; any other failure to open it
+    ///   counts as alive);
+    /// - a manifest, when it is readable, older than the newest and pinned by
+    ///   nobody; a damaged one is kept for `verify()` to report;
+    /// - a segment, when a collected manifest named it and no kept one does,
+    ///   or its writer's lease is dead. While any manifest is unreadable no
+    ///   segment is removed (it may name any of them: [`GcReport::kept_for`]);
+    /// - a key run (a cache), when its segment is gone.
     pub fn collect_garbage(&self, wait: bool) -> Result<GcReport> {
         if self.read_only {
             return Ok(GcReport::default());
@@ -593,6 +670,7 @@ impl DbDir {
         let latest = self.latest_version()?;
         let mut keep_files = HashSet::new();
         let mut garbage_files = HashSet::new();
+        let mut unreadable = None;
         for entry in fs::read_dir(&manifests_dir).map_err(io_err("listing", &manifests_dir))? {
             let name = entry.map_err(io_err("listing", &manifests_dir))?.file_name().to_string_lossy().into_owned();
             let path = manifests_dir.join(&name);
@@ -609,7 +687,10 @@ impl DbDir {
                 Err(e) if version == latest => return Err(e),
                 // A damaged old manifest: keep it (and so its files) for
                 // verify() to report; never guess what it referenced.
-                Err(_) => continue,
+                Err(_) => {
+                    unreadable = Some(path);
+                    continue;
+                }
             };
             let files = manifest.segment_files().map(str::to_string);
             let pinned = byte_locked_elsewhere(gc_file, version).map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
@@ -623,7 +704,12 @@ impl DbDir {
             }
         }
 
-        // Segments: remove committed garbage, and orphans of dead writers.
+        // Segments: remove committed garbage, and orphans of dead writers;
+        // none while a manifest could not be read, whose files are not known.
+        if let Some(path) = unreadable {
+            report.kept_for = Some(path);
+            return Ok(report);
+        }
         let segments_dir = self.root.join(SEGMENTS);
         let mut present = HashSet::new();
         for entry in fs::read_dir(&segments_dir).map_err(io_err("listing", &segments_dir))? {
@@ -773,5 +859,32 @@ mod tests {
         assert_eq!(report.segments, 1);
         assert_eq!(report.leases, 1);
         assert!(!root.join(MANIFESTS).join(manifest_name(1)).exists());
+    }
+
+    #[test]
+    fn gc_removes_nothing_it_could_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("d");
+        let db = DbDir::open(&root, true, false).unwrap();
+        // A lease that exists but cannot be opened (a link to itself: ELOOP,
+        // as EMFILE would be): its writer may be alive, its files stay.
+        std::os::unix::fs::symlink("busy.lease", root.join(LEASES).join("busy.lease")).unwrap();
+        std::fs::write(root.join(SEGMENTS).join("busy-0.arrow"), "x").unwrap();
+        let report = db.collect_garbage(true).unwrap();
+        assert_eq!((report.segments, report.leases), (0, 0));
+        assert!(root.join(SEGMENTS).join("busy-0.arrow").exists());
+        // An old manifest that cannot be read may name any segment: none is removed.
+        for v in 1..=2 {
+            db.publish(&Manifest { version: v, ..Default::default() }, &db.lock_commits().unwrap()).unwrap();
+        }
+        std::fs::write(root.join(MANIFESTS).join(manifest_name(1)), "{damaged").unwrap();
+        std::fs::write(root.join(SEGMENTS).join("gone-0.arrow"), "x").unwrap();
+        let report = db.collect_garbage(true).unwrap();
+        assert_eq!(report.kept_for, Some(root.join(MANIFESTS).join(manifest_name(1))));
+        assert!(root.join(SEGMENTS).join("gone-0.arrow").exists(), "a segment the damaged manifest may name was removed");
+        // Without it, the dead writer's file goes.
+        std::fs::remove_file(root.join(MANIFESTS).join(manifest_name(1))).unwrap();
+        let report = db.collect_garbage(true).unwrap();
+        assert_eq!((report.segments, report.kept_for), (1, None));
     }
 }
