@@ -30,6 +30,10 @@
 //!   name leaves a connection that ends at once; the waiter reports the partner
 //!   as gone.
 //! - Pipe directories are made and removed (only when empty) under the lock.
+//! - Sweeps remove only what is proven dead: a socket whose pid is gone
+//!   (`ESRCH`), or that refuses connections (no listener); names swingdb did
+//!   not make are left alone. Sockets hold no data: a wrong removal would fail
+//!   a transfer, never lose rows.
 //!
 //! Socket paths are reached through `/proc/self/fd/<dir>/<file>`: a Unix
 //! socket address holds at most 107 bytes, and runtime homes (pytest's
@@ -230,8 +234,10 @@ impl Rendezvous {
             }
             if let Ok(entries) = fs::read_dir(pipe.path()) {
                 for entry in entries.flatten() {
+                    // Only the socket of a process proven gone (ESRCH) is
+                    // removed; a name swingdb did not make is left alone.
                     let pid = entry.file_name().to_str().and_then(parse_socket_name).map(|(_, _, pid)| pid);
-                    if pid.is_none_or(|p| process_gone(p as i32)) {
+                    if pid.is_some_and(|p| process_gone(p as i32)) {
                         let _ = fs::remove_file(entry.path());
                     }
                 }

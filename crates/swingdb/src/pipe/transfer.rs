@@ -7,6 +7,8 @@ use super::url::{Compression, PipeUrl};
 use super::wire::{self, Hello, Message, Offer, PROTOCOL};
 use super::Role;
 use crate::error::{Error, ErrorKind, Result};
+use crate::storage::files::create_private_file;
+use crate::storage::segment::describe_untrusted;
 use crate::storage::{DbDir, SegmentMeta};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -17,7 +19,9 @@ use std::fs;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::fs::File;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Bytes buffered per data stream before a write reaches the socket.
@@ -136,6 +140,8 @@ pub struct Sender {
     agreed: Agreed,
     take: bool,
     data: Vec<UnixStream>,
+    /// Longest silence accepted from the importer (see [`wire::set_partner_timeout`]).
+    timeout: Option<std::time::Duration>,
 }
 
 impl Sender {
@@ -145,6 +151,7 @@ impl Sender {
     pub fn open(rendezvous: &Rendezvous, url: &PipeUrl, schema: &SchemaRef, offer: Option<Offer>) -> Result<Self> {
         let name = url.name.clone();
         let mut met = rendezvous.meet(&name, Role::Export, url.timeout)?;
+        wire::set_partner_timeout(&met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
         let mine = hello(url, encode_schema(schema)?, offer);
         let theirs = exchange(&name, &mut met.stream, &mine, Role::Import)?;
         let agreed = agree(&mine, &theirs);
@@ -154,7 +161,7 @@ impl Sender {
             Message::Stream => false,
             other => return Err(unexpected(&name, Role::Import, &other)),
         };
-        Ok(Self { name, control: met.stream, agreed, take, data: Vec::new() })
+        Ok(Self { name, control: met.stream, agreed, take, data: Vec::new(), timeout: url.timeout })
     }
 
     /// Whether the importer takes the offered segment files (then call
@@ -177,6 +184,7 @@ impl Sender {
         let mut theirs = Vec::with_capacity(n);
         for _ in 0..n {
             let (a, b) = UnixStream::pair().map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
+            wire::set_partner_timeout(&a, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
             ours.push(a);
             theirs.push(b);
         }
@@ -271,6 +279,10 @@ pub struct Receiver {
     control: Mutex<UnixStream>,
     schema: SchemaRef,
     offer: Option<Offer>,
+    /// The exporter's user, from the kernel: offered files must be its own.
+    peer_uid: u32,
+    /// Longest silence accepted from the exporter (see [`wire::set_partner_timeout`]).
+    timeout: Option<std::time::Duration>,
     agreed: Agreed,
     workers: usize,
     finished: Mutex<bool>,
@@ -288,15 +300,19 @@ impl Receiver {
     pub fn open(rendezvous: &Rendezvous, url: &PipeUrl) -> Result<Self> {
         let name = url.name.clone();
         let mut met = rendezvous.meet(&name, Role::Import, url.timeout)?;
+        wire::set_partner_timeout(&met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
         let mine = hello(url, Vec::new(), None);
         let theirs = exchange(&name, &mut met.stream, &mine, Role::Export)?;
         let schema = decode_schema(&name, &theirs.schema)?;
         let agreed = agree(&theirs, &mine);
+        let peer_uid = peer_uid(&met.stream).map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
         Ok(Self {
             name,
             control: Mutex::new(met.stream),
             schema,
             offer: theirs.offer,
+            peer_uid,
+            timeout: url.timeout,
             agreed,
             workers: url.workers,
             finished: Mutex::new(false),
@@ -329,46 +345,47 @@ impl Receiver {
         offer.segments.iter().map(|s| s.stats.get(column).map(|c| c.nulls)).sum()
     }
 
-    /// Takes the offered segments into `target`: each file is hard-linked
-    /// under a new name of `target`'s (copied when the two are on different
-    /// filesystems; checked against its CRC-32 with verify). Returns their
+    /// Takes the offered segments into `target` as rows of a table shaped
+    /// `schema`: each file is hard-linked under a new name of `target`'s
+    /// (copied when the two are on different filesystems). Returns their
     /// metadata under the new names and the new files (the caller's
     /// transaction deletes them if it does not commit). The exporter hears
     /// of it from [`Self::confirm`], once the statement stored them.
-    pub fn take_segments(&self, target: &DbDir) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
+    ///
+    /// What the exporter says is untrusted input (see [`take_one`]): only
+    /// which files it offers, by plain name in its own `segments/`, is
+    /// taken from it; their size, checksums, rows and statistics are
+    /// computed here from the bytes, and a claim that differs fails the import.
+    pub fn take_segments(&self, target: &DbDir, schema: &SchemaRef) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         let offer = self.offer.as_ref().ok_or_else(|| Error::internal("no segments were offered"))?;
         let mut control = self.control.lock().unwrap();
         wire::send(&mut control, &Message::Take).map_err(|e| wire::lost(&self.name, "exporter", e))?;
         let mut segments = Vec::with_capacity(offer.segments.len());
         let mut files = Vec::with_capacity(offer.segments.len());
         let outcome = (|| {
-            for segment in &offer.segments {
-                if segment.inline.is_some() {
-                    // Its rows came with the offer.
-                    segments.push(SegmentMeta { file: target.new_inline_name()?, ..segment.clone() });
-                    continue;
-                }
-                let from = offer.dir.join(&segment.file);
-                let to = target.new_segment_path()?;
-                if let Err(e) = fs::hard_link(&from, &to) {
-                    if e.raw_os_error() != Some(libc::EXDEV) {
-                        return Err(Error::io(format!("pipe '{}': linking {} to {}", self.name, from.display(), to.display()), e));
+            for claimed in &offer.segments {
+                let segment = match &claimed.inline {
+                    // Its rows came with the offer; its statistics are taken anew from them.
+                    Some(rows) => {
+                        let types = |s: &SchemaRef| s.fields().iter().map(|f| f.data_type().clone()).collect::<Vec<_>>();
+                        if types(rows.schema()) != types(&self.schema) {
+                            return Err(Error::corruption(format!(
+                                "pipe '{}': the exporter offered rows of other column types than its schema's; nothing was imported",
+                                self.name
+                            )));
+                        }
+                        let batch = datafusion::arrow::compute::concat_batches(rows.schema(), rows.batches())?;
+                        crate::storage::inline::inline_segment(target.new_inline_name()?, batch)?
                     }
-                    fs::copy(&from, &to).map_err(|e| Error::io(format!("pipe '{}': copying {}", self.name, from.display()), e))?;
-                }
-                files.push(to.clone());
-                if self.agreed.verify {
-                    let bytes = fs::read(&to).map_err(|e| Error::io(format!("reading {}", to.display()), e))?;
-                    if crc32fast::hash(&bytes) != segment.crc32 || bytes.len() as u64 != segment.bytes {
-                        return Err(Error::corruption(format!(
-                            "pipe '{}': segment {} does not match its checksum; nothing was imported",
-                            self.name,
-                            from.display()
-                        )));
+                    None => {
+                        let to = target.new_segment_path()?;
+                        // Owned by the cleanup list from before its first byte.
+                        files.push(to.clone());
+                        self.take_one(&offer.dir, claimed, &to)?
                     }
-                }
-                let file = to.file_name().and_then(|f| f.to_str()).expect("segment names are UTF-8").to_string();
-                segments.push(SegmentMeta { file, ..segment.clone() });
+                };
+                check_fits(&self.name, &segment, schema)?;
+                segments.push(segment);
             }
             super::failpoint_hit("pipe.import.after_link")?;
             target.sync_segments()
@@ -387,6 +404,64 @@ impl Receiver {
         }
     }
 
+    /// Takes the offered segment `claimed` from the exporter's segments
+    /// directory `dir` as the new file `to`, and returns its metadata as its
+    /// bytes say. Refused: a name that is not one plain file name (`../x`,
+    /// `a/b`, `.x`), a symbolic link, anything but a regular file, a file
+    /// whose owner is not the exporter's user, a file that is not a valid
+    /// segment of the pipe's columns, and one whose size or checksum is not
+    /// what the exporter said.
+    fn take_one(&self, dir: &Path, claimed: &SegmentMeta, to: &Path) -> Result<SegmentMeta> {
+        let refuse = |why: String| Error::corruption(format!("pipe '{}': the exporter offered {why}; nothing was imported", self.name));
+        if !plain_file_name(&claimed.file) {
+            return Err(refuse(format!("the file name {:?}, which is not a segment's", claimed.file)));
+        }
+        let from = dir.join(&claimed.file);
+        let opened = |path: &Path| -> Result<File> {
+            let file = match open_no_follow(path) {
+                Ok(f) => f,
+                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refuse(format!("{}, a symbolic link", from.display()))),
+                Err(e) => return Err(Error::io(format!("pipe '{}': opening {}", self.name, path.display()), e)),
+            };
+            let meta = file.metadata().map_err(|e| Error::io(format!("pipe '{}': inspecting {}", self.name, path.display()), e))?;
+            if !meta.is_file() {
+                return Err(refuse(format!("{}, which is not a regular file", from.display())));
+            }
+            if meta.uid() != self.peer_uid {
+                return Err(refuse(format!("{}, owned by user {} and not by the exporter's ({})", from.display(), meta.uid(), self.peer_uid)));
+            }
+            Ok(file)
+        };
+        // link() makes a link to a symbolic link itself, never to its target;
+        // the O_NOFOLLOW open refuses it. The link is ours (in our private
+        // directory): nobody can put another file under its name meanwhile.
+        let file = match fs::hard_link(&from, to) {
+            Ok(()) => opened(to)?,
+            Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+                let mut source = opened(&from)?;
+                let mut copy = create_private_file(to).map_err(|e| Error::io(format!("pipe '{}': creating {}", self.name, to.display()), e))?;
+                io::copy(&mut source, &mut copy).map_err(|e| Error::io(format!("pipe '{}': copying {}", self.name, from.display()), e))?;
+                copy
+            }
+            Err(e) => return Err(Error::io(format!("pipe '{}': linking {} to {}", self.name, from.display(), to.display()), e)),
+        };
+        let name = to.file_name().and_then(|f| f.to_str()).expect("segment names are UTF-8");
+        let found = describe_untrusted(&file, name, &self.schema)?;
+        if found.bytes != claimed.bytes || found.crc32 != claimed.crc32 || found.rows != claimed.rows {
+            return Err(refuse(format!(
+                "segment {} as {} rows, {} bytes with CRC-32 {:08x}, but it holds {} rows, {} bytes with CRC-32 {:08x}",
+                from.display(),
+                claimed.rows,
+                claimed.bytes,
+                claimed.crc32,
+                found.rows,
+                found.bytes,
+                found.crc32
+            )));
+        }
+        Ok(found)
+    }
+
     /// Asks for the rows as streams; one reader per stream.
     pub fn open_streams(&self) -> Result<Vec<StreamSource>> {
         let mut control = self.control.lock().unwrap();
@@ -396,10 +471,13 @@ impl Receiver {
             other => return Err(unexpected(&self.name, Role::Export, &other)),
         };
         let fds = wire::receive_fds(&control, count).map_err(|e| wire::lost(&self.name, "exporter", e))?;
-        Ok(fds
-            .into_iter()
-            .map(|fd| StreamSource { name: self.name.clone(), socket: UnixStream::from(fd), verify: self.agreed.verify })
-            .collect())
+        let mut sources = Vec::with_capacity(fds.len());
+        for fd in fds {
+            let socket = UnixStream::from(fd);
+            wire::set_partner_timeout(&socket, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
+            sources.push(StreamSource { name: self.name.clone(), socket, verify: self.agreed.verify });
+        }
+        Ok(sources)
     }
 
     /// After every stream ended: compares what arrived (rows and CRC-32 per
@@ -458,7 +536,7 @@ impl Receiver {
         let Ok(mut control) = self.control.try_lock() else { return failure };
         let _ = control.set_read_timeout(Some(std::time::Duration::from_secs(1)));
         let reason = wire::receive(&mut control);
-        let _ = control.set_read_timeout(None);
+        let _ = wire::set_partner_timeout(&control, self.timeout);
         match reason {
             Ok(Message::Abort { message }) => {
                 Error::operational(format!("pipe '{}': the exporter gave up: {message}; nothing was imported", self.name))
@@ -507,8 +585,11 @@ impl StreamSource {
     pub fn read_all(self, mut each: impl FnMut(RecordBatch) -> bool) -> Result<Option<(u64, u32)>> {
         let name = self.name.clone();
         let counted = Counted { inner: self.socket, crc: self.verify.then(crc32fast::Hasher::new) };
-        let damaged = |e: datafusion::arrow::error::ArrowError| {
-            Error::operational(format!("pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported"))
+        let damaged = |e: datafusion::arrow::error::ArrowError| match e {
+            datafusion::arrow::error::ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                wire::lost(&name, "exporter", e)
+            }
+            e => Error::operational(format!("pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported")),
         };
         let mut reader = StreamReader::try_new(BufReader::with_capacity(STREAM_BUFFER, counted), None).map_err(damaged)?;
         let mut rows = 0;
@@ -522,4 +603,45 @@ impl StreamSource {
         let crc = reader.get_mut().get_mut().crc.take().map_or(0, |c| c.finalize());
         Ok(Some((rows, crc)))
     }
+}
+
+/// Whether `name` names one file of its own in a directory: not empty, no
+/// separator or NUL, not hidden (nor `.` or `..`).
+fn plain_file_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 255 && !name.contains(['/', '\0']) && !name.starts_with('.')
+}
+
+/// Opens `path` for reading, refusing a symbolic link as its last
+/// component, without waiting (a FIFO would wait for a writer).
+fn open_no_follow(path: &Path) -> io::Result<File> {
+    fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
+}
+
+/// The NOT NULL columns of `schema` must hold no NULL in `segment` (whose
+/// statistics were computed here).
+fn check_fits(pipe: &str, segment: &SegmentMeta, schema: &SchemaRef) -> Result<()> {
+    for (field, stats) in schema.fields().iter().zip(&segment.stats) {
+        if !field.is_nullable() && stats.nulls > 0 {
+            return Err(Error::new(
+                ErrorKind::Integrity,
+                format!("pipe '{pipe}': {} NULLs arrived for column '{}', which is NOT NULL; nothing was imported", stats.nulls, field.name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The user of the process at the other end of `stream` (`SO_PEERCRED`).
+fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
+    // SAFETY: ucred is plain data, filled by the kernel.
+    let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `cred`.
+    let rc = unsafe {
+        libc::getsockopt(stream.as_raw_fd(), libc::SOL_SOCKET, libc::SO_PEERCRED, (&mut cred as *mut libc::ucred).cast(), &mut len)
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(cred.uid)
 }

@@ -7,6 +7,10 @@ use std::time::Duration;
 /// The scheme of swingdb pipe endpoints.
 pub const SCHEME: &str = "db://";
 
+/// Longest finite `timeout=`: a deadline this far ahead is still a time the
+/// clock can hold (a deadline of 1e30 s overflowed it).
+const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// How long each side waits for its partner unless `timeout=` says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -59,7 +63,7 @@ impl PipeUrl {
 
     /// Whether `text` names a swingdb pipe (`db://...`).
     pub fn is_pipe(text: &str) -> bool {
-        text.len() >= SCHEME.len() && text[..SCHEME.len()].eq_ignore_ascii_case(SCHEME)
+        text.as_bytes().get(..SCHEME.len()).is_some_and(|start| start.eq_ignore_ascii_case(SCHEME.as_bytes()))
     }
 
     /// Parses `db://NAME[?option=value&...]`.
@@ -96,6 +100,12 @@ impl PipeUrl {
                             .ok()
                             .filter(|s: &f64| s.is_finite() && *s >= 0.0)
                             .ok_or_else(|| Error::programming(format!("timeout={value} is not a number of seconds (or none)")))?;
+                        if secs > MAX_TIMEOUT.as_secs_f64() {
+                            return Err(Error::programming(format!(
+                                "timeout={value} is longer than a year ({} s); give timeout=none to wait without end",
+                                MAX_TIMEOUT.as_secs()
+                            )));
+                        }
                         Some(Duration::from_secs_f64(secs))
                     }
                 }
@@ -137,6 +147,8 @@ mod tests {
             ("db://x?colour=red", "unknown option 'colour'"),
             ("db://x?compression=gzip", "unknown pipe compression"),
             ("db://x?timeout=-1", "not a number of seconds"),
+            ("db://x?timeout=1e30", "longer than a year"),
+            ("db://x?timeout=nan", "not a number of seconds"),
             ("db://", "pipe name \"\" is empty"),
             ("db://a/b", "contains '/'"),
             ("db://.hidden", "starts with '.'"),
@@ -145,5 +157,7 @@ mod tests {
             assert!(err.contains(says), "{bad}: {err}");
         }
         assert!(PipeUrl::parse("db://x?colour=red").unwrap_err().to_string().contains("pipe 'x'"));
+        // The scheme's length ends inside a character: not a pipe, no panic.
+        assert!(!PipeUrl::is_pipe("/deᘳv/null"));
     }
 }

@@ -80,6 +80,16 @@ pub enum Message {
     Abort { message: String },
 }
 
+/// Makes every read from and write to `stream` (the control connection or a
+/// data socket) fail once the partner has been silent, or has not taken
+/// bytes, for `timeout` (at least a second; `None`: never), so that a
+/// stopped or hung partner cannot hold this side after it connected.
+pub fn set_partner_timeout(stream: &UnixStream, timeout: Option<std::time::Duration>) -> io::Result<()> {
+    let timeout = timeout.map(|t| t.max(std::time::Duration::from_secs(1)));
+    stream.set_read_timeout(timeout)?;
+    stream.set_write_timeout(timeout)
+}
+
 /// Writes `message` to `stream`.
 pub fn send(stream: &mut UnixStream, message: &Message) -> io::Result<()> {
     let body = serde_json::to_vec(message).map_err(io::Error::other)?;
@@ -99,8 +109,15 @@ pub fn receive(stream: &mut UnixStream) -> io::Result<Message> {
     if len > MAX_MESSAGE {
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a control message of {len} bytes is too large")));
     }
-    let mut body = vec![0u8; len];
-    stream.read_exact(&mut body)?;
+    // Memory grows with the bytes that arrive, not with what the length
+    // claims: a partner announcing a large frame and sending nothing more
+    // costs nothing until its bytes come (and the read times out if they
+    // do not, see `set_partner_timeout`).
+    let mut body = Vec::new();
+    stream.take(len as u64).read_to_end(&mut body)?;
+    if body.len() < len {
+        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the connection ended inside a control message"));
+    }
     serde_json::from_slice(&body).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
@@ -195,10 +212,14 @@ pub fn receive_fds(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd>
 /// Maps an I/O failure on the control connection of pipe `name` to an error
 /// that says what the partner did.
 pub fn lost(name: &str, partner: &str, e: io::Error) -> Error {
+    let nothing = if partner == "exporter" { "; nothing was imported" } else { "" };
     match e.kind() {
         io::ErrorKind::UnexpectedEof | io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => Error::operational(format!(
-            "pipe '{name}': the {partner} went away before the transfer finished (it failed, was cancelled or was killed){}",
-            if partner == "exporter" { "; nothing was imported" } else { "" }
+            "pipe '{name}': the {partner} went away before the transfer finished (it failed, was cancelled or was killed){nothing}"
+        )),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Error::operational(format!(
+            "pipe '{name}': the {partner} was silent for longer than the pipe's timeout (stopped or hung?){nothing}; \
+             raise ?timeout= (seconds, or none) if it is only slow"
         )),
         _ => Error::io(format!("pipe '{name}'"), e),
     }

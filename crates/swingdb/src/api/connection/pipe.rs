@@ -189,7 +189,7 @@ impl Connection {
             if let Some(provider) = PipeTable::read_whole_by(&plan) {
                 let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
                 if pipe.can_hand_over_to(schema) {
-                    let (segments, files) = pipe.receiver().take_segments(self.core.dir())?;
+                    let (segments, files) = pipe.receiver().take_segments(self.core.dir(), schema)?;
                     self.record_files(files);
                     let rows = segments.iter().map(|s| s.rows).sum();
                     self.pending_imports.lock().unwrap().push(pipe.handed_over(rows));
