@@ -87,3 +87,9 @@ def test_random_bad_input_only_ever_raises_dbapi_errors(tmp_path, seed):
     if con.in_transaction:
         con.rollback()
     assert con.sql("SELECT count(*) FROM t").fetchall()[0][0] >= 0  # still usable
+
+
+def test_copy_to_a_device_is_a_clear_error_not_an_internal_one(con):
+    with pytest.raises(swingdb.OperationalError, match="COPY could not finish writing '/dev/null'"):
+        con.sql("COPY (SELECT 1) TO '/dev/null' (FORMAT csv)")
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")

@@ -6,6 +6,8 @@ pub mod catalog;
 pub mod checks;
 pub mod conjunction;
 pub mod diagnose;
+pub mod duckdb_syntax;
+pub mod estimate_barrier;
 pub mod few_groups;
 pub mod filter_placement;
 pub mod functions;

@@ -75,10 +75,11 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
                 None => {
                     let text = expr.to_string();
                     // A repeat plans under a private alias, as repeated names
-                    // do. DataFusion names every subquery `(<subquery>)`: two
-                    // unnamed expressions with subqueries may repeat a name.
-                    let key = if has_subquery(expr) { "expression with a subquery".to_string() } else { format!("expression {text}") };
-                    if seen.insert(key) {
+                    // do. DataFusion names a subquery after its own column
+                    // (`count(*)`), or `(<subquery>)`: an unnamed expression
+                    // with a subquery always gets a private alias, so that it
+                    // repeats no other column's name.
+                    if !has_subquery(expr) && seen.insert(format!("expression {text}")) {
                         if !stars {
                             names.written.push((i, text));
                         }

@@ -1,6 +1,7 @@
 //! The physical planner of swingdb's sessions: DataFusion's, with the
 //! operators of swingdb's own logical nodes.
 
+use super::estimate_barrier::{is_estimate_failure, without_estimates};
 use super::join_order::order_joins;
 use super::shared::{share_repeated, SharedPlanner};
 use super::subquery::PerKeySubqueryPlanner;
@@ -30,8 +31,11 @@ impl QueryPlanner for SwingQueryPlanner {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = order_joins(plan.clone(), session).await?;
         let plan = share_repeated(key_joins_on_unique_columns(plan)?)?;
-        DefaultPhysicalPlanner::with_extension_planners(vec![Arc::new(PerKeySubqueryPlanner), Arc::new(SharedPlanner)])
-            .create_physical_plan(&plan, session)
-            .await
+        let planner = DefaultPhysicalPlanner::with_extension_planners(vec![Arc::new(PerKeySubqueryPlanner), Arc::new(SharedPlanner)]);
+        match planner.create_physical_plan(&plan, session).await {
+            // DataFusion's estimate of a filter broke; see `sql::estimate_barrier`.
+            Err(e) if is_estimate_failure(&e) => planner.create_physical_plan(&without_estimates(plan)?, session).await,
+            planned => planned,
+        }
     }
 }

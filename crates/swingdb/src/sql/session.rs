@@ -131,6 +131,11 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
+    // A derived table's ORDER BY is kept: `SELECT * FROM (SELECT ... ORDER
+    // BY amt DESC) LIMIT 2` returns the top rows, as in DuckDB, SQLite and
+    // PostgreSQL (and a relation's `.order().limit()` builds that query).
+    // DataFusion drops such a sort unless a LIMIT sits inside it.
+    config.options_mut().sql_parser.enable_subquery_sort_elimination = false;
     // Errors point at the mistake in the SQL text (see `sql::diagnose`).
     config.options_mut().sql_parser.collect_spans = true;
     // TIMESTAMPTZ / TIMESTAMP WITH TIME ZONE columns keep their zone (UTC

@@ -381,7 +381,15 @@ impl TableProvider for SegmentTable {
 
     fn supports_filters_pushdown(&self, filters: &[&Expr]) -> DFResult<Vec<TableProviderFilterPushDown>> {
         // Statistics only skip whole segments: DataFusion still filters the rows.
-        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+        // A condition holding a subquery stays above the scan, where the
+        // subquery is planned (a scan has no input to answer it from).
+        Ok(filters
+            .iter()
+            .map(|f| match f.exists(|e| Ok(matches!(e, Expr::ScalarSubquery(_) | Expr::InSubquery(_) | Expr::Exists(_) | Expr::SetComparison(_)))) {
+                Ok(false) => TableProviderFilterPushDown::Inexact,
+                _ => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
     }
 
     async fn scan(

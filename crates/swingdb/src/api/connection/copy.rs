@@ -68,7 +68,20 @@ impl Connection {
             format_options.insert("format.delimiter".to_string(), (options.delimiter as char).to_string());
         }
         let plan = LogicalPlanBuilder::copy_to(input, filename.clone(), format_as_file_type(factory), format_options, vec![])?.build()?;
-        let batches = self.collect_plan(plan).await?;
+        self.run_copy(plan, filename).await
+    }
+
+    /// Runs the COPY `plan`, which writes `target`; the rows written.
+    pub(super) async fn run_copy(&self, plan: LogicalPlan, target: &str) -> Result<QueryResult> {
+        // DataFusion writes a new file and renames it into place, and reports
+        // a failed rename (onto /dev/null, say) as a bug of its own.
+        let batches = self.collect_plan(plan).await.map_err(|e| match e.kind() {
+            ErrorKind::Internal => Error::operational(format!(
+                "COPY could not finish writing '{target}': it must be a regular file in a directory you can write \
+                 (devices such as /dev/null are not supported)"
+            )),
+            _ => e,
+        })?;
         Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
     }
 

@@ -15,7 +15,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::{provider_as_source, TableProvider};
-use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlanBuilder};
+use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use std::sync::Arc;
 
 fn already_exists(name: &str) -> Error {
@@ -241,10 +241,15 @@ impl Connection {
                 )));
             }
         }
-        // Key and identity columns are NOT NULL.
+        // Key and identity columns are NOT NULL. Columns declared with their
+        // types keep the NOT NULL they were declared with; the columns of
+        // `CREATE TABLE ... AS SELECT` are nullable whatever the query could
+        // hold (a literal, range()'s values), as in DuckDB and PostgreSQL.
+        let declared = matches!(create.input.as_ref(), LogicalPlan::EmptyRelation(e) if !e.produce_one_row);
         let not_null = |f: &Field| constraints.primary_key.iter().flatten().chain(constraints.identity.keys()).any(|c| c == f.name());
+        let nullable = |f: &Field| (f.is_nullable() || !declared) && !not_null(f);
         let schema = Arc::new(Schema::new(
-            schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable() && !not_null(f))).collect::<Vec<_>>(),
+            schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), nullable(f))).collect::<Vec<_>>(),
         ));
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;

@@ -140,7 +140,11 @@ impl Connection {
                 let source = self.row_id_source(&meta);
                 let input = replace_scan(&projection.input, &dml.table_name, source)?;
                 let mut exprs = projection.expr.clone();
-                exprs.push(Expr::Column(Column::new_unqualified(ROW_ID)));
+                // Qualified as the scan gives it: unqualified, a rewrite that
+                // qualifies it (unnesting a correlated subquery in SET) changed
+                // the projection's schema and failed DataFusion's checks.
+                let (qualifier, field) = input.schema().qualified_field_with_unqualified_name(ROW_ID)?;
+                exprs.push(Expr::Column(Column::from((qualifier, field))));
                 let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
                 let updated = self.collect_plan(plan).await?;
                 let id_column = projection.expr.len();

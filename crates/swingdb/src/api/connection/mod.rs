@@ -748,6 +748,7 @@ impl Connection {
         let upsert = upsert::take_upsert(&mut statement)?;
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap(), &self.own)?;
         crate::sql::functions::named_options(&mut statement);
+        crate::sql::duckdb_syntax::rewrite(&mut statement)?;
         let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
         let state = self.ctx.state();
         let mut refolds = 0;
@@ -784,10 +785,10 @@ impl Connection {
             )),
             LogicalPlan::Dml(dml) => self.run_dml(dml, upsert).await,
             // Side effects happen now, not when (or if) someone reads the result.
-            copy @ LogicalPlan::Copy(_) => {
+            LogicalPlan::Copy(copy) => {
                 self.check_external_access("COPY")?;
-                let batches = self.collect_plan(copy).await?;
-                Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+                let target = copy.output_url.clone();
+                self.run_copy(LogicalPlan::Copy(copy), &target).await
             }
             LogicalPlan::Statement(s) if !matches!(s, datafusion::logical_expr::Statement::SetVariable(_)) => {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))

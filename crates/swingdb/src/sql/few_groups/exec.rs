@@ -319,7 +319,10 @@ struct Aggregation {
 
 impl Aggregation {
     fn new(aggregate: &Arc<AggregateExec>, strategy: Strategy, fell_back: Count, masked: Count) -> Result<Self> {
-        let input = aggregate.input_schema();
+        // The grouping expressions read the rows that arrive: partial states
+        // in a final phase. `input_schema()` is the first phase's input, whose
+        // columns are others (a key of another type stood at the same index).
+        let input = aggregate.input().schema();
         let types = aggregate
             .group_expr()
             .expr()

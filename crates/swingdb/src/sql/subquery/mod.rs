@@ -147,14 +147,17 @@ fn reaches_past_parent(plan: &LogicalPlan, scope: &HashSet<Column>) -> Result<bo
 /// semi and mark joins know only true and false, which is right where the
 /// test is reached from the predicate through AND and OR alone, not negated;
 /// its NULL-aware anti join is right for `NOT IN` as a whole conjunct, but
-/// only when uncorrelated. Elsewhere (`NOT (x IN ...)`, `... IS NULL`, a
+/// only when uncorrelated and compared with a column. Elsewhere (`NOT (x IN ...)`, `... IS NULL`, a
 /// correlated `NOT IN`) the test is planned per key, which keeps SQL's rules.
 fn unnesting_ignores_nulls(node: &LogicalPlan, expr: &Expr) -> bool {
     let (LogicalPlan::Filter(filter), Expr::InSubquery(_)) = (node, expr) else { return false };
     let mut safe = Vec::new();
     for conjunct in split_conjunction(&filter.predicate) {
         match conjunct {
-            Expr::InSubquery(InSubquery { negated: true, subquery, .. }) if subquery.outer_ref_columns.is_empty() => {
+            // The anti join is NULL-aware only through its join key: a left
+            // side without a column of the input (`5 NOT IN (...)`) makes
+            // none, and a NULL in the subquery was ignored.
+            Expr::InSubquery(InSubquery { negated: true, subquery, expr }) if subquery.outer_ref_columns.is_empty() && expr.any_column_refs() => {
                 safe.push(conjunct)
             }
             _ => positive_tests(conjunct, &mut safe),
@@ -195,7 +198,9 @@ fn plan_per_key(node: LogicalPlan, select: &dyn Fn(&LogicalPlan, &Expr) -> Resul
             Ok(TreeNodeRecursion::Continue)
         })
     })?;
-    if chosen.is_empty() {
+    // A node without inputs (a scan given a condition) has no rows to answer
+    // a subquery for; it stays for the planner to refuse.
+    if chosen.is_empty() || node.inputs().is_empty() {
         return Ok(Transformed::no(node));
     }
     // Subqueries inside another's compared expression (`(SELECT ...) IN (SELECT ...)`)
