@@ -11,7 +11,10 @@ with failpoint delays), keyed (writers racing on keys, identities and FOREIGN
 KEYs, killed with kill -9), faults (a full tmpfs and read-only remounts; needs
 root), share (processes sharing, attaching and discarding snapshots under
 failpoints and kill -9), pipes (processes exporting and importing through pipes
-under failpoints and kill -9), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+under failpoints and kill -9), records (damaged snapshot records and sweeps
+without free file descriptors), peers (fake pipe exporters that lie, stall or
+name files outside their directory), relations (random relation chains against
+DuckDB's), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
 any scenario found a failure; prints a summary table (and writes it to
 --report, with the machine it ran on).
 """
@@ -29,7 +32,10 @@ import sys
 from . import scenarios
 
 #: Share of the time budget each scenario gets.
-SHARES = {"crash": 0.25, "concurrency": 0.15, "keyed": 0.1, "faults": 0.05, "share": 0.15, "pipes": 0.15, "fuzz-sql": 0.15, "fuzz-files": 0.15}
+SHARES = {
+    "crash": 0.2, "concurrency": 0.12, "keyed": 0.08, "faults": 0.05, "share": 0.12, "pipes": 0.1, "records": 0.08, "peers": 0.08,
+    "relations": 0.04, "fuzz-sql": 0.1, "fuzz-files": 0.1,
+}
 
 
 def table(tallies) -> str:
@@ -135,6 +141,20 @@ Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
 - **faults**: a 32 MiB tmpfs is filled by a writer until ENOSPC (the error must be an
   OperationalError naming the file); then readers (read-only and read-write handles) must
   read everything committed, also after the file system is remounted read-only.
+- **records**: four persisted snapshots (their publisher gone: the snapshots hold the only
+  copy) get records bit-flipped, truncated, emptied, removed, replaced by a directory or by
+  junk; then listings, attaches, shares, discards and a commit run in processes left 0-6
+  free file descriptors. No snapshot directory may vanish before its discard, intact
+  snapshots must attach with all their rows, damaged ones must be listed as damaged and
+  refused by attach, a listing must answer in full or fail with an error, and every commit
+  reported must be in the (verified) database.
+- **peers**: a fake exporter speaks the pipe protocol and lies: false statistics, row
+  counts, sizes and checksums, names outside its directory, a symbolic link, a FIFO, junk,
+  another column type or protocol, no hello, a frame that never ends, garbage. Each import
+  (`?timeout=2`) must store exactly the rows with right answers, or fail with a
+  `swingdb.Error` and store nothing, within 30 s.
+- **relations**: random chains of filter, project, order, limit and aggregate on swingdb's
+  relation API and DuckDB's, the same answers where both answer.
 - **fuzz-sql**: seed statements of every kind, mutated (tokens dropped, repeated, swapped,
   long operator chains and deep nesting, NUL and non-ASCII characters, huge numbers), run
   through the Python package in subprocesses: a subprocess that dies is a crash, an

@@ -1,6 +1,7 @@
 """Fuzzing through the Python package, in subprocesses: mutated SQL statements
 and corrupted database files. A subprocess that dies by a signal is a crash;
-an exception that is not a `swingdb.Error` is a finding too."""
+an exception that is not a `swingdb.Error`, or an `InternalError` (a bug
+swingdb admits to), is a finding too."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ SEED_SQL = [
     "SELECT unnest([1, 2, 3]), array_length([1, 2]), struct(1 AS a).a",
     "SELECT 9223372036854775807 + 1, -2147483648 * -1, 1e308 * 10",
     "SELECT * FROM range(10) r(x) CROSS JOIN range(3) q(y) WHERE x = y",
-    "COPY (SELECT 1) TO '/dev/null' (FORMAT csv)",
+    "COPY (SELECT 1) TO 'copy-out.csv' (FORMAT csv)",
     "SET datafusion.execution.batch_size = 1024",
     "EXPLAIN SELECT * FROM t WHERE i = 1",
     "SELECT regexp_replace(s, '[a-z]+', 'X'), md5(s), to_hex(i) FROM t",
@@ -107,6 +108,8 @@ def runner(setup: str, body: str) -> str:
             try:
         {body}
                 ok += 1
+            except swingdb.InternalError as e:
+                print("INTERNAL", json.dumps([k, str(e)[:200]]), flush=True)
             except swingdb.Error:
                 refused += 1
             except Exception as e:
@@ -134,8 +137,9 @@ SQL_RUNNER = runner(
 )
 
 
-def _run_batch(items, code, work, tally, label, timeout=600):
-    """Runs `code` over `items` in a subprocess; records crashes and non-DB-API errors."""
+def _run_batch(items, code, work, tally, label, timeout=600, internal_fails=True):
+    """Runs `code` over `items` in a subprocess; records crashes and non-DB-API
+    errors, and InternalErrors as failures (`internal_fails`) or counted apart."""
     batch = os.path.join(work, f"{label}.json")
     progress = os.path.join(work, f"{label}.progress")
     json.dump(items, open(batch, "w"))
@@ -153,6 +157,13 @@ def _run_batch(items, code, work, tally, label, timeout=600):
         if line.startswith("NONDBAPI"):
             k, what = json.loads(line.split(" ", 1)[1])
             tally.fail(f"{label}: non-DB-API exception {what} for {str(items[k])[:200]!r}")
+        if line.startswith("INTERNAL"):
+            k, what = json.loads(line.split(" ", 1)[1])
+            if internal_fails:
+                tally.fail(f"{label}: InternalError {what} for {str(items[k])[:200]!r}")
+            else:
+                key = "InternalError on damaged files (counted, not yet failures)"
+                tally.counts[key] = tally.counts.get(key, 0) + 1
     if out.returncode != 0 or "DONE" not in out.stdout:
         done = open(progress).read().split()
         k = int(done[-1]) if done else 0
@@ -246,5 +257,5 @@ def run_files(budget, work, rng, tally, batch_size=100):
             victim = rng.choice(data_files if rng.random() < 0.85 else files)
             corrupt(victim, rng)
             dbs.append(db)
-        tally.trials += _run_batch(dbs, FILE_RUNNER, work, tally, f"files{n}")
+        tally.trials += _run_batch(dbs, FILE_RUNNER, work, tally, f"files{n}", internal_fails=False)
         n += 1

@@ -14,7 +14,7 @@ import textwrap
 import time
 from dataclasses import dataclass, field
 
-from . import fuzz, workers
+from . import fuzz, peers, records, workers
 
 
 @dataclass
@@ -397,8 +397,31 @@ def _fuzzing(name: str, unit: str, run):
 
 fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
+damaged_records = _fuzzing("records: damaged snapshot records, sweeps with 0-6 free descriptors", "sweeps", records.run)
+lying_peers = _fuzzing("peers: fake exporters that lie, stall or point outside", "imports", peers.run)
 
-ALL = {"crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files}
+
+def relations(budget: float, work: str, rng: random.Random) -> Tally:
+    """Random relation chains on swingdb and DuckDB (tests/test_relation_differential.py),
+    as many as fit the budget at about 400 a second, at least 1,000."""
+    tally = Tally("relations: random chains against DuckDB's relation API", "chains")
+    start = time.time()
+    chains = max(1000, int(budget * 400))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "SWINGDB_RELATION_CHAINS": str(chains), "SWINGDB_RELATION_SEED": str(rng.getrandbits(32))}
+    test = "tests/test_relation_differential.py::test_random_relation_chains_answer_as_duckdb"
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", test], cwd=root, env=env, capture_output=True, text=True, timeout=budget + 600)
+    tally.trials = chains
+    if out.returncode != 0:
+        tally.fail(out.stdout.strip()[-1500:])
+    tally.seconds = time.time() - start
+    return tally
+
+
+ALL = {
+    "crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes,
+    "records": damaged_records, "peers": lying_peers, "relations": relations, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
+}
 
 
 def scratch() -> str:

@@ -1,6 +1,7 @@
 """A seconds-long slice of every torture scenario (`make stress` runs them for
 minutes): kill -9 and failpoint aborts, concurrent writers and readers with
-failpoint delays, a full and a read-only disk, mutated SQL, corrupted files."""
+failpoint delays, a full and a read-only disk, damaged snapshot records and
+sweeps without free descriptors, lying pipe peers, mutated SQL, corrupted files."""
 
 import os
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("keyed", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("fuzz-sql", 15), ("fuzz-files", 12)])
+@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("keyed", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("records", 10), ("peers", 10), ("fuzz-sql", 15), ("fuzz-files", 12)])
 def test_stress_slice_finds_nothing(scenario, seconds):
     if scenario == "faults" and os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
