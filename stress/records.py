@@ -28,23 +28,31 @@ PUBLISH = textwrap.dedent("""
         con.close()
 """)
 
+#: Code that defines `leave_free(n)`: lowers this process's RLIMIT_NOFILE so
+#: that exactly `n` more file descriptors can be opened.
+LEAVE_FREE = textwrap.dedent("""
+    import os, resource
+    def leave_free(n):
+        def is_open(fd):
+            try:
+                os.fstat(fd)
+                return True
+            except OSError:
+                return False
+        taken = {fd for fd in map(int, os.listdir("/proc/self/fd")) if is_open(fd)}
+        limit, spare = 0, 0
+        while spare < n or limit in taken:
+            spare += limit not in taken
+            limit += 1
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+""")
+
 #: Runs every kind of sweep, and a commit to the database argv[4], with `free`
 #: file descriptors left; prints what it saw.
-SWEEP = textwrap.dedent("""
-    import os, resource, sys, swingdb
+SWEEP = LEAVE_FREE + textwrap.dedent("""
+    import sys, swingdb
     prefix, n, free = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    def is_open(fd):
-        try:
-            os.fstat(fd)
-            return True
-        except OSError:
-            return False
-    taken = {fd for fd in map(int, os.listdir("/proc/self/fd")) if is_open(fd)}
-    limit, spare = 0, 0
-    while spare < free or limit in taken:
-        spare += limit not in taken
-        limit += 1
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    leave_free(free)
     for step in ("list", "attach", "share", "discard", "commit"):
         try:
             if step == "commit":

@@ -39,6 +39,17 @@ def _no_table_and_no_files(dst, tmp_path):
     assert glob.glob(str(tmp_path / "dst.swingdb" / "segments" / "*.arrow")) == []
 
 
+def _refused(tmp_path, schema, offer, why):
+    """An import from a fake exporter offering `offer` fails with a CorruptionError
+    saying `why` and leaves neither a table nor a file."""
+    peer = FakeExporter(schema, offer)
+    dst, run = _import(peer.name, tmp_path)
+    with pytest.raises(swingdb.CorruptionError, match=why):
+        run()
+    _no_table_and_no_files(dst, tmp_path)
+    dst.close()
+
+
 def test_false_statistics_of_an_offered_segment_do_not_prune_rows(tmp_path):
     segments, [segment] = _stored(tmp_path)
     segment["stats"][0]["min"] = "100"  # a lie: the segment holds 0..99999
@@ -79,12 +90,7 @@ def test_a_symbolic_link_or_a_file_of_another_type_is_refused(tmp_path):
     os.symlink(os.path.join(segments, segment["file"]), os.path.join(segments, "link.arrow"))
     os.mkfifo(os.path.join(segments, "fifo.arrow"))
     for name, why in (("link.arrow", "a symbolic link"), ("fifo.arrow", "not a regular file")):
-        peer = FakeExporter(SCHEMA, {"dir": segments, "segments": [dict(segment, file=name)]})
-        dst, run = _import(peer.name, tmp_path)
-        with pytest.raises(swingdb.Error, match=why):
-            run()
-        _no_table_and_no_files(dst, tmp_path)
-        dst.close()
+        _refused(tmp_path, SCHEMA, {"dir": segments, "segments": [dict(segment, file=name)]}, why)
 
 
 def test_a_file_that_is_no_segment_of_the_pipes_columns_is_refused(tmp_path):
@@ -93,12 +99,7 @@ def test_a_file_that_is_no_segment_of_the_pipes_columns_is_refused(tmp_path):
         f.write(b"ARROW1" + os.urandom(4000))
     wrong = pa.schema([("a", pa.float64())])
     for schema, file, why in ((SCHEMA, "junk.arrow", "not a valid segment"), (wrong, segment["file"], "columns of types")):
-        peer = FakeExporter(schema, {"dir": segments, "segments": [dict(segment, file=file)]})
-        dst, run = _import(peer.name, tmp_path)
-        with pytest.raises(swingdb.CorruptionError, match=why):
-            run()
-        _no_table_and_no_files(dst, tmp_path)
-        dst.close()
+        _refused(tmp_path, schema, {"dir": segments, "segments": [dict(segment, file=file)]}, why)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")

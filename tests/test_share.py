@@ -14,6 +14,7 @@ import pytest
 
 import swingdb
 from conftest import run_python
+from stress.records import LEAVE_FREE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -298,25 +299,14 @@ def test_listing_snapshots_without_free_descriptors_deletes_nothing_and_never_an
     name = f"fds-{os.getpid()}"
     _persisted(name)
     for free in range(6):
-        proc = run_python(f"""
-            import os, resource, swingdb
-            def is_open(fd):
-                try:
-                    os.fstat(fd)
-                    return True
-                except OSError:
-                    return False
-            taken = {{fd for fd in map(int, os.listdir("/proc/self/fd")) if is_open(fd)}}
-            limit, spare = 0, 0
-            while spare < {free} or limit in taken:
-                spare += limit not in taken
-                limit += 1
-            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        proc = run_python(LEAVE_FREE + textwrap.dedent(f"""
+            import swingdb
+            leave_free({free})
             try:
                 print("listed", {name!r} in [s.name for s in swingdb.snapshots() if s.damaged is None])
             except swingdb.Error as e:
                 print("error", type(e).__name__, e)
-        """)
+        """))
         outcome = proc.stdout.split()
         assert outcome[:2] in (["listed", "True"], ["error", "OperationalError"]), f"{free} free: {proc.stdout}"
         [snap] = [s for s in swingdb.snapshots() if s.name == name]
