@@ -28,6 +28,7 @@ pub mod selectivity;
 pub mod session;
 pub mod shared;
 pub mod sorted_range;
+pub mod sort_over_limit;
 pub mod source;
 pub mod subquery;
 pub mod table;

@@ -162,6 +162,8 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
     ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
+    // Before physical planning, whose sort enforcement mishandles this shape.
+    ctx.add_optimizer_rule(Arc::new(super::sort_over_limit::SortOverSortedLimit));
     let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
     databases.lock().unwrap().insert(own, own_schema.clone());
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
