@@ -145,7 +145,11 @@ fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
 /// are left nested: each step changes the precision.
 fn chains_onto(call: &ScalarFunction, op: Operator, right: &Expr, schema: &DFSchema) -> bool {
     let same_op = call.func.inner().downcast_ref::<CheckedOp>().is_some_and(|c| c.op == op);
-    let types: DFResult<Vec<DataType>> = call.args.iter().chain(std::iter::once(right)).map(|a| a.get_type(schema)).collect();
+    // A call of more than two operands was built by this test, so its
+    // operands share one type: its first and last stand for all of them
+    // (checking every operand again at each step was quadratic in the chain).
+    let (Some(first), Some(last)) = (call.args.first(), call.args.last()) else { return false };
+    let types: DFResult<Vec<DataType>> = [first, last, right].into_iter().map(|a| a.get_type(schema)).collect();
     same_op && types.is_ok_and(|t| t[0].is_integer() && t.iter().all(|x| *x == t[0]))
 }
 
