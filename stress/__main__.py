@@ -33,8 +33,8 @@ from . import scenarios
 
 #: Share of the time budget each scenario gets.
 SHARES = {
-    "crash": 0.2, "concurrency": 0.12, "keyed": 0.08, "faults": 0.05, "share": 0.12, "pipes": 0.1, "records": 0.08, "peers": 0.08,
-    "relations": 0.04, "fuzz-sql": 0.1, "fuzz-files": 0.1,
+    "crash": 0.2, "concurrency": 0.12, "keyed": 0.08, "faults": 0.05, "share": 0.1, "pipes": 0.1, "records": 0.08, "peers": 0.08,
+    "others": 0.02, "relations": 0.04, "fuzz-sql": 0.1, "fuzz-files": 0.1,
 }
 
 
@@ -153,6 +153,11 @@ Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
   another column type or protocol, no hello, a frame that never ends, garbage. Each import
   (`?timeout=2`) must store exactly the rows with right answers, or fail with a
   `swingdb.Error` and store nothing, within 30 s.
+- **others** (as root): another user (`nobody`) makes the directory a database is then
+  opened in, owns or opens up a directory above one, squats the runtime home before its
+  owner comes, or turns a subdirectory of its database into a symbolic link. Each open must
+  be refused with an OperationalError naming that directory, nothing may be written into
+  what the other user controls, and the victim's own database keeps every row.
 - **relations**: random chains of filter, project, order, limit and aggregate on swingdb's
   relation API and DuckDB's, the same answers where both answer.
 - **fuzz-sql**: seed statements of every kind, mutated (tokens dropped, repeated, swapped,

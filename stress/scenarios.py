@@ -14,7 +14,7 @@ import textwrap
 import time
 from dataclasses import dataclass, field
 
-from . import fuzz, peers, records, workers
+from . import fuzz, others, peers, records, workers
 
 
 @dataclass
@@ -399,6 +399,7 @@ fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 damaged_records = _fuzzing("records: damaged snapshot records, sweeps with 0-6 free descriptors", "sweeps", records.run)
 lying_peers = _fuzzing("peers: fake exporters that lie, stall or point outside", "imports", peers.run)
+other_users = _fuzzing("others: directories another user made, renames or links", "opens", others.run)
 
 
 def relations(budget: float, work: str, rng: random.Random) -> Tally:
@@ -420,7 +421,7 @@ def relations(budget: float, work: str, rng: random.Random) -> Tally:
 
 ALL = {
     "crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes,
-    "records": damaged_records, "peers": lying_peers, "relations": relations, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
+    "records": damaged_records, "peers": lying_peers, "others": other_users, "relations": relations, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
 }
 
 

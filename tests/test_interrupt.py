@@ -214,3 +214,111 @@ def test_long_statements_show_their_progress_from_the_engine(tmp_path):
         assert "rows" not in shown.getvalue()
     finally:
         swingdb.set_progress(True)
+
+
+# -- pipes: every wait for the partner ends at Ctrl-C ------------------------------------
+
+
+def _pipe_name(tmp_path) -> str:
+    return f"ctrl-c-{os.getpid()}-{abs(hash(str(tmp_path))) % 10**8}"
+
+
+@pytest.mark.parametrize("side", ["import", "export"])
+def test_ctrl_c_stops_a_pipe_waiting_for_its_partner(tmp_path, side):
+    name = _pipe_name(tmp_path)
+    work = {
+        "import": f"con.sql(\"SELECT * FROM 'db://{name}?timeout=60'\").fetchall()",
+        "export": f"con.pipe_to({name!r}, 'SELECT 1', timeout=60)",
+    }[side]
+    got = _in_child(
+        [
+        """
+        import swingdb.pipe
+        print("ready", flush=True)
+        """,
+        CANCELLED.format(work=work),
+        f"""
+        waiting = [w.name for w in swingdb.pipe.waiting()]
+        print(json.dumps({{"outcome": outcome, "latency": latency, "left": {name!r} in waiting}}))
+        """,
+        ],
+        tmp_path,
+    )
+    assert got["outcome"] == "KeyboardInterrupt"
+    assert got["latency"] < PROMPT, got
+    assert not got["left"], "the endpoint is gone with the wait"
+
+
+def _partner(script: str, *args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_ctrl_c_stops_an_exporter_whose_importer_stopped_reading(tmp_path):
+    name = _pipe_name(tmp_path)
+    # An importer that takes the first batch and then reads nothing more: the
+    # exporter's sockets fill and its writes block.
+    importer = _partner(
+        """
+        import sys, time, swingdb.pipe
+        reader = swingdb.pipe.reader(sys.argv[1], timeout=60)
+        reader.read_next_batch()
+        print("reading", flush=True)
+        time.sleep(120)
+        """,
+        name,
+    )
+    try:
+        got = _in_child(
+            [
+            # "ready" once the transfer is under way (the importer took a batch).
+            """
+            import threading
+            threading.Timer(1.5, lambda: print("ready", flush=True)).start()
+            """,
+            CANCELLED.format(work=f"con.pipe_to({name!r}, 'SELECT value, value * 2 AS w FROM range(200000000)', timeout=60)"),
+            """
+            print(json.dumps({"outcome": outcome, "latency": latency}))
+            """,
+            ],
+            tmp_path,
+        )
+        assert importer.stdout.readline().strip() == "reading", importer.stderr.read()
+    finally:
+        importer.kill()
+        importer.wait()
+    assert got["outcome"] == "KeyboardInterrupt"
+    assert got["latency"] < PROMPT, got
+
+
+def test_ctrl_c_stops_an_importer_whose_exporter_stopped_mid_stream(tmp_path):
+    name = _pipe_name(tmp_path)
+    # An exporter that sends one batch and then stops itself (SIGSTOP): the
+    # importer's streams go silent with the connection open.
+    exporter = _partner(
+        """
+        import os, signal, sys, pyarrow as pa, swingdb.pipe
+        w = swingdb.pipe.writer(sys.argv[1], pa.schema([("x", pa.int64())]), timeout=60)
+        w.write(pa.table({"x": list(range(1000))}))
+        os.kill(os.getpid(), signal.SIGSTOP)
+        """,
+        name,
+    )
+    try:
+        got = _in_child(
+            [
+            """
+            import threading
+            threading.Timer(1.5, lambda: print("ready", flush=True)).start()
+            """,
+            CANCELLED.format(work=f"con.sql(\"SELECT count(*) FROM 'db://{name}?timeout=60'\").fetchall()"),
+            """
+            print(json.dumps({"outcome": outcome, "latency": latency}))
+            """,
+            ],
+            tmp_path,
+        )
+    finally:
+        exporter.kill()
+        exporter.wait()
+    assert got["outcome"] == "KeyboardInterrupt"
+    assert got["latency"] < PROMPT, got

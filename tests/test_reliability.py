@@ -294,7 +294,7 @@ def test_errors_while_streaming_are_dbapi_errors(con, sql, cls):
 def test_a_database_directory_another_user_can_change_is_refused(tmp_path):
     # A directory the other user can reach (pytest's own are private to root).
     shared = tempfile.mkdtemp(prefix="swingdb-shared-")
-    os.chmod(shared, 0o777)
+    os.chmod(shared, 0o1777)  # as /tmp: others may add names, not rename ours
     loose, theirs = os.path.join(shared, "loose"), os.path.join(shared, "theirs")
     try:
         for path, mode in ((loose, "0777"), (theirs, "0755")):
@@ -304,6 +304,15 @@ def test_a_database_directory_another_user_can_change_is_refused(tmp_path):
         with pytest.raises(swingdb.OperationalError, match=r"belongs to another user \(uid 65534\)"):
             swingdb.connect(theirs)
         assert os.listdir(loose) == [] and os.listdir(theirs) == [], "nothing was written into them"
+        # A directory of theirs above a database, or one anyone may rename in.
+        mine = os.path.join(theirs, "mine")
+        os.mkdir(mine)
+        with pytest.raises(swingdb.OperationalError, match=r"the directory above it, .*theirs, belongs to another user \(uid 65534\)"):
+            swingdb.connect(os.path.join(mine, "db"))
+        assert os.listdir(mine) == []
+        os.chmod(shared, 0o777)
+        with pytest.raises(swingdb.OperationalError, match=r"swingdb-shared-\w+, can be written by other users without the sticky bit"):
+            swingdb.connect(os.path.join(shared, "new.swingdb"))
     finally:
         shutil.rmtree(shared, ignore_errors=True)
     # A database of one's own whose manifests directory was opened up to others.

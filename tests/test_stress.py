@@ -1,7 +1,8 @@
 """A seconds-long slice of every torture scenario (`make stress` runs them for
 minutes): kill -9 and failpoint aborts, concurrent writers and readers with
 failpoint delays, a full and a read-only disk, damaged snapshot records and
-sweeps without free descriptors, lying pipe peers, mutated SQL, corrupted files."""
+sweeps without free descriptors, lying pipe peers, directories planted by another
+user, mutated SQL, corrupted files."""
 
 import os
 import subprocess
@@ -12,10 +13,10 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("keyed", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("records", 10), ("peers", 10), ("fuzz-sql", 15), ("fuzz-files", 12)])
+@pytest.mark.parametrize("scenario, seconds", [("crash", 20), ("concurrency", 15), ("keyed", 15), ("faults", 5), ("share", 15), ("pipes", 15), ("records", 10), ("peers", 10), ("others", 5), ("fuzz-sql", 15), ("fuzz-files", 12)])
 def test_stress_slice_finds_nothing(scenario, seconds):
-    if scenario == "faults" and os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
+    if scenario in ("faults", "others") and os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs and acting as another user need root")
     out = subprocess.run(
         [sys.executable, "-m", "stress", "--seconds", str(seconds), "--only", scenario, "--seed", "7"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,

@@ -48,9 +48,14 @@ thread_local! {
 }
 
 /// The engine's signal check: runs Python's signal handlers (only the main
-/// thread has any). An exception one raises cancels the running statement
-/// and is kept to be raised in its place.
+/// thread has any, so other threads answer at once without taking the GIL).
+/// An exception one raises cancels the running statement and is kept to be
+/// raised in its place.
 fn check_python_signals() -> bool {
+    // SAFETY: plain system calls without arguments.
+    if unsafe { libc::gettid() != libc::getpid() } {
+        return false;
+    }
     Python::attach(|py| match py.check_signals() {
         Ok(()) => false,
         Err(raised) => {

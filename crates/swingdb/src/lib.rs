@@ -21,12 +21,14 @@ pub mod huge_pages;
 pub mod error;
 pub mod pipe;
 pub mod share;
+pub mod signal;
 pub mod sql;
 pub mod storage;
 #[cfg(test)]
 mod test_mappings;
 
-pub use api::{set_signal_check, Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
+pub use api::{Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
 pub use datafusion;
 pub use arrow;
 pub use error::{Error, ErrorKind, Result};
+pub use signal::set_signal_check;

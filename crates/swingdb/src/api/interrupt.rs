@@ -1,7 +1,7 @@
 //! Watching a running statement from the thread that waits for it: it is
 //! cancelled by [`Interrupt::interrupt`] from another thread (Python's
 //! `con.interrupt()`) or a signal (Ctrl-C) noticed by the process-wide check
-//! a front end installs with [`set_signal_check`]; and once it has run for
+//! a front end installs with [`crate::signal::set_signal_check`]; and once it has run for
 //! [`PROGRESS_AFTER`], its progress (rows its scans read, of how many) is
 //! shown through the display a front end sets
 //! ([`Interrupt::set_progress_display`]).
@@ -22,21 +22,9 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
-/// How often a running statement asks the signal check. Ctrl-C is answered
+/// How often a running statement asks the signal check ([`crate::signal`]). Ctrl-C is answered
 /// within about this long (the issue asks for ~100 ms).
 const SIGNAL_TICK: Duration = Duration::from_millis(25);
-
-/// A process-wide check, asked every [`SIGNAL_TICK`] while a statement runs,
-/// that says whether the user asked to stop (Python: a pending SIGINT; the
-/// shell: Ctrl-C). Called on the thread that runs the statement.
-pub type SignalCheck = Box<dyn Fn() -> bool + Send + Sync>;
-
-static SIGNAL_CHECK: OnceLock<SignalCheck> = OnceLock::new();
-
-/// Installs the process-wide signal check (once; later calls are ignored).
-pub fn set_signal_check(check: SignalCheck) {
-    let _ = SIGNAL_CHECK.set(check);
-}
 
 /// The interrupt state of one connection; cheap to clone and to send to
 /// another thread, which may call [`Interrupt::interrupt`] at any time.
@@ -200,7 +188,7 @@ impl Interrupt {
             tokio::select! {
                 _ = woken => {}
                 _ = Tick::default() => {
-                    if SIGNAL_CHECK.get().is_some_and(|check| check()) {
+                    if crate::signal::stop_requested() {
                         return;
                     }
                     self.show_progress();

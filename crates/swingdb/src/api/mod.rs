@@ -7,5 +7,5 @@ pub mod result;
 
 pub use connection::{Connection, DatabaseEntry, PipeSource};
 pub use database::{Database, OpenOptions, VerifyReport};
-pub use interrupt::{set_signal_check, Interrupt, ProgressDisplay, ProgressReport};
+pub use interrupt::{Interrupt, ProgressDisplay, ProgressReport};
 pub use result::QueryResult;

@@ -32,6 +32,7 @@
 //! published, so a link is as good as a copy.
 
 pub mod fifo;
+pub mod link;
 pub mod postgres;
 pub mod rendezvous;
 pub mod table;

@@ -19,10 +19,11 @@
 //! - Two exporters and two importers of one name: each socket is taken by one
 //!   partner only (taken = name deleted under the lock), so transfers pair up
 //!   one to one, in order of arrival, and never mix.
-//! - A waiter whose time runs out takes the lock: if its socket is still named,
+//! - A waiter whose time runs out (or whose user stops it) takes the lock: if its socket is still named,
 //!   nobody took it and it deletes it and fails; if the name is gone, a partner
 //!   connected under the lock before deleting it, so the connection is already
-//!   queued and `accept` returns it at once. Either way no partner is left
+//!   queued and `accept` returns it at once (a stopped waiter then closes it,
+//!   and its partner hears that it went away). Either way no partner is left
 //!   connected to a socket nobody will accept on.
 //! - A waiter that dies (crash, kill -9) leaves its socket file behind; the
 //!   kernel refuses connections to it (no listener), and the next arrival or
@@ -54,6 +55,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const PIPES: &str = "pipes";
 const LOCK: &str = "rendezvous.lock";
 const LOCK_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a waiter asks whether the user wants to stop (Ctrl-C).
+const STOP_TICK: Duration = Duration::from_millis(50);
 
 /// The user's rendezvous directory.
 #[derive(Debug, Clone)]
@@ -139,7 +142,8 @@ impl Rendezvous {
     }
 
     /// Meets the partner of `role` on pipe `name`: joins one that waits, or
-    /// waits for one for at most `timeout` (`None`: for ever).
+    /// waits for one for at most `timeout` (`None`: for ever) or until the
+    /// user asks to stop ([`crate::signal`]; an `Interrupted` error).
     pub fn meet(&self, name: &str, role: Role, timeout: Option<Duration>) -> Result<Met> {
         let dir_path = self.root.join(name);
         let guard = self.lock()?;
@@ -180,27 +184,38 @@ impl Rendezvous {
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
             let wait = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-            if wait.is_some_and(|w| w.is_zero()) {
+            let stopped = crate::signal::stop_requested();
+            if stopped || wait.is_some_and(|w| w.is_zero()) {
                 let guard = self.lock()?;
                 let still_waiting = fs::symlink_metadata(dir_path.join(&file)).is_ok();
-                if still_waiting {
-                    let _ = fs::remove_file(dir_path.join(&file));
-                    let _ = fs::remove_dir(&dir_path);
-                    drop(guard);
-                    return Err(Error::new(
+                let gave_up = || {
+                    if stopped {
+                        let what = format!("pipe '{name}': interrupted while waiting for the {}", role.partner().describe());
+                        return Error::new(ErrorKind::Interrupted, what);
+                    }
+                    Error::new(
                         ErrorKind::Operational,
                         format!(
                             "pipe '{name}': no {} arrived within {:.1} s; start the other side (or raise ?timeout=, in seconds)",
                             role.partner().describe(),
                             timeout.unwrap_or_default().as_secs_f64()
                         ),
-                    ));
+                    )
+                };
+                if still_waiting {
+                    let _ = fs::remove_file(dir_path.join(&file));
+                    let _ = fs::remove_dir(&dir_path);
+                    drop(guard);
+                    return Err(gave_up());
                 }
                 drop(guard);
                 // Taken while we gave up: the partner's connection is queued.
-                return accept_within(&listener, Duration::from_secs(5), name, file);
+                // A timeout takes it; a user who stopped closes it at once,
+                // and the partner hears that this side went away.
+                let met = accept_within(&listener, Duration::from_secs(5), name, file)?;
+                return if stopped { Err(gave_up()) } else { Ok(met) };
             }
-            let step = wait.map_or(Duration::from_millis(200), |w| w.min(Duration::from_millis(200)));
+            let step = wait.map_or(STOP_TICK, |w| w.min(STOP_TICK));
             if poll_readable(&listener, step).map_err(|e| Error::io(format!("waiting on pipe '{name}'"), e))? {
                 return accept_within(&listener, Duration::from_secs(5), name, file);
             }

@@ -2,6 +2,7 @@
 //! [`Sender`] (the exporter) and [`Receiver`] (the importer), and the Arrow IPC
 //! streams between them.
 
+use super::link::{is_stopped, Link};
 use super::rendezvous::Rendezvous;
 use super::url::{Compression, PipeUrl};
 use super::wire::{self, Hello, Message, Offer, PROTOCOL};
@@ -12,6 +13,7 @@ use crate::storage::segment::describe_untrusted;
 use crate::storage::{DbDir, SegmentMeta};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::error::ArrowError;
 use datafusion::arrow::ipc::reader::StreamReader;
 use datafusion::arrow::ipc::writer::{IpcWriteOptions, StreamWriter};
 use datafusion::arrow::ipc::CompressionType;
@@ -56,7 +58,7 @@ fn hello(url: &PipeUrl, schema: Vec<u8>, offer: Option<Offer>) -> Hello {
 }
 
 /// Says hello and reads the partner's.
-fn exchange(name: &str, control: &mut UnixStream, mine: &Hello, partner: Role) -> Result<Hello> {
+fn exchange(name: &str, control: &mut Link, mine: &Hello, partner: Role) -> Result<Hello> {
     wire::send(control, &Message::Hello(mine.clone())).map_err(|e| wire::lost(name, partner.describe(), e))?;
     match wire::receive(control).map_err(|e| wire::lost(name, partner.describe(), e))? {
         Message::Hello(h) if h.protocol == PROTOCOL => Ok(h),
@@ -136,11 +138,11 @@ impl<T: Read> Read for Counted<T> {
 /// The exporting end of a transfer.
 pub struct Sender {
     name: String,
-    control: UnixStream,
+    control: Link,
     agreed: Agreed,
     take: bool,
     data: Vec<UnixStream>,
-    /// Longest silence accepted from the importer (see [`wire::set_partner_timeout`]).
+    /// Longest silence accepted from the importer (see [`Link`]).
     timeout: Option<std::time::Duration>,
 }
 
@@ -150,18 +152,18 @@ impl Sender {
     /// waits for what the importer wants: the segments or streams.
     pub fn open(rendezvous: &Rendezvous, url: &PipeUrl, schema: &SchemaRef, offer: Option<Offer>) -> Result<Self> {
         let name = url.name.clone();
-        let mut met = rendezvous.meet(&name, Role::Export, url.timeout)?;
-        wire::set_partner_timeout(&met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
+        let met = rendezvous.meet(&name, Role::Export, url.timeout)?;
+        let mut control = Link::new(met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
         let mine = hello(url, encode_schema(schema)?, offer);
-        let theirs = exchange(&name, &mut met.stream, &mine, Role::Import)?;
+        let theirs = exchange(&name, &mut control, &mine, Role::Import)?;
         let agreed = agree(&mine, &theirs);
         super::failpoint_hit("pipe.export.after_hello")?;
-        let take = match wire::receive(&mut met.stream).map_err(|e| wire::lost(&name, "importer", e))? {
+        let take = match wire::receive(&mut control).map_err(|e| wire::lost(&name, "importer", e))? {
             Message::Take if mine.offer.is_some() => true,
             Message::Stream => false,
             other => return Err(unexpected(&name, Role::Import, &other)),
         };
-        Ok(Self { name, control: met.stream, agreed, take, data: Vec::new(), timeout: url.timeout })
+        Ok(Self { name, control, agreed, take, data: Vec::new(), timeout: url.timeout })
     }
 
     /// Whether the importer takes the offered segment files (then call
@@ -184,8 +186,7 @@ impl Sender {
         let mut theirs = Vec::with_capacity(n);
         for _ in 0..n {
             let (a, b) = UnixStream::pair().map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
-            wire::set_partner_timeout(&a, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
-            ours.push(a);
+            ours.push(Link::new(a, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?);
             theirs.push(b);
         }
         wire::send(&mut self.control, &Message::Sockets { count: n }).map_err(|e| wire::lost(&self.name, "importer", e))?;
@@ -199,7 +200,7 @@ impl Sender {
         }
         let mut sinks = Vec::with_capacity(n);
         for socket in ours {
-            self.data.push(socket.try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
+            self.data.push(socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
             let counted = Counted { inner: socket, crc: self.agreed.verify.then(crc32fast::Hasher::new) };
             let writer = StreamWriter::try_new_with_options(BufWriter::with_capacity(STREAM_BUFFER, counted), schema, options.clone())?;
             sinks.push(StreamSink { name: self.name.clone(), writer, rows: 0 });
@@ -220,7 +221,7 @@ impl Sender {
     /// The error to report for `failure` (a stream that could not be
     /// written): the importer's own reason if it sent one, else `failure`.
     pub fn explain(&mut self, failure: Error) -> Error {
-        let _ = self.control.set_read_timeout(Some(std::time::Duration::from_secs(1)));
+        self.control.set_patience(Some(std::time::Duration::from_secs(1)));
         match wire::receive(&mut self.control) {
             Ok(Message::Abort { message }) => Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name)),
             _ => failure,
@@ -230,6 +231,11 @@ impl Sender {
     /// Gives up: tells the importer why and ends every stream at once.
     pub fn abort(mut self, why: &str) {
         let _ = wire::send(&mut self.control, &Message::Abort { message: why.to_string() });
+        self.end_streams();
+    }
+
+    /// Ends every stream at once (from any thread): their blocked writes fail.
+    pub fn end_streams(&self) {
         for s in &self.data {
             let _ = s.shutdown(std::net::Shutdown::Both);
         }
@@ -246,7 +252,7 @@ impl Sender {
 /// One outgoing Arrow IPC stream.
 pub struct StreamSink {
     name: String,
-    writer: StreamWriter<BufWriter<Counted<UnixStream>>>,
+    writer: StreamWriter<BufWriter<Counted<Link>>>,
     rows: u64,
 }
 
@@ -254,34 +260,34 @@ impl StreamSink {
     /// Sends `batch` (blocks while the importer is behind: backpressure).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows() as u64;
-        self.writer.write(batch).map_err(|e| self.failed(e.into()))
+        self.writer.write(batch).map_err(|e| self.failed(e))
     }
 
     /// Ends the stream; its rows and the CRC-32 of its bytes (0 without verify).
     pub fn close(mut self) -> Result<(u64, u32)> {
-        self.writer.finish().map_err(|e| self.failed(e.into()))?;
+        self.writer.finish().map_err(|e| self.failed(e))?;
         let buffered = self.writer.into_inner().map_err(|e| Error::from(e))?;
         let counted = buffered.into_inner().map_err(|e| wire::lost(&self.name, "importer", e.into_error()))?;
         Ok((self.rows, counted.crc.map_or(0, |c| c.finalize())))
     }
 
-    fn failed(&self, e: Error) -> Error {
-        if e.message().contains("Broken pipe") || e.message().contains("Connection reset") {
-            return wire::lost(&self.name, "importer", io::Error::from(io::ErrorKind::BrokenPipe));
+    fn failed(&self, e: ArrowError) -> Error {
+        match e {
+            ArrowError::IoError(_, e) => wire::lost(&self.name, "importer", e),
+            e => e.into(),
         }
-        e
     }
 }
 
 /// The importing end of a transfer.
 pub struct Receiver {
     name: String,
-    control: Mutex<UnixStream>,
+    control: Mutex<Link>,
     schema: SchemaRef,
     offer: Option<Offer>,
     /// The exporter's user, from the kernel: offered files must be its own.
     peer_uid: u32,
-    /// Longest silence accepted from the exporter (see [`wire::set_partner_timeout`]).
+    /// Longest silence accepted from the exporter (see [`Link`]).
     timeout: Option<std::time::Duration>,
     agreed: Agreed,
     workers: usize,
@@ -299,16 +305,16 @@ impl Receiver {
     /// and learns its schema and offer.
     pub fn open(rendezvous: &Rendezvous, url: &PipeUrl) -> Result<Self> {
         let name = url.name.clone();
-        let mut met = rendezvous.meet(&name, Role::Import, url.timeout)?;
-        wire::set_partner_timeout(&met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
+        let met = rendezvous.meet(&name, Role::Import, url.timeout)?;
+        let mut control = Link::new(met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
         let mine = hello(url, Vec::new(), None);
-        let theirs = exchange(&name, &mut met.stream, &mine, Role::Export)?;
+        let theirs = exchange(&name, &mut control, &mine, Role::Export)?;
         let schema = decode_schema(&name, &theirs.schema)?;
         let agreed = agree(&theirs, &mine);
-        let peer_uid = peer_uid(&met.stream).map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
+        let peer_uid = peer_uid(control.socket()).map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
         Ok(Self {
             name,
-            control: Mutex::new(met.stream),
+            control: Mutex::new(control),
             schema,
             offer: theirs.offer,
             peer_uid,
@@ -359,7 +365,7 @@ impl Receiver {
     pub fn take_segments(&self, target: &DbDir, schema: &SchemaRef) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         let offer = self.offer.as_ref().ok_or_else(|| Error::internal("no segments were offered"))?;
         let mut control = self.control.lock().unwrap();
-        wire::send(&mut control, &Message::Take).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+        wire::send(&mut *control, &Message::Take).map_err(|e| wire::lost(&self.name, "exporter", e))?;
         let mut segments = Vec::with_capacity(offer.segments.len());
         let mut files = Vec::with_capacity(offer.segments.len());
         let outcome = (|| {
@@ -394,7 +400,7 @@ impl Receiver {
             // Confirmed by the statement once it stored them (`confirm`).
             Ok(()) => Ok((segments, files)),
             Err(e) => {
-                let _ = wire::send(&mut control, &Message::Abort { message: e.message().to_string() });
+                let _ = wire::send(&mut *control, &Message::Abort { message: e.message().to_string() });
                 *self.finished.lock().unwrap() = true;
                 for f in &files {
                     let _ = fs::remove_file(f);
@@ -465,8 +471,8 @@ impl Receiver {
     /// Asks for the rows as streams; one reader per stream.
     pub fn open_streams(&self) -> Result<Vec<StreamSource>> {
         let mut control = self.control.lock().unwrap();
-        wire::send(&mut control, &Message::Stream).map_err(|e| wire::lost(&self.name, "exporter", e))?;
-        let count = match wire::receive(&mut control).map_err(|e| wire::lost(&self.name, "exporter", e))? {
+        wire::send(&mut *control, &Message::Stream).map_err(|e| wire::lost(&self.name, "exporter", e))?;
+        let count = match wire::receive(&mut *control).map_err(|e| wire::lost(&self.name, "exporter", e))? {
             Message::Sockets { count } if count == self.agreed.streams => count,
             other => return Err(unexpected(&self.name, Role::Export, &other)),
         };
@@ -474,7 +480,7 @@ impl Receiver {
         let mut sources = Vec::with_capacity(fds.len());
         for fd in fds {
             let socket = UnixStream::from(fd);
-            wire::set_partner_timeout(&socket, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
+            let socket = Link::new(socket, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
             sources.push(StreamSource { name: self.name.clone(), socket, verify: self.agreed.verify });
         }
         Ok(sources)
@@ -495,7 +501,7 @@ impl Receiver {
     pub fn check(&self, received: &[(u64, u32)]) -> Result<u64> {
         let mut control = self.control.lock().unwrap();
         let lost = |e| wire::lost(&self.name, "exporter", e);
-        let (rows, crc32) = match wire::receive(&mut control).map_err(lost)? {
+        let (rows, crc32) = match wire::receive(&mut *control).map_err(lost)? {
             Message::Sent { rows, crc32 } => (rows, crc32),
             other => return Err(unexpected(&self.name, Role::Export, &other)),
         };
@@ -515,7 +521,7 @@ impl Receiver {
         }
         if let Some(p) = problem {
             *self.finished.lock().unwrap() = true;
-            let _ = wire::send(&mut control, &Message::Abort { message: p.clone() });
+            let _ = wire::send(&mut *control, &Message::Abort { message: p.clone() });
             return Err(Error::new(ErrorKind::Operational, format!("pipe '{}': {p}; nothing was imported", self.name)));
         }
         Ok(rows.iter().sum())
@@ -527,16 +533,16 @@ impl Receiver {
         let mut control = self.control.lock().unwrap();
         super::failpoint_hit("pipe.import.before_done")?;
         *self.finished.lock().unwrap() = true;
-        wire::send(&mut control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))
+        wire::send(&mut *control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))
     }
 
     /// The error to report for `failure` (a stream that broke off): the
     /// exporter's own reason if it sent one, else `failure`.
     pub fn explain(&self, failure: Error) -> Error {
         let Ok(mut control) = self.control.try_lock() else { return failure };
-        let _ = control.set_read_timeout(Some(std::time::Duration::from_secs(1)));
-        let reason = wire::receive(&mut control);
-        let _ = wire::set_partner_timeout(&control, self.timeout);
+        control.set_patience(Some(std::time::Duration::from_secs(1)));
+        let reason = wire::receive(&mut *control);
+        control.set_patience(self.timeout);
         match reason {
             Ok(Message::Abort { message }) => {
                 Error::operational(format!("pipe '{}': the exporter gave up: {message}; nothing was imported", self.name))
@@ -554,8 +560,8 @@ impl Receiver {
         }
         *finished = true;
         if let Ok(mut control) = self.control.try_lock() {
-            let _ = wire::send(&mut control, &Message::Abort { message: why.to_string() });
-            let _ = control.shutdown(std::net::Shutdown::Both);
+            let _ = wire::send(&mut *control, &Message::Abort { message: why.to_string() });
+            let _ = control.socket().shutdown(std::net::Shutdown::Both);
         }
     }
 }
@@ -569,14 +575,14 @@ impl Drop for Receiver {
 /// One incoming Arrow IPC stream.
 pub struct StreamSource {
     name: String,
-    socket: UnixStream,
+    socket: Link,
     verify: bool,
 }
 
 impl StreamSource {
     /// A handle that can end the stream from another thread.
     pub fn shutdown_handle(&self) -> Result<UnixStream> {
-        self.socket.try_clone().map_err(|e| Error::io("cloning a data socket", e))
+        self.socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))
     }
 
     /// Reads the stream to its end, handing each batch to `each` (which
@@ -585,10 +591,8 @@ impl StreamSource {
     pub fn read_all(self, mut each: impl FnMut(RecordBatch) -> bool) -> Result<Option<(u64, u32)>> {
         let name = self.name.clone();
         let counted = Counted { inner: self.socket, crc: self.verify.then(crc32fast::Hasher::new) };
-        let damaged = |e: datafusion::arrow::error::ArrowError| match e {
-            datafusion::arrow::error::ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
-                wire::lost(&name, "exporter", e)
-            }
+        let damaged = |e: ArrowError| match e {
+            ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::TimedOut) || is_stopped(&e) => wire::lost(&name, "exporter", e),
             e => Error::operational(format!("pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported")),
         };
         let mut reader = StreamReader::try_new(BufReader::with_capacity(STREAM_BUFFER, counted), None).map_err(damaged)?;

@@ -15,8 +15,9 @@
 //!  Either side may send Abort (why) instead of its next message.
 //! ```
 
+use super::link::{is_stopped, Link};
 use super::url::Compression;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::storage::SegmentMeta;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Read, Write};
@@ -80,18 +81,8 @@ pub enum Message {
     Abort { message: String },
 }
 
-/// Makes every read from and write to `stream` (the control connection or a
-/// data socket) fail once the partner has been silent, or has not taken
-/// bytes, for `timeout` (at least a second; `None`: never), so that a
-/// stopped or hung partner cannot hold this side after it connected.
-pub fn set_partner_timeout(stream: &UnixStream, timeout: Option<std::time::Duration>) -> io::Result<()> {
-    let timeout = timeout.map(|t| t.max(std::time::Duration::from_secs(1)));
-    stream.set_read_timeout(timeout)?;
-    stream.set_write_timeout(timeout)
-}
-
 /// Writes `message` to `stream`.
-pub fn send(stream: &mut UnixStream, message: &Message) -> io::Result<()> {
+pub fn send(stream: &mut impl Write, message: &Message) -> io::Result<()> {
     let body = serde_json::to_vec(message).map_err(io::Error::other)?;
     let mut frame = Vec::with_capacity(4 + body.len());
     frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
@@ -102,7 +93,7 @@ pub fn send(stream: &mut UnixStream, message: &Message) -> io::Result<()> {
 /// Reads the next message from `stream`; an end of the connection is an
 /// `UnexpectedEof` error. Reads exactly the message's bytes, never more (a
 /// descriptor-carrying byte may follow).
-pub fn receive(stream: &mut UnixStream) -> io::Result<Message> {
+pub fn receive(stream: &mut impl Read) -> io::Result<Message> {
     let mut len = [0u8; 4];
     stream.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len) as usize;
@@ -112,9 +103,9 @@ pub fn receive(stream: &mut UnixStream) -> io::Result<Message> {
     // Memory grows with the bytes that arrive, not with what the length
     // claims: a partner announcing a large frame and sending nothing more
     // costs nothing until its bytes come (and the read times out if they
-    // do not, see `set_partner_timeout`).
+    // do not, see [`Link`]).
     let mut body = Vec::new();
-    stream.take(len as u64).read_to_end(&mut body)?;
+    stream.by_ref().take(len as u64).read_to_end(&mut body)?;
     if body.len() < len {
         return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the connection ended inside a control message"));
     }
@@ -139,8 +130,12 @@ fn message_header(iov: &mut libc::iovec, control: &mut [u8]) -> libc::msghdr {
     msg
 }
 
-/// Sends `fds` along `stream` with one byte of data.
-pub fn send_fds(stream: &UnixStream, fds: &[RawFd]) -> io::Result<()> {
+/// Sends `fds` along `link` with one byte of data.
+pub fn send_fds(link: &Link, fds: &[RawFd]) -> io::Result<()> {
+    link.wait(|stream| send_fds_once(stream, fds))
+}
+
+fn send_fds_once(stream: &UnixStream, fds: &[RawFd]) -> io::Result<()> {
     let payload = [0u8; 1];
     let mut iov = libc::iovec { iov_base: payload.as_ptr() as *mut libc::c_void, iov_len: 1 };
     let data_len = std::mem::size_of_val(fds) as u32;
@@ -169,7 +164,11 @@ pub fn send_fds(stream: &UnixStream, fds: &[RawFd]) -> io::Result<()> {
 }
 
 /// Receives exactly `count` descriptors sent with [`send_fds`].
-pub fn receive_fds(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd>> {
+pub fn receive_fds(link: &Link, count: usize) -> io::Result<Vec<OwnedFd>> {
+    link.wait(|stream| receive_fds_once(stream, count))
+}
+
+fn receive_fds_once(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd>> {
     let mut payload = [0u8; 1];
     let mut iov = libc::iovec { iov_base: payload.as_mut_ptr() as *mut libc::c_void, iov_len: 1 };
     let mut control = control_buffer(count);
@@ -210,9 +209,12 @@ pub fn receive_fds(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd>
 }
 
 /// Maps an I/O failure on the control connection of pipe `name` to an error
-/// that says what the partner did.
+/// that says what the partner did (or that the user stopped the wait).
 pub fn lost(name: &str, partner: &str, e: io::Error) -> Error {
     let nothing = if partner == "exporter" { "; nothing was imported" } else { "" };
+    if is_stopped(&e) {
+        return Error::new(ErrorKind::Interrupted, format!("pipe '{name}': interrupted while waiting for the {partner}{nothing}"));
+    }
     match e.kind() {
         io::ErrorKind::UnexpectedEof | io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => Error::operational(format!(
             "pipe '{name}': the {partner} went away before the transfer finished (it failed, was cancelled or was killed){nothing}"

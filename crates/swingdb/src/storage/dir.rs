@@ -71,7 +71,11 @@
 //! (they are no authentication). Otherwise a user who made `mkdir -m 0777 D`
 //! before the victim opened `D` could move `D/manifests` aside and make
 //! committed tables vanish. A group-writable directory of the user's own group
-//! (umask 002 with a group per user) is accepted.
+//! (umask 002 with a group per user) is accepted. To write, the directories
+//! above the database must be safe too: each belongs to this user or root,
+//! and one that others may write has the sticky bit (as `/tmp`), for whoever
+//! can rename an ancestor can move the database away and put a directory of
+//! theirs in its place, which an open connection would then write into.
 //!
 //! **Nobody else can block the owner.** Lock files are created 0600 in a 0700
 //! directory (and made 0600 again if they were loosened), and the collection
@@ -259,12 +263,49 @@ fn check_not_shared(root: &Path, read_only: bool) -> Result<()> {
     Ok(())
 }
 
+/// Refuses the database at `root` if a directory above it could be renamed
+/// by another user: one that belongs to someone other than this user or
+/// root, or that others (or a group not this user's) may write without the
+/// sticky bit.
+fn check_ancestors(root: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid and getegid have no preconditions.
+    let (me, my_group) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let absolute = std::path::absolute(root).map_err(|e| Error::io(format!("resolving {}", root.display()), e))?;
+    for dir in absolute.ancestors().skip(1) {
+        let meta = match fs::metadata(dir) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue, // made with the database
+            Err(e) => return Err(Error::io(format!("inspecting {}", dir.display()), e)),
+        };
+        let mode = meta.mode() & 0o7777;
+        let shared_write = mode & 0o002 != 0 || (mode & 0o020 != 0 && meta.gid() != my_group);
+        let problem = if meta.uid() != me && meta.uid() != 0 {
+            format!("belongs to another user (uid {})", meta.uid())
+        } else if shared_write && mode & 0o1000 == 0 {
+            format!("can be written by other users without the sticky bit (mode {mode:o})")
+        } else {
+            continue;
+        };
+        return Err(Error::operational(format!(
+            "database {}: the directory above it, {}, {problem}, who could move the database away and put theirs in its place; \
+             keep databases you write in directories only you (or root) can change (or open it read_only)",
+            root.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
 impl DbDir {
     /// Opens the database directory at `root`, creating it when `create` is set
     /// and it does not exist yet. Opening writes nothing to an existing database.
     pub fn open(root: &Path, create: bool, read_only: bool) -> Result<Self> {
         let marker = root.join(MARKER);
-        // Before anything is written into an existing directory.
+        // Before anything is written into an existing directory (or made).
+        if !read_only {
+            check_ancestors(root)?;
+        }
         if fs::metadata(root).is_ok_and(|m| m.is_dir()) {
             check_not_shared(root, read_only)?;
         }
@@ -822,6 +863,26 @@ mod tests {
         std::fs::write(db.join(MARKER), "{\"format\": \"swingdb\", \"format_version\": 9}").unwrap();
         let err = DbDir::open(&db, true, false).unwrap_err();
         assert!(err.message().contains("upgrade swingdb"), "{}", err.message());
+    }
+
+    #[test]
+    fn a_database_under_a_directory_others_may_rename_in_is_written_only_with_the_sticky_bit() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let shared = tmp.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        let db = shared.join("project").join("d");
+        std::fs::create_dir_all(&db).unwrap();
+        drop(DbDir::open(&db, true, false).unwrap());
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+        for path in [&db, &shared.join("project").join("new")] {
+            let err = DbDir::open(path, true, false).unwrap_err();
+            assert!(err.message().contains("shared, can be written by other users without the sticky bit (mode 777)"), "{}", err.message());
+        }
+        assert!(!shared.join("project").join("new").exists(), "nothing was made");
+        drop(DbDir::open(&db, false, true).unwrap()); // reading stays allowed
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        drop(DbDir::open(&db, true, false).unwrap());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::Connection;
 use crate::api::database::runtime;
 use crate::api::result::QueryResult;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::{Offer, PipeTable, PipeUrl, Receiver, Rendezvous, Sender};
 use crate::storage::SegmentMeta;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -16,7 +16,9 @@ use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, Partitioning};
 use futures::StreamExt;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What [`Connection::pipe_to`] sends.
 #[derive(Debug, Clone, Copy)]
@@ -144,32 +146,57 @@ impl Connection {
         let handle = tokio::runtime::Handle::current();
         // One thread per stream: each runs its partition of the plan and
         // encodes into its socket, blocking while the importer is behind.
+        let (done, finished) = std::sync::mpsc::channel::<()>();
         let outcomes: Vec<Result<(u64, u32)>> = std::thread::scope(|scope| {
             let threads: Vec<_> = sinks
                 .into_iter()
                 .enumerate()
                 .map(|(i, mut sink)| {
-                    let (plan, ctx, handle) = (physical.clone(), task_ctx.clone(), handle.clone());
+                    let (plan, ctx, handle, done) = (physical.clone(), task_ctx.clone(), handle.clone(), done.clone());
                     scope.spawn(move || {
-                        handle.block_on(async {
+                        let written = handle.block_on(async {
                             let mut stream = plan.execute(i, ctx)?;
                             while let Some(batch) = stream.next().await {
                                 sink.write(&batch?)?;
                             }
                             Ok::<_, Error>(())
-                        })?;
-                        sink.close()
+                        });
+                        let outcome = written.and_then(|()| sink.close());
+                        let _ = done.send(());
+                        outcome
                     })
                 })
                 .collect();
-            threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(Error::internal("a pipe writer panicked")))).collect()
+            // The writers block while the importer is behind; Ctrl-C ends
+            // their streams, which ends their writes at once.
+            let mut stopped = false;
+            for _ in 0..threads.len() {
+                loop {
+                    match finished.recv_timeout(Duration::from_millis(25)) {
+                        Err(RecvTimeoutError::Timeout) if !stopped => {
+                            if crate::signal::stop_requested() {
+                                stopped = true;
+                                sender.end_streams();
+                            }
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                        _ => break,
+                    }
+                }
+            }
+            let outcomes: Vec<_> =
+                threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(Error::internal("a pipe writer panicked")))).collect();
+            if stopped {
+                return vec![Err(Error::new(ErrorKind::Interrupted, format!("pipe '{}': interrupted while sending", url.name)))];
+            }
+            outcomes
         });
         let mut sent = Vec::with_capacity(streams);
         for outcome in outcomes {
             match outcome {
                 Ok(counts) => sent.push(counts),
                 Err(e) => {
-                    let e = sender.explain(e);
+                    let e = if e.kind() == ErrorKind::Interrupted { e } else { sender.explain(e) };
                     sender.abort(e.message());
                     return Err(e);
                 }
