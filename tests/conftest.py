@@ -12,7 +12,8 @@ import swingdb
 def con():
     c = swingdb.connect()
     yield c
-    c.close()
+    if not c.closed:
+        c.close()
 
 
 @pytest.fixture

@@ -55,7 +55,7 @@ def test_interactive_shell(tmp_path):
     child.sendline(".tables")
     child.expect("items")
     child.sendline(".schema items")
-    child.expect(r"name\s+\| VARCHAR")  # SQL type names, not Arrow's Utf8
+    child.expect(r"CREATE TABLE items \(\r?\n  id INTEGER NOT NULL,\r?\n  name VARCHAR\r?\n\);")  # SQL type names, not Arrow's Utf8
     child.sendline(".schema nope")
     child.expect("table 'nope' does not exist")
     child.sendline(".timer on")
@@ -90,14 +90,18 @@ def test_snapshots_attach_and_discard_from_the_shell():
     con.close()
 
 
-def test_script_prints_every_result_and_stops_at_an_error_naming_its_line(tmp_path):
-    script = "CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1), (2);\nSELECT count(*) AS n FROM t;\n\nSELECT nme\n  FROM t;\nSELECT 'never' AS x;\n"
+def test_script_goes_on_after_an_error_naming_its_line_unless_bail(tmp_path):
+    script = "CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1), (2);\nSELECT count(*) AS n FROM t;\n\nSELECT nme\n  FROM t;\n.frobnicate\nSELECT 'after' AS x;\n"
     p = run(str(tmp_path / "s.swingdb"), stdin=script)
-    assert p.returncode == 1
+    assert p.returncode == 1  # an error happened
     assert "2 rows affected" in p.stdout and "| n " in p.stdout  # results of statements 2 and 3
     assert "Error (stdin line 5): No field named nme" in p.stderr
     assert "LINE 5: SELECT nme\n               ^^^" in p.stderr  # the caret counts lines of the script
-    assert "never" not in p.stdout
+    assert "Error (stdin line 7): unknown command .frobnicate; try .help" in p.stderr
+    assert "after" in p.stdout  # as DuckDB's shell, the script went on
+    bailed = run(str(tmp_path / "b.swingdb"), "-bail", stdin=script)
+    assert bailed.returncode == 1 and "No field named nme" in bailed.stderr
+    assert "after" not in bailed.stdout and "frobnicate" not in bailed.stderr
     both = run("-c", "SELECT 1 AS first; SELECT 2 AS second")
     assert "first" in both.stdout and "second" in both.stdout
 
@@ -106,7 +110,9 @@ def test_output_modes_and_mode_flags():
     sql = "SELECT * FROM (VALUES (1, 'a,b'), (2, NULL)) v(id, name) ORDER BY id"
     assert run("-csv", "-c", sql).stdout == 'id,name\n1,"a,b"\n2,\n'
     assert run("-json", "-c", sql).stdout == '[\n{"id":1,"name":"a,b"},\n{"id":2,"name":null}\n]\n'
-    assert run("--mode", "markdown", "-c", sql).stdout == "| id | name |\n|---|---|\n| 1 | a,b |\n| 2 | NULL |\n"
+    assert run("--mode", "markdown", "-c", sql).stdout == "| id  | name |\n|----:|------|\n|   1 | a,b  |\n|   2 | NULL |\n"
+    nulls = run(stdin=".nullvalue (none)\n" + sql + ";\n.mode csv\n" + sql + ";\n.nullvalue\n" + sql + ";\n").stdout
+    assert "| (none) |" in nulls.replace("  ", " ") and '2,(none)\n' in nulls and nulls.endswith('2,\n')
     assert "name = a,b" in run("-line", "-c", sql).stdout
     assert "│" in run("-box", "-c", sql).stdout
     script = ".mode json\n" + sql + ";\n.mode nope\n"
@@ -145,7 +151,8 @@ CREATE TABLE fresh (x INTEGER);
     assert "total\n15\n" in p.stdout  # .read ran the file, its .mode csv included
     assert "100 rows (4 shown, 96 left out; .maxrows N shows more)" in p.stdout
     assert "sales" in p.stdout and "no table matches 'nope'" in p.stderr
-    assert p.returncode == 1  # the script stopped at .tables nope
+    assert p.returncode == 1  # .tables nope failed; the script went on
+    assert "CREATE TABLE sales (\n  \"Qty\" BIGINT,\n  region VARCHAR\n);" in p.stdout and "fresh" in p.stdout
     p = run(stdin=".schema nope\n")
     assert "table 'nope' does not exist" in p.stderr
     p = run(stdin=f".open {db}\nCREATE TABLE fresh (x INTEGER);\n.tables\n")

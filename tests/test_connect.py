@@ -89,9 +89,11 @@ def test_closed_connection_raises(con):
 
 def test_every_call_on_a_closed_connection_raises_error(con):
     cur = con.cursor()
+    ran = con.execute("SELECT 1")
     con.close()
     calls = [con.cursor, con.commit, con.rollback, con.table_names, lambda: con.execute("SELECT 1"),
-             lambda: con.executemany("SELECT ?", [(1,)]), lambda: cur.execute("SELECT 1")]
+             lambda: con.executemany("SELECT ?", [(1,)]), lambda: cur.execute("SELECT 1"),
+             con.close, ran.fetchall, lambda: ran.description, cur.fetchone]
     for call in calls:
         with pytest.raises(swingdb.Error, match="closed"):
             call()
@@ -137,3 +139,18 @@ def test_module_level_sql_uses_one_shared_in_memory_connection():
     assert swingdb.execute("SELECT count(*) FROM module_level").fetchone() == (1,)
     assert swingdb.default_connection() is swingdb.default_connection()
     assert swingdb.connect().sql("SELECT count(*) FROM information_schema.tables WHERE table_name = 'module_level'").fetchone() == (0,)
+
+
+def test_every_method_of_a_closed_cursor_raises_error(con):
+    cur = con.execute("SELECT 1 AS a")
+    cur.close()
+    calls = [lambda: cur.execute("SELECT 1"), lambda: cur.executemany("SELECT ?", [(1,)]), cur.fetchone, cur.fetchall,
+             lambda: cur.fetchmany(1), cur.arrow, lambda: cur.description, lambda: cur.rowcount, lambda: iter(cur),
+             lambda: cur.setinputsizes([]), lambda: cur.setoutputsize(1), cur.close, cur.fetch_record_batch]
+    for call in calls:
+        with pytest.raises(swingdb.InterfaceError, match="the cursor is closed"):
+            call()
+    assert cur.closed
+    with con.cursor() as other:
+        assert other.execute("SELECT 2").fetchall() == [(2,)]
+    assert other.closed and con.sql("SELECT 3").fetchall() == [(3,)]

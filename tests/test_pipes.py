@@ -423,7 +423,7 @@ def test_postgres_types_arrive_exactly_through_binary_copy(pg):
 
     con = swingdb.connect()
     result = con.sql(f"SELECT * FROM '{_pg_url(pg, table='kinds')}' ORDER BY i NULLS LAST")
-    types = dict(zip(result.columns, map(str, result.types)))
+    types = dict(zip(result.columns, map(str, result.schema.types)))
     assert types["n"] == "decimal128(12, 3)" and types["tz"] == "timestamp[us, tz=UTC]" and types["ints"] == "list<item: int32>"
     rows = result.fetchall()
     assert rows[0] == (

@@ -1,5 +1,6 @@
 """The relation API hunted for wrong answers: random chains of filter, project,
-order, limit and aggregate run on swingdb and, step for step, on DuckDB's
+order, limit, aggregate, distinct, joins (inner, left, semi, anti) and set
+operations (union, except_, intersect) run on swingdb and, step for step, on DuckDB's
 relation API; where both answer, the answers must be the same rows (in the
 same order when the chain's last ordering still holds). A chain composes
 into nested subqueries, and a step that lost the meaning of the ones before
@@ -25,6 +26,9 @@ ROWS = [
     for i in range(60)
 ]
 COLUMNS = {"id": "int", "g": "int", "x": "int", "s": "text"}
+# The other side of joins: some ids twice, some not in t, some of t missing.
+OTHER = [(i, i % 3) for i in range(0, 70, 3)] + [(i, 9) for i in range(0, 20, 5)]
+JOINS = ["inner", "left", "semi", "anti"]
 
 
 def _load(con):
@@ -33,6 +37,8 @@ def _load(con):
         "(" + ", ".join("NULL" if v is None else (f"'{v}'" if isinstance(v, str) else str(v)) for v in row) + ")" for row in ROWS
     )
     con.execute(f"INSERT INTO t VALUES {values}")
+    con.execute("CREATE TABLE u (id INTEGER, k INTEGER)")
+    con.execute("INSERT INTO u VALUES " + ", ".join(f"({i}, {k})" for i, k in OTHER))
 
 
 def _predicate(rng, columns):
@@ -52,8 +58,20 @@ def _chain(rng):
     columns = dict(COLUMNS)
     steps, ordered, made = [], False, 0
     for _ in range(rng.randint(1, 6)):
-        move = rng.choice(["filter", "project", "order", "limit", "aggregate"])
-        if move == "filter":
+        move = rng.choice(["filter", "project", "order", "limit", "aggregate", "distinct", "setop", "join"])
+        if move == "distinct":
+            steps.append(("distinct", None))
+            ordered = False
+        elif move == "setop":
+            steps.append((rng.choice(["union", "except_", "intersect"]), _predicate(rng, columns)))
+            ordered = False
+        elif move == "join" and "id" in columns and "k" not in columns:
+            how = rng.choice(JOINS)
+            steps.append(("join", how))
+            if how in ("inner", "left"):
+                columns = columns | {"k": "int"}
+            ordered = False
+        elif move == "filter":
             steps.append(("filter", _predicate(rng, columns)))
         elif move == "project":
             keep = rng.sample(sorted(columns), rng.randint(1, len(columns)))
@@ -91,9 +109,16 @@ def _chain(rng):
     return steps, ordered
 
 
-def _apply(rel, steps):
+def _apply(con, steps):
+    rel = con.table("t")
     for move, arg in steps:
-        if move == "limit":
+        if move == "distinct":
+            rel = rel.distinct()
+        elif move in ("union", "except_", "intersect"):
+            rel = getattr(rel, move)(rel.filter(arg))
+        elif move == "join":
+            rel = rel.set_alias("l").join(con.table("u").set_alias("r"), "id", how=arg)
+        elif move == "limit":
             rel = rel.limit(*arg)
         elif move == "aggregate":
             expressions, group = arg
@@ -125,11 +150,11 @@ def test_random_relation_chains_answer_as_duckdb(engines):
     for _ in range(CHAINS):
         steps, ordered = _chain(rng)
         try:
-            expected = _normal(_apply(theirs.table("t"), steps).fetchall())
+            expected = _normal(_apply(theirs, steps).fetchall())
         except duckdb.Error:
             continue
         try:
-            got = _normal(_apply(ours.table("t"), steps).fetchall())
+            got = _normal(_apply(ours, steps).fetchall())
         except swingdb.Error as e:  # an error is no wrong answer, but counts
             refused.append(f"{steps}: {e}")
             continue

@@ -473,17 +473,17 @@ impl PyConnection {
         self.interrupt.set_progress_display(display, std::time::Duration::from_secs_f64(after.max(0.0)));
     }
 
-    /// The rows of the file at `path` (kind: csv, parquet, json, arrow) read
-    /// with `options` (read_csv's, by name); neither becomes SQL text.
-    fn read_file(&self, py: Python<'_>, path: String, kind: String, options: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<PyResult_> {
+    /// Makes the file(s) at `path` (kind: csv, parquet, json, arrow), read
+    /// with `options` (read_csv's, by name), queryable as `name` (see
+    /// `register`); neither becomes SQL text.
+    fn register_file(&self, py: Python<'_>, name: String, path: String, kind: String, options: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
         use swingdb::sql::functions::{FileKind, ReadOptions};
         let kind = FileKind::from_name(&kind).ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
         let mut read = ReadOptions::default();
         for (i, (name, value)) in options.iter().enumerate() {
             read.set(kind.function_name(), name, &scalar(i, value)?).map_err(|e| to_py(e.into()))?;
         }
-        let result = self.with(py, |c| c.read_file(&path, kind, &read))?;
-        Ok(PyResult_::new(result))
+        self.with(py, |c| c.register_file(&name, &path, kind, &read))
     }
 
     /// Removes the SQL function `name` made by create_function.

@@ -33,6 +33,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
 )
 from .connection import Connection, Cursor, connect
 from .progress import set_progress
+from .relation import Relation
 from .result import Result
 from .share import Snapshot, attach, discard, snapshots
 from . import pipe
@@ -77,6 +78,36 @@ def execute(query: str, params=None) -> Cursor:
     return default_connection().execute(query, params)
 
 
+def table(name: str) -> Relation:
+    """``default_connection().table(name)``."""
+    return default_connection().table(name)
+
+
+def read_csv(path, **options) -> Relation:
+    """``default_connection().read_csv(path, **options)``: a lazy relation over CSV file(s)."""
+    return default_connection().read_csv(path, **options)
+
+
+def read_parquet(path) -> Relation:
+    """``default_connection().read_parquet(path)``: a lazy relation over Parquet file(s)."""
+    return default_connection().read_parquet(path)
+
+
+def read_json(path) -> Relation:
+    """``default_connection().read_json(path)``: a lazy relation over newline-delimited JSON file(s)."""
+    return default_connection().read_json(path)
+
+
+def from_df(df) -> Relation:
+    """``default_connection().from_df(df)``: a lazy relation over a DataFrame."""
+    return default_connection().from_df(df)
+
+
+def from_arrow(data) -> Relation:
+    """``default_connection().from_arrow(data)``: a lazy relation over Arrow data."""
+    return default_connection().from_arrow(data)
+
+
 try:
     __version__ = _version("swingdb")
 except _NotFound:  # running from a source tree without installing
@@ -86,6 +117,13 @@ __all__ = [
     "connect",
     "sql",
     "execute",
+    "table",
+    "read_csv",
+    "read_parquet",
+    "read_json",
+    "from_df",
+    "from_arrow",
+    "Relation",
     "set_progress",
     "default_connection",
     "Connection",

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from . import _swingdb, ingest
 from .progress import progress_for, statement_progress
+from .relation import Relation, quote_identifier
 from .result import Result
 from .share import Snapshot
 
@@ -95,6 +96,26 @@ def _name(name, what: str) -> str:
     return _text(name, f"the {what} name")
 
 
+class _Registration:
+    """Data a relation reads, registered under a name of its own for as long
+    as a relation built on it lives (relations keep it; when the last goes,
+    the registration goes)."""
+
+    _count = 0
+
+    def __init__(self, connection: "Connection"):
+        _Registration._count += 1
+        self.name = f"__swingdb_relation_{os.getpid()}_{_Registration._count}"
+        self._con = connection._con
+
+    def __del__(self):
+        try:
+            if not self._con.closed:
+                self._con.unregister(self.name)
+        except Exception:  # noqa: BLE001 - interpreter shutdown; nothing to free then
+            pass
+
+
 def connect(
     database: str | os.PathLike = ":memory:",
     read_only: bool = False,
@@ -150,21 +171,40 @@ class Connection:
         caller's variables: ``con.sql("SELECT avg(x) FROM df")`` reads the
         DataFrame ``df`` in place (a replacement scan)."""
         bound = _params(params)
-        result = Result(self._run(query, bound), origin=(self, query, bound))
+        result = self._result_of(query, bound, ())
         return result if result.columns else None
 
-    def table(self, name: str) -> "Relation":
+    def _result_of(self, query: str, params, keep: tuple) -> Result:
+        """The result of `query`, which relations can build on (`keep`: what it needs to stay valid)."""
+        return Result(self._run(query, params), origin=(self, query, params, keep))
+
+    def table(self, name: str) -> Relation:
         """A lazy :class:`~swingdb.relation.Relation` over table (or view or
         registered data) `name`, to ``filter``, ``project``, ``aggregate``,
-        ``order``, ``limit`` (as ``duckdb``'s ``con.table``)."""
-        from .relation import Relation
-
+        ``order``, ``limit``, ``join``, ... (as ``duckdb``'s ``con.table``);
+        its alias (for join conditions) is `name`."""
         if not isinstance(name, str):
             raise _swingdb.ProgrammingError(f"a table name must be a string, not {type(name).__name__}")
-        # Quoted as an identifier (quotes doubled), the name stays one name whatever it holds.
-        quoted = '"' + name.replace('"', '""') + '"'
-        self._run(f"SELECT * FROM {quoted} LIMIT 0", None)  # an unknown name fails here, not at the first read
-        return Relation(self, f"SELECT * FROM {quoted}")
+        query = f"SELECT * FROM {quote_identifier(name)}"
+        self._run(f"{query} LIMIT 0", None)  # an unknown name fails here, not at the first read
+        return Relation(self, query, alias=name)
+
+    def from_df(self, df) -> Relation:
+        """A lazy relation over the pandas or polars DataFrame `df` (as DuckDB's
+        ``from_df``); numeric columns are shared, not copied. Anything
+        :meth:`register` takes works too."""
+        return self._relation_over(ingest.to_arrow(df, "the DataFrame"))
+
+    def from_arrow(self, data) -> Relation:
+        """A lazy relation over the pyarrow Table, RecordBatch or reader `data`
+        (anything with ``__arrow_c_stream__``), as DuckDB's ``from_arrow``."""
+        return self._relation_over(ingest.to_arrow(data, "the Arrow data"))
+
+    def _relation_over(self, arrow) -> Relation:
+        self._check_open()
+        registration = _Registration(self)
+        self._con.register(registration.name, arrow)
+        return Relation(self, f"SELECT * FROM {quote_identifier(registration.name)}", keep=(registration,))
 
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs SQL on a new cursor and returns it (like ``sqlite3``)."""
@@ -275,21 +315,31 @@ class Connection:
         return self
 
     def read_csv(self, path, *, header: bool | None = None, delim: str | None = None, nullstr: str | None = None,
-                 quote: str | None = None, escape: str | None = None, dateformat: str | None = None) -> Result:
-        """The rows of the CSV file(s) at `path` (a glob reads several), as
-        DuckDB's ``read_csv``: types are detected (integers, floats,
-        booleans, ISO dates and timestamps; dates in `dateformat`, a strftime
-        format like ``"%d/%m/%Y"``), `header` says whether the first line
-        names the columns, `delim` separates fields, `nullstr` stands for
-        NULL. The path never becomes SQL text. In SQL:
+                 quote: str | None = None, escape: str | None = None, dateformat: str | None = None) -> Relation:
+        """A lazy relation over the rows of the CSV file(s) at `path` (a glob
+        reads several), as DuckDB's ``read_csv``: types are detected
+        (integers, floats, booleans, ISO dates and timestamps; dates in
+        `dateformat`, a strftime format like ``"%d/%m/%Y"``), `header` says
+        whether the first line names the columns, `delim` separates fields,
+        `nullstr` stands for NULL. The path never becomes SQL text. In SQL:
         ``SELECT * FROM read_csv('f.csv', header = false, delim = ';')``."""
         given = {"header": header, "delim": delim, "nullstr": nullstr, "quote": quote, "escape": escape, "dateformat": dateformat}
-        options = [(k, v) for k, v in given.items() if v is not None]
-        return Result(self._con.read_file(os.fspath(path), "csv", options))
+        return self._relation_over_file(path, "csv", given)
 
-    def read_parquet(self, path) -> Result:
-        """The rows of the Parquet file(s) at `path`."""
-        return Result(self._con.read_file(os.fspath(path), "parquet", []))
+    def read_parquet(self, path) -> Relation:
+        """A lazy relation over the rows of the Parquet file(s) at `path`."""
+        return self._relation_over_file(path, "parquet", {})
+
+    def read_json(self, path) -> Relation:
+        """A lazy relation over the rows of the newline-delimited JSON file(s) at `path`."""
+        return self._relation_over_file(path, "json", {})
+
+    def _relation_over_file(self, path, kind: str, given: dict) -> Relation:
+        self._check_open()
+        options = [(k, v) for k, v in given.items() if v is not None]
+        registration = _Registration(self)
+        self._con.register_file(registration.name, os.fspath(path), kind, options)
+        return Relation(self, f"SELECT * FROM {quote_identifier(registration.name)}", keep=(registration,))
 
     def remove_function(self, name: str) -> "Connection":
         """Removes the SQL function `name` made by :meth:`create_function`."""
@@ -382,7 +432,10 @@ class Connection:
     # -- lifetime ----------------------------------------------------------
     def close(self) -> None:
         """Closes the connection (an open transaction is rolled back) and lets go of
-        the database handle. Results stay valid."""
+        the database handle. Results stay valid; cursors do not. Closing it
+        again is a ``ProgrammingError`` (PEP 249: nothing works on a closed
+        connection)."""
+        self._check_open()
         self._con.close()
         self._db = None
 
@@ -421,8 +474,8 @@ class Cursor:
         self._closed = False
 
     def _check(self):
-        if self._closed:
-            raise _swingdb.InterfaceError("the cursor is closed")
+        self._check_not_closed()
+        self.connection._check_open()
 
     def execute(self, query: str, params=None) -> "Cursor":
         """Runs one SQL string (may hold several statements; the last one's rows are kept)."""
@@ -457,11 +510,13 @@ class Cursor:
     @property
     def description(self):
         """Seven-item column descriptions of the last result (None without rows)."""
+        self._check()
         return None if self._result is None else self._result.description
 
     @property
     def rowcount(self) -> int:
         """Rows changed by the last DML statement, else -1."""
+        self._check()
         return self._rowcount
 
     def _need_result(self) -> Result:
@@ -502,6 +557,20 @@ class Cursor:
         """A ``pyarrow.RecordBatchReader`` over the last result's rows (streams)."""
         return self._need_result().fetch_record_batch(rows_per_batch)
 
+    def fetchnumpy(self, **options):
+        """The last result as a dict of numpy arrays (see :meth:`Result.numpy`)."""
+        return self._need_result().numpy(**options)
+
+    def fetchdf(self):
+        """The last result as a ``pandas.DataFrame`` (DuckDB's name; also ``fetch_df``)."""
+        return self._need_result().df()
+
+    fetch_df = fetchdf
+
+    def fetch_arrow_table(self):
+        """The last result as a ``pyarrow.Table`` (DuckDB's name)."""
+        return self._need_result().arrow()
+
     def __arrow_c_stream__(self, requested_schema=None):
         return self._need_result().__arrow_c_stream__(requested_schema)
 
@@ -509,12 +578,35 @@ class Cursor:
         return iter(self._need_result())
 
     def setinputsizes(self, sizes):
-        """DB-API no-op."""
+        """DB-API no-op (on an open cursor)."""
+        self._check()
 
     def setoutputsize(self, size, column=None):
-        """DB-API no-op."""
+        """DB-API no-op (on an open cursor)."""
+        self._check()
 
     def close(self):
-        """Closes the cursor."""
+        """Closes the cursor; every use after that (closing again too) raises
+        ``InterfaceError``."""
+        self._check_not_closed()
         self._closed = True
         self._result = None
+
+    def _check_not_closed(self):
+        if self._closed:
+            raise _swingdb.InterfaceError("the cursor is closed")
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (or its connection closed)."""
+        return self._closed or self.connection.closed
+
+    def __enter__(self):
+        self._check()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if not self._closed:
+            self._closed = True
+            self._result = None
+        return False

@@ -6,9 +6,10 @@ import pyarrow as pa
 
 from . import _swingdb, display
 from ._convert import numpy_column, pandas_column, private_copy_on_write
+from .relation import Composable, Relation, SqlType
 
 
-class Result:
+class Result(Composable):
     """The rows of one statement.
 
     Rows arrive as an Arrow stream straight from the engine and are kept as
@@ -33,7 +34,7 @@ class Result:
 
     def __init__(self, native, restarts: bool = True, origin=None):
         self._native = native
-        self._origin = origin  # (connection, query, params) it came from, to build relations on
+        self._origin = origin  # (connection, query, params, keep) it came from, to build relations on
         self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
         self.schema: pa.Schema = pa.schema(native)
@@ -54,9 +55,15 @@ class Result:
         return self.schema.names
 
     @property
-    def types(self) -> list[pa.DataType]:
-        """Arrow column types (``sql_types`` has their SQL names)."""
-        return self.schema.types
+    def types(self) -> list[SqlType]:
+        """SQL column types (``BIGINT``, ``VARCHAR``), as DuckDB's ``types``;
+        ``schema.types`` has the Arrow types."""
+        return [SqlType(t) for t in self.sql_types]
+
+    @property
+    def dtypes(self) -> list[SqlType]:
+        """The same as :attr:`types`."""
+        return self.types
 
     @property
     def description(self):
@@ -232,35 +239,27 @@ class Result:
             arrays = {name: private_copy_on_write(arr) for name, arr in arrays.items()}
         return arrays
 
-    # -- composing and storing (see relation.py) ----------------------------
-    def _relation(self):
-        from .relation import Relation
+    # DuckDB's names for the whole forms.
+    def fetchnumpy(self, **options):
+        """The same as :meth:`numpy` (DuckDB's name)."""
+        return self.numpy(**options)
 
+    def fetchdf(self):
+        """The same as :meth:`df` (DuckDB's name; also ``fetch_df``)."""
+        return self.df()
+
+    fetch_df = fetchdf
+
+    def fetch_arrow_table(self) -> pa.Table:
+        """The same as :meth:`arrow` (DuckDB's name)."""
+        return self.arrow()
+
+    # -- composing and storing (see relation.py) ----------------------------
+    def _relation(self) -> Relation:
         if self._origin is None:
             raise _swingdb.InterfaceError("this result has no query to build on (a cursor's); use con.sql(...) or con.table(...)")
-        return Relation(*self._origin)
-
-    def filter(self, condition: str):
-        """A :class:`~swingdb.relation.Relation`: this query's rows for which the SQL `condition` holds."""
-        return self._relation().filter(condition)
-
-    def project(self, *expressions: str):
-        """A relation of columns computed by SQL `expressions` over this query."""
-        return self._relation().project(*expressions)
-
-    select = project
-
-    def aggregate(self, expressions: str, group_by: str | None = None):
-        """A relation of `expressions` over groups of `group_by` of this query."""
-        return self._relation().aggregate(expressions, group_by)
-
-    def order(self, expressions: str):
-        """A relation of this query's rows sorted by `expressions`."""
-        return self._relation().order(expressions)
-
-    def limit(self, n: int, offset: int = 0):
-        """A relation of at most `n` of this query's rows after `offset`."""
-        return self._relation().limit(n, offset)
+        connection, query, params, keep = self._origin
+        return Relation(connection, query, params, keep=keep)
 
     def to_table(self, name: str) -> None:
         """Stores every row as the new table `name` (taken as it is, never as SQL)."""

@@ -32,6 +32,10 @@ struct Args {
     /// Open the database read-only.
     #[arg(long)]
     read_only: bool,
+    /// Stop a script (standard input) at its first error; without it, each
+    /// error is printed and the script goes on (exit code 1 at the end).
+    #[arg(long)]
+    bail: bool,
     /// How results print: table, box, csv, markdown, json or line
     /// (also as flags: -csv, -json, -box, -markdown, -line, -table).
     #[arg(long, value_parser = |s: &str| Mode::named(s).ok_or(format!("modes: {}", Mode::NAMES)))]
@@ -117,6 +121,7 @@ fn arguments() -> Vec<String> {
     for arg in std::env::args() {
         match arg.strip_prefix('-').filter(|m| !m.starts_with('-')).and_then(Mode::named) {
             Some(_) if arg.len() > 2 => out.extend(["--mode".to_string(), arg[1..].to_string()]),
+            _ if arg == "-bail" => out.push("--bail".to_string()),
             _ => out.push(arg),
         }
     }
@@ -155,6 +160,7 @@ fn main() -> ExitCode {
     };
     cancel::install();
     let mut shell = Shell::new(con, args.mode.unwrap_or(Mode::Table));
+    shell.set_bail(args.bail);
     let script = match &args.command {
         Some(sql) => Some((sql.clone(), "-c")),
         None if !std::io::stdin().is_terminal() => {
@@ -168,7 +174,8 @@ fn main() -> ExitCode {
         None => None,
     };
     match script {
-        Some((text, origin)) => match shell.run_script(&text, origin) {
+        // `-c` stops at its first error; a script goes on unless -bail.
+        Some((text, origin)) => match shell.run_script(&text, origin, origin == "-c") {
             (true, _) => ExitCode::SUCCESS,
             (false, _) => ExitCode::FAILURE,
         },

@@ -117,34 +117,26 @@ fn cut(s: &str, max: usize) -> String {
 }
 
 /// `schema`'s rows in `batches`, printed in `mode`; `types` are the SQL
-/// names of the column types (shown under the names in the table modes).
-pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[RecordBatch], limits: Limits) -> String {
+/// names of the column types (shown under the names in the table modes);
+/// `null` is the text of a NULL (`.nullvalue`; `None`: the mode's own,
+/// `NULL`, or nothing in CSV).
+pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[RecordBatch], limits: Limits, null: Option<&str>) -> String {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+    let right: Vec<bool> = schema.fields().iter().map(|f| f.data_type().is_numeric()).collect();
+    let null_text = null.unwrap_or("NULL");
     match mode {
-        Mode::Table | Mode::Box => {
-            let right: Vec<bool> = schema.fields().iter().map(|f| f.data_type().is_numeric()).collect();
-            table(mode, &names, types, &cells(batches, "NULL"), &right, rows, limits)
-        }
+        Mode::Table | Mode::Box => table(mode, &names, types, &cells(batches, "NULL"), &right, rows, limits, null_text),
         Mode::Csv => {
             let columns = cells(batches, "");
             let mut out = names.iter().map(|n| csv_field(n)).collect::<Vec<_>>().join(",");
             for r in 0..rows {
                 out.push('\n');
-                out += &columns.iter().map(|c| c[r].as_deref().map(csv_field).unwrap_or_default()).collect::<Vec<_>>().join(",");
+                out += &columns.iter().map(|c| c[r].as_deref().map(csv_field).unwrap_or_else(|| null.unwrap_or_default().to_string())).collect::<Vec<_>>().join(",");
             }
             out
         }
-        Mode::Markdown => {
-            let columns = cells(batches, "NULL");
-            let escape = |s: &str| s.replace('|', "\\|").replace('\n', " ");
-            let mut out = format!("| {} |\n|{}|", names.iter().map(|n| escape(n)).collect::<Vec<_>>().join(" | "), names.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
-            for r in 0..rows {
-                let row = columns.iter().map(|c| escape(c[r].as_deref().unwrap_or("NULL"))).collect::<Vec<_>>().join(" | ");
-                let _ = write!(out, "\n| {row} |");
-            }
-            out
-        }
+        Mode::Markdown => markdown(&names, &cells(batches, "NULL"), &right, rows, null_text),
         Mode::Json => {
             let columns = cells(batches, "null");
             let bare: Vec<bool> = schema.fields().iter().map(|f| is_bare_json(f.data_type())).collect();
@@ -174,7 +166,7 @@ pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[Recor
             let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
             let mut out = Vec::new();
             for r in 0..rows {
-                let lines = names.iter().zip(&columns).map(|(n, c)| format!("{n:>width$} = {}", c[r].as_deref().unwrap_or("NULL")));
+                let lines = names.iter().zip(&columns).map(|(n, c)| format!("{n:>width$} = {}", c[r].as_deref().unwrap_or(null_text)));
                 out.push(lines.collect::<Vec<_>>().join("\n"));
             }
             out.join("\n\n")
@@ -182,9 +174,32 @@ pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[Recor
     }
 }
 
+/// A Markdown (GitHub) table, its columns padded to one width and numbers
+/// (`right`) aligned right (`---:`), as DuckDB prints it.
+fn markdown(names: &[String], columns: &[Vec<Option<String>>], right: &[bool], rows: usize, null: &str) -> String {
+    let escape = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let cell = |c: usize, r: usize| escape(columns[c][r].as_deref().unwrap_or(null));
+    let widths: Vec<usize> = (0..names.len())
+        .map(|c| (0..rows).map(|r| cell(c, r).chars().count()).chain([escape(&names[c]).chars().count(), 3]).max().unwrap_or(3))
+        .collect();
+    let pad = |text: String, c: usize, numbers: bool| {
+        let fill = " ".repeat(widths[c].saturating_sub(text.chars().count()));
+        if numbers && right[c] { format!("{fill}{text}") } else { format!("{text}{fill}") }
+    };
+    let row = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
+    let mut out = vec![row((0..names.len()).map(|c| pad(escape(&names[c]), c, false)).collect())];
+    let rule = (0..names.len()).map(|c| if right[c] { format!("{}:", "-".repeat(widths[c] + 1)) } else { "-".repeat(widths[c] + 2) });
+    out.push(format!("|{}|", rule.collect::<Vec<_>>().join("|")));
+    for r in 0..rows {
+        out.push(row((0..names.len()).map(|c| pad(cell(c, r), c, true)).collect()));
+    }
+    out.join("\n")
+}
+
 /// The table modes: names and types on top, rows cut to `limits`, numbers
-/// (`right`) aligned right.
-fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<String>>], right: &[bool], rows: usize, limits: Limits) -> String {
+/// (`right`) aligned right, NULLs shown as `null`.
+#[allow(clippy::too_many_arguments)]
+fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<String>>], right: &[bool], rows: usize, limits: Limits, null: &str) -> String {
     // Which rows: all, or the first and last halves of max_rows with a gap.
     let shown: Vec<Option<usize>> = if rows <= limits.max_rows.max(1) {
         (0..rows).map(Some).collect()
@@ -193,7 +208,7 @@ fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<S
         let tail = limits.max_rows.saturating_sub(head);
         (0..head).map(Some).chain(std::iter::once(None)).chain((rows - tail..rows).map(Some)).collect()
     };
-    let text = |c: usize, r: usize| cut(columns[c][r].as_deref().unwrap_or("NULL"), MAX_CELL);
+    let text = |c: usize, r: usize| cut(columns[c][r].as_deref().unwrap_or(null), MAX_CELL);
     let width_of = |c: usize| {
         let values = shown.iter().flatten().map(|&r| text(c, r).chars().count());
         values.chain([names[c].chars().count(), types.get(c).map_or(0, |t| t.chars().count()), 1]).max().unwrap_or(1)
@@ -294,18 +309,18 @@ mod tests {
     fn every_mode_writes_every_value() {
         let (schema, batches) = sample(2);
         let types = vec!["BIGINT".to_string(), "VARCHAR".to_string()];
-        assert_eq!(render(Mode::Csv, &schema, &types, &batches, WIDE), "id,name\n0,\"n,\"\"0\"\"\"\n1,");
-        assert_eq!(render(Mode::Json, &schema, &types, &batches, WIDE), "[\n{\"id\":0,\"name\":\"n,\\\"0\\\"\"},\n{\"id\":1,\"name\":null}\n]");
-        assert_eq!(render(Mode::Markdown, &schema, &types, &batches, WIDE), "| id | name |\n|---|---|\n| 0 | n,\"0\" |\n| 1 | NULL |");
-        assert_eq!(render(Mode::Line, &schema, &types, &batches, WIDE), "  id = 0\nname = n,\"0\"\n\n  id = 1\nname = NULL");
-        let table = render(Mode::Table, &schema, &types, &batches, WIDE);
+        assert_eq!(render(Mode::Csv, &schema, &types, &batches, WIDE, None), "id,name\n0,\"n,\"\"0\"\"\"\n1,");
+        assert_eq!(render(Mode::Json, &schema, &types, &batches, WIDE, None), "[\n{\"id\":0,\"name\":\"n,\\\"0\\\"\"},\n{\"id\":1,\"name\":null}\n]");
+        assert_eq!(render(Mode::Markdown, &schema, &types, &batches, WIDE, None), "| id  | name  |\n|----:|-------|\n|   0 | n,\"0\" |\n|   1 | NULL  |");
+        assert_eq!(render(Mode::Line, &schema, &types, &batches, WIDE, None), "  id = 0\nname = n,\"0\"\n\n  id = 1\nname = NULL");
+        let table = render(Mode::Table, &schema, &types, &batches, WIDE, None);
         assert!(table.contains("| id     | name    |") && table.contains("| BIGINT | VARCHAR |") && table.ends_with("2 rows"), "{table}");
     }
 
     #[test]
     fn long_results_show_both_ends_and_say_how_many_were_left_out() {
         let (schema, batches) = sample(100);
-        let table = render(Mode::Box, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 6, width: None });
+        let table = render(Mode::Box, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 6, width: None }, None);
         assert!(table.contains("│      2 │") && table.contains("│     97 │") && !table.contains("│      3 │"), "{table}");
         assert!(table.ends_with("100 rows (6 shown, 94 left out; .maxrows N shows more)"), "{table}");
     }
@@ -313,7 +328,7 @@ mod tests {
     #[test]
     fn wide_results_are_cut_to_the_terminal() {
         let (schema, batches) = sample(1);
-        let table = render(Mode::Table, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 40, width: Some(12) });
+        let table = render(Mode::Table, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 40, width: Some(12) }, None);
         assert!(table.lines().all(|l| l.chars().count() <= 16 || l.starts_with('1')), "{table}");
         assert!(table.contains('…') && table.contains("1 left out to fit the terminal"), "{table}");
     }

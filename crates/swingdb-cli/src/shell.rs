@@ -21,8 +21,9 @@ const HELP: &str = "\
 Statements end with ';' and may span lines. Ctrl-C cancels a running statement;
 twice on an empty line, it exits. Dot commands:
   .tables [PATTERN]      list tables (PATTERN: a part of the name)
-  .schema [TABLE]        show the columns of TABLE (or of every table)
+  .schema [TABLE]        CREATE TABLE statements of TABLE (or of every table)
   .mode MODE             how results print: table, box, csv, markdown, json, line
+  .nullvalue [TEXT]      print NULL as TEXT (none: each mode's own)
   .maxrows N             rows a table shows at most (first and last halves)
   .output [FILE]         send results to FILE (no FILE: back to the screen)
   .once FILE             send the next result only to FILE
@@ -38,6 +39,14 @@ twice on an empty line, it exits. Dot commands:
                          SECS seconds (on: 2; shown on a terminal only)
   .help                  this text
   .quit / .exit          leave (Ctrl-D works too)";
+
+/// `name` as an SQL identifier: bare when it is a plain lower-case word,
+/// else in double quotes (quotes doubled).
+fn quoted(name: &str) -> String {
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if plain { name.to_string() } else { format!("\"{}\"", name.replace('"', "\"\"")) }
+}
 
 /// Where results go.
 enum Output {
@@ -57,6 +66,10 @@ pub struct Shell {
     once: Option<File>,
     /// Table and column names, for completion.
     names: Arc<Mutex<Vec<String>>>,
+    /// A script stops at its first error (`-bail`); otherwise it goes on.
+    bail: bool,
+    /// How a NULL prints (`.nullvalue`; None: each mode's own).
+    null: Option<String>,
 }
 
 /// One statement of a script and the line it starts on.
@@ -113,9 +126,25 @@ impl Shell {
     pub fn new(con: Connection, mode: Mode) -> Self {
         let progress = Some(swingdb::api::interrupt::PROGRESS_AFTER);
         cancel::show_progress(&con, progress);
-        let shell = Self { con, timer: false, progress, mode, max_rows: 40, output: Output::Screen, once: None, names: Arc::default() };
+        let shell = Self {
+            con,
+            timer: false,
+            progress,
+            mode,
+            max_rows: 40,
+            output: Output::Screen,
+            once: None,
+            names: Arc::default(),
+            bail: false,
+            null: None,
+        };
         shell.refresh_names();
         shell
+    }
+
+    /// Makes scripts stop at their first error (`-bail`).
+    pub fn set_bail(&mut self, bail: bool) {
+        self.bail = bail;
     }
 
     /// Writes one result's text where results go now.
@@ -175,7 +204,7 @@ impl Shell {
                 let types: Vec<String> = schema.fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect();
                 let on_screen = self.once.is_none() && matches!(self.output, Output::Screen);
                 let limits = Limits { max_rows: self.max_rows, width: if on_screen { terminal_width() } else { None } };
-                let text = render(self.mode, &schema, &types, &batches, limits);
+                let text = render(self.mode, &schema, &types, &batches, limits, self.null.as_deref());
                 self.emit(&text);
                 Ok(())
             }
@@ -189,10 +218,13 @@ impl Shell {
     }
 
     /// Runs `text` (statements and dot commands, as a file holds them)
-    /// from line `first_line` of `origin`; stops at the first error, naming
-    /// the statement's line. Returns whether everything succeeded and
-    /// whether to go on (false after `.quit`).
-    pub fn run_script(&mut self, text: &str, origin: &str) -> (bool, bool) {
+    /// from `origin`, printing each error with its line and going on after
+    /// it, as DuckDB's shell does (stopping there with `-bail`, or when
+    /// `stop_at_error`). Returns whether everything succeeded and whether
+    /// to go on (false after `.quit`).
+    pub fn run_script(&mut self, text: &str, origin: &str, stop_at_error: bool) -> (bool, bool) {
+        let stop = stop_at_error || self.bail;
+        let mut all_ok = true;
         let mut buffer = String::new();
         let mut buffer_line = 1;
         let lines: Vec<&str> = text.lines().collect();
@@ -202,10 +234,14 @@ impl Shell {
             if buffer.trim().is_empty() && line.trim_start().starts_with('.') {
                 match self.dot(line.trim()) {
                     Ok(true) => continue,
-                    Ok(false) => return (true, false),
+                    Ok(false) => return (all_ok, false),
                     Err(e) => {
                         eprintln!("Error ({origin} line {number}): {e}");
-                        return (false, true);
+                        all_ok = false;
+                        if stop {
+                            return (false, true);
+                        }
+                        continue;
                     }
                 }
             }
@@ -215,30 +251,38 @@ impl Shell {
             }
             buffer.push_str(line);
             buffer.push('\n');
-            if line.trim_end().ends_with(';') {
-                if !self.run_buffer(&std::mem::take(&mut buffer), buffer_line, origin, many) {
+            if line.trim_end().ends_with(';') && !self.run_buffer(&std::mem::take(&mut buffer), buffer_line, origin, many, stop) {
+                all_ok = false;
+                if stop {
                     return (false, true);
                 }
             }
         }
-        let ok = buffer.trim().is_empty() || self.run_buffer(&buffer, buffer_line, origin, many);
-        (ok, true)
+        if !buffer.trim().is_empty() && !self.run_buffer(&buffer, buffer_line, origin, many, stop) {
+            all_ok = false;
+        }
+        (all_ok, true)
     }
 
-    /// Runs each statement of `buffer` (starting at line `line`); on an
-    /// error prints it (with the line in a script) and returns false.
-    fn run_buffer(&mut self, buffer: &str, line: usize, origin: &str, in_script: bool) -> bool {
+    /// Runs each statement of `buffer` (starting at line `line`), printing
+    /// each error (with its line in a script); with `stop`, none after the
+    /// first error. Returns whether all succeeded.
+    fn run_buffer(&mut self, buffer: &str, line: usize, origin: &str, in_script: bool, stop: bool) -> bool {
+        let mut ok = true;
         for piece in statements(buffer, line) {
             if let Err(e) = self.run_statement(piece.text, piece.line) {
                 match in_script {
                     true => eprintln!("Error ({origin} line {}): {e}", piece.line),
                     false => eprintln!("Error: {e}"),
                 }
-                return false;
+                ok = false;
+                if stop {
+                    break;
+                }
             }
         }
         self.refresh_names();
-        true
+        ok
     }
 
     /// Handles a dot command: Ok(false) to quit, Err with what went wrong.
@@ -272,13 +316,15 @@ impl Shell {
                     None => self.con.table_names().map_err(|e| e.to_string())?,
                 };
                 for table in tables {
-                    let mut described = self.con.describe(&table).map_err(|e| e.to_string())?;
-                    let schema = described.schema();
-                    let batches = described.collect_batches().map_err(|e| e.to_string())?;
-                    let types = vec!["".to_string(); schema.fields().len()];
-                    let text = render(Mode::Table, &schema, &types, &batches, Limits { max_rows: usize::MAX, width: None });
-                    self.emit(&format!("{table}:\n{}", text.lines().filter(|l| !l.trim_matches(['|', ' ']).is_empty()).collect::<Vec<_>>().join("\n")));
+                    let statement = self.create_statement(&table)?;
+                    self.emit(&statement);
                 }
+            }
+            ".nullvalue" => {
+                self.null = match args.as_slice() {
+                    [] => None,
+                    _ => Some(line[".nullvalue".len()..].trim().to_string()),
+                };
             }
             ".mode" => {
                 let name = one(&format!(".mode {}", Mode::NAMES.replace(", ", "|")))?;
@@ -306,12 +352,12 @@ impl Shell {
             ".read" => {
                 let path = one(".read FILE")?;
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-                let (ok, go_on) = self.run_script(&text, path);
+                let (ok, go_on) = self.run_script(&text, path, false);
                 if !go_on {
                     return Ok(false);
                 }
                 if !ok {
-                    return Err(format!("'{path}' stopped at the error above"));
+                    return Err(format!("'{path}' had errors (above)"));
                 }
             }
             ".open" => {
@@ -368,6 +414,23 @@ impl Shell {
         Ok(true)
     }
 
+    /// `CREATE TABLE` for `table` as it is stored (columns, types, NOT NULL).
+    fn create_statement(&self, table: &str) -> Result<String, String> {
+        let batches = self.con.describe(table).and_then(|mut r| r.collect_batches()).map_err(|e| e.to_string())?;
+        let mut columns = Vec::new();
+        for batch in &batches {
+            let text = |i: usize| batch.column(i).as_any().downcast_ref::<swingdb::arrow::array::StringArray>().cloned();
+            let (Some(names), Some(types), Some(nullable)) = (text(0), text(1), text(2)) else {
+                return Err(format!("cannot describe '{table}'"));
+            };
+            for r in 0..batch.num_rows() {
+                let not_null = if nullable.value(r) == "NO" { " NOT NULL" } else { "" };
+                columns.push(format!("  {} {}{not_null}", quoted(names.value(r)), types.value(r)));
+            }
+        }
+        Ok(format!("CREATE TABLE {} (\n{}\n);", quoted(table), columns.join(",\n")))
+    }
+
     /// Loads the CSV file at `path` into `table` (created if missing, else
     /// appended to). The path and the table name go through the API:
     /// neither becomes SQL text.
@@ -421,7 +484,7 @@ impl Shell {
                     buffer.push('\n');
                     if trimmed.ends_with(';') {
                         let _ = editor.add_history_entry(buffer.trim());
-                        self.run_buffer(&std::mem::take(&mut buffer), 1, "", false);
+                        self.run_buffer(&std::mem::take(&mut buffer), 1, "", false, true);
                     }
                 }
                 Err(ReadlineError::Interrupted) if was_interrupted => break,

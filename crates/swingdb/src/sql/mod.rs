@@ -14,6 +14,7 @@ pub mod functions;
 pub mod identity;
 pub mod join_order;
 pub mod json;
+pub mod limit_barrier;
 pub mod ordered_scan;
 pub mod output_names;
 pub mod overflow;
@@ -35,6 +36,7 @@ pub mod table;
 pub mod suggest;
 pub mod types;
 pub mod unique_key_join;
+pub mod using_joins;
 pub mod views;
 pub mod watch;
 

@@ -92,6 +92,7 @@ fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOp
     rules.push(Arc::new(FewGroupsAggregation));
     rules.push(Arc::new(RangeAggregation));
     KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
+    super::limit_barrier::place(&mut rules);
     rules
 }
 

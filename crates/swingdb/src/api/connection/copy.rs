@@ -192,4 +192,16 @@ impl Connection {
             Ok(QueryResult::streaming(stream).interruptible_by(&self.interrupt))
         })
     }
+
+    /// Makes the file(s) at `path` (read as `kind` with `options`, schema
+    /// inferred now) queryable as `name` on this connection, read afresh by
+    /// each query, until [`Connection::unregister`]; shadows a stored table
+    /// of that name. Neither the name nor the path becomes SQL text.
+    pub fn register_file(&self, name: &str, path: &str, kind: FileKind, options: &ReadOptions) -> Result<()> {
+        self.check_external_access(kind.function_name())?;
+        let provider = super::runtime().block_on(async { file_table(&self.ctx.state(), path, kind, options).await })?;
+        self.registered.lock().unwrap().insert(name.to_string(), provider);
+        self.plan_cache.lock().unwrap().clear();
+        Ok(())
+    }
 }

@@ -749,8 +749,10 @@ impl Connection {
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap(), &self.own)?;
         crate::sql::functions::named_options(&mut statement);
         crate::sql::duckdb_syntax::rewrite(&mut statement)?;
-        let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
         let state = self.ctx.state();
+        crate::sql::using_joins::resolve_natural(&mut statement, &state).await;
+        crate::sql::using_joins::rewrite(&mut statement);
+        let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
         let mut refolds = 0;
         let plan = loop {
             match state.statement_to_plan(statement.clone()).await {
