@@ -36,7 +36,8 @@ def pair(db_path):
         con.insert("c", data)
         con.insert("u", data)
     yield con
-    con.close()
+    if not con.closed:
+        con.close()
 
 
 RANGES = [

@@ -131,3 +131,30 @@ def test_read_json_of_documents_arrays_and_lines_agrees_with_duckdb(tmp_path):
     (tmp_path / "numbers.json").write_text("[1, 2]")
     with pytest.raises(swingdb.ProgrammingError, match="not of objects"):
         con.sql(f"SELECT * FROM read_json('{tmp_path / 'numbers.json'}')")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a;b;c\n1;x;2.5\n2;y;3.5\n",  # semicolons
+        "a|b|c\n1|x|2.5\n2|y|3.5\n",  # pipes
+        "a\tb\tc\n1\tx\t2.5\n2\ty\t3.5\n",  # tabs
+        'a,b,c\n1,"x, quoted",2.5\n2,y,3.5\n',  # commas, one inside quotes
+        "1,x,2.5\n2,y,3.5\n",  # no header: the first line is data
+    ],
+)
+def test_read_csv_guesses_the_delimiter_and_header_as_duckdb(tmp_path, text):
+    import duckdb
+
+    path = tmp_path / "guess.csv"
+    path.write_text(text)
+    con = swingdb.connect()
+    ours = con.sql(f"SELECT * FROM read_csv('{path}')")
+    theirs = duckdb.sql(f"SELECT * FROM read_csv('{path}')")
+    assert ours.fetchall() == theirs.fetchall()
+    assert len(ours.columns) == 3
+    if text[0] == "a":
+        assert ours.columns == theirs.columns == ["a", "b", "c"]
+    assert con.read_csv(path).fetchall() == theirs.fetchall()
+    # Given options are kept as given.
+    assert len(con.read_csv(path, delim=",").columns) == (3 if "," in text.split("\n")[0] else 1)

@@ -70,7 +70,7 @@ impl FileKind {
     fn format(self, options: &ReadOptions) -> Arc<dyn FileFormat> {
         match self {
             FileKind::Csv => {
-                let mut csv = CsvFormat::default().with_has_header(options.header).with_delimiter(options.delimiter);
+                let mut csv = CsvFormat::default().with_has_header(options.header.unwrap_or(true)).with_delimiter(options.delimiter.unwrap_or(b','));
                 if let Some(quote) = options.quote {
                     csv = csv.with_quote(quote);
                 }
@@ -92,10 +92,10 @@ impl FileKind {
 /// How to read a file, as `read_csv`'s options (DuckDB's names) give it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadOptions {
-    /// The first line names the columns (CSV).
-    pub header: bool,
-    /// The field separator (CSV).
-    pub delimiter: u8,
+    /// The first line names the columns (CSV; `None`: guessed, see [`super::csv_sniff`]).
+    pub header: Option<bool>,
+    /// The field separator (CSV; `None`: guessed).
+    pub delimiter: Option<u8>,
     /// The text that stands for NULL (CSV), e.g. `NA`.
     pub null: Option<String>,
     /// The quote character (CSV).
@@ -109,7 +109,7 @@ pub struct ReadOptions {
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        Self { header: true, delimiter: b',', null: None, quote: None, escape: None, date_format: None }
+        Self { header: None, delimiter: None, null: None, quote: None, escape: None, date_format: None }
     }
 }
 
@@ -130,10 +130,10 @@ impl ReadOptions {
         };
         match name.to_ascii_lowercase().as_str() {
             "header" => match value {
-                ScalarValue::Boolean(Some(b)) => self.header = *b,
+                ScalarValue::Boolean(Some(b)) => self.header = Some(*b),
                 other => return plan_err!("{function}: option header takes true or false, not {other}"),
             },
-            "delim" | "delimiter" | "sep" | "separator" => self.delimiter = byte()?,
+            "delim" | "delimiter" | "sep" | "separator" => self.delimiter = Some(byte()?),
             "nullstr" | "null" | "null_string" => self.null = Some(text()?),
             "quote" => self.quote = Some(byte()?),
             "escape" => self.escape = Some(byte()?),
@@ -156,6 +156,24 @@ fn regex_escape(text: &str) -> String {
         out.push(c);
         out
     })
+}
+
+/// `options` with the delimiter and header a CSV file at `path` does not
+/// state guessed from its first 64 KiB (see [`super::csv_sniff`]); for a
+/// glob or an unreadable file, DuckDB's defaults (`,` and a header).
+fn sniffed_options(path: &str, options: &ReadOptions) -> ReadOptions {
+    use std::io::Read;
+    const SAMPLE: u64 = 64 << 10;
+    let mut sample = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(SAMPLE).read_to_end(&mut sample));
+    let mut resolved = options.clone();
+    if read.is_ok() {
+        let whole = (sample.len() as u64) < SAMPLE;
+        let dialect = super::csv_sniff::sniff(&sample, whole, options.quote.unwrap_or(b'"'), options.delimiter, options.header);
+        resolved.delimiter = Some(dialect.delimiter);
+        resolved.header = Some(dialect.header);
+    }
+    resolved
 }
 
 /// Builds a table over the file(s) at `path` (a local path or glob), inferring the schema.
@@ -183,6 +201,14 @@ pub async fn file_table(
             return Ok(table);
         }
     }
+    let sniffed;
+    let options = match kind {
+        FileKind::Csv if options.header.is_none() || options.delimiter.is_none() => {
+            sniffed = sniffed_options(path, options);
+            &sniffed
+        }
+        _ => options,
+    };
     let listing = ListingOptions::new(kind.format(options)).with_file_extension(extension);
     let schema = listing.infer_schema(state, &url).await?;
     // DataFusion's CSV reader ignores the NULL text (its inference heeds
@@ -381,10 +407,10 @@ impl TableFunctionImpl for ReadFile {
             // The older positional form: read_csv('f', header, delimiter).
             None => {}
             Some(Expr::Literal(ScalarValue::Boolean(Some(b)), _)) => {
-                options.header = *b;
+                options.header = Some(*b);
                 match exprs.get(2).map(literal_string) {
                     None => {}
-                    Some(Some(d)) if d.len() == 1 => options.delimiter = d.as_bytes()[0],
+                    Some(Some(d)) if d.len() == 1 => options.delimiter = Some(d.as_bytes()[0]),
                     Some(_) => return plan_err!("{name}: third argument (delimiter) must be a one-character string"),
                 }
             }

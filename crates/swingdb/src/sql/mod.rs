@@ -5,6 +5,7 @@ pub mod case_fold;
 pub mod catalog;
 pub mod checks;
 pub mod conjunction;
+pub mod csv_sniff;
 pub mod diagnose;
 pub mod duckdb_syntax;
 pub mod estimate_barrier;

@@ -136,7 +136,7 @@ impl Connection {
             return self.append_from(&name, remote::url_table(filename).await?).await;
         }
         let options = CopyOptions::parse(options, filename)?;
-        let read = ReadOptions { header: options.header, delimiter: options.delimiter, ..ReadOptions::default() };
+        let read = ReadOptions { header: Some(options.header), delimiter: Some(options.delimiter), ..ReadOptions::default() };
         let provider = file_table(&self.ctx.state(), filename, options.kind, &read).await?;
         self.append_from(&name, provider).await
     }
