@@ -336,48 +336,38 @@ fn plan(select: &Select) -> Option<Plan> {
     Some(plan)
 }
 
+/// The constraint of a join operator that has one (`$op` by reference or by
+/// mutable reference).
+macro_rules! constraint {
+    ($op:expr) => {
+        match $op {
+            JoinOperator::Join(c)
+            | JoinOperator::Inner(c)
+            | JoinOperator::Left(c)
+            | JoinOperator::LeftOuter(c)
+            | JoinOperator::Right(c)
+            | JoinOperator::RightOuter(c)
+            | JoinOperator::FullOuter(c)
+            | JoinOperator::CrossJoin(c)
+            | JoinOperator::Semi(c)
+            | JoinOperator::LeftSemi(c)
+            | JoinOperator::RightSemi(c)
+            | JoinOperator::Anti(c)
+            | JoinOperator::LeftAnti(c)
+            | JoinOperator::RightAnti(c)
+            | JoinOperator::StraightJoin(c) => Some(c),
+            JoinOperator::AsOf { constraint, .. } => Some(constraint),
+            _ => None,
+        }
+    };
+}
+
 fn constraint_ref(op: &JoinOperator) -> Option<&JoinConstraint> {
-    match op {
-        JoinOperator::Join(c)
-        | JoinOperator::Inner(c)
-        | JoinOperator::Left(c)
-        | JoinOperator::LeftOuter(c)
-        | JoinOperator::Right(c)
-        | JoinOperator::RightOuter(c)
-        | JoinOperator::FullOuter(c)
-        | JoinOperator::CrossJoin(c)
-        | JoinOperator::Semi(c)
-        | JoinOperator::LeftSemi(c)
-        | JoinOperator::RightSemi(c)
-        | JoinOperator::Anti(c)
-        | JoinOperator::LeftAnti(c)
-        | JoinOperator::RightAnti(c)
-        | JoinOperator::StraightJoin(c) => Some(c),
-        JoinOperator::AsOf { constraint, .. } => Some(constraint),
-        _ => None,
-    }
+    constraint!(op)
 }
 
 fn constraint_of(op: &mut JoinOperator) -> Option<&mut JoinConstraint> {
-    match op {
-        JoinOperator::Join(c)
-        | JoinOperator::Inner(c)
-        | JoinOperator::Left(c)
-        | JoinOperator::LeftOuter(c)
-        | JoinOperator::Right(c)
-        | JoinOperator::RightOuter(c)
-        | JoinOperator::FullOuter(c)
-        | JoinOperator::CrossJoin(c)
-        | JoinOperator::Semi(c)
-        | JoinOperator::LeftSemi(c)
-        | JoinOperator::RightSemi(c)
-        | JoinOperator::Anti(c)
-        | JoinOperator::LeftAnti(c)
-        | JoinOperator::RightAnti(c)
-        | JoinOperator::StraightJoin(c) => Some(c),
-        JoinOperator::AsOf { constraint, .. } => Some(constraint),
-        _ => None,
-    }
+    constraint!(op)
 }
 
 /// The kind of a join this rewrite follows (`None`: one it leaves alone).
