@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shutil
+import tempfile
 import subprocess
 import sys
 import textwrap
@@ -167,9 +168,23 @@ def _run_batch(items, code, work, tally, label, timeout=600, internal_fails=True
     if out.returncode != 0 or "DONE" not in out.stdout:
         done = open(progress).read().split()
         k = int(done[-1]) if done else 0
-        tally.fail(f"{label}: CRASH (exit {out.returncode}) at item {k}: {str(items[k])[:300]!r} {out.stderr[-300:]}")
+        kept = _keep_finding(items[k], label, k)
+        tally.fail(f"{label}: CRASH (exit {out.returncode}) at item {k}: {str(items[k])[:300]!r}{kept} {out.stderr[-300:]}")
         return k + 1
     return len(items)
+
+
+#: Where inputs that crashed are kept (the scratch directory goes at the end of a run).
+FINDINGS = os.path.join(tempfile.gettempdir(), "swingdb-stress-findings")
+
+
+def _keep_finding(item, label: str, k: int) -> str:
+    """Copies a crashing database directory (an item that is one) to FINDINGS; says where."""
+    if not (isinstance(item, str) and os.path.isdir(item)):
+        return ""
+    target = os.path.join(FINDINGS, f"{label}-{k}-{os.getpid()}")
+    shutil.copytree(item, target, dirs_exist_ok=True)
+    return f" (kept in {target})"
 
 
 def run_sql(budget, work, rng, tally, batch_size=2000):
