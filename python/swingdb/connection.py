@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal as _decimal
+import itertools
 import os
 
 import pyarrow as pa
@@ -101,11 +102,10 @@ class _Registration:
     as a relation built on it lives (relations keep it; when the last goes,
     the registration goes)."""
 
-    _count = 0
+    _numbers = itertools.count(1)  # next() is atomic: threads never share a name
 
     def __init__(self, connection: "Connection"):
-        _Registration._count += 1
-        self.name = f"__swingdb_relation_{os.getpid()}_{_Registration._count}"
+        self.name = f"__swingdb_relation_{os.getpid()}_{next(_Registration._numbers)}"
         self._con = connection._con
 
     def __del__(self):
@@ -193,17 +193,21 @@ class Connection:
         """A lazy relation over the pandas or polars DataFrame `df` (as DuckDB's
         ``from_df``); numeric columns are shared, not copied. Anything
         :meth:`register` takes works too."""
-        return self._relation_over(ingest.to_arrow(df, "the DataFrame"))
+        arrow = ingest.to_arrow(df, "the DataFrame")
+        return self._registered_relation(lambda name: self._con.register(name, arrow))
 
     def from_arrow(self, data) -> Relation:
         """A lazy relation over the pyarrow Table, RecordBatch or reader `data`
         (anything with ``__arrow_c_stream__``), as DuckDB's ``from_arrow``."""
-        return self._relation_over(ingest.to_arrow(data, "the Arrow data"))
+        arrow = ingest.to_arrow(data, "the Arrow data")
+        return self._registered_relation(lambda name: self._con.register(name, arrow))
 
-    def _relation_over(self, arrow) -> Relation:
+    def _registered_relation(self, register) -> Relation:
+        """A relation over what `register(name)` registers under a private name,
+        for as long as a relation built on it lives."""
         self._check_open()
         registration = _Registration(self)
-        self._con.register(registration.name, arrow)
+        register(registration.name)
         return Relation(self, f"SELECT * FROM {quote_identifier(registration.name)}", keep=(registration,))
 
     def execute(self, query: str, params=None) -> "Cursor":
@@ -335,11 +339,8 @@ class Connection:
         return self._relation_over_file(path, "json", {})
 
     def _relation_over_file(self, path, kind: str, given: dict) -> Relation:
-        self._check_open()
         options = [(k, v) for k, v in given.items() if v is not None]
-        registration = _Registration(self)
-        self._con.register_file(registration.name, os.fspath(path), kind, options)
-        return Relation(self, f"SELECT * FROM {quote_identifier(registration.name)}", keep=(registration,))
+        return self._registered_relation(lambda name: self._con.register_file(name, os.fspath(path), kind, options))
 
     def remove_function(self, name: str) -> "Connection":
         """Removes the SQL function `name` made by :meth:`create_function`."""
@@ -557,19 +558,10 @@ class Cursor:
         """A ``pyarrow.RecordBatchReader`` over the last result's rows (streams)."""
         return self._need_result().fetch_record_batch(rows_per_batch)
 
-    def fetchnumpy(self, **options):
-        """The last result as a dict of numpy arrays (see :meth:`Result.numpy`)."""
-        return self._need_result().numpy(**options)
-
-    def fetchdf(self):
-        """The last result as a ``pandas.DataFrame`` (DuckDB's name; also ``fetch_df``)."""
-        return self._need_result().df()
-
-    fetch_df = fetchdf
-
-    def fetch_arrow_table(self):
-        """The last result as a ``pyarrow.Table`` (DuckDB's name)."""
-        return self._need_result().arrow()
+    # DuckDB's names for the whole forms.
+    fetchnumpy = numpy
+    fetchdf = fetch_df = df
+    fetch_arrow_table = arrow
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self._need_result().__arrow_c_stream__(requested_schema)

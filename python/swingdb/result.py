@@ -240,19 +240,9 @@ class Result(Composable):
         return arrays
 
     # DuckDB's names for the whole forms.
-    def fetchnumpy(self, **options):
-        """The same as :meth:`numpy` (DuckDB's name)."""
-        return self.numpy(**options)
-
-    def fetchdf(self):
-        """The same as :meth:`df` (DuckDB's name; also ``fetch_df``)."""
-        return self.df()
-
-    fetch_df = fetchdf
-
-    def fetch_arrow_table(self) -> pa.Table:
-        """The same as :meth:`arrow` (DuckDB's name)."""
-        return self.arrow()
+    fetchnumpy = numpy
+    fetchdf = fetch_df = df
+    fetch_arrow_table = arrow
 
     # -- composing and storing (see relation.py) ----------------------------
     def _relation(self) -> Relation:
