@@ -55,7 +55,7 @@ def test_interactive_shell(tmp_path):
     child.sendline(".tables")
     child.expect("items")
     child.sendline(".schema items")
-    child.expect(r"CREATE TABLE items \(\r?\n  id INTEGER NOT NULL,\r?\n  name VARCHAR\r?\n\);")  # SQL type names, not Arrow's Utf8
+    child.expect(r'CREATE TABLE "items" \(\r?\n    "id" INTEGER NOT NULL,\r?\n    "name" VARCHAR\r?\n\);')  # SQL type names, not Arrow's Utf8
     child.sendline(".schema nope")
     child.expect("table 'nope' does not exist")
     child.sendline(".timer on")
@@ -152,7 +152,7 @@ CREATE TABLE fresh (x INTEGER);
     assert "100 rows (4 shown, 96 left out; .maxrows N shows more)" in p.stdout
     assert "sales" in p.stdout and "no table matches 'nope'" in p.stderr
     assert p.returncode == 1  # .tables nope failed; the script went on
-    assert "CREATE TABLE sales (\n  \"Qty\" BIGINT,\n  region VARCHAR\n);" in p.stdout and "fresh" in p.stdout
+    assert 'CREATE TABLE "sales" (\n    "Qty" BIGINT,\n    "region" VARCHAR\n);' in p.stdout and "fresh" in p.stdout
     p = run(stdin=".schema nope\n")
     assert "table 'nope' does not exist" in p.stderr
     p = run(stdin=f".open {db}\nCREATE TABLE fresh (x INTEGER);\n.tables\n")

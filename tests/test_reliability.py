@@ -122,8 +122,8 @@ def test_cli_schema_takes_the_name_as_a_value(tmp_path):
     listed = child.before
     child.sendline(".quit")
     child.expect(pexpect.EOF)
-    assert "v BIGINT" not in injected and "does not exist" in injected, injected
-    assert "CREATE TABLE victim (" in listed and "v BIGINT" in listed, listed
+    assert '"v" BIGINT' not in injected and "does not exist" in injected, injected
+    assert 'CREATE TABLE "victim" (' in listed and '"v" BIGINT' in listed, listed
 
 
 # -- 4. other local users -------------------------------------------------------------

@@ -40,14 +40,6 @@ twice on an empty line, it exits. Dot commands:
   .help                  this text
   .quit / .exit          leave (Ctrl-D works too)";
 
-/// `name` as an SQL identifier: bare when it is a plain lower-case word,
-/// else in double quotes (quotes doubled).
-fn quoted(name: &str) -> String {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if plain { name.to_string() } else { format!("\"{}\"", name.replace('"', "\"\"")) }
-}
-
 /// Where results go.
 enum Output {
     Screen,
@@ -316,8 +308,8 @@ impl Shell {
                     None => self.con.table_names().map_err(|e| e.to_string())?,
                 };
                 for table in tables {
-                    let statement = self.create_statement(&table)?;
-                    self.emit(&statement);
+                    let statement = self.con.create_statement(&table).map_err(|e| e.to_string())?;
+                    self.emit(statement.trim_end());
                 }
             }
             ".nullvalue" => {
@@ -412,23 +404,6 @@ impl Shell {
             other => return Err(format!("unknown command {other}; try .help")),
         }
         Ok(true)
-    }
-
-    /// `CREATE TABLE` for `table` as it is stored (columns, types, NOT NULL).
-    fn create_statement(&self, table: &str) -> Result<String, String> {
-        let batches = self.con.describe(table).and_then(|mut r| r.collect_batches()).map_err(|e| e.to_string())?;
-        let mut columns = Vec::new();
-        for batch in &batches {
-            let text = |i: usize| batch.column(i).as_any().downcast_ref::<swingdb::arrow::array::StringArray>().cloned();
-            let (Some(names), Some(types), Some(nullable)) = (text(0), text(1), text(2)) else {
-                return Err(format!("cannot describe '{table}'"));
-            };
-            for r in 0..batch.num_rows() {
-                let not_null = if nullable.value(r) == "NO" { " NOT NULL" } else { "" };
-                columns.push(format!("  {} {}{not_null}", quoted(names.value(r)), types.value(r)));
-            }
-        }
-        Ok(format!("CREATE TABLE {} (\n{}\n);", quoted(table), columns.join(",\n")))
     }
 
     /// Loads the CSV file at `path` into `table` (created if missing, else

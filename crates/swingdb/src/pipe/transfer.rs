@@ -219,8 +219,12 @@ impl Sender {
     }
 
     /// The error to report for `failure` (a stream that could not be
-    /// written): the importer's own reason if it sent one, else `failure`.
+    /// written): the importer's own reason if it sent one, else `failure`
+    /// (at once when the user stopped the transfer).
     pub fn explain(&mut self, failure: Error) -> Error {
+        if failure.kind() == ErrorKind::Interrupted {
+            return failure;
+        }
         self.control.set_patience(Some(std::time::Duration::from_secs(1)));
         match wire::receive(&mut self.control) {
             Ok(Message::Abort { message }) => Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name)),
@@ -537,8 +541,12 @@ impl Receiver {
     }
 
     /// The error to report for `failure` (a stream that broke off): the
-    /// exporter's own reason if it sent one, else `failure`.
+    /// exporter's own reason if it sent one, else `failure` (at once when
+    /// the user stopped the transfer).
     pub fn explain(&self, failure: Error) -> Error {
+        if failure.kind() == ErrorKind::Interrupted {
+            return failure;
+        }
         let Ok(mut control) = self.control.try_lock() else { return failure };
         control.set_patience(Some(std::time::Duration::from_secs(1)));
         let reason = wire::receive(&mut *control);

@@ -91,6 +91,14 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
     out
 }
 
+/// The statement(s) that make table or view `name` again.
+fn definition(name: &str, meta: &TableMeta) -> String {
+    match &meta.view {
+        Some(view) => format!("{};\n", view.trim_end_matches(';')),
+        None => create_sql(name, meta),
+    }
+}
+
 /// Table names with every table after those its FOREIGN KEYs reference.
 fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String> {
     let mut done: Vec<String> = Vec::new();
@@ -119,6 +127,13 @@ fn file_name(position: usize, name: &str) -> String {
 }
 
 impl Connection {
+    /// The statement(s) that make table or view `name` again, as EXPORT
+    /// DATABASE writes them into `schema.sql`: columns, types, keys,
+    /// defaults, checks, clustering and indexes (the shell's `.schema`).
+    pub fn create_statement(&self, name: &str) -> Result<String> {
+        Ok(definition(name, self.visible_table(name)?.as_ref()))
+    }
+
     /// `EXPORT DATABASE 'dir'`: see the module doc.
     pub(super) async fn export_database(&self, dir: &str) -> Result<QueryResult> {
         self.check_external_access("EXPORT DATABASE")?;
@@ -140,8 +155,8 @@ impl Connection {
         }
         let mut views: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| m.view.is_some()).collect();
         views.sort_by_key(|(_, m)| m.modified);
-        for (_, meta) in views {
-            schema.push_str(&format!("{};\n", meta.view.as_deref().unwrap_or_default().trim_end_matches(';')));
+        for (name, meta) in views {
+            schema.push_str(&definition(name, meta));
         }
         for (file, text) in [("schema.sql", &schema), ("load.sql", &load)] {
             let path = root.join(file);

@@ -382,12 +382,17 @@ impl Connection {
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
     /// type, nullable); a ProgrammingError naming it if there is none.
     pub fn describe(&self, name: &str) -> Result<QueryResult> {
+        describe_columns(&self.visible_table(name)?.schema)
+    }
+
+    /// Table or view `name` as this connection sees it; a ProgrammingError
+    /// naming it (and the tables there are) if there is none.
+    fn visible_table(&self, name: &str) -> Result<Arc<TableMeta>> {
         let tables = self.visible_tables()?;
-        let Some(meta) = tables.get(name) else {
+        tables.get(name).cloned().ok_or_else(|| {
             let known = tables.keys().cloned().collect::<Vec<_>>().join(", ");
-            return Err(Error::programming(format!("table '{name}' does not exist (tables: {known})")));
-        };
-        describe_columns(&meta.schema)
+            Error::programming(format!("table '{name}' does not exist (tables: {known})"))
+        })
     }
 
     /// The underlying DataFusion session (for registering functions, tuning).

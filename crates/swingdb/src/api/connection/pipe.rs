@@ -196,7 +196,7 @@ impl Connection {
             match outcome {
                 Ok(counts) => sent.push(counts),
                 Err(e) => {
-                    let e = if e.kind() == ErrorKind::Interrupted { e } else { sender.explain(e) };
+                    let e = sender.explain(e);
                     sender.abort(e.message());
                     return Err(e);
                 }
