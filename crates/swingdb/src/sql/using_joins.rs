@@ -24,7 +24,8 @@
 //! ([`resolve_natural`]), found by planning each side alone.
 //!
 //! A join this cannot follow without knowing the tables' columns (a side
-//! without a name to qualify by, a using column not yet merged on a left
+//! without a name to qualify by, two sides whose names end alike (`s.t`
+//! and `t`), a using column not yet merged on a left
 //! side of several tables, a wildcard with options, a right semi or anti
 //! join) is left as it was.
 
@@ -255,6 +256,20 @@ struct Plan {
 fn plan(select: &Select) -> Option<Plan> {
     let mut plan = Plan { merged: Vec::new(), parts: Vec::new(), conditions: HashMap::new(), first_using: HashMap::new() };
     let mut all_named = true;
+    // Each FROM item's qualifier must name it alone: `t.k` would also match
+    // `s.t` (or an alias `t`), and `s.t.k = t.k` then compares a column
+    // with itself.
+    let mut names: Vec<String> = Vec::new();
+    for twj in &select.from {
+        for factor in std::iter::once(&twj.relation).chain(twj.joins.iter().map(|j| &j.relation)) {
+            if let Some(last) = qualifier(factor).and_then(|q| q.last().map(normal)) {
+                if names.contains(&last) {
+                    return None;
+                }
+                names.push(last);
+            }
+        }
+    }
     for (t, twj) in select.from.iter().enumerate() {
         let uses = twj.joins.iter().any(|j| matches!(constraint_ref(&j.join_operator), Some(JoinConstraint::Using(_))));
         let Some(first) = qualifier(&twj.relation) else {
@@ -497,6 +512,8 @@ mod tests {
             "SELECT * FROM (SELECT 1 AS k) JOIN b USING (k)",
             "SELECT * EXCLUDE (z) FROM a JOIN b USING (k)",
             "SELECT * FROM a JOIN b ON a.k = b.k",
+            "SELECT count(*) FROM s.t JOIN t USING (a)",
+            "SELECT * FROM a AS t JOIN t USING (k)",
         ] {
             let once = rewritten(sql);
             assert_eq!(once, DFParser::parse_sql(sql).unwrap().pop_front().unwrap().to_string(), "{sql}");
