@@ -160,14 +160,19 @@ def test_transaction_misuse(con):
 def test_show_tables_describe_information_schema(con):
     con.sql("CREATE TABLE t1 (a INTEGER NOT NULL, b VARCHAR)")
     con.sql("CREATE TABLE t2 (c DOUBLE)")
-    names = [r[2] for r in con.sql("SHOW TABLES").fetchall() if r[1] == "main"]
-    assert sorted(names) == ["t1", "t2"]
+    # DuckDB's SHOW TABLES: one column of the database's own tables.
+    assert con.sql("SHOW TABLES").fetchall() == [("t1",), ("t2",)]
+    everything = con.sql("SHOW ALL TABLES").fetchall()
+    assert [(r[1], r[2], r[3], r[4]) for r in everything] == [
+        ("main", "t1", ["a", "b"], ["INTEGER", "VARCHAR"]),
+        ("main", "t2", ["c"], ["DOUBLE"]),
+    ]
     desc = con.sql("DESCRIBE t1").fetchall()
     assert [(r[0], r[2]) for r in desc] == [("a", "NO"), ("b", "YES")]
     cols = con.sql(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 't1' ORDER BY ordinal_position"
     ).fetchall()
-    assert cols == [("a", "Int32"), ("b", "Utf8")]
+    assert cols == [("a", "INTEGER"), ("b", "VARCHAR")]
 
 
 def test_selects_datafusion_supports(con):

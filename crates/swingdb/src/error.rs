@@ -73,6 +73,16 @@ impl Error {
         self.message = message.into();
         self
     }
+    /// This error, located at `span` of the statement's text.
+    pub(crate) fn with_span(mut self, span: SqlSpan) -> Self {
+        self.span = Some(span);
+        self
+    }
+    /// This error with another kind (a mistake DataFusion reported as its own).
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
     /// Shorthand for [`ErrorKind::Programming`].
     pub fn programming(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Programming, message)

@@ -29,6 +29,9 @@ pub struct QueryResult {
     held: Option<RecordBatch>,
     /// Cancels a fetch (the connection's, once [`Self::interruptible_by`] set it).
     interrupt: Interrupt,
+    /// The statement's text, which errors raised while fetching point into
+    /// (see [`Self::explained_by`]).
+    sql: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for QueryResult {
@@ -40,24 +43,33 @@ impl std::fmt::Debug for QueryResult {
 impl QueryResult {
     /// A result without rows or columns (DDL, transaction control).
     pub(crate) fn empty() -> Self {
-        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
+        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
     }
 
     /// A result of a DML statement: one row, one `count` column.
     pub(crate) fn count(n: u64) -> Self {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), gather: false, held: None, interrupt: Interrupt::default() }
+        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), gather: false, held: None, interrupt: Interrupt::default(), sql: None }
     }
 
     /// A result of rows computed already.
     pub(crate) fn rows(batch: RecordBatch) -> Self {
-        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
+        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default() }
+        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
+    }
+
+    /// This result, whose fetch errors point at their place in `sql` (the
+    /// statement's text) as planning errors do.
+    pub(crate) fn explained_by(mut self, sql: &str) -> Self {
+        if self.stream.is_some() {
+            self.sql = Some(Arc::from(sql));
+        }
+        self
     }
 
     /// This result, its fetches cancelled by `interrupt` (a connection's).
@@ -142,7 +154,11 @@ impl QueryResult {
                 Ok(Some(Err(e))) => {
                     self.stream = None;
                     self.interrupt.end_progress();
-                    return Err(e.into());
+                    let e = e.into();
+                    return Err(match &self.sql {
+                        Some(sql) => crate::sql::diagnose::explain(e, sql),
+                        None => e,
+                    });
                 }
                 Err(interrupted) => {
                     self.stream = None;

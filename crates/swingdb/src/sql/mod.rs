@@ -7,7 +7,7 @@ pub mod checks;
 pub mod conjunction;
 pub mod csv_sniff;
 pub mod diagnose;
-pub mod duckdb_syntax;
+pub mod dialect;
 pub mod estimate_barrier;
 pub mod few_groups;
 pub mod filter_placement;

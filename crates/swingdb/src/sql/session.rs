@@ -155,7 +155,11 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
         .build();
     let mut state = state;
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.
-    let mut planners = vec![Arc::new(super::json::JsonOperators) as Arc<dyn datafusion::logical_expr::planner::ExprPlanner>];
+    // String subscripts before DataFusion's, which take lists only.
+    let mut planners = vec![
+        Arc::new(super::json::JsonOperators) as Arc<dyn datafusion::logical_expr::planner::ExprPlanner>,
+        Arc::new(super::dialect::subscripts::StringSubscripts),
+    ];
     planners.extend(state.expr_planners().iter().cloned());
     state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
     let ctx = SessionContext::new_with_state(state);
@@ -170,6 +174,11 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
     for function in super::json::functions() {
         ctx.register_udf(function.as_ref().clone());
+    }
+    ctx.register_udf(super::dialect::settings::current_setting());
+    ctx.register_udf(super::dialect::information_schema::sql_type_name());
+    for function in super::dialect::functions::functions() {
+        ctx.register_udf(function);
     }
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));

@@ -412,7 +412,8 @@ impl TableProvider for SegmentTable {
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         let config = state.config();
         let partitions = config.target_partitions().max(1);
-        let per_slice = (rows / (4 * partitions)).clamp(config.batch_size(), MAX_SLICE_ROWS);
+        let batch_size = config.batch_size();
+        let per_slice = (rows / (4 * partitions)).clamp(batch_size, MAX_SLICE_ROWS.max(batch_size));
         // Columns stored in ascending order are declared so; the most varied
         // of them cuts the partitions (see `ordered_scan`). A LIMIT keeps one
         // partition, so that it returns the first rows.
@@ -426,7 +427,7 @@ impl TableProvider for SegmentTable {
             Some(key) => ordered_scan::split_at_key_changes(&batches, key, partitions)?,
             None => vec![batches],
         };
-        let runs: Vec<Vec<RecordBatch>> = runs.into_iter().map(|run| slice_batches(run, per_slice, config.batch_size())).collect();
+        let runs: Vec<Vec<RecordBatch>> = runs.into_iter().map(|run| slice_batches(run, per_slice, batch_size)).collect();
         let orderings = ordered_scan::orderings(&schema, &ascending);
         let source = MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
         let indexes = &self.meta.constraints.indexes;

@@ -69,17 +69,48 @@ pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> R
 }
 
 /// DataFusion itself refuses NULLs for non-nullable columns while computing an
-/// INSERT's rows, naming its internal column; say it in the table's terms.
-pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str) -> Error {
+/// INSERT's rows, naming its own column ("Column 'column2' is declared as
+/// non-nullable but contains null values"); say it in the table's terms. The
+/// name is the table's, or one of `input`'s (an INSERT's VALUES, whose
+/// projection says which table column it fills). Without `input`, an error
+/// naming no column of the table is left for a caller that has it.
+pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: Option<&LogicalPlan>) -> Error {
     if !err.message().contains("non-nullable but contains null") {
         return err;
     }
     let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
-    let which = match not_null.as_slice() {
-        [one] => format!("column '{one}'"),
-        many => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
+    let named = err.message().split("Column '").nth(1).and_then(|rest| rest.split_once("' is declared")).map(|(name, _)| name.to_string());
+    let column = named.and_then(|name| match not_null.contains(&name.as_str()) {
+        true => Some(name),
+        false => input.and_then(|plan| filled_by(plan, &name)),
+    });
+    let which = match (column, not_null.as_slice()) {
+        (Some(one), _) => format!("column '{one}'"),
+        (None, _) if input.is_none() => return err,
+        (None, [one]) => format!("column '{one}'"),
+        (None, many) => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
     };
     Error::new(ErrorKind::Integrity, format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"))
+}
+
+/// The table column an INSERT's `input` fills from its own column `name`
+/// (`column2 AS name` in the projection over its VALUES).
+fn filled_by(input: &LogicalPlan, name: &str) -> Option<String> {
+    let projection = match input {
+        LogicalPlan::Projection(projection) => projection,
+        LogicalPlan::Sort(sort) => return filled_by(&sort.input, name),
+        _ => return None,
+    };
+    projection.expr.iter().find_map(|e| match e {
+        Expr::Alias(alias) => {
+            let mut inner = alias.expr.as_ref();
+            while let Expr::Cast(cast) = inner {
+                inner = cast.expr.as_ref();
+            }
+            matches!(inner, Expr::Column(c) if c.name == name).then(|| alias.name.clone())
+        }
+        _ => None,
+    })
 }
 
 /// Replaces the scan of `table` inside `plan` by a scan of `source`.
@@ -112,8 +143,7 @@ impl Connection {
                 }
                 let added = self
                     .store_rows(dml.input.as_ref().clone(), &meta.schema, &name, &meta.constraints.cluster_by)
-                    .await
-                    .map_err(|e| not_null_violation(e, &meta.schema, &name))?;
+                    .await?;
                 let count: u64 = added.iter().map(|s| s.rows).sum();
                 let segments = match op {
                     InsertOp::Overwrite => added,

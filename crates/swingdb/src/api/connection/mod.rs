@@ -31,6 +31,7 @@ use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::watch::watch_plan;
 use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
+use crate::sql::dialect::settings;
 use crate::sql::diagnose;
 use crate::sql::suggest::closest;
 use crate::sql::types::sql_name;
@@ -52,7 +53,7 @@ use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::MemTable;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::logical_expr::{DdlStatement, LogicalPlan};
+use datafusion::logical_expr::{DdlStatement, LogicalPlan, Statement};
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
 use datafusion::prelude::SessionContext;
@@ -299,7 +300,7 @@ impl Connection {
             })
         });
         let result = result.map_err(|e| diagnose::explain(e, sql))?;
-        Ok(result.interruptible_by(&self.interrupt))
+        Ok(result.interruptible_by(&self.interrupt).explained_by(sql))
     }
 
     /// What cancels this connection's running statement or fetch from
@@ -753,7 +754,7 @@ impl Connection {
         let upsert = upsert::take_upsert(&mut statement)?;
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap(), &self.own)?;
         crate::sql::functions::named_options(&mut statement);
-        crate::sql::duckdb_syntax::rewrite(&mut statement)?;
+        crate::sql::dialect::syntax::rewrite(&mut statement)?;
         let state = self.ctx.state();
         crate::sql::using_joins::resolve_natural(&mut statement, &state).await;
         crate::sql::using_joins::rewrite(&mut statement);
@@ -781,7 +782,11 @@ impl Connection {
                 if wanted == 1 { "" } else { "s" }
             )));
         }
-        match bind_params(plan, params)? {
+        let plan = match bind_params(plan, params)? {
+            LogicalPlan::Statement(Statement::SetVariable(set)) => LogicalPlan::Statement(Statement::SetVariable(settings::checked(set)?)),
+            plan => plan,
+        };
+        match plan {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, column_rules).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
@@ -797,7 +802,7 @@ impl Connection {
                 let target = copy.output_url.clone();
                 self.run_copy(LogicalPlan::Copy(copy), &target).await
             }
-            LogicalPlan::Statement(s) if !matches!(s, datafusion::logical_expr::Statement::SetVariable(_)) => {
+            LogicalPlan::Statement(s) if !matches!(s, Statement::SetVariable(_)) => {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
@@ -944,7 +949,7 @@ impl Connection {
         let progress = self.progress.lock().unwrap().clone();
         let mut rows = 0;
         while let Some(batch) = stream.next().await {
-            let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table))?;
+            let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table, None))?;
             rows += batch.num_rows() as u64;
             writer.push(conform(&batch, schema, table)?)?;
             if let Some(report) = &progress {

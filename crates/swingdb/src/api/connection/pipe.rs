@@ -2,7 +2,7 @@
 //! export, `'db://NAME'` used as a table and [`Connection::pipe_from`] import,
 //! and the handover of stored segments between two swingdb databases.
 
-use super::Connection;
+use super::{not_null_violation, Connection};
 use crate::api::database::runtime;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
@@ -232,7 +232,8 @@ impl Connection {
         for pipe in &pipes {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
-        let segments = self.write_plan(plan, schema, table).await?;
+        let source = plan.clone();
+        let segments = self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, Some(&source)))?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().unwrap().push(import);

@@ -3,15 +3,20 @@
 //! fix where there is one. Applied once an error leaves a statement, with
 //! the SQL text at hand; the error's kind never changes here.
 
+mod advice;
+mod locate;
+
 use crate::error::{Error, SqlSpan};
 use crate::sql::suggest::closest;
-use crate::sql::types::sql_name;
-use datafusion::arrow::datatypes::DataType;
 
-/// `err` with its fix (see [`advise`]) and, if it knows where in `sql` the
+/// `err` with its fix (see [`advice::advise`]) and, if it knows where in `sql` the
 /// mistake is, that line of `sql` with a caret under the mistake.
 pub fn explain(err: Error, sql: &str) -> Error {
-    let err = advise(err);
+    let err = advice::advise(err, sql);
+    let err = match err.span() {
+        Some(_) => err,
+        None => locate::locate(err, sql),
+    };
     let Some(span) = err.span() else { return err };
     match caret(sql, span) {
         Some(excerpt) => {
@@ -44,55 +49,6 @@ pub fn suggest_table<'a>(err: Error, tables: impl IntoIterator<Item = &'a str>) 
         None => format!("table '{typed}' does not exist (tables: {})", known.join(", ")),
     };
     err.with_message(hint)
-}
-
-/// The fix for mistakes whose DataFusion message does not give it.
-fn advise(err: Error) -> Error {
-    let message = err.message().to_string();
-    if let Some(rest) = message.strip_prefix("Column in SELECT must be in GROUP BY or an aggregate function: ") {
-        // "... column \"t.name\" must appear in the GROUP BY clause ..."
-        if let Some(column) = rest.split('"').nth(1) {
-            let short = column.rsplit('.').next().unwrap_or(column);
-            return err.with_message(format!(
-                "column \"{short}\" must appear in the GROUP BY clause or be used in an aggregate function. \
-                 Either add it to the GROUP BY list (GROUP BY {short}), or use any_value({short}) if any of its values will do"
-            ));
-        }
-    }
-    if let Some(rest) = message.strip_prefix("Conversion error: Cannot cast string '") {
-        // Arrow names types its own way ("Int32"); say it in SQL.
-        if let Some((value, tail)) = rest.split_once("' to value of ") {
-            let arrow = tail.trim_end_matches(" type");
-            let shown = arrow_type_name(arrow).unwrap_or_else(|| arrow.to_string());
-            return err.with_message(format!("could not convert the string '{value}' to {shown}"));
-        }
-    }
-    if let Some(rest) = message.strip_prefix("Ambiguous reference to unqualified field ") {
-        return err.with_message(format!(
-            "column \"{rest}\" is ambiguous: more than one table in FROM has it; qualify it with the table's name or alias (like other_table.{rest})"
-        ));
-    }
-    err
-}
-
-/// The SQL name of an Arrow type named as Arrow prints it.
-fn arrow_type_name(arrow: &str) -> Option<String> {
-    let ty = match arrow {
-        "Int8" => DataType::Int8,
-        "Int16" => DataType::Int16,
-        "Int32" => DataType::Int32,
-        "Int64" => DataType::Int64,
-        "UInt8" => DataType::UInt8,
-        "UInt16" => DataType::UInt16,
-        "UInt32" => DataType::UInt32,
-        "UInt64" => DataType::UInt64,
-        "Float32" => DataType::Float32,
-        "Float64" => DataType::Float64,
-        "Boolean" => DataType::Boolean,
-        "Date32" => DataType::Date32,
-        _ => return None,
-    };
-    Some(sql_name(&ty))
 }
 
 /// `LINE n: <that line>` and a caret line under `span`, the line cut to a

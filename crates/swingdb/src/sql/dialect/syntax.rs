@@ -18,12 +18,18 @@
 //!   `REPEATABLE (seed)`, `BUCKET` and `OFFSET` are refused: a seeded
 //!   sample must not differ between runs, and the engine's parallel scans
 //!   give no stable row order to seed by.
+//! - `ORDER BY ALL`: by every output column, left to right.
+//! - `l[2:]`, `(expr).field`: see `field_access`.
+//! - `SHOW TABLES`, `SHOW ALL TABLES`: see `dialect::show`; the types of
+//!   `information_schema.columns`: see `dialect::information_schema`.
+//! - Function names (`list_value`, `strftime`, `arg_max`, `a ^@ b`...): see
+//!   `dialect::functions`.
 
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, Query, SelectFlavor, SelectItem, SetExpr, TableFactor, TableSample, TableSampleKind, TableSampleMethod,
-    TableSampleUnit, VisitMut, VisitorMut, WildcardAdditionalOptions,
+    AccessExpr, BinaryOperator, DataType as SqlDataType, Subscript, UnaryOperator, Expr, OrderByExpr, OrderByKind, Query, SelectFlavor, SelectItem, SetExpr, TableFactor, TableSample, TableSampleKind,
+    TableSampleMethod, TableSampleUnit, Value, VisitMut, VisitorMut, WildcardAdditionalOptions,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -39,7 +45,12 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
             if let Expr::BinaryOp { op: op @ BinaryOperator::DuckIntegerDivide, .. } = expr {
                 *op = BinaryOperator::Divide;
             }
-            ControlFlow::Continue(())
+            timestamp_without_seconds(expr);
+            field_access(expr);
+            match super::functions::rewrite(expr) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => ControlFlow::Break(e),
+            }
         }
         fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<Error> {
             if let SetExpr::Select(select) = query.body.as_mut() {
@@ -48,23 +59,102 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
                     select.flavor = SelectFlavor::Standard;
                 }
             }
-            ControlFlow::Continue(())
+            match order_by_all(query) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => ControlFlow::Break(e),
+            }
         }
         fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<Error> {
-            match sample_table(factor) {
+            match sample_table(factor).and_then(|()| super::information_schema::rewrite_table(factor)) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
             }
         }
     }
     match statement {
-        DFStatement::Statement(s) => match s.visit(&mut Rewrite) {
+        DFStatement::Statement(s) => match super::show::rewrite(s).map(|()| s.visit(&mut Rewrite))? {
             ControlFlow::Break(e) => Err(e),
             ControlFlow::Continue(()) => Ok(()),
         },
         DFStatement::Explain(explain) => rewrite(&mut explain.statement),
         DFStatement::CopyTo(_) | DFStatement::CreateExternalTable(_) | DFStatement::Reset(_) => Ok(()),
     }
+}
+
+/// `TIMESTAMP '2024-01-01 10:00'` (and the same string cast to a
+/// timestamp): seconds may be left out, as in DuckDB and PostgreSQL;
+/// Arrow's parser wants them, so `:00` is added to such a literal.
+fn timestamp_without_seconds(expr: &mut Expr) {
+    let (data_type, value) = match expr {
+        Expr::TypedString(typed) => (&typed.data_type, &mut typed.value.value),
+        Expr::Cast { data_type, expr: inner, .. } => match inner.as_mut() {
+            Expr::Value(v) => (&*data_type, &mut v.value),
+            _ => return,
+        },
+        _ => return,
+    };
+    if !matches!(data_type, SqlDataType::Timestamp(..) | SqlDataType::Datetime(_) | SqlDataType::TimestampNtz(_)) {
+        return;
+    }
+    if let Value::SingleQuotedString(text) = value {
+        let t = text.trim();
+        let shape = t.len() >= 15 && t.len() <= 16 && t.as_bytes().get(10).is_some_and(|c| *c == b' ' || *c == b'T');
+        let clock = t.get(11..).is_some_and(|c| c.split(':').count() == 2 && c.split(':').all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit())));
+        if shape && clock && t.get(..10).is_some_and(|d| d.bytes().filter(|b| *b == b'-').count() == 2) {
+            *text = format!("{t}:00");
+        }
+    }
+}
+
+/// Subscripts and fields as DuckDB reads them: `l[2:]` and `l[:2]` (open
+/// ends, which DataFusion's planner refuses) run to the end and from the
+/// start; `(expr).field` and `{'a': 1}.a` take a struct's field (DataFusion
+/// takes only `expr['field']`). String subscripts: see `dialect::subscripts`.
+fn field_access(expr: &mut Expr) {
+    let Expr::CompoundFieldAccess { access_chain, .. } = expr else { return };
+    for access in access_chain {
+        match access {
+            AccessExpr::Subscript(Subscript::Slice { lower_bound, upper_bound, .. }) => {
+                lower_bound.get_or_insert_with(|| Expr::value(Value::Number("1".into(), false)));
+                upper_bound.get_or_insert_with(|| Expr::UnaryOp { op: UnaryOperator::Minus, expr: Box::new(Expr::value(Value::Number("1".into(), false))) });
+            }
+            AccessExpr::Dot(Expr::Identifier(field)) => {
+                *access = AccessExpr::Dot(Expr::value(Value::SingleQuotedString(field.value.clone())));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `ORDER BY ALL [ASC|DESC] [NULLS ...]`, which the generic parser reads as
+/// a column named `all`: every output column in turn, by position where
+/// the select list says how many there are (DataFusion's own ORDER BY ALL
+/// takes plain columns only, and ignores it after UNION: refused there).
+fn order_by_all(query: &mut Query) -> Result<()> {
+    let Some(order_by) = query.order_by.as_mut() else { return Ok(()) };
+    let OrderByKind::Expressions(exprs) = &order_by.kind else { return Ok(()) };
+    let [OrderByExpr { expr: Expr::Identifier(ident), options, with_fill: None }] = exprs.as_slice() else { return Ok(()) };
+    if ident.quote_style.is_some() || !ident.value.eq_ignore_ascii_case("all") {
+        return Ok(());
+    }
+    let options = options.clone();
+    let columns = match query.body.as_ref() {
+        SetExpr::Select(select) if select.projection.iter().any(|item| matches!(item, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..))) => None,
+        SetExpr::Select(select) => Some(select.projection.len()),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "ORDER BY ALL after UNION, EXCEPT or INTERSECT is not supported; order by the columns' positions (ORDER BY 1, 2)",
+            ))
+        }
+    };
+    order_by.kind = match columns {
+        Some(n) => OrderByKind::Expressions(
+            (1..=n).map(|i| OrderByExpr { expr: Expr::value(Value::Number(i.to_string(), false)), options: options.clone(), with_fill: None }).collect(),
+        ),
+        None => OrderByKind::All(options),
+    };
+    Ok(())
 }
 
 /// How a sample is drawn.

@@ -1,0 +1,10 @@
+//! The SQL DuckDB, PostgreSQL and SQLite users write, where DataFusion reads
+//! it otherwise or not at all: rewritten in the parsed statement before it
+//! is planned (`syntax` is the entry point), or provided as functions.
+
+pub mod functions;
+pub mod information_schema;
+pub mod settings;
+pub mod show;
+pub mod subscripts;
+pub mod syntax;

@@ -1,0 +1,67 @@
+"""Which of DuckDB's common functions swingdb answers to, asked of both
+engines: every string, regex, numeric, list, date and aggregate function in
+DuckDB's own catalog is called here by its name; the ones swingdb does not
+know must be exactly the ones docs/duckdb.md lists as not there yet, so the
+list stays true as functions are added."""
+
+import re
+from pathlib import Path
+
+import duckdb
+
+import swingdb
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "duckdb.md"
+FAMILIES = ["string", "regex", "numeric", "list", "date", "timestamp"]
+
+
+def _duckdb_functions():
+    con = duckdb.connect()
+    rows = con.execute(
+        """SELECT DISTINCT function_name, function_type = 'aggregate', list_has_any(categories, ['lambda'])
+           FROM duckdb_functions()
+           WHERE (list_has_any(categories, ?) OR function_type = 'aggregate')
+             AND NOT starts_with(function_name, '__') AND regexp_full_match(function_name, '[a-z_0-9]+')""",
+        [FAMILIES],
+    ).fetchall()
+    return rows
+
+
+def _known(con, name):
+    try:
+        con.execute(f"SELECT {name}()").fetchall()
+    except swingdb.Error as error:
+        return not re.search(rf"Invalid function '{name}'", str(error))
+    return True
+
+
+def _documented():
+    text = DOCS.read_text()
+    lines = {}
+    for family in ["Functions that take lambdas", "Aggregates", "Strings and numbers"]:
+        line = re.search(rf"^  - {family}: (.*)$", text, re.M).group(1)
+        lines[family] = set(re.findall(r"`(\w+)`", line))
+    return lines
+
+
+def test_the_documented_missing_functions_are_exactly_the_missing_ones():
+    con = swingdb.connect()
+    missing = {"Functions that take lambdas": set(), "Aggregates": set(), "Strings and numbers": set()}
+    for name, aggregate, lambda_ in _duckdb_functions():
+        if _known(con, name):
+            continue
+        family = "Functions that take lambdas" if lambda_ else "Aggregates" if aggregate else "Strings and numbers"
+        missing[family].add(name)
+    documented = _documented()
+    for family, names in missing.items():
+        assert names == documented[family], (
+            f"{family}: missing but not documented {sorted(names - documented[family])}, "
+            f"documented but present {sorted(documented[family] - names)}"
+        )
+
+
+def test_the_common_ones_are_there():
+    con = swingdb.connect()
+    common = ["len", "list_value", "typeof", "regexp_extract", "regexp_full_match", "string_split", "strftime", "strptime",
+              "date_diff", "datediff", "dayname", "arg_max", "arg_min", "lower", "upper", "substr", "sum", "avg", "median"]
+    assert [name for name in common if not _known(con, name)] == []
