@@ -158,3 +158,38 @@ def test_read_csv_guesses_the_delimiter_and_header_as_duckdb(tmp_path, text):
     assert con.read_csv(path).fetchall() == theirs.fetchall()
     # Given options are kept as given.
     assert len(con.read_csv(path, delim=",").columns) == (3 if "," in text.split("\n")[0] else 1)
+
+
+def test_read_csv_takes_duckdbs_names_columns_types_and_auto_detect(tmp_path):
+    """Each option answers as DuckDB's read_csv does on the same file."""
+    import duckdb
+
+    path = tmp_path / "c.csv"
+    path.write_text("id,name,amount\n1,ann,2.5\n2,bob,3\n")
+    con, peer = swingdb.connect(), duckdb.connect()
+    for options in [
+        "names = ['a', 'b', 'c']",
+        "columns = {'k': 'BIGINT', 'who': 'VARCHAR', 'amt': 'DECIMAL(10,2)'}, header = true",
+        "types = {'amount': 'VARCHAR'}",
+        "names = ['x', 'y', 'z'], types = {'z': 'VARCHAR'}",
+    ]:
+        sql = f"SELECT * FROM read_csv('{path}', {options})"
+        ours, theirs = con.sql(sql), peer.sql(sql)
+        assert ours.columns == theirs.columns, options
+        assert ours.types == [str(t) for t in theirs.types], options
+        assert ours.fetchall() == theirs.fetchall(), options
+    assert con.sql(f"SELECT * FROM read_csv('{path}', auto_detect = false, header = true)").fetchall() == [("1", "ann", "2.5"), ("2", "bob", "3")]
+    relation = con.read_csv(path, names=["x", "y", "z"], types={"z": "VARCHAR"})
+    assert relation.types == ["BIGINT", "VARCHAR", "VARCHAR"] and relation.fetchall() == [(1, "ann", "2.5"), (2, "bob", "3")]
+    with pytest.raises(swingdb.ProgrammingError, match="names column 'nope', which the file does not have"):
+        con.sql(f"SELECT * FROM read_csv('{path}', types = {{'nope': 'INTEGER'}})")
+    with pytest.raises(swingdb.ProgrammingError, match="'INTEGR' is not a SQL type"):
+        con.sql(f"SELECT * FROM read_csv('{path}', types = {{'id': 'INTEGR'}})")
+
+
+def test_a_bad_value_in_a_csv_file_is_shown_with_its_line_and_column(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("id,name\n1,ann\n2,bob\nx,cy\n")
+    con = swingdb.connect()
+    with pytest.raises(swingdb.DataError, match=r"could not read 'x' as INTEGER: column 1 on line 4 of the file \(x,cy\)"):
+        con.sql(f"SELECT * FROM read_csv('{path}', types = {{'id': 'INTEGER'}})").fetchall()

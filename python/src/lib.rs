@@ -142,6 +142,27 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
     )))
 }
 
+/// A file-reading option's value: a list of strings (`names`) as a list, a
+/// dict of strings (`columns`, `types`) as a struct, anything else as a
+/// parameter.
+fn option_value(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
+    use swingdb::arrow::datatypes::{DataType, Field};
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let mut fields = swingdb::datafusion::common::scalar::ScalarStructBuilder::new();
+        for (key, item) in dict.iter() {
+            let (key, item): (String, String) = (key.extract()?, item.extract()?);
+            fields = fields.with_scalar(Field::new(key, DataType::Utf8, true), ScalarValue::Utf8(Some(item)));
+        }
+        return fields.build().map_err(|e| ProgrammingError::new_err(e.to_string()));
+    }
+    if value.is_instance_of::<pyo3::types::PyList>() {
+        let items: Vec<String> = value.extract()?;
+        let items: Vec<ScalarValue> = items.into_iter().map(|s| ScalarValue::Utf8(Some(s))).collect();
+        return Ok(ScalarValue::List(ScalarValue::new_list_nullable(&items, &DataType::Utf8)));
+    }
+    scalar(index, value)
+}
+
 /// A tagged tuple of the Python layer (`("date", days)`, ...) as a value.
 fn tagged(index: usize, tuple: &Bound<'_, PyTuple>) -> PyResult<ScalarValue> {
     {
@@ -481,7 +502,7 @@ impl PyConnection {
         let kind = FileKind::from_name(&kind).ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
         let mut read = ReadOptions::default();
         for (i, (name, value)) in options.iter().enumerate() {
-            read.set(kind.function_name(), name, &scalar(i, value)?).map_err(|e| to_py(e.into()))?;
+            read.set(kind.function_name(), name, &option_value(i, value)?).map_err(|e| to_py(e.into()))?;
         }
         self.with(py, |c| c.register_file(&name, &path, kind, &read))
     }

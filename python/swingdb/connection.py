@@ -319,15 +319,21 @@ class Connection:
         return self
 
     def read_csv(self, path, *, header: bool | None = None, delim: str | None = None, nullstr: str | None = None,
-                 quote: str | None = None, escape: str | None = None, dateformat: str | None = None) -> Relation:
+                 quote: str | None = None, escape: str | None = None, dateformat: str | None = None,
+                 names: list[str] | None = None, columns: dict[str, str] | None = None,
+                 types: dict[str, str] | None = None, auto_detect: bool | None = None) -> Relation:
         """A lazy relation over the rows of the CSV file(s) at `path` (a glob
         reads several), as DuckDB's ``read_csv``: types are detected
         (integers, floats, booleans, ISO dates and timestamps; dates in
         `dateformat`, a strftime format like ``"%d/%m/%Y"``), `header` says
         whether the first line names the columns, `delim` separates fields,
-        `nullstr` stands for NULL. The path never becomes SQL text. In SQL:
-        ``SELECT * FROM read_csv('f.csv', header = false, delim = ';')``."""
-        given = {"header": header, "delim": delim, "nullstr": nullstr, "quote": quote, "escape": escape, "dateformat": dateformat}
+        `nullstr` stands for NULL, `names` renames the columns in order,
+        `columns` gives every column's name and SQL type (nothing detected),
+        `types` some columns' types by name, and ``auto_detect=False`` reads
+        every column as VARCHAR. The path never becomes SQL text. In SQL:
+        ``SELECT * FROM read_csv('f.csv', header = false, delim = ';', types = {'id': 'BIGINT'})``."""
+        given = {"header": header, "delim": delim, "nullstr": nullstr, "quote": quote, "escape": escape, "dateformat": dateformat,
+                 "names": names, "columns": columns, "types": types, "auto_detect": auto_detect}
         return self._relation_over_file(path, "csv", given)
 
     def read_parquet(self, path) -> Relation:

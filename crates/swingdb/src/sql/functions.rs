@@ -105,11 +105,31 @@ pub struct ReadOptions {
     /// A strftime format (`%d/%m/%Y`): text columns whose values all read as
     /// dates in it become DATE columns.
     pub date_format: Option<String>,
+    /// The columns' names, in order (CSV), instead of the header's (or
+    /// `column0`, ... without one).
+    pub names: Option<Vec<String>>,
+    /// Every column's name and SQL type, in order (CSV): nothing is detected.
+    pub columns: Option<Vec<(String, String)>>,
+    /// SQL types of some columns, by name (CSV); the others are detected.
+    pub types: Vec<(String, String)>,
+    /// Whether column types are detected (CSV); without, every column is VARCHAR.
+    pub auto_detect: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        Self { header: None, delimiter: None, null: None, quote: None, escape: None, date_format: None }
+        Self {
+            header: None,
+            delimiter: None,
+            null: None,
+            quote: None,
+            escape: None,
+            date_format: None,
+            names: None,
+            columns: None,
+            types: Vec::new(),
+            auto_detect: true,
+        }
     }
 }
 
@@ -138,14 +158,112 @@ impl ReadOptions {
             "quote" => self.quote = Some(byte()?),
             "escape" => self.escape = Some(byte()?),
             "dateformat" | "date_format" => self.date_format = Some(text()?),
+            "names" | "column_names" => match string_list(value) {
+                Some(names) => self.names = Some(names),
+                None => return plan_err!("{function}: option {name} takes a list of names, e.g. names = ['a', 'b']"),
+            },
+            "columns" => match string_pairs(value) {
+                Some(columns) => self.columns = Some(columns),
+                None => return plan_err!("{function}: option columns takes names and SQL types, e.g. columns = {{'a': 'INTEGER', 'b': 'VARCHAR'}}"),
+            },
+            "types" | "dtypes" | "column_types" => match string_pairs(value) {
+                Some(types) => self.types = types,
+                None => return plan_err!("{function}: option {name} takes column names and SQL types, e.g. types = {{'a': 'DOUBLE'}}"),
+            },
+            "auto_detect" => match value {
+                ScalarValue::Boolean(Some(b)) => self.auto_detect = *b,
+                other => return plan_err!("{function}: option auto_detect takes true or false, not {other}"),
+            },
             other => {
                 return plan_err!(
-                    "{function}: unknown option '{other}'; options: header, delim (or sep), nullstr, quote, escape, dateformat"
+                    "{function}: unknown option '{other}'; options: header, delim (or sep), nullstr, quote, escape, dateformat, names, columns, types, auto_detect"
                 )
             }
         }
         Ok(())
     }
+}
+
+/// The strings of a list value (`['a', 'b']`).
+fn string_list(value: &ScalarValue) -> Option<Vec<String>> {
+    use datafusion::arrow::array::{Array, AsArray};
+    let ScalarValue::List(list) = value else { return None };
+    let values = list.values();
+    let strings = datafusion::arrow::compute::cast(values, &datafusion::arrow::datatypes::DataType::Utf8).ok()?;
+    let strings = strings.as_string::<i32>();
+    (0..strings.len()).map(|i| strings.is_valid(i).then(|| strings.value(i).to_string())).collect()
+}
+
+/// The fields of a struct value (`{'a': 'INTEGER'}`) as name, text pairs.
+fn string_pairs(value: &ScalarValue) -> Option<Vec<(String, String)>> {
+    use datafusion::arrow::array::{Array, AsArray};
+    let ScalarValue::Struct(fields) = value else { return None };
+    fields
+        .fields()
+        .iter()
+        .zip(fields.columns())
+        .map(|(field, column)| {
+            let text = datafusion::arrow::compute::cast(column, &datafusion::arrow::datatypes::DataType::Utf8).ok()?;
+            let text = text.as_string::<i32>();
+            text.is_valid(0).then(|| (field.name().clone(), text.value(0).to_string()))
+        })
+        .collect()
+}
+
+/// The Arrow type of the SQL type `text` (`INTEGER`, `DECIMAL(10,2)`), as
+/// `CAST(... AS text)` would make it; the text is parsed as a type only.
+fn sql_type(state: &SessionState, function: &str, text: &str) -> DFResult<datafusion::arrow::datatypes::DataType> {
+    use datafusion::logical_expr::ExprSchemable;
+    use datafusion::sql::sqlparser::ast::{CastKind, ExprWithAlias};
+    use datafusion::sql::sqlparser::dialect::GenericDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+    let unknown = || plan_err!("{function}: '{text}' is not a SQL type (INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP, DECIMAL(p,s), ...)");
+    let mut parser = match Parser::new(&GenericDialect {}).try_with_sql(text) {
+        Ok(p) => p,
+        Err(_) => return unknown(),
+    };
+    let Ok(data_type) = parser.parse_data_type() else { return unknown() };
+    if parser.peek_token().token != datafusion::sql::sqlparser::tokenizer::Token::EOF {
+        return unknown();
+    }
+    let cast = SqlExpr::Cast { kind: CastKind::Cast, expr: Box::new(SqlExpr::Value(Value::Null.into())), data_type, array: false, format: None };
+    let empty = datafusion::common::DFSchema::empty();
+    match state.create_logical_expr_from_sql_expr(ExprWithAlias { expr: cast, alias: None }, &empty) {
+        Ok(planned) => planned.get_type(&empty),
+        Err(_) => unknown(),
+    }
+}
+
+/// `schema` as `options` shape it (CSV): the given columns, every column
+/// VARCHAR without type detection, the given names, then the given types
+/// (by those names, as in DuckDB).
+fn shaped_schema(state: &SessionState, function: &str, schema: SchemaRef, options: &ReadOptions) -> DFResult<SchemaRef> {
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    if let Some(columns) = &options.columns {
+        if columns.len() != fields.len() {
+            return plan_err!("{function}: the file has {} columns but columns = {{...}} gives {}", fields.len(), columns.len());
+        }
+        fields = columns.iter().map(|(name, text)| Ok(Field::new(name, sql_type(state, function, text)?, true))).collect::<DFResult<_>>()?;
+    } else if !options.auto_detect {
+        fields = fields.into_iter().map(|f| f.with_data_type(DataType::Utf8).with_nullable(true)).collect();
+    }
+    if let Some(names) = &options.names {
+        if names.len() > fields.len() {
+            return plan_err!("{function}: names = [...] gives {} names for {} columns", names.len(), fields.len());
+        }
+        for (field, name) in fields.iter_mut().zip(names) {
+            *field = field.clone().with_name(name);
+        }
+    }
+    for (name, text) in &options.types {
+        let Some(at) = fields.iter().position(|f| f.name() == name) else {
+            let known: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
+            return plan_err!("{function}: types = {{...}} names column '{name}', which the file does not have (columns: {})", known.join(", "));
+        };
+        fields[at] = fields[at].clone().with_data_type(sql_type(state, function, text)?).with_nullable(true);
+    }
+    Ok(Arc::new(Schema::new(fields)))
 }
 
 fn regex_escape(text: &str) -> String {
@@ -210,7 +328,10 @@ pub async fn file_table(
         _ => options,
     };
     let listing = ListingOptions::new(kind.format(options)).with_file_extension(extension);
-    let schema = listing.infer_schema(state, &url).await?;
+    let mut schema = listing.infer_schema(state, &url).await?;
+    if kind == FileKind::Csv {
+        schema = shaped_schema(state, kind.function_name(), schema, options)?;
+    }
     // DataFusion's CSV reader ignores the NULL text (its inference heeds
     // it): read every column as text and turn the NULL text into NULL and
     // the rest into the inferred type.
@@ -398,10 +519,10 @@ impl TableFunctionImpl for ReadFile {
             // read_csv('f', header = true, delim = ';'): see `named_options`, which made them name, value pairs.
             Some(Expr::Literal(ScalarValue::Utf8(Some(first)), _)) if first.starts_with(OPTION_MARK) => {
                 for pair in exprs[1..].chunks(2) {
-                    let (Some(Expr::Literal(ScalarValue::Utf8(Some(option)), _)), Some(Expr::Literal(value, _))) = (pair.first(), pair.get(1)) else {
+                    let (Some(Expr::Literal(ScalarValue::Utf8(Some(option)), _)), Some(Some(value))) = (pair.first(), pair.get(1).map(constant)) else {
                         return plan_err!("{name}: options are written name = value, e.g. {name}('data.csv', header = false, delim = ';')");
                     };
-                    options.set(name, option.trim_start_matches(OPTION_MARK), value)?;
+                    options.set(name, option.trim_start_matches(OPTION_MARK), &value)?;
                 }
             }
             // The older positional form: read_csv('f', header, delimiter).
@@ -430,6 +551,20 @@ impl TableFunctionImpl for ReadFile {
                 .join()
                 .unwrap_or_else(|_| plan_err!("{name}: schema inference failed"))
         })
+    }
+}
+
+/// The value of `expr` if it is a constant: a literal, or a list or struct
+/// of literals (`['a', 'b']`, `{'a': 'INTEGER'}`) folded into one.
+fn constant(expr: &Expr) -> Option<ScalarValue> {
+    use datafusion::optimizer::simplify_expressions::ExprSimplifier;
+    if let Expr::Literal(value, _) = expr {
+        return Some(value.clone());
+    }
+    let simplifier = ExprSimplifier::new(datafusion::logical_expr::simplify::SimplifyContext::builder().build());
+    match simplifier.simplify(expr.clone()).ok()? {
+        Expr::Literal(value, _) => Some(value),
+        _ => None,
     }
 }
 

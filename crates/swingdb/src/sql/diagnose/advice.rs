@@ -60,6 +60,13 @@ fn rephrase(err: Error, sql: &str) -> Error {
             format!("row {row} of VALUES has {given} values but the rows before it have {expected}; give every row the same number of values")
         }));
     }
+    if let Some(caps) = CSV_VALUE.captures(&message) {
+        let (value, ty, column, line, row) = (&caps[1], &caps[2], caps[3].parse::<u64>().unwrap_or(0) + 1, caps[4].parse::<u64>().unwrap_or(0) + 1, &caps[5]);
+        return err.with_message(format!(
+            "could not read '{value}' as {ty}: column {column} on line {line} of the file ({row}); \
+             give that column another type (types = {{'name': 'VARCHAR'}}) or a NULL text (nullstr = '...')"
+        ));
+    }
     if let Some(caps) = DUPLICATE_FIELD.captures(&message) {
         return err.with_message(format!("the column name \"{}\" is given twice; give each column its own name", &caps[1]));
     }
@@ -166,6 +173,12 @@ const SQL_TYPES: &[&str] = &[
 
 static VALUES_COUNT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"Inconsistent data length across values list: got (\d+) values in row (\d+) but expected (\d+)").expect("valid"));
+/// Arrow's CSV reader: "Error while parsing value 'x' as type 'INTEGER' for
+/// column 0 at line 3. Row data: '[x,cy]'" (column and line from 0, the
+/// header line counted).
+static CSV_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Error while parsing value '(.*)' as type '?([^']+?)'? for column (\d+) at line (\d+)\. Row data: '\[(.*)\]'").expect("valid")
+});
 static DUPLICATE_FIELD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"duplicate unqualified field name (\S+)").expect("valid"));
 static ORDER_POSITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"Order by column out of bounds, specified: (\d+), max: (\d+)").expect("valid"));
 static GROUP_POSITION: LazyLock<Regex> =
