@@ -86,7 +86,9 @@ def _log(path: str) -> tuple[int, int, list[int], int | None]:
     """(committed child delta, the in-flight one or 0, committed blocks, in-flight block)."""
     children, blocks = 0, []
     pending: str | None = None
-    for line in open(path).read().splitlines():
+    # A writer killed while still starting never opened its log: it did nothing.
+    text = open(path).read() if os.path.exists(path) else ""
+    for line in text.splitlines():
         if line.startswith("try "):
             pending = line[4:]
         elif line == "done" and pending is not None:
