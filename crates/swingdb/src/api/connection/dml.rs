@@ -68,13 +68,12 @@ pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> R
     Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
 }
 
-/// DataFusion itself refuses NULLs for non-nullable columns while computing an
-/// INSERT's rows, naming its own column ("Column 'column2' is declared as
-/// non-nullable but contains null values"); say it in the table's terms. The
-/// name is the table's, or one of `input`'s (an INSERT's VALUES, whose
-/// projection says which table column it fills). Without `input`, an error
-/// naming no column of the table is left for a caller that has it.
-pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: Option<&LogicalPlan>) -> Error {
+/// DataFusion itself refuses NULLs for non-nullable columns while computing
+/// the rows of `input` (an INSERT's), naming its own column ("Column 'column2'
+/// is declared as non-nullable but contains null values"); say it in the
+/// table's terms. The name is the table's, or one of `input`'s (its VALUES,
+/// whose projection says which table column each fills).
+pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: &LogicalPlan) -> Error {
     if !err.message().contains("non-nullable but contains null") {
         return err;
     }
@@ -82,11 +81,10 @@ pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, in
     let named = err.message().split("Column '").nth(1).and_then(|rest| rest.split_once("' is declared")).map(|(name, _)| name.to_string());
     let column = named.and_then(|name| match not_null.contains(&name.as_str()) {
         true => Some(name),
-        false => input.and_then(|plan| filled_by(plan, &name)),
+        false => filled_by(input, &name),
     });
     let which = match (column, not_null.as_slice()) {
         (Some(one), _) => format!("column '{one}'"),
-        (None, _) if input.is_none() => return err,
         (None, [one]) => format!("column '{one}'"),
         (None, many) => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
     };

@@ -949,7 +949,7 @@ impl Connection {
         let progress = self.progress.lock().unwrap().clone();
         let mut rows = 0;
         while let Some(batch) = stream.next().await {
-            let batch = batch.map_err(|e| not_null_violation(e.into(), schema, table, None))?;
+            let batch = batch?;
             rows += batch.num_rows() as u64;
             writer.push(conform(&batch, schema, table)?)?;
             if let Some(report) = &progress {

@@ -233,7 +233,7 @@ impl Connection {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
         let source = plan.clone();
-        let segments = self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, Some(&source)))?;
+        let segments = self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, &source))?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().unwrap().push(import);

@@ -156,7 +156,7 @@ impl Connection {
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
         // The new rows, named `excluded` as in PostgreSQL, computed once.
         // (In the table's types, and with NULL keys refused before any matching.)
-        let rows = self.collect_plan(input.clone()).await.map_err(|e| not_null_violation(e, &meta.schema, name, Some(&input)))?;
+        let rows = self.collect_plan(input.clone()).await.map_err(|e| not_null_violation(e, &meta.schema, name, &input))?;
         let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         // A key proposed twice: DO NOTHING / OR IGNORE keep the first row, OR
         // REPLACE the last (as PostgreSQL and SQLite do); DO UPDATE keeps both,

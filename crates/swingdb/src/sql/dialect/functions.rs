@@ -15,7 +15,10 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, TimeUnit, TimestampMicrosecondType};
 use datafusion::common::{exec_err, plan_err, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
-use datafusion::sql::sqlparser::ast::{BinaryOperator, Expr, FunctionArguments, Ident, ObjectName, VisitMut, VisitorMut};
+use datafusion::sql::sqlparser::ast::{
+    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgOperator, FunctionArguments, Ident, ObjectName, Value, VisitMut,
+    VisitorMut,
+};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
@@ -111,14 +114,14 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
         FunctionArguments::List(list) => list.args.len(),
         _ => 0,
     };
-    let spelled = SPELLED.iter().find(|(from, count, _)| *from == name && (*count == given || !RENAMED.iter().any(|(r, _)| *r == name)));
-    if spelled.is_none() {
-        if let Some((_, to)) = RENAMED.iter().find(|(from, _)| *from == name) {
+    let renamed = RENAMED.iter().find(|(from, _)| *from == name);
+    let spelled = SPELLED.iter().find(|(from, count, _)| *from == name && (renamed.is_none() || *count == given));
+    let Some((_, count, template)) = spelled else {
+        if let Some((_, to)) = renamed {
             function.name = ObjectName::from(vec![Ident::new(*to)]);
         }
         return Ok(());
-    }
-    let Some((_, count, template)) = spelled else { return Ok(()) };
+    };
     let wrong = || Error::programming(format!("{name}() takes {count} argument{}", if *count == 1 { "" } else { "s" }));
     let FunctionArguments::List(list) = &function.args else { return Err(wrong()) };
     if list.args.len() != *count || !list.clauses.is_empty() || list.duplicate_treatment.is_some() {
@@ -131,7 +134,7 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
         .args
         .iter()
         .map(|arg| match arg {
-            datafusion::sql::sqlparser::ast::FunctionArg::Unnamed(datafusion::sql::sqlparser::ast::FunctionArgExpr::Expr(e)) => Ok(e.clone()),
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(e.clone()),
             _ => Err(wrong()),
         })
         .collect::<Result<Vec<Expr>>>()?;
@@ -148,15 +151,14 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
 }
 
 /// `struct_pack(a := 1, b := 'x')` as `named_struct('a', 1, 'b', 'x')`.
-fn struct_pack(function: &mut datafusion::sql::sqlparser::ast::Function) -> Result<()> {
-    use datafusion::sql::sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArgOperator};
+fn struct_pack(function: &mut Function) -> Result<()> {
     let wrong = || Error::programming("struct_pack takes named values: struct_pack(a := 1, b := 'x')");
     let FunctionArguments::List(list) = &mut function.args else { return Err(wrong()) };
     let mut args = Vec::with_capacity(2 * list.args.len());
     for arg in list.args.drain(..) {
         match arg {
             FunctionArg::Named { name, arg: FunctionArgExpr::Expr(value), operator: FunctionArgOperator::Assignment | FunctionArgOperator::RightArrow | FunctionArgOperator::Equals } => {
-                args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::value(datafusion::sql::sqlparser::ast::Value::SingleQuotedString(name.value)))));
+                args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::value(Value::SingleQuotedString(name.value)))));
                 args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(value)));
             }
             _ => return Err(wrong()),
@@ -172,7 +174,7 @@ fn struct_pack(function: &mut datafusion::sql::sqlparser::ast::Function) -> Resu
 
 /// What stands in for an expression taken out of the tree.
 fn placeholder() -> Expr {
-    Expr::value(datafusion::sql::sqlparser::ast::Value::Null)
+    Expr::value(Value::Null)
 }
 
 /// `template` parsed, with `_1`, `_2`, ... replaced by `args` (parenthesized).

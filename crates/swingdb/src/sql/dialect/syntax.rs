@@ -33,7 +33,9 @@ use datafusion::sql::sqlparser::ast::{
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
+use regex::Regex;
 use std::ops::ControlFlow;
+use std::sync::LazyLock;
 
 /// Rewrites `statement`'s DuckDB spellings (see the module documentation);
 /// an error for a sample this engine cannot draw as asked.
@@ -96,12 +98,10 @@ fn timestamp_without_seconds(expr: &mut Expr) {
     if !matches!(data_type, SqlDataType::Timestamp(..) | SqlDataType::Datetime(_) | SqlDataType::TimestampNtz(_)) {
         return;
     }
+    static MINUTES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}$").expect("valid"));
     if let Value::SingleQuotedString(text) = value {
-        let t = text.trim();
-        let shape = t.len() >= 15 && t.len() <= 16 && t.as_bytes().get(10).is_some_and(|c| *c == b' ' || *c == b'T');
-        let clock = t.get(11..).is_some_and(|c| c.split(':').count() == 2 && c.split(':').all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit())));
-        if shape && clock && t.get(..10).is_some_and(|d| d.bytes().filter(|b| *b == b'-').count() == 2) {
-            *text = format!("{t}:00");
+        if MINUTES.is_match(text.trim()) {
+            *text = format!("{}:00", text.trim());
         }
     }
 }
