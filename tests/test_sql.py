@@ -628,3 +628,20 @@ def test_export_and_import_database_round_trip_keys_identity_views(tmp_path):
     with pytest.raises(swingdb.ProgrammingError, match="cannot read .*schema.sql"):
         dst.sql(f"IMPORT DATABASE '{tmp_path / 'nowhere'}'")
     assert dst.sql("SELECT count(*) FROM parent").fetchall() == [(2,)]
+
+
+def test_export_database_writes_the_format_asked_for(tmp_path):
+    src = swingdb.connect()
+    src.sql("CREATE TABLE t (id INTEGER, name VARCHAR, price DECIMAL(10,2), day DATE)")
+    src.sql("INSERT INTO t VALUES (1, 'a,b', 1.50, DATE '2024-01-02'), (2, NULL, NULL, NULL)")
+    src.sql(f"EXPORT DATABASE '{tmp_path / 'csv'}' (FORMAT csv)")
+    src.sql(f"EXPORT DATABASE '{tmp_path / 'pq'}' (FORMAT 'parquet')")
+    assert (tmp_path / "csv" / "000_t.csv").read_text().splitlines()[0] == "id,name,price,day"
+    assert (tmp_path / "pq" / "000_t.parquet").exists()
+    for kind in ("csv", "pq"):
+        dst = swingdb.connect()
+        dst.sql(f"IMPORT DATABASE '{tmp_path / kind}'")
+        assert dst.sql("SELECT * FROM t ORDER BY id").fetchall() == [(1, "a,b", Decimal("1.50"), dt.date(2024, 1, 2)), (2, None, None, None)]
+    with pytest.raises(swingdb.NotSupportedError, match="FORMAT csv"):
+        src.sql(f"EXPORT DATABASE '{tmp_path / 'j'}' (FORMAT json)")
+    assert not (tmp_path / "j").exists()

@@ -19,7 +19,7 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{visit_expressions, Expr, Ident, SelectItem, SetExpr, Statement};
+use datafusion::sql::sqlparser::ast::{visit_expressions, DescribeAlias, Expr, Ident, SelectItem, SetExpr, Statement};
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -58,12 +58,45 @@ fn has_subquery(expr: &Expr) -> bool {
     .is_break()
 }
 
+impl OutputNames {
+    /// `schema` (the planned query's) with its columns named back; `None`
+    /// when no name changes.
+    pub fn renamed(&self, schema: &Schema) -> Option<Schema> {
+        let width = schema.fields().len();
+        let written: HashMap<usize, &String> = match width == self.width {
+            true => self.written.iter().map(|(i, name)| (*i, name)).collect(),
+            false => HashMap::new(),
+        };
+        if self.renames.is_empty() && written.is_empty() {
+            return None;
+        }
+        let fields: Vec<Field> = schema
+            .fields()
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match self.renames.get(f.name()).or_else(|| written.get(&i).copied()) {
+                Some(name) => f.as_ref().clone().with_name(name),
+                None => f.as_ref().clone(),
+            })
+            .collect();
+        Some(Schema::new_with_metadata(fields, schema.metadata().clone()))
+    }
+}
+
 /// Aliases the repeated names of a query's top-level select list privately
 /// and notes the text of its unnamed expressions: what to name back.
 pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
     let mut names = OutputNames::default();
     let DFStatement::Statement(s) = statement else { return names };
-    let Statement::Query(query) = s.as_mut() else { return names };
+    let query = match s.as_mut() {
+        Statement::Query(query) => query,
+        // `DESCRIBE SELECT ...` lists the columns under the names the query gives them.
+        Statement::Explain { describe_alias: DescribeAlias::Describe | DescribeAlias::Desc, statement, .. } => match statement.as_mut() {
+            Statement::Query(query) => query,
+            _ => return names,
+        },
+        _ => return names,
+    };
     let SetExpr::Select(select) = query.body.as_mut() else { return names };
     let mut seen = HashSet::new();
     let stars = select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
@@ -105,22 +138,8 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
 
 /// `stream` with its columns named back.
 pub fn restore_names(stream: SendableRecordBatchStream, names: OutputNames) -> Result<SendableRecordBatchStream> {
-    let width = stream.schema().fields().len();
-    let written: HashMap<usize, String> = if width == names.width { names.written.into_iter().collect() } else { HashMap::new() };
-    if names.renames.is_empty() && written.is_empty() {
-        return Ok(stream);
-    }
-    let fields: Vec<Field> = stream
-        .schema()
-        .fields()
-        .iter()
-        .enumerate()
-        .map(|(i, f)| match names.renames.get(f.name()).or_else(|| written.get(&i)) {
-            Some(name) => f.as_ref().clone().with_name(name),
-            None => f.as_ref().clone(),
-        })
-        .collect();
-    let schema = Arc::new(Schema::new_with_metadata(fields, stream.schema().metadata().clone()));
+    let Some(schema) = names.renamed(&stream.schema()) else { return Ok(stream) };
+    let schema = Arc::new(schema);
     let out = schema.clone();
     let renamed = stream.map(move |batch| Ok(RecordBatch::try_new(out.clone(), batch?.columns().to_vec())?));
     Ok(Box::pin(RecordBatchStreamAdapter::new(schema, renamed)))

@@ -10,7 +10,7 @@ use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStat
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::{DuckDbDialect, GenericDialect, PostgreSqlDialect};
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
-use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 use std::ops::ControlFlow;
 
 /// Deepest nesting of expressions and subqueries a statement may have (DuckDB's
@@ -49,8 +49,7 @@ pub fn identifier(ident: &Ident) -> String {
 /// placeholders) and checks every statement against the depth limit.
 pub fn parse(sql: &str) -> Result<Vec<DFStatement>> {
     let sql = number_placeholders(sql)?;
-    let sql = rewrite_attach_snapshot(&sql).unwrap_or(sql);
-    let sql = rewrite_from_first(&sql).unwrap_or(sql);
+    let sql = super::dialect::text::rewrite(&sql);
     // Parsing, checking and (for refused input) dropping a tree walk it
     // recursively: make sure the stack can hold the deepest tree this text can
     // make, on a larger stack of its own if the current one is too small.
@@ -59,136 +58,6 @@ pub fn parse(sql: &str) -> Result<Vec<DFStatement>> {
         parse_checked(&sql)
     } else {
         stacker::grow(needed, || parse_checked(&sql))
-    }
-}
-
-/// The function call that stands for a snapshot in a parsed `ATTACH`
-/// statement (see [`rewrite_attach_snapshot`]).
-pub const SNAPSHOT_FUNCTION: &str = "swingdb_snapshot";
-
-/// `ATTACH SNAPSHOT 'name' AS alias` is swingdb's own statement; the parser
-/// knows `ATTACH <expression> AS alias`. Rewrites the snapshot into the call
-/// `swingdb_snapshot('name')` at the start of statements only, found token by
-/// token (so strings and comments are never touched), by editing the text
-/// around the original string literal (which is kept byte for byte: tokens
-/// printed back would lose the escaping of quotes). `None` if there is none.
-fn rewrite_attach_snapshot(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("snapshot") {
-        return None;
-    }
-    let text = Tokens::of(sql)?;
-    let tokens = &text.tokens;
-    let next = |from: usize| (from..tokens.len()).find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)));
-    let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
-    for i in text.statement_starts() {
-        if !is_word(&tokens[i].token, "ATTACH") {
-            continue;
-        }
-        let keyword = next(i + 1).filter(|&j| is_word(&tokens[j].token, "SNAPSHOT"));
-        let name = keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k].token, Token::SingleQuotedString(_)));
-        if let (Some(j), Some(k)) = (keyword, name) {
-            let (kw_start, kw_end) = (text.offset(tokens[j].span.start)?, text.offset(tokens[j].span.end)?);
-            let name_end = text.offset(tokens[k].span.end)?;
-            edits.push((kw_start..kw_end, SNAPSHOT_FUNCTION));
-            edits.push((kw_end..kw_end, "("));
-            edits.push((name_end..name_end, ")"));
-        }
-    }
-    text.edited(edits)
-}
-
-/// DuckDB's FROM-first statements without a SELECT (`FROM t`, `FROM t WHERE
-/// a > 1 ORDER BY b`) select every column: `SELECT * ` is put before the
-/// `FROM` of a statement that starts with one and has no SELECT outside
-/// parentheses (`FROM t SELECT a` the parser reads as it is). Found token by
-/// token, so strings and comments are never touched. `None` if there is none.
-fn rewrite_from_first(sql: &str) -> Option<String> {
-    if !sql.trim_start().get(..4).is_some_and(|w| w.eq_ignore_ascii_case("from")) && !sql.contains(';') {
-        return None;
-    }
-    let text = Tokens::of(sql)?;
-    let tokens = &text.tokens;
-    let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
-    for i in text.statement_starts() {
-        if !is_word(&tokens[i].token, "FROM") {
-            continue;
-        }
-        let mut depth = 0usize;
-        let mut selects = false;
-        for t in tokens[i..].iter().map(|t| &t.token).take_while(|t| !matches!(t, Token::SemiColon)) {
-            match t {
-                Token::LParen => depth += 1,
-                Token::RParen => depth = depth.saturating_sub(1),
-                t if depth == 0 && is_word(t, "SELECT") => selects = true,
-                _ => {}
-            }
-        }
-        if !selects {
-            let at = text.offset(tokens[i].span.start)?;
-            edits.push((at..at, "SELECT * "));
-        }
-    }
-    text.edited(edits)
-}
-
-fn is_word(t: &Token, word: &str) -> bool {
-    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
-}
-
-/// SQL text with its tokens, for rewrites that edit the text around tokens
-/// (keeping everything else byte for byte).
-struct Tokens<'a> {
-    sql: &'a str,
-    tokens: Vec<datafusion::sql::sqlparser::tokenizer::TokenWithSpan>,
-    line_starts: Vec<usize>,
-}
-
-impl<'a> Tokens<'a> {
-    fn of(sql: &'a str) -> Option<Self> {
-        let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize_with_location().ok()?;
-        let line_starts = std::iter::once(0).chain(sql.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Some(Self { sql, tokens, line_starts })
-    }
-
-    /// The byte offset of `loc` in the text.
-    fn offset(&self, loc: Location) -> Option<usize> {
-        let start = *self.line_starts.get((loc.line as usize).checked_sub(1)?)?;
-        let line = &self.sql[start..];
-        let column = (loc.column as usize).checked_sub(1)?;
-        Some(start + line.char_indices().nth(column).map_or(line.len(), |(i, _)| i))
-    }
-
-    /// Indexes of the first token of each statement (after whitespace and `;`).
-    fn statement_starts(&self) -> Vec<usize> {
-        let mut starts = Vec::new();
-        let mut at_start = true;
-        for (i, t) in self.tokens.iter().enumerate() {
-            if matches!(t.token, Token::Whitespace(_)) {
-                continue;
-            }
-            if at_start && !matches!(t.token, Token::SemiColon) {
-                starts.push(i);
-            }
-            at_start = matches!(t.token, Token::SemiColon);
-        }
-        starts
-    }
-
-    /// The text with `edits` (byte range to replace, replacement; in text
-    /// order) made; `None` if there are none.
-    fn edited(&self, edits: Vec<(std::ops::Range<usize>, &str)>) -> Option<String> {
-        if edits.is_empty() {
-            return None;
-        }
-        let mut out = String::with_capacity(self.sql.len() + 32 * edits.len());
-        let mut from = 0;
-        for (range, text) in edits {
-            out.push_str(self.sql.get(from..range.start)?);
-            out.push_str(text);
-            from = range.end;
-        }
-        out.push_str(&self.sql[from..]);
-        Some(out)
     }
 }
 
@@ -390,31 +259,6 @@ mod tests {
         }
         let copy = parse("COPY t FROM 'data.csv' (FORMAT csv, HEADER false); COPY t TO 'out.parquet'").unwrap();
         assert_eq!(copy.len(), 2);
-    }
-
-    #[test]
-    fn attach_snapshot_becomes_a_call_only_where_a_statement_starts() {
-        assert_eq!(
-            rewrite_attach_snapshot("SELECT 'a''b'; attach  Snapshot\n 'it''s' AS s; SELECT 'c''d'").as_deref(),
-            Some("SELECT 'a''b'; attach  swingdb_snapshot(\n 'it''s') AS s; SELECT 'c''d'")
-        );
-        // A quote inside the name stays inside the string: no statement can be smuggled in.
-        let statements = parse("ATTACH SNAPSHOT 'x'') AS y; DROP TABLE t; --' AS z").unwrap();
-        assert_eq!(statements.len(), 1);
-        assert_eq!(rewrite_attach_snapshot("SELECT 'ATTACH SNAPSHOT ''x'' AS s'"), None);
-        assert_eq!(rewrite_attach_snapshot("SELECT snapshot FROM t"), None);
-        assert_eq!(parse("ATTACH SNAPSHOT 'x' AS s; SELECT 1").unwrap().len(), 2);
-    }
-
-    #[test]
-    fn statements_that_start_with_from_and_select_nothing_select_everything() {
-        assert_eq!(rewrite_from_first("FROM t WHERE a = 'FROM'").as_deref(), Some("SELECT * FROM t WHERE a = 'FROM'"));
-        assert_eq!(
-            rewrite_from_first("SELECT 1; -- c\n from t LIMIT (SELECT 2); FROM t SELECT a").as_deref(),
-            Some("SELECT 1; -- c\n SELECT * from t LIMIT (SELECT 2); FROM t SELECT a")
-        );
-        assert_eq!(rewrite_from_first("FROM t SELECT a WHERE a > 1"), None);
-        assert_eq!(rewrite_from_first("SELECT a FROM t"), None);
     }
 
     #[test]

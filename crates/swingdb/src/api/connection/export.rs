@@ -1,5 +1,5 @@
-//! `EXPORT DATABASE 'dir'` and `IMPORT DATABASE 'dir'`, as DuckDB's: the
-//! export writes each table as a Parquet file, `schema.sql` (the CREATE
+//! `EXPORT DATABASE 'dir' [(FORMAT parquet|csv)]` and `IMPORT DATABASE
+//! 'dir'`, as DuckDB's: the export writes each table as a Parquet (or CSV) file, `schema.sql` (the CREATE
 //! statements of tables, indexes and views, keys and checks included) and
 //! `load.sql` (a COPY per table, naming its file relative to the directory);
 //! the import runs both, reading the files from that directory wherever it
@@ -7,7 +7,7 @@
 
 use super::{Connection, CATALOG};
 use crate::api::result::QueryResult;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::parse;
 use crate::sql::types::sql_name;
 use crate::storage::TableMeta;
@@ -18,8 +18,29 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// `EXPORT DATABASE 'dir'` or `IMPORT DATABASE 'dir'` in `sql`: (export?, dir).
-pub(super) fn export_or_import(sql: &str) -> Option<(bool, String)> {
+/// The file format EXPORT DATABASE writes each table in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Format {
+    /// Parquet (the default).
+    Parquet,
+    /// CSV with a header line.
+    Csv,
+}
+
+/// A parsed `EXPORT DATABASE 'dir' [(FORMAT parquet|csv)]` or `IMPORT DATABASE 'dir'`.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Transfer {
+    /// Export (else import).
+    pub export: bool,
+    /// The directory.
+    pub dir: String,
+    /// The format of the tables' files (an import reads what `load.sql` says).
+    pub format: Format,
+}
+
+/// `EXPORT DATABASE 'dir' [(FORMAT ...)]` or `IMPORT DATABASE 'dir'` in
+/// `sql`; an error for options this cannot honour; `None` for other statements.
+pub(super) fn export_or_import(sql: &str) -> Option<Result<Transfer>> {
     let text = sql.trim().trim_end_matches(';');
     let (verb, rest) = text.split_once(char::is_whitespace)?;
     let (noun, rest) = rest.trim_start().split_once(char::is_whitespace)?;
@@ -31,9 +52,50 @@ pub(super) fn export_or_import(sql: &str) -> Option<(bool, String)> {
     if !noun.eq_ignore_ascii_case("DATABASE") {
         return None;
     }
-    let quoted = rest.trim();
-    let inner = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
-    Some((export, inner.replace("''", "'")))
+    let rest = rest.trim().strip_prefix('\'')?;
+    // The directory runs to the first quote that is not doubled.
+    let mut dir = String::new();
+    let mut chars = rest.char_indices().peekable();
+    let after = loop {
+        let (i, c) = chars.next()?;
+        match c {
+            '\'' if chars.peek().is_some_and(|&(_, n)| n == '\'') => {
+                chars.next();
+                dir.push('\'');
+            }
+            '\'' => break rest[i + 1..].trim(),
+            c => dir.push(c),
+        }
+    };
+    Some(options(after, export).map(|format| Transfer { export, dir, format }))
+}
+
+/// The format `(FORMAT parquet|csv)` asks for (Parquet when there are no options).
+fn options(text: &str, export: bool) -> Result<Format> {
+    if text.is_empty() {
+        return Ok(Format::Parquet);
+    }
+    let statement = if export { "EXPORT DATABASE" } else { "IMPORT DATABASE" };
+    let inner = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')).filter(|_| export);
+    let Some(inner) = inner else {
+        return Err(Error::programming(format!("{statement} takes a quoted directory{}", if export { " and (FORMAT parquet|csv)" } else { " only" })));
+    };
+    let mut format = Format::Parquet;
+    for option in inner.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let (key, value) = option.split_once(char::is_whitespace).unwrap_or((option, ""));
+        let value = value.trim().trim_matches('\'').to_ascii_lowercase();
+        match (key.to_ascii_uppercase().as_str(), value.as_str()) {
+            ("FORMAT", "parquet") => format = Format::Parquet,
+            ("FORMAT", "csv") => format = Format::Csv,
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::NotSupported,
+                    format!("{statement} option '{option}' is not supported; FORMAT parquet (the default) or FORMAT csv"),
+                ))
+            }
+        }
+    }
+    Ok(format)
 }
 
 fn ident(name: &str) -> String {
@@ -121,9 +183,13 @@ fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String>
 
 /// A file name for table `name`'s data: its characters that are safe, and
 /// its position (names may differ only in what is left out).
-fn file_name(position: usize, name: &str) -> String {
+fn file_name(position: usize, name: &str, format: Format) -> String {
     let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).take(64).collect();
-    format!("{position:03}_{safe}.parquet")
+    let extension = match format {
+        Format::Parquet => "parquet",
+        Format::Csv => "csv",
+    };
+    format!("{position:03}_{safe}.{extension}")
 }
 
 impl Connection {
@@ -135,7 +201,7 @@ impl Connection {
     }
 
     /// `EXPORT DATABASE 'dir'`: see the module doc.
-    pub(super) async fn export_database(&self, dir: &str) -> Result<QueryResult> {
+    pub(super) async fn export_database(&self, dir: &str, format: Format) -> Result<QueryResult> {
         self.check_external_access("EXPORT DATABASE")?;
         let root = PathBuf::from(dir);
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("creating {}", root.display()), e))?;
@@ -144,14 +210,20 @@ impl Connection {
         let mut load = String::from("-- swingdb EXPORT DATABASE: the data, one file per table (paths relative to this directory)\n");
         for (position, name) in in_dependency_order(&tables).iter().enumerate() {
             schema.push_str(&create_sql(name, &tables[name]));
-            let file = file_name(position, name);
+            let file = file_name(position, name, format);
             let frame = self.ctx.table(datafusion::common::TableReference::full(CATALOG, crate::sql::SCHEMA, name.as_str())).await?;
             let target = root.join(&file);
-            let written = frame
-                .write_parquet(&target.to_string_lossy(), DataFrameWriteOptions::new().with_single_file_output(true), None)
-                .await;
+            let (path, options) = (target.to_string_lossy(), DataFrameWriteOptions::new().with_single_file_output(true));
+            let written = match format {
+                Format::Parquet => frame.write_parquet(&path, options, None).await,
+                Format::Csv => frame.write_csv(&path, options, None).await,
+            };
             written.map_err(|e| Error::operational(format!("writing {}: {}", target.display(), Error::from(e).message())))?;
-            load.push_str(&format!("COPY {} FROM {} (FORMAT parquet);\n", ident(name), literal(&file)));
+            let read = match format {
+                Format::Parquet => "FORMAT parquet",
+                Format::Csv => "FORMAT csv, HEADER true",
+            };
+            load.push_str(&format!("COPY {} FROM {} ({read});\n", ident(name), literal(&file)));
         }
         let mut views: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| m.view.is_some()).collect();
         views.sort_by_key(|(_, m)| m.modified);
@@ -200,9 +272,17 @@ mod tests {
 
     #[test]
     fn the_statements_are_recognized_with_their_directory() {
-        assert_eq!(export_or_import("EXPORT DATABASE 'out'"), Some((true, "out".into())));
-        assert_eq!(export_or_import("  import   database 'it''s dir';"), Some((false, "it's dir".into())));
-        assert_eq!(export_or_import("EXPORT DATABASE out"), None);
-        assert_eq!(export_or_import("SELECT 1"), None);
+        let transfer = |export, dir: &str, format| Some(Transfer { export, dir: dir.into(), format });
+        assert_eq!(export_or_import("EXPORT DATABASE 'out'").map(Result::unwrap), transfer(true, "out", Format::Parquet));
+        assert_eq!(export_or_import("  import   database 'it''s dir';").map(Result::unwrap), transfer(false, "it's dir", Format::Parquet));
+        assert_eq!(
+            export_or_import("EXPORT DATABASE 'a''b' (FORMAT 'CSV')").map(Result::unwrap),
+            transfer(true, "a'b", Format::Csv)
+        );
+        assert_eq!(export_or_import("EXPORT DATABASE 'o' (format parquet)").map(Result::unwrap), transfer(true, "o", Format::Parquet));
+        assert!(export_or_import("EXPORT DATABASE 'o' (FORMAT json)").unwrap().unwrap_err().message().contains("FORMAT csv"));
+        assert!(export_or_import("IMPORT DATABASE 'o' (FORMAT csv)").unwrap().is_err());
+        assert!(export_or_import("EXPORT DATABASE out").is_none());
+        assert!(export_or_import("SELECT 1").is_none());
     }
 }

@@ -408,11 +408,12 @@ impl Connection {
         if let Some(target) = summarize::summarize_target(sql) {
             return self.atomically(|| self.summarize(target)).await;
         }
-        if let Some((export, dir)) = export::export_or_import(sql) {
+        if let Some(transfer) = export::export_or_import(sql) {
+            let transfer = transfer?;
             // One transaction: an export reads one version, an import lands whole or not at all.
-            return match export {
-                true => self.atomically(|| self.export_database(&dir)).await,
-                false => self.atomically(|| self.import_database(&dir)).await,
+            return match transfer.export {
+                true => self.atomically(|| self.export_database(&transfer.dir, transfer.format)).await,
+                false => self.atomically(|| self.import_database(&transfer.dir)).await,
             };
         }
         if params.is_empty() {
@@ -726,9 +727,6 @@ impl Connection {
                 return self.copy_statement_to_url(copy).await;
             }
         }
-        if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {
-            return self.create_view(&statement).await;
-        }
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::AlterTable(alter) => return self.alter_table(alter).await,
@@ -758,6 +756,12 @@ impl Connection {
         let state = self.ctx.state();
         crate::sql::using_joins::resolve_natural(&mut statement, &state).await;
         crate::sql::using_joins::rewrite(&mut statement);
+        crate::sql::dialect::pivot::rewrite(&mut statement, &state).await?;
+        // A view stores its query as rewritten here, DuckDB's spellings
+        // made plain (a TABLESAMPLE the engine would ignore must not reach it).
+        if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {
+            return self.create_view(&statement).await;
+        }
         let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
         let mut refolds = 0;
         let plan = loop {
@@ -790,7 +794,10 @@ impl Connection {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => self.create_table(create, column_rules).await,
             LogicalPlan::Ddl(DdlStatement::DropTable(drop)) => self.drop_table(&drop),
             LogicalPlan::Ddl(DdlStatement::DropView(drop)) => self.drop_view(&drop),
-            LogicalPlan::DescribeTable(describe) => describe_columns(describe.schema.as_ref()),
+            LogicalPlan::DescribeTable(describe) => match names.renamed(describe.schema.as_ref()) {
+                Some(named) => describe_columns(&named),
+                None => describe_columns(describe.schema.as_ref()),
+            },
             LogicalPlan::Ddl(other) => Err(Error::new(
                 ErrorKind::NotSupported,
                 format!("{} is not supported yet", other.name()),

@@ -7,7 +7,7 @@ use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::share::{ShareOptions, SnapshotInfo};
 use crate::sql::{TablesSchema, SCHEMA};
-use crate::sql::parse::SNAPSHOT_FUNCTION;
+use crate::sql::dialect::text::SNAPSHOT_FUNCTION;
 use datafusion::sql::sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Value};
 use std::sync::Arc;
 

@@ -2,9 +2,12 @@
 //! it otherwise or not at all: rewritten in the parsed statement before it
 //! is planned (`syntax` is the entry point), or provided as functions.
 
+pub mod asof;
 pub mod functions;
 pub mod information_schema;
+pub mod pivot;
 pub mod settings;
 pub mod show;
 pub mod subscripts;
 pub mod syntax;
+pub mod text;

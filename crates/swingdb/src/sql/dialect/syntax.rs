@@ -19,6 +19,7 @@
 //!   sample must not differ between runs, and the engine's parallel scans
 //!   give no stable row order to seed by.
 //! - `ORDER BY ALL`: by every output column, left to right.
+//! - `ASOF JOIN`: see `dialect::asof`.
 //! - `l[2:]`, `(expr).field`: see `field_access`.
 //! - `SHOW TABLES`, `SHOW ALL TABLES`: see `dialect::show`; the types of
 //!   `information_schema.columns`: see `dialect::information_schema`.
@@ -60,6 +61,9 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
                     select.projection.push(SelectItem::Wildcard(WildcardAdditionalOptions::default()));
                     select.flavor = SelectFlavor::Standard;
                 }
+                if let Err(e) = select.from.iter_mut().try_for_each(super::asof::rewrite) {
+                    return ControlFlow::Break(e);
+                }
             }
             match order_by_all(query) {
                 Ok(()) => ControlFlow::Continue(()),
@@ -67,6 +71,11 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
             }
         }
         fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<Error> {
+            if let TableFactor::NestedJoin { table_with_joins, .. } = factor {
+                if let Err(e) = super::asof::rewrite(table_with_joins) {
+                    return ControlFlow::Break(e);
+                }
+            }
             match sample_table(factor).and_then(|()| super::information_schema::rewrite_table(factor)) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
