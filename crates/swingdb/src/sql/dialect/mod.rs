@@ -5,6 +5,7 @@
 pub mod asof;
 pub mod functions;
 pub mod information_schema;
+pub mod lambdas;
 pub mod pivot;
 pub mod settings;
 pub mod show;

@@ -19,7 +19,7 @@
 //!   sample must not differ between runs, and the engine's parallel scans
 //!   give no stable row order to seed by.
 //! - `ORDER BY ALL`: by every output column, left to right.
-//! - `ASOF JOIN`: see `dialect::asof`.
+//! - `ASOF JOIN`: see `dialect::asof`; lambdas (`x -> x * 2`): see `dialect::lambdas`.
 //! - `l[2:]`, `(expr).field`: see `field_access`.
 //! - `SHOW TABLES`, `SHOW ALL TABLES`: see `dialect::show`; the types of
 //!   `information_schema.columns`: see `dialect::information_schema`.
@@ -50,7 +50,7 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
             }
             timestamp_without_seconds(expr);
             field_access(expr);
-            match super::functions::rewrite(expr) {
+            match super::lambdas::rewrite(expr).and_then(|()| super::functions::rewrite(expr)) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
             }

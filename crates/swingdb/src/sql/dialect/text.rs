@@ -25,7 +25,44 @@ pub fn rewrite(sql: &str) -> String {
     let sql = rewrite_from_first(&sql).unwrap_or(sql);
     let sql = rewrite_pivot_statements(&sql).unwrap_or(sql);
     let sql = rewrite_using_sample(&sql).unwrap_or(sql);
+    let sql = rewrite_lambda_keyword(&sql).unwrap_or(sql);
     rewrite_asof(&sql).unwrap_or(sql)
+}
+
+/// DuckDB 2's lambda syntax `lambda x, i: body` as the arrow form `(x, i) ->
+/// body` (`x -> body` for one parameter), which `dialect::lambdas` reads.
+/// `None` if there is none.
+fn rewrite_lambda_keyword(sql: &str) -> Option<String> {
+    if !sql.to_ascii_lowercase().contains("lambda") {
+        return None;
+    }
+    let text = Tokens::of(sql)?;
+    let words = text.words();
+    let mut edits = Vec::new();
+    for (w, &i) in words.iter().enumerate() {
+        if !is_word(&text.tokens[i].token, "LAMBDA") {
+            continue;
+        }
+        // Names separated by commas, then a colon.
+        let mut names = Vec::new();
+        let mut at = w + 1;
+        let colon = loop {
+            match words.get(at).map(|&j| &text.tokens[j].token) {
+                Some(Token::Word(name)) if name.quote_style.is_none() && names.len() == (at - w - 1) / 2 => names.push(name.value.clone()),
+                Some(Token::Comma) if !names.is_empty() => {}
+                Some(Token::Colon) if !names.is_empty() => break Some(words[at]),
+                _ => break None,
+            }
+            at += 1;
+        };
+        let Some(colon) = colon else { continue };
+        let params = match names.as_slice() {
+            [one] => one.clone(),
+            many => format!("({})", many.join(", ")),
+        };
+        edits.push((text.start(i)?..text.end(colon)?, format!("{params} ->")));
+    }
+    text.edited(edits.iter().map(|(r, s)| (r.clone(), s.as_str())).collect())
 }
 
 /// The function call that stands for a snapshot in a parsed `ATTACH`
@@ -529,6 +566,13 @@ mod tests {
         assert_eq!(rewrite("SELECT * FROM t, u USING SAMPLE reservoir(5 ROWS)"), "SELECT * FROM (SELECT * FROM t, u) TABLESAMPLE (5 ROWS)");
         assert_eq!(rewrite("SELECT (SELECT 1 FROM t USING SAMPLE 3) FROM u"), "SELECT (SELECT 1 FROM t TABLESAMPLE (3 ROWS)) FROM u");
         assert_eq!(rewrite("SELECT 'USING SAMPLE 1' FROM t"), "SELECT 'USING SAMPLE 1' FROM t");
+    }
+
+    #[test]
+    fn lambda_keywords_become_arrows() {
+        assert_eq!(rewrite("SELECT list_transform(l, lambda x: x * 2)"), "SELECT list_transform(l, x -> x * 2)");
+        assert_eq!(rewrite("SELECT list_filter(l, lambda x, i: i > 1), 'lambda y: 1'"), "SELECT list_filter(l, (x, i) -> i > 1), 'lambda y: 1'");
+        assert_eq!(rewrite("SELECT lambda FROM t"), "SELECT lambda FROM t");
     }
 
     #[test]
