@@ -49,6 +49,15 @@ fn plain_name(expr: &Expr) -> Option<String> {
     Some(identifier(ident))
 }
 
+/// Whether `expr` calls DuckDB's `COLUMNS(...)`.
+fn has_columns_call(expr: &Expr) -> bool {
+    visit_expressions(expr, |e| match e {
+        Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("columns") => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
 /// Whether `expr` holds a subquery.
 fn has_subquery(expr: &Expr) -> bool {
     visit_expressions(expr, |e| match e {
@@ -98,6 +107,11 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
         _ => return names,
     };
     let SetExpr::Select(select) = query.body.as_mut() else { return names };
+    // DuckDB's COLUMNS(...) expands into items that name themselves
+    // (`sql::dialect::columns`): positions are not known yet.
+    if select.projection.iter().any(|item| matches!(item, SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } if has_columns_call(e))) {
+        return names;
+    }
     let mut seen = HashSet::new();
     let stars = select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
     names.width = select.projection.len();

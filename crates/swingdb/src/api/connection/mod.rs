@@ -757,6 +757,7 @@ impl Connection {
         crate::sql::using_joins::resolve_natural(&mut statement, &state).await;
         crate::sql::using_joins::rewrite(&mut statement);
         crate::sql::dialect::pivot::rewrite(&mut statement, &state).await?;
+        crate::sql::dialect::columns::rewrite(&mut statement, &state).await?;
         // A view stores its query as rewritten here, DuckDB's spellings
         // made plain (a TABLESAMPLE the engine would ignore must not reach it).
         if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {

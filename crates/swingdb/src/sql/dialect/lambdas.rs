@@ -123,7 +123,7 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
 /// lambda's arrow is the first `->` whose left side is a name or a
 /// parenthesized list of names; the body is the argument with that arrow
 /// replaced by its right side.
-fn split_lambda(arg: &Expr) -> Option<(Vec<Ident>, Expr)> {
+pub(super) fn split_lambda(arg: &Expr) -> Option<(Vec<Ident>, Expr)> {
     let mut body = arg.clone();
     let mut params = None;
     let _ = visit_expressions_mut(&mut body, |e| {

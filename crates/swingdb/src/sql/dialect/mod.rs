@@ -3,10 +3,12 @@
 //! is planned (`syntax` is the entry point), or provided as functions.
 
 pub mod asof;
+pub mod columns;
 pub mod functions;
 pub mod information_schema;
 pub mod lambdas;
 pub mod pivot;
+pub mod planned;
 pub mod settings;
 pub mod show;
 pub mod subscripts;

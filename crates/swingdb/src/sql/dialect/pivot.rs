@@ -14,17 +14,16 @@
 //!   row per input row and column, without the rows whose value is NULL
 //!   unless INCLUDE NULLS says so.
 
+use super::planned;
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::Array;
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
-use datafusion::dataframe::DataFrame;
 use datafusion::execution::context::SessionState;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     visit_expressions, visit_expressions_mut, Expr, GroupByExpr, Ident, NullInclusion, PivotValueSource, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor,
     TableWithJoins, VisitMut, VisitorMut, With,
 };
-use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
@@ -202,35 +201,11 @@ fn derived(sql: &str, alias: Option<TableAlias>) -> Result<TableFactor> {
     Ok(TableFactor::Derived { lateral: false, subquery, alias, sample: None })
 }
 
-/// The rows of `sql`, run with the statement's WITH clause in front.
-async fn run(sql: &str, with: Option<&With>, state: &SessionState) -> Result<DataFrame> {
-    let sql = match with {
-        Some(with) => format!("{with} {sql}"),
-        None => sql.to_string(),
-    };
-    let mut statement = crate::sql::parse::parse(&sql)?.remove(0);
-    super::syntax::rewrite(&mut statement)?;
-    let mut refolds = 0;
-    loop {
-        match state.statement_to_plan(statement.clone()).await {
-            Ok(plan) => return Ok(DataFrame::new(state.clone(), plan)),
-            Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// The column names of `table`.
-async fn columns_of(table: &TableFactor, with: Option<&With>, state: &SessionState) -> Result<Vec<String>> {
-    let frame = run(&format!("SELECT * FROM {table}"), with, state).await?;
-    Ok(frame.schema().fields().iter().map(|f| f.name().clone()).collect())
-}
-
 async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) -> Result<TableFactor> {
     let TableFactor::Pivot { table, aggregate_functions, value_column, value_source, default_on_null, alias } = factor else {
         return Err(Error::internal("not a PIVOT"));
     };
-    let input = columns_of(table, with, state).await?;
+    let input = planned::columns(&table.to_string(), with, state).await?;
     let mut aggregate_functions = aggregate_functions.clone();
     for aggregate in &mut aggregate_functions {
         aggregate.expr = respelled(&aggregate.expr, &input);
@@ -329,7 +304,7 @@ fn value_name(expr: &Expr) -> String {
 /// the columns its values make (the values joined by `_`; NULL is named
 /// "NULL", as in DuckDB).
 async fn distinct_values(sql: &str, with: Option<&With>, state: &SessionState) -> Result<Vec<(Vec<String>, String)>> {
-    let batches = run(sql, with, state).await?.collect().await?;
+    let batches = planned::run(sql, with, state).await?.collect().await?;
     let options = FormatOptions::default().with_null("NULL");
     let mut values = Vec::new();
     for batch in &batches {
@@ -365,7 +340,7 @@ async fn unpivot(factor: &TableFactor, with: Option<&With>, state: &SessionState
     let Expr::Identifier(value) = value else {
         return Err(Error::new(ErrorKind::NotSupported, format!("UNPIVOT into several value columns ({value}) is not supported; unpivot into one")));
     };
-    let input = columns_of(table, with, state).await?;
+    let input = planned::columns(&table.to_string(), with, state).await?;
     let mut columns = columns.clone();
     for column in &mut columns {
         column.expr = respelled(&column.expr, &input);
