@@ -6,12 +6,27 @@
 //! again. Quoted names stay exact: `"qty"` does not find `Qty`.
 
 use datafusion::common::{DataFusionError, SchemaError};
+use datafusion::execution::context::SessionState;
+use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{visit_expressions_mut, Expr, Ident};
 use std::ops::ControlFlow;
 
 /// How many differently cased names one statement may have matched this way.
 pub const MAX_REFOLDS: usize = 16;
+
+/// The plan of `statement` in `state`, planned again after each failure
+/// that was only a column's case (`statement` is left as it was planned).
+pub async fn plan_refolding(state: &SessionState, statement: &mut DFStatement) -> Result<LogicalPlan, DataFusionError> {
+    let mut refolds = 0;
+    loop {
+        match state.statement_to_plan(statement.clone()).await {
+            Ok(plan) => return Ok(plan),
+            Err(e) if refolds < MAX_REFOLDS && refold_for(statement, &e) => refolds += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
 
 /// Rewrites `statement` after `err` if it failed only on a column's case;
 /// returns whether it did (then plan it again).

@@ -20,6 +20,7 @@ pub mod ordered_scan;
 pub mod output_names;
 pub mod overflow;
 pub mod params;
+pub mod quote;
 pub mod parse;
 pub mod planner;
 pub mod range_aggregate;

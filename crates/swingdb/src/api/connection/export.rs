@@ -9,6 +9,7 @@ use super::{Connection, CATALOG};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::parse;
+use crate::sql::quote::{identifier as ident, string as literal};
 use crate::sql::types::sql_name;
 use crate::storage::TableMeta;
 use datafusion::dataframe::DataFrameWriteOptions;
@@ -96,14 +97,6 @@ fn options(text: &str, export: bool) -> Result<Format> {
         }
     }
     Ok(format)
-}
-
-fn ident(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
-}
-
-fn literal(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
 }
 
 fn column_list(columns: &[String]) -> String {

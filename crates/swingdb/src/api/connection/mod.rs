@@ -30,7 +30,7 @@ use super::interrupt::Interrupt;
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::watch::watch_plan;
-use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
+use crate::sql::case_fold::plan_refolding;
 use crate::sql::dialect::settings;
 use crate::sql::diagnose;
 use crate::sql::suggest::closest;
@@ -764,15 +764,11 @@ impl Connection {
             return self.create_view(&statement).await;
         }
         let column_rules = ddl::take_column_rules(&mut statement, &self.own)?;
-        let mut refolds = 0;
-        let plan = loop {
-            match state.statement_to_plan(statement.clone()).await {
-                Ok(plan) => break plan,
-                Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
-                Err(e) => {
-                    let err = self.explain_missing_file(self.suggest_function(e.into()));
-                    return Err(self.explain_unknown_table(err));
-                }
+        let plan = match plan_refolding(&state, &mut statement).await {
+            Ok(plan) => plan,
+            Err(e) => {
+                let err = self.explain_missing_file(self.suggest_function(e.into()));
+                return Err(self.explain_unknown_table(err));
             }
         };
         let wanted = plan.get_parameter_types()?.len();

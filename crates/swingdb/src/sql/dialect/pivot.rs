@@ -15,6 +15,7 @@
 //!   unless INCLUDE NULLS says so.
 
 use super::planned;
+use crate::sql::quote::{identifier, string};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::Array;
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
@@ -182,16 +183,6 @@ fn column_name(written: &str) -> String {
     }
 }
 
-/// `name` as a double-quoted identifier.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
-}
-
-/// `text` as a string literal.
-fn literal(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
-
 /// The query `sql` (built here from parts of a parsed statement), as a derived table named `alias`.
 fn derived(sql: &str, alias: Option<TableAlias>) -> Result<TableFactor> {
     let subquery = Parser::new(&GenericDialect {})
@@ -256,7 +247,7 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
     if values.len() > MAX_PIVOT_VALUES {
         return Err(too_many(&on_list));
     }
-    let mut items: Vec<String> = groups.iter().map(|g| quoted(g)).collect();
+    let mut items: Vec<String> = groups.iter().map(|g| identifier(g)).collect();
     for (value, name) in &values {
         for aggregate in &aggregate_functions {
             let Expr::Function(function) = &aggregate.expr else {
@@ -275,12 +266,12 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
                 (_, Some(alias)) => format!("{name}_{}", alias.value),
                 (_, None) => format!("{name}_{function}"),
             };
-            items.push(format!("{call} AS {}", quoted(&label)));
+            items.push(format!("{call} AS {}", identifier(&label)));
         }
     }
     let group_by = match groups.is_empty() {
         true => String::new(),
-        false => format!(" GROUP BY {}", groups.iter().map(|g| quoted(g)).collect::<Vec<_>>().join(", ")),
+        false => format!(" GROUP BY {}", groups.iter().map(|g| identifier(g)).collect::<Vec<_>>().join(", ")),
     };
     derived(&format!("SELECT {} FROM {table}{group_by}", items.join(", ")), alias.clone())
 }
@@ -320,7 +311,7 @@ async fn distinct_values(sql: &str, with: Option<&With>, state: &SessionState) -
                 let text = formatter.value(row).to_string();
                 literals.push(match array.is_null(row) {
                     true => "NULL".to_string(),
-                    false => format!("CAST({} AS {sql_type})", literal(&text)),
+                    false => format!("CAST({} AS {sql_type})", string(&text)),
                 });
                 names.push(text);
             }
@@ -346,7 +337,7 @@ async fn unpivot(factor: &TableFactor, with: Option<&With>, state: &SessionState
         column.expr = respelled(&column.expr, &input);
     }
     let unpivoted: Vec<String> = read_columns(columns.iter().map(|c| &c.expr)).iter().map(|c| column_name(c)).collect();
-    let kept: Vec<String> = input.into_iter().filter(|c| !unpivoted.contains(c)).map(|c| quoted(&c)).collect();
+    let kept: Vec<String> = input.into_iter().filter(|c| !unpivoted.contains(c)).map(|c| identifier(&c)).collect();
     let labels: Vec<String> = columns
         .iter()
         .map(|c| match (&c.alias, &c.expr) {
@@ -355,9 +346,9 @@ async fn unpivot(factor: &TableFactor, with: Option<&With>, state: &SessionState
             (None, expr) => expr.to_string(),
         })
         .collect();
-    let cases: Vec<String> = columns.iter().zip(&labels).map(|(c, label)| format!("WHEN {} THEN {}", literal(label), c.expr)).collect();
-    let names: Vec<String> = labels.iter().map(|l| format!("({})", literal(l))).collect();
-    let (name, value) = (quoted(&crate::sql::parse::identifier(name)), quoted(&crate::sql::parse::identifier(value)));
+    let cases: Vec<String> = columns.iter().zip(&labels).map(|(c, label)| format!("WHEN {} THEN {}", string(label), c.expr)).collect();
+    let names: Vec<String> = labels.iter().map(|l| format!("({})", string(l))).collect();
+    let (name, value) = (identifier(&crate::sql::parse::identifier(name)), identifier(&crate::sql::parse::identifier(value)));
     let items = kept.into_iter().chain([
         format!("__swingdb_unpivot.n AS {name}"),
         format!("CASE __swingdb_unpivot.n {} END AS {value}", cases.join(" ")),

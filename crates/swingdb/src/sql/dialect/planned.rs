@@ -5,7 +5,7 @@
 //! DuckDB's spellings rewritten and unquoted names matching any case.
 
 use crate::error::Result;
-use crate::sql::case_fold::{refold_for, MAX_REFOLDS};
+use crate::sql::case_fold::plan_refolding;
 use datafusion::dataframe::DataFrame;
 use datafusion::execution::context::SessionState;
 use datafusion::sql::sqlparser::ast::With;
@@ -18,14 +18,8 @@ pub async fn run(sql: &str, with: Option<&With>, state: &SessionState) -> Result
     };
     let mut statement = crate::sql::parse::parse(&sql)?.remove(0);
     super::syntax::rewrite(&mut statement)?;
-    let mut refolds = 0;
-    loop {
-        match state.statement_to_plan(statement.clone()).await {
-            Ok(plan) => return Ok(DataFrame::new(state.clone(), plan)),
-            Err(e) if refolds < MAX_REFOLDS && refold_for(&mut statement, &e) => refolds += 1,
-            Err(e) => return Err(e.into()),
-        }
-    }
+    let plan = plan_refolding(state, &mut statement).await?;
+    Ok(DataFrame::new(state.clone(), plan))
 }
 
 /// The names of the columns of `from` (the text of a FROM clause's items).

@@ -21,21 +21,29 @@ use datafusion::sql::sqlparser::tokenizer::{Location, Token, TokenWithSpan, Toke
 
 /// `sql` with the statements above rewritten (as it is when there are none).
 pub fn rewrite(sql: &str) -> String {
-    let sql = rewrite_attach_snapshot(sql).unwrap_or_else(|| sql.to_string());
-    let sql = rewrite_from_first(&sql).unwrap_or(sql);
-    let sql = rewrite_pivot_statements(&sql).unwrap_or(sql);
-    let sql = rewrite_using_sample(&sql).unwrap_or(sql);
-    let sql = rewrite_lambda_keyword(&sql).unwrap_or(sql);
-    rewrite_asof(&sql).unwrap_or(sql)
+    // Each rewrite tokenizes the text: only when its keyword is there.
+    let lower = sql.to_ascii_lowercase();
+    let mut sql = sql.to_string();
+    let rewrites: [(&str, fn(&str) -> Option<String>); 6] = [
+        ("snapshot", rewrite_attach_snapshot),
+        ("from", rewrite_from_first),
+        ("pivot", rewrite_pivot_statements),
+        ("sample", rewrite_using_sample),
+        ("lambda", rewrite_lambda_keyword),
+        ("asof", rewrite_asof),
+    ];
+    for (keyword, rewrite) in rewrites {
+        if lower.contains(keyword) {
+            sql = rewrite(&sql).unwrap_or(sql);
+        }
+    }
+    sql
 }
 
 /// DuckDB 2's lambda syntax `lambda x, i: body` as the arrow form `(x, i) ->
 /// body` (`x -> body` for one parameter), which `dialect::lambdas` reads.
 /// `None` if there is none.
 fn rewrite_lambda_keyword(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("lambda") {
-        return None;
-    }
     let text = Tokens::of(sql)?;
     let words = text.words();
     let mut edits = Vec::new();
@@ -76,9 +84,6 @@ pub const SNAPSHOT_FUNCTION: &str = "swingdb_snapshot";
 /// around the original string literal (which is kept byte for byte: tokens
 /// printed back would lose the escaping of quotes). `None` if there is none.
 fn rewrite_attach_snapshot(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("snapshot") {
-        return None;
-    }
     let text = Tokens::of(sql)?;
     let tokens = &text.tokens;
     let next = |from: usize| (from..tokens.len()).find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)));
@@ -312,9 +317,6 @@ const AFTER_FROM: &[&str] = &["WHERE", "GROUP", "HAVING", "WINDOW", "QUALIFY", "
 /// `(SELECT * FROM <the clause>)` when it has several. `None` if there is
 /// none (or it is not a sample this knows how to spell).
 fn rewrite_using_sample(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("sample") {
-        return None;
-    }
     let text = Tokens::of(sql)?;
     let mut edits = Vec::new();
     let words = text.words();
@@ -420,9 +422,6 @@ fn sample_spec(tokens: &[TokenWithSpan]) -> Option<String> {
 /// `ASOF [LEFT [OUTER]] JOIN b ON|USING ...`: `ASOF JOIN b MATCH_CONDITION
 /// (TRUE) ON ...` (`FALSE` for a left join). `None` if there is none.
 fn rewrite_asof(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("asof") {
-        return None;
-    }
     let text = Tokens::of(sql)?;
     let words = text.words();
     let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
@@ -452,9 +451,6 @@ fn rewrite_asof(sql: &str) -> Option<String> {
 /// DuckDB's PIVOT and UNPIVOT statements (at the start of a statement or of
 /// a parenthesized query) in the standard form. `None` if there is none.
 fn rewrite_pivot_statements(sql: &str) -> Option<String> {
-    if !sql.to_ascii_lowercase().contains("pivot") {
-        return None;
-    }
     let text = Tokens::of(sql)?;
     // Where a query may start: a statement, a parenthesis, after a WITH
     // clause, EXPLAIN or DESCRIBE, or the AS of CREATE TABLE|VIEW ... AS.
