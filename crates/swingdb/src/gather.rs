@@ -309,7 +309,8 @@ mod tests {
         for _ in 0..written / piece.len() {
             region.extend(&piece).unwrap();
         }
-        let resident = crate::test_mappings::resident_bytes_at(region.map.as_ref().unwrap().as_ptr() as usize);
+        let map = region.map.as_ref().unwrap();
+        let resident = crate::test_mappings::resident_bytes_in(map.as_ptr(), map.len());
         // Populated ahead (one call, not a fault a page), but by no more than
         // a sixteenth of the region and one step: not to the next 2 MiB.
         assert!(resident > written, "{resident} resident for {written} written");

@@ -32,9 +32,17 @@ pub fn smaps_field_at(address: usize, field: &str) -> String {
     panic!("no mapping holds {address:#x}")
 }
 
-/// The bytes of the mapping that holds `address` in memory (its `Rss`).
-pub fn resident_bytes_at(address: usize) -> usize {
-    let line = smaps_field_at(address, "Rss:");
-    let kb: usize = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("Rss: <n> kB");
-    kb << 10
+/// The bytes of `len` bytes from `start` (page aligned) that are in memory,
+/// page by page (`mincore`): exact for that range, where a mapping's `Rss`
+/// in `smaps` also counts neighbours the kernel merged into the same mapping
+/// (another test thread's anonymous region, say).
+pub fn resident_bytes_in(start: *const u8, len: usize) -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+    let mut pages = vec![0u8; len.div_ceil(page)];
+    // SAFETY: `start..start + len` is a mapping of the caller's, and `pages`
+    // has one byte per page of it.
+    let rc = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
+    assert_eq!(rc, 0, "mincore: {}", std::io::Error::last_os_error());
+    pages.iter().filter(|&&p| p & 1 == 1).count() * page
 }
