@@ -236,3 +236,36 @@ fn verify_catches_a_byte_damaged_on_the_way() {
         }
     }
 }
+
+fn next_values(con: &Connection, rows: usize) -> swingdb::Result<Vec<i64>> {
+    let batches = con.execute(&format!("SELECT nextval('s') FROM range({rows})"), &[])?.collect_batches()?;
+    Ok(batches.iter().flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec()).collect())
+}
+
+/// A sequence's taker that fails before writing the counter hands out
+/// nothing (the next taker gets the same values); one holding the counter's
+/// lock makes a taker of another handle wait rather than read the old value.
+#[test]
+fn sequence_values_are_taken_whole_and_one_taker_at_a_time() {
+    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let con = open(&path).connect().unwrap();
+    con.execute("CREATE SEQUENCE s", &[]).unwrap();
+    assert_eq!(next_values(&con, 2).unwrap(), vec![1, 2]);
+    failpoint::set("sequence.before_write", "1*error");
+    let err = next_values(&con, 3).unwrap_err();
+    assert!(err.message().contains("sequence.before_write"), "{}", err.message());
+    assert_eq!(next_values(&con, 3).unwrap(), vec![3, 4, 5], "values of a failed take are given again");
+
+    failpoint::set("sequence.before_write", "1*delay(400)");
+    let slow_path = path.clone();
+    let slow = thread::spawn(move || next_values(&open(&slow_path).connect().unwrap(), 2).unwrap());
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    let fast = next_values(&open(&path).connect().unwrap(), 2).unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(200), "the second taker waited for the first's lock");
+    assert_eq!(slow.join().unwrap(), vec![6, 7]);
+    assert_eq!(fast, vec![8, 9]);
+    failpoint::set("sequence.before_write", "off");
+}

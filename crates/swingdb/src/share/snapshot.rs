@@ -211,9 +211,14 @@ pub fn remove(dir: &Path) {
 }
 
 /// Hard-links every segment file of `tables` from `source` into `target`
-/// (inline segments go along in the manifest).
+/// (inline segments go along in the manifest), and copies their sequences'
+/// counters, which change: the copy goes on from the value it had now,
+/// apart from the source's (see `storage::sequence`).
 fn link_segments(source: &DbDir, target: &DbDir, tables: &BTreeMap<String, Arc<TableMeta>>) -> Result<()> {
     for table in tables.values() {
+        if let Some(sequence) = table.as_sequence() {
+            sequence.copy_counter(&source.segment_path(&sequence.file), &target.segment_path(&sequence.file))?;
+        }
         for segment in table.segments.iter().filter(|s| s.inline.is_none()) {
             let from = source.segment_path(&segment.file);
             let to = target.segment_path(&segment.file);

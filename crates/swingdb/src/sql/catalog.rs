@@ -152,7 +152,9 @@ impl TablesSchema {
 #[async_trait]
 impl SchemaProvider for TablesSchema {
     fn table_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.tables.lock().unwrap().keys().cloned().collect();
+        let tables = self.tables.lock().unwrap();
+        let mut names: Vec<String> = tables.iter().filter(|(_, m)| m.is_table() || m.is_view()).map(|(n, _)| n.clone()).collect();
+        drop(tables);
         names.extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
         names
     }
@@ -166,19 +168,22 @@ impl SchemaProvider for TablesSchema {
         }
         let meta = self.tables.lock().unwrap().get(name).cloned();
         match meta {
-            Some(meta) => match &meta.view {
+            Some(meta) if meta.is_table() => {
+                let defaults = self.defaults(&meta)?;
+                Ok(Some(Arc::new(SegmentTable::new(meta, self.store.clone()).with_defaults(defaults))))
+            }
+            // A macro or sequence is no table: "not found", which the
+            // connection explains.
+            Some(meta) => match meta.view_sql() {
                 Some(sql) => Ok(Some(self.view(name, sql).await?)),
-                None => {
-                    let defaults = self.defaults(&meta)?;
-                    Ok(Some(Arc::new(SegmentTable::new(meta, self.store.clone()).with_defaults(defaults))))
-                }
+                None => Ok(None),
             },
             None => Ok(None),
         }
     }
 
     fn table_exist(&self, name: &str) -> bool {
-        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().contains_key(name)
+        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_table() || m.is_view())
     }
 
     fn register_table(&self, name: String, _table: Arc<dyn TableProvider>) -> DFResult<Option<Arc<dyn TableProvider>>> {

@@ -169,6 +169,9 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
     // Before physical planning, whose sort enforcement mishandles this shape.
     ctx.add_optimizer_rule(Arc::new(super::sort_over_limit::SortOverSortedLimit));
+    for function in super::dialect::sequences::functions(tables.clone(), store.dir().clone()) {
+        ctx.register_udf(function);
+    }
     let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
     databases.lock().unwrap().insert(own, own_schema.clone());
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));

@@ -46,7 +46,7 @@ pub fn check_acyclic(name: &str, tables: &BTreeMap<String, Arc<TableMeta>>) -> R
     let mut path = vec![name.to_string()];
     fn walk(path: &mut Vec<String>, tables: &BTreeMap<String, Arc<TableMeta>>) -> Result<()> {
         let current = path.last().cloned().unwrap_or_default();
-        let Some(sql) = tables.get(&current).and_then(|m| m.view.clone()) else { return Ok(()) };
+        let Some(sql) = tables.get(&current).and_then(|m| m.view_sql().map(str::to_string)) else { return Ok(()) };
         for next in referenced_names(&sql)? {
             if next == path[0] {
                 path.push(next);

@@ -7,6 +7,8 @@
 //!   swingdb.json               format marker (kind + format version)
 //!   manifests/<version>.json   one immutable, checksummed manifest per committed version
 //!   segments/<lease>-<n>.arrow immutable Arrow IPC segment files
+//!   segments/<lease>-<n>.seq   a sequence's counter, created and collected like
+//!                              a segment file (see `storage::sequence`)
 //!   keys/<segment>.<fp>.keys   the sorted key values of a large segment, a cache
 //!                              (see `storage::key_runs`, which says why it is safe)
 //!   leases/<lease>.lease       one per handle that writes, flock()ed while it lives
@@ -428,6 +430,13 @@ impl DbDir {
         let lease = self.lease_id()?;
         let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
         Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.arrow")))
+    }
+
+    /// A fresh, unused path for a new sequence counter, owned by this handle's lease.
+    pub fn new_sequence_path(&self) -> Result<PathBuf> {
+        let lease = self.lease_id()?;
+        let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
+        Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.seq")))
     }
 
     /// A fresh name for an inline segment (see [`super::inline`]), made like

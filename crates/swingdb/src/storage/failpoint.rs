@@ -43,6 +43,10 @@ pub const NAMES: &[&str] = &[
     "pipe.export.before_sent",
     "pipe.import.after_link",
     "pipe.import.before_done",
+    // Sequences (storage::sequence): a taker holding the counter's lock
+    // before it writes the values it took, and after they are synced.
+    "sequence.before_write",
+    "sequence.after_sync",
     // Not a failure but damage: when it fires (any failing action), one byte of
     // a large write to a pipe's data stream goes out flipped (proves verify=1).
     "pipe.corrupt_stream",
@@ -50,7 +54,7 @@ pub const NAMES: &[&str] = &[
 
 /// The failpoints a commit passes (the crash scenario aborts at each in turn).
 pub fn commit_path() -> impl Iterator<Item = &'static str> {
-    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep.", "pipe."].iter().any(|p| n.starts_with(p)))
+    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep.", "pipe.", "sequence."].iter().any(|p| n.starts_with(p)))
 }
 
 #[cfg(feature = "failpoints")]

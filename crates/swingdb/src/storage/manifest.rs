@@ -6,6 +6,7 @@
 
 use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
+use super::sequence::Sequence;
 use crate::error::{Error, Result};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
@@ -21,8 +22,12 @@ use std::sync::Arc;
 /// older build would not enforce. Version 4 added column ids (tables whose
 /// columns were added or dropped), which an older build would misread.
 /// Version 5 added inline segments (rows kept in the manifest), which an
-/// older build would look for as files.
-pub const FORMAT_VERSION: u32 = 5;
+/// older build would look for as files. Version 6 added sequences and
+/// macros, which an older build would take for empty tables.
+pub const FORMAT_VERSION: u32 = 6;
+
+/// The format version of manifests with inline segments but no sequence or macro.
+const INLINE_FORMAT_VERSION: u32 = 5;
 
 /// The format version of manifests with altered tables but no inline segment.
 const ALTERED_FORMAT_VERSION: u32 = 4;
@@ -199,7 +204,19 @@ impl Constraints {
     }
 }
 
-/// A table: schema plus segments, or a view: its defining statement.
+/// What a catalog entry that holds no rows is (see [`TableMeta::definition`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Definition {
+    /// A view: its `CREATE VIEW` statement.
+    View(String),
+    /// A macro: its `CREATE MACRO` statement (see `sql::dialect::macros`).
+    Macro(String),
+    /// A sequence: its options and counter file (see [`super::sequence`]).
+    Sequence(Sequence),
+}
+
+/// A table: schema plus segments, or a view, macro or sequence: its definition.
+/// Tables, views, macros and sequences share one namespace.
 /// `modified` is the database version that last changed it, which is how
 /// concurrent writers detect conflicting changes.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,8 +228,8 @@ pub struct TableMeta {
     pub segments: Vec<SegmentMeta>,
     /// Version of the manifest that last changed this table.
     pub modified: u64,
-    /// For a view, the `CREATE VIEW` statement that defines it.
-    pub view: Option<String>,
+    /// For a view, macro or sequence, what it is; `None` for a table.
+    pub definition: Option<Definition>,
     /// Keys and defaults.
     pub constraints: Constraints,
     /// Where its columns are in its segments, once columns were added or dropped.
@@ -227,7 +244,7 @@ impl TableMeta {
 
     /// A table of `segments`, last changed in version `modified`.
     pub fn table(schema: SchemaRef, segments: Vec<SegmentMeta>, modified: u64) -> Self {
-        Self { schema, segments, modified, view: None, constraints: Constraints::default(), column_ids: ColumnIds::default() }
+        Self { schema, segments, modified, definition: None, constraints: Constraints::default(), column_ids: ColumnIds::default() }
     }
 
     /// This table holding `segments` instead (all else kept). Segments
@@ -273,7 +290,7 @@ impl TableMeta {
             schema: self.schema.clone(),
             segments: Vec::new(),
             modified: self.modified,
-            view: self.view.clone(),
+            definition: self.definition.clone(),
             constraints: self.constraints.clone(),
             column_ids: self.column_ids.clone(),
         }
@@ -281,7 +298,17 @@ impl TableMeta {
 
     /// A view defined by the `CREATE VIEW` statement `sql`, whose columns are `schema`.
     pub fn view(schema: SchemaRef, sql: String) -> Self {
-        Self { view: Some(sql), ..Self::new(schema) }
+        Self { definition: Some(Definition::View(sql)), ..Self::new(schema) }
+    }
+
+    /// A macro defined by the `CREATE MACRO` statement `sql`.
+    pub fn macro_defined_by(sql: String) -> Self {
+        Self { definition: Some(Definition::Macro(sql)), ..Self::new(Arc::new(Schema::empty())) }
+    }
+
+    /// A sequence.
+    pub fn sequence(sequence: Sequence) -> Self {
+        Self { definition: Some(Definition::Sequence(sequence)), ..Self::new(Arc::new(Schema::empty())) }
     }
 
     /// Whether columns were added to or dropped from this table (its segments
@@ -371,7 +398,46 @@ impl TableMeta {
 
     /// Whether this is a view.
     pub fn is_view(&self) -> bool {
-        self.view.is_some()
+        matches!(self.definition, Some(Definition::View(_)))
+    }
+
+    /// Whether this is a table (not a view, macro or sequence).
+    pub fn is_table(&self) -> bool {
+        self.definition.is_none()
+    }
+
+    /// The `CREATE VIEW` statement of a view.
+    pub fn view_sql(&self) -> Option<&str> {
+        match &self.definition {
+            Some(Definition::View(sql)) => Some(sql),
+            _ => None,
+        }
+    }
+
+    /// The `CREATE MACRO` statement of a macro.
+    pub fn macro_sql(&self) -> Option<&str> {
+        match &self.definition {
+            Some(Definition::Macro(sql)) => Some(sql),
+            _ => None,
+        }
+    }
+
+    /// The sequence this entry is.
+    pub fn as_sequence(&self) -> Option<&Sequence> {
+        match &self.definition {
+            Some(Definition::Sequence(sequence)) => Some(sequence),
+            _ => None,
+        }
+    }
+
+    /// What this entry is, in a message: "table", "view", "macro" or "sequence".
+    pub fn kind(&self) -> &'static str {
+        match self.definition {
+            None => "table",
+            Some(Definition::View(_)) => "view",
+            Some(Definition::Macro(_)) => "macro",
+            Some(Definition::Sequence(_)) => "sequence",
+        }
     }
     /// Total number of rows.
     pub fn num_rows(&self) -> u64 {
@@ -386,6 +452,10 @@ struct TableJson {
     modified: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     view: Option<String>,
+    #[serde(default, rename = "macro", skip_serializing_if = "Option::is_none")]
+    macro_sql: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sequence: Option<Sequence>,
     #[serde(default, skip_serializing_if = "Constraints::is_empty")]
     constraints: Constraints,
     /// [`ColumnIds::next`], in tables whose columns were added or dropped.
@@ -481,15 +551,19 @@ impl Manifest {
                     columns: encode_columns(t),
                     segments: t.segments.clone(),
                     modified: t.modified,
-                    view: t.view.clone(),
+                    view: t.view_sql().map(str::to_string),
+                    macro_sql: t.macro_sql().map(str::to_string),
+                    sequence: t.as_sequence().cloned(),
                     constraints: t.constraints.clone(),
                     next_column_id: t.is_altered().then_some(t.column_ids.next),
                 };
                 (name.clone(), json)
             })
             .collect();
-        let format_version = if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
+        let format_version = if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
             FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
+            INLINE_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.is_altered()) {
             ALTERED_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty()) {
@@ -529,11 +603,18 @@ impl Manifest {
             .map(|(name, t)| {
                 let schema = decode_schema(&t.columns)?;
                 let column_ids = decode_column_ids(&name, &t.columns, t.next_column_id, origin)?;
+                let definition = match (t.view, t.macro_sql, t.sequence) {
+                    (None, None, None) => None,
+                    (Some(sql), None, None) => Some(Definition::View(sql)),
+                    (None, Some(sql), None) => Some(Definition::Macro(sql)),
+                    (None, None, Some(sequence)) => Some(Definition::Sequence(sequence)),
+                    _ => return Err(Error::corruption(format!("manifest {origin} is damaged: '{name}' is defined as more than one kind of object"))),
+                };
                 let meta = TableMeta {
                     schema,
                     segments: t.segments,
                     modified: t.modified,
-                    view: t.view,
+                    definition,
                     constraints: t.constraints,
                     column_ids,
                 };
@@ -543,9 +624,13 @@ impl Manifest {
         Ok(Self { version: json.version, tables })
     }
 
-    /// Every segment file this manifest references (inline segments have none).
+    /// Every file in `segments/` this manifest references: segment files
+    /// (inline segments have none) and sequence counters.
     pub fn segment_files(&self) -> impl Iterator<Item = &str> {
-        self.tables.values().flat_map(|t| t.segments.iter().filter(|s| s.inline.is_none()).map(|s| s.file.as_str()))
+        self.tables.values().flat_map(|t| {
+            let segments = t.segments.iter().filter(|s| s.inline.is_none()).map(|s| s.file.as_str());
+            segments.chain(t.as_sequence().map(|s| s.file.as_str()))
+        })
     }
 }
 

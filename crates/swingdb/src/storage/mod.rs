@@ -13,13 +13,15 @@ pub mod keys;
 pub mod manifest;
 pub mod segment;
 pub mod segment_write;
+pub mod sequence;
 pub mod store;
 pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
 pub use distinct::DistinctSketch;
-pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
 pub use segment::MappedSegment;
 pub use segment_write::write_segment;
+pub use sequence::Sequence;
 pub use store::{SegmentStore, SegmentView};
 pub use writer::{compact, write_out_inline, TableWriter};

@@ -218,8 +218,9 @@ impl Connection {
     pub(super) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<QueryResult> {
         let name = table_name(&create.name, &self.own)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
-        if existing.as_ref().is_some_and(|t| t.is_view()) {
-            return Err(Error::programming(format!("'{name}' is a view; DROP VIEW it first to name a table so")));
+        if let Some(other) = existing.as_ref().filter(|t| !t.is_table()) {
+            let kind = other.kind();
+            return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a table so", kind.to_uppercase())));
         }
         let exists = existing.is_some();
         if exists && create.if_not_exists {
@@ -267,7 +268,7 @@ impl Connection {
                 own.clone()
             } else {
                 match tables.get(&fk.parent) {
-                    Some(t) if !t.is_view() => t.constraints.clone(),
+                    Some(t) if t.is_table() => t.constraints.clone(),
                     _ => return Err(Error::programming(format!("{} of table '{name}': table '{}' does not exist", fk.sql(), fk.parent))),
                 }
             };
@@ -295,8 +296,9 @@ impl Connection {
     pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
         let name = table_name(&drop.name, &self.own)?;
         let mut tables = self.tables.lock().unwrap();
-        if tables.get(&name).is_some_and(|t| t.is_view()) {
-            return Err(Error::programming(format!("'{name}' is a view, not a table; use DROP VIEW")));
+        if let Some(other) = tables.get(&name).filter(|t| !t.is_table()) {
+            let kind = other.kind();
+            return Err(Error::programming(format!("'{name}' is a {kind}, not a table; use DROP {}", kind.to_uppercase())));
         }
         if let Some((child, _, fk)) = referencing(&tables, &name).find(|(child, _, _)| **child != name) {
             return Err(Error::programming(format!("table '{name}' is referenced by {} of table '{child}'; drop that table first", fk.sql())));

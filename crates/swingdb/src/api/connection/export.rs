@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::parse;
 use crate::sql::quote::{identifier as ident, string as literal};
 use crate::sql::types::sql_name;
-use crate::storage::TableMeta;
+use crate::storage::{Definition, TableMeta};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{CopyTarget, Statement as SqlStatement};
@@ -146,18 +146,11 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
     out
 }
 
-/// The statement(s) that make table or view `name` again.
-fn definition(name: &str, meta: &TableMeta) -> String {
-    match &meta.view {
-        Some(view) => format!("{};\n", view.trim_end_matches(';')),
-        None => create_sql(name, meta),
-    }
-}
 
 /// Table names with every table after those its FOREIGN KEYs reference.
 fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String> {
     let mut done: Vec<String> = Vec::new();
-    let mut left: Vec<&String> = tables.iter().filter(|(_, m)| m.view.is_none()).map(|(n, _)| n).collect();
+    let mut left: Vec<&String> = tables.iter().filter(|(_, m)| m.is_table()).map(|(n, _)| n).collect();
     while !left.is_empty() {
         let before = left.len();
         left.retain(|name| {
@@ -190,7 +183,26 @@ impl Connection {
     /// DATABASE writes them into `schema.sql`: columns, types, keys,
     /// defaults, checks, clustering and indexes (the shell's `.schema`).
     pub fn create_statement(&self, name: &str) -> Result<String> {
-        Ok(definition(name, self.visible_table(name)?.as_ref()))
+        self.definition(name, self.visible_table(name)?.as_ref())
+    }
+
+    /// The statement(s) that make catalog entry `name` again; a sequence
+    /// starts where this one would go on.
+    fn definition(&self, name: &str, meta: &TableMeta) -> Result<String> {
+        Ok(match &meta.definition {
+            None => create_sql(name, meta),
+            Some(Definition::View(sql) | Definition::Macro(sql)) => format!("{};\n", sql.trim_end_matches(';')),
+            Some(Definition::Sequence(sequence)) => {
+                let Some(next) = sequence.peek(&self.core.dir().segment_path(&sequence.file))? else {
+                    // No CREATE SEQUENCE makes one that gives nothing more,
+                    // and made at its last value it would give that again.
+                    return Err(Error::programming(format!(
+                        "sequence '{name}' ran out and cannot be written as a statement; DROP it or create it again with CYCLE or a larger range"
+                    )));
+                };
+                format!("{};\n", sequence.sql(&ident(name), Some(next)))
+            }
+        })
     }
 
     /// `EXPORT DATABASE 'dir'`: see the module doc.
@@ -199,7 +211,13 @@ impl Connection {
         let root = PathBuf::from(dir);
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("creating {}", root.display()), e))?;
         let tables = self.tables.lock().unwrap().clone();
-        let mut schema = String::from("-- swingdb EXPORT DATABASE: the tables, indexes and views\n");
+        let mut schema = String::from("-- swingdb EXPORT DATABASE: the sequences, macros, tables, indexes and views\n");
+        // Sequences first (DEFAULTs may take from them), then macros.
+        let mut objects: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| !m.is_table() && !m.is_view()).collect();
+        objects.sort_by_key(|(_, m)| (m.as_sequence().is_none(), m.modified));
+        for (name, meta) in objects {
+            schema.push_str(&self.definition(name, meta)?);
+        }
         let mut load = String::from("-- swingdb EXPORT DATABASE: the data, one file per table (paths relative to this directory)\n");
         for (position, name) in in_dependency_order(&tables).iter().enumerate() {
             schema.push_str(&create_sql(name, &tables[name]));
@@ -218,10 +236,10 @@ impl Connection {
             };
             load.push_str(&format!("COPY {} FROM {} ({read});\n", ident(name), literal(&file)));
         }
-        let mut views: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| m.view.is_some()).collect();
+        let mut views: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| m.is_view()).collect();
         views.sort_by_key(|(_, m)| m.modified);
         for (name, meta) in views {
-            schema.push_str(&definition(name, meta));
+            schema.push_str(&self.definition(name, meta)?);
         }
         for (file, text) in [("schema.sql", &schema), ("load.sql", &load)] {
             let path = root.join(file);

@@ -7,6 +7,7 @@ mod attach;
 mod copy;
 mod ddl;
 mod index;
+mod macros;
 mod merge;
 mod dml;
 mod export;
@@ -14,6 +15,7 @@ mod fast_insert;
 mod file_order;
 mod pipe;
 mod plan_cache;
+mod sequence;
 mod share;
 mod summarize;
 mod upsert;
@@ -375,9 +377,9 @@ impl Connection {
         Ok(self.tables.lock().unwrap().clone())
     }
 
-    /// Names of the tables this connection sees.
+    /// Names of the tables (and views) this connection sees.
     pub fn table_names(&self) -> Result<Vec<String>> {
-        Ok(self.visible_tables()?.into_keys().collect())
+        Ok(self.visible_tables()?.into_iter().filter(|(_, m)| m.is_table() || m.is_view()).map(|(n, _)| n).collect())
     }
 
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
@@ -664,7 +666,8 @@ impl Connection {
     /// than a view; an error if it is neither.
     fn is_stored_table(&self, name: &str) -> Result<bool> {
         match self.tables.lock().unwrap().get(name) {
-            Some(meta) => Ok(!meta.is_view()),
+            Some(meta) if meta.is_table() || meta.is_view() => Ok(meta.is_table()),
+            Some(meta) => Err(Error::programming(format!("'{name}' is a {}, not a table", meta.kind()))),
             None => Err(Error::programming(format!("table '{name}' does not exist"))),
         }
     }
@@ -682,6 +685,9 @@ impl Connection {
             return Err(Error::programming(format!(
                 "'{name}' is a view; a view's rows cannot be changed, change the tables it reads"
             )));
+        }
+        if !meta.is_table() {
+            return Err(Error::programming(format!("'{name}' is a {}, not a table", meta.kind())));
         }
         Ok(meta)
     }
@@ -735,6 +741,16 @@ impl Connection {
                 SqlStatement::Drop { object_type: ObjectType::Index, names, if_exists, .. } => {
                     return self.drop_index(names, *if_exists)
                 }
+                SqlStatement::CreateSequence { name, temporary, if_not_exists, data_type, sequence_options, owned_by: None } => {
+                    return self.create_sequence(name, *temporary, *if_not_exists, data_type.as_ref(), sequence_options)
+                }
+                SqlStatement::Drop { object_type: ObjectType::Sequence, names, if_exists, .. } => {
+                    return self.drop_sequences(names, *if_exists)
+                }
+                SqlStatement::CreateMacro { or_replace, temporary, name, args, definition } => {
+                    return self.create_macro(name, *or_replace, *temporary, args.as_deref(), definition)
+                }
+                SqlStatement::DropFunction(drop) => return self.drop_macros(&drop.func_desc, drop.if_exists),
                 SqlStatement::Copy { .. } => self.check_external_access("COPY")?,
                 _ => {}
             }
@@ -749,6 +765,7 @@ impl Connection {
             }
         }
         let names = plan_output_names(&mut statement);
+        self.expand_macros(&mut statement)?;
         let upsert = upsert::take_upsert(&mut statement)?;
         dml::take_default_values(&mut statement, &self.tables.lock().unwrap(), &self.own)?;
         crate::sql::functions::named_options(&mut statement);
@@ -840,6 +857,15 @@ impl Connection {
         let message = err.message();
         let Some(name) = message.strip_prefix("table '").and_then(|r| r.strip_suffix("' not found")) else { return err };
         let parts: Vec<&str> = name.split('.').collect();
+        let own = match parts.as_slice() {
+            [table] => Some(*table),
+            [schema, table] if *schema == self.own => Some(*table),
+            _ => None,
+        };
+        if let Some((table, other)) = own.and_then(|table| Some((table, self.tables.lock().unwrap().get(table).cloned()?))).filter(|(_, m)| !m.is_table() && !m.is_view()) {
+            let message = format!("'{table}' is a {}, not a table; only tables and views can be read", other.kind());
+            return err.with_message(message);
+        }
         let schema = match parts.as_slice() {
             [_, schema, _] | [schema, _] => *schema,
             _ => SCHEMA,

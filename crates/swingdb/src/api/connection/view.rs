@@ -63,7 +63,8 @@ impl Connection {
         let mut tables = self.tables.lock().unwrap().clone();
         match tables.get(&name) {
             Some(existing) if !existing.is_view() => {
-                return Err(Error::programming(format!("'{name}' is a table; DROP TABLE it first to name a view so")))
+                let kind = existing.kind();
+                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a view so", kind.to_uppercase())));
             }
             Some(_) if if_not_exists => return Ok(QueryResult::empty()),
             Some(_) if !or_replace => return Err(already_exists(&name, "a view")),
@@ -89,7 +90,7 @@ impl Connection {
                 tables.remove(&name);
                 Ok(QueryResult::empty())
             }
-            Some(_) => Err(Error::programming(format!("'{name}' is a table, not a view; use DROP TABLE"))),
+            Some(other) => Err(Error::programming(format!("'{name}' is a {}, not a view; use DROP {}", other.kind(), other.kind().to_uppercase()))),
             None if drop.if_exists => Ok(QueryResult::empty()),
             None => Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)"))),
         }

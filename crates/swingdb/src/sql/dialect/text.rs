@@ -4,6 +4,10 @@
 //! around the original tokens, which are kept byte for byte.
 //!
 //! - `ATTACH SNAPSHOT 'name' AS s`: the call `swingdb_snapshot('name')`.
+//! - `CREATE FUNCTION f(a) AS a + 1` and `DROP MACRO [TABLE] f`: a macro's
+//!   `CREATE MACRO` and `DROP FUNCTION` (`dialect::macros`).
+//! - `CREATE [OR REPLACE] SEQUENCE s` with options in any order: in the
+//!   parser's order (`dialect::sequences`).
 //! - `FROM t [WHERE ...]` without a SELECT: `SELECT * FROM t ...`.
 //! - `... FROM t USING SAMPLE 10% (bernoulli)`: `TABLESAMPLE`, on the one
 //!   table of the FROM clause or on all of it as a derived table (see
@@ -24,7 +28,10 @@ pub fn rewrite(sql: &str) -> String {
     // Each rewrite tokenizes the text: only when its keyword is there.
     let lower = sql.to_ascii_lowercase();
     let mut sql = sql.to_string();
-    let rewrites: [(&str, fn(&str) -> Option<String>); 6] = [
+    let rewrites: [(&str, fn(&str) -> Option<String>); 9] = [
+        ("sequence", super::sequences::rewrite_create_sequence),
+        ("function", super::macros::rewrite_macro_statements),
+        ("macro", super::macros::rewrite_macro_statements),
         ("snapshot", rewrite_attach_snapshot),
         ("from", rewrite_from_first),
         ("pivot", rewrite_pivot_statements),
@@ -139,25 +146,26 @@ fn rewrite_from_first(sql: &str) -> Option<String> {
     text.edited(edits)
 }
 
-fn is_word(t: &Token, word: &str) -> bool {
+/// Whether `t` is the unquoted word `word` (any case).
+pub(super) fn is_word(t: &Token, word: &str) -> bool {
     matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
 }
 
 /// SQL text with its tokens, for rewrites that edit the text around tokens
 /// (keeping everything else byte for byte).
-struct Tokens<'a> {
-    sql: &'a str,
-    tokens: Vec<TokenWithSpan>,
+pub(super) struct Tokens<'a> {
+    pub(super) sql: &'a str,
+    pub(super) tokens: Vec<TokenWithSpan>,
     line_starts: Vec<usize>,
 }
 
 impl<'a> Tokens<'a> {
     /// The byte range of token `i` in the text.
-    fn start(&self, i: usize) -> Option<usize> {
+    pub(super) fn start(&self, i: usize) -> Option<usize> {
         self.offset(self.tokens.get(i)?.span.start)
     }
 
-    fn end(&self, i: usize) -> Option<usize> {
+    pub(super) fn end(&self, i: usize) -> Option<usize> {
         self.offset(self.tokens.get(i)?.span.end)
     }
 
@@ -180,7 +188,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Indexes of the tokens that are not whitespace.
-    fn words(&self) -> Vec<usize> {
+    pub(super) fn words(&self) -> Vec<usize> {
         (0..self.tokens.len()).filter(|&i| !matches!(self.tokens[i].token, Token::Whitespace(_))).collect()
     }
 
@@ -259,7 +267,7 @@ impl<'a> Tokens<'a> {
         None
     }
 
-    fn of(sql: &'a str) -> Option<Self> {
+    pub(super) fn of(sql: &'a str) -> Option<Self> {
         let tokens = Tokenizer::new(&GenericDialect {}, sql).tokenize_with_location().ok()?;
         let line_starts = std::iter::once(0).chain(sql.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Some(Self { sql, tokens, line_starts })
@@ -274,7 +282,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Indexes of the first token of each statement (after whitespace and `;`).
-    fn statement_starts(&self) -> Vec<usize> {
+    pub(super) fn statement_starts(&self) -> Vec<usize> {
         let mut starts = Vec::new();
         let mut at_start = true;
         for (i, t) in self.tokens.iter().enumerate() {
@@ -291,7 +299,7 @@ impl<'a> Tokens<'a> {
 
     /// The text with `edits` (byte range to replace, replacement; in text
     /// order) made; `None` if there are none.
-    fn edited(&self, edits: Vec<(std::ops::Range<usize>, &str)>) -> Option<String> {
+    pub(super) fn edited(&self, edits: Vec<(std::ops::Range<usize>, &str)>) -> Option<String> {
         if edits.is_empty() {
             return None;
         }

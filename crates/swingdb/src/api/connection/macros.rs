@@ -1,0 +1,76 @@
+//! CREATE and DROP MACRO (also spelled CREATE / DROP FUNCTION): a macro is
+//! stored as its `CREATE MACRO` statement in the catalog beside the tables;
+//! queries have its calls replaced by its body (see `sql::dialect::macros`).
+
+use super::{object_name, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::dialect::macros::{expand, Macro};
+use crate::storage::TableMeta;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{FunctionDesc, MacroArg, MacroDefinition, ObjectName};
+use std::sync::Arc;
+
+impl Connection {
+    /// `CREATE [OR REPLACE] MACRO name(params) AS expr | AS TABLE query`.
+    pub(super) fn create_macro(
+        &self,
+        name: &ObjectName,
+        or_replace: bool,
+        temporary: bool,
+        args: Option<&[MacroArg]>,
+        body: &MacroDefinition,
+    ) -> Result<QueryResult> {
+        let name = object_name(name, &self.own)?;
+        if temporary {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("temporary macros are not supported; CREATE MACRO {name} stores one (DROP MACRO removes it)"),
+            ));
+        }
+        let sql = Macro::definition(&name, args, body)?;
+        let mut tables = self.tables.lock().unwrap();
+        match tables.get(&name) {
+            Some(existing) if existing.macro_sql().is_none() => {
+                let kind = existing.kind();
+                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a macro so", kind.to_uppercase())));
+            }
+            Some(_) if !or_replace => {
+                return Err(Error::programming(format!("macro '{name}' already exists; use CREATE OR REPLACE MACRO or DROP MACRO first")))
+            }
+            _ => {}
+        }
+        tables.insert(name, Arc::new(TableMeta::macro_defined_by(sql)));
+        Ok(QueryResult::empty())
+    }
+
+    /// `DROP MACRO [TABLE] [IF EXISTS] name, ...` (parsed as DROP FUNCTION).
+    pub(super) fn drop_macros(&self, functions: &[FunctionDesc], if_exists: bool) -> Result<QueryResult> {
+        let mut tables = self.tables.lock().unwrap().clone();
+        for function in functions {
+            let name = object_name(&function.name, &self.own)?;
+            match tables.get(&name) {
+                Some(meta) if meta.macro_sql().is_some() => {
+                    tables.remove(&name);
+                }
+                Some(other) => {
+                    return Err(Error::programming(format!("'{name}' is a {}, not a macro; use DROP {}", other.kind(), other.kind().to_uppercase())))
+                }
+                None if if_exists => {}
+                None => return Err(Error::programming(format!("macro '{name}' does not exist (use DROP MACRO IF EXISTS to ignore)"))),
+            }
+        }
+        *self.tables.lock().unwrap() = tables;
+        Ok(QueryResult::empty())
+    }
+
+    /// `statement` with the calls of this database's macros replaced by their bodies.
+    pub(super) fn expand_macros(&self, statement: &mut DFStatement) -> Result<()> {
+        let tables = self.tables.lock().unwrap().clone();
+        if !tables.values().any(|t| t.macro_sql().is_some()) {
+            return Ok(());
+        }
+        let find = |name: &str| tables.get(name).and_then(|t| t.macro_sql()).map(Macro::parse);
+        expand(statement, &find)
+    }
+}

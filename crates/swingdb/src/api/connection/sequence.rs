@@ -1,0 +1,71 @@
+//! CREATE and DROP SEQUENCE: a sequence is a catalog entry beside the tables
+//! (its options) and a counter file (see `storage::sequence`), which this
+//! transaction creates and which is deleted with it if it does not commit.
+
+use super::{object_name, Connection};
+use crate::api::result::QueryResult;
+use crate::error::{Error, ErrorKind, Result};
+use crate::sql::dialect::sequences::read_create;
+use crate::storage::TableMeta;
+use datafusion::sql::sqlparser::ast::{DataType, ObjectName, SequenceOptions};
+use std::sync::Arc;
+
+impl Connection {
+    /// `CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] name [options]`.
+    pub(super) fn create_sequence(
+        &self,
+        name: &ObjectName,
+        temporary: bool,
+        if_not_exists: bool,
+        data_type: Option<&DataType>,
+        options: &[SequenceOptions],
+    ) -> Result<QueryResult> {
+        let name = object_name(name, &self.own)?;
+        if temporary {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("temporary sequences are not supported; CREATE SEQUENCE {name} stores one (DROP SEQUENCE removes it)"),
+            ));
+        }
+        let mut create = read_create(&name, data_type, options)?;
+        match self.tables.lock().unwrap().get(&name) {
+            Some(existing) if existing.as_sequence().is_none() => {
+                let kind = existing.kind();
+                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a sequence so", kind.to_uppercase())));
+            }
+            Some(_) if if_not_exists => return Ok(QueryResult::empty()),
+            Some(_) if !create.or_replace => {
+                return Err(Error::programming(format!(
+                    "sequence '{name}' already exists; use CREATE OR REPLACE SEQUENCE, CREATE SEQUENCE IF NOT EXISTS, or DROP SEQUENCE first"
+                )))
+            }
+            _ => {}
+        }
+        let path = self.core.dir().new_sequence_path()?;
+        create.sequence.file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        create.sequence.create_counter(&path)?;
+        self.record_files(vec![path]);
+        self.tables.lock().unwrap().insert(name, Arc::new(TableMeta::sequence(create.sequence)));
+        Ok(QueryResult::empty())
+    }
+
+    /// `DROP SEQUENCE [IF EXISTS] name, ...`.
+    pub(super) fn drop_sequences(&self, names: &[ObjectName], if_exists: bool) -> Result<QueryResult> {
+        let mut tables = self.tables.lock().unwrap().clone();
+        for written in names {
+            let name = object_name(written, &self.own)?;
+            match tables.get(&name) {
+                Some(meta) if meta.as_sequence().is_some() => {
+                    tables.remove(&name);
+                }
+                Some(other) => {
+                    return Err(Error::programming(format!("'{name}' is a {}, not a sequence; use DROP {}", other.kind(), other.kind().to_uppercase())))
+                }
+                None if if_exists => {}
+                None => return Err(Error::programming(format!("sequence '{name}' does not exist (use DROP SEQUENCE IF EXISTS to ignore)"))),
+            }
+        }
+        *self.tables.lock().unwrap() = tables;
+        Ok(QueryResult::empty())
+    }
+}
