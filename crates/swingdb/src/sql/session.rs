@@ -180,7 +180,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     }
     ctx.register_udf(super::dialect::settings::current_setting());
     ctx.register_udf(super::dialect::information_schema::sql_type_name());
-    for function in super::dialect::functions::functions().into_iter().chain(super::dialect::lambdas::functions()) {
+    for function in super::dialect::functions::functions().into_iter().chain(super::dialect::lambdas::functions()).chain(super::dialect::text_functions::functions()) {
         ctx.register_udf(function);
     }
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {

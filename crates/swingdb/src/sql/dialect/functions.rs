@@ -92,6 +92,8 @@ const SPELLED: &[(&str, usize, &str)] = &[
     ("list_unique", 1, "cardinality(array_distinct(array_remove_all(_1, NULL)))"),
     ("array_unique", 1, "cardinality(array_distinct(array_remove_all(_1, NULL)))"),
     ("list_reverse_sort", 1, "array_sort(_1, 'DESC')"),
+    ("count_star", 0, "count(*)"),
+    ("sem", 1, "stddev_pop(_1) / sqrt(count(_1))"),
     ("array_reverse_sort", 1, "array_sort(_1, 'DESC')"),
 ];
 
