@@ -169,6 +169,9 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
     // Before physical planning, whose sort enforcement mishandles this shape.
     ctx.add_optimizer_rule(Arc::new(super::sort_over_limit::SortOverSortedLimit));
+    for aggregate in super::dialect::aggregates::functions() {
+        ctx.register_udaf(aggregate);
+    }
     for function in super::dialect::sequences::functions(tables.clone(), store.dir().clone()) {
         ctx.register_udf(function);
     }

@@ -2,6 +2,7 @@
 //! it otherwise or not at all: rewritten in the parsed statement before it
 //! is planned (`syntax` is the entry point), or provided as functions.
 
+pub mod aggregates;
 pub mod asof;
 pub mod columns;
 pub mod functions;
