@@ -46,22 +46,7 @@ impl Connection {
 
     /// `DROP MACRO [TABLE] [IF EXISTS] name, ...` (parsed as DROP FUNCTION).
     pub(super) fn drop_macros(&self, functions: &[FunctionDesc], if_exists: bool) -> Result<QueryResult> {
-        let mut tables = self.tables.lock().unwrap().clone();
-        for function in functions {
-            let name = object_name(&function.name, &self.own)?;
-            match tables.get(&name) {
-                Some(meta) if meta.macro_sql().is_some() => {
-                    tables.remove(&name);
-                }
-                Some(other) => {
-                    return Err(Error::programming(format!("'{name}' is a {}, not a macro; use DROP {}", other.kind(), other.kind().to_uppercase())))
-                }
-                None if if_exists => {}
-                None => return Err(Error::programming(format!("macro '{name}' does not exist (use DROP MACRO IF EXISTS to ignore)"))),
-            }
-        }
-        *self.tables.lock().unwrap() = tables;
-        Ok(QueryResult::empty())
+        self.drop_entries(functions.iter().map(|f| &f.name), if_exists, "macro")
     }
 
     /// `statement` with the calls of this database's macros replaced by their bodies.

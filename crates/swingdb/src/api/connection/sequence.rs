@@ -51,18 +51,27 @@ impl Connection {
 
     /// `DROP SEQUENCE [IF EXISTS] name, ...`.
     pub(super) fn drop_sequences(&self, names: &[ObjectName], if_exists: bool) -> Result<QueryResult> {
+        self.drop_entries(names.iter(), if_exists, "sequence")
+    }
+
+    /// Drops the catalog entries `names`, each of which must be a `kind`
+    /// ("sequence", "macro": see [`TableMeta::kind`]); all or none.
+    pub(super) fn drop_entries<'a>(&self, names: impl Iterator<Item = &'a ObjectName>, if_exists: bool, kind: &str) -> Result<QueryResult> {
         let mut tables = self.tables.lock().unwrap().clone();
         for written in names {
             let name = object_name(written, &self.own)?;
             match tables.get(&name) {
-                Some(meta) if meta.as_sequence().is_some() => {
+                Some(meta) if meta.kind() == kind => {
                     tables.remove(&name);
                 }
                 Some(other) => {
-                    return Err(Error::programming(format!("'{name}' is a {}, not a sequence; use DROP {}", other.kind(), other.kind().to_uppercase())))
+                    return Err(Error::programming(format!("'{name}' is a {}, not a {kind}; use DROP {}", other.kind(), other.kind().to_uppercase())))
                 }
                 None if if_exists => {}
-                None => return Err(Error::programming(format!("sequence '{name}' does not exist (use DROP SEQUENCE IF EXISTS to ignore)"))),
+                None => {
+                    let upper = kind.to_uppercase();
+                    return Err(Error::programming(format!("{kind} '{name}' does not exist (use DROP {upper} IF EXISTS to ignore)")));
+                }
             }
         }
         *self.tables.lock().unwrap() = tables;
