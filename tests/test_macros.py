@@ -54,3 +54,8 @@ def test_mistakes_with_macros_say_what_to_do(con):
             continue
         with pytest.raises(swingdb.ProgrammingError, match=message):
             con.sql(sql).fetchall()
+
+
+def test_create_type_is_refused_saying_what_to_use_instead(con):
+    with pytest.raises(swingdb.NotSupportedError, match=r"CREATE TYPE mood is not supported yet; for an ENUM, use a VARCHAR column with CHECK"):
+        con.sql("CREATE TYPE mood AS ENUM ('sad', 'ok')")

@@ -751,6 +751,15 @@ impl Connection {
                     return self.create_macro(name, *or_replace, *temporary, args.as_deref(), definition)
                 }
                 SqlStatement::DropFunction(drop) => return self.drop_macros(&drop.func_desc, drop.if_exists),
+                SqlStatement::CreateType { name, .. } => {
+                    return Err(Error::new(
+                        ErrorKind::NotSupported,
+                        format!(
+                            "CREATE TYPE {name} is not supported yet; for an ENUM, use a VARCHAR column with \
+                             CHECK (col IN ('a', 'b', ...)) (it sorts by text, where DuckDB sorts an ENUM in the order declared)"
+                        ),
+                    ))
+                }
                 SqlStatement::Copy { .. } => self.check_external_access("COPY")?,
                 _ => {}
             }
