@@ -169,3 +169,16 @@ def test_a_read_only_connection_takes_no_value(db_path):
     with pytest.raises(swingdb.OperationalError, match="open read-only"):
         reader.sql("SELECT nextval('s')").fetchall()
     assert swingdb.connect(db_path).sql("SELECT nextval('s')").fetchall() == [(1,)]
+
+
+def test_a_sequence_named_with_another_databases_name_is_refused_not_taken_from_this_one(tmp_path):
+    other = swingdb.connect(str(tmp_path / "other"))
+    other.sql("CREATE SEQUENCE s START 100")
+    other.close()
+    con = swingdb.connect(str(tmp_path / "main"))
+    con.sql("CREATE SEQUENCE s")
+    con.sql(f"ATTACH '{tmp_path / 'other'}' AS o")
+    with pytest.raises(swingdb.ProgrammingError, match=r"only sequences of this connection's own database \(main\)"):
+        con.sql("SELECT nextval('o.s')").fetchall()
+    assert con.sql("SELECT nextval('main.s')").fetchall() == [(1,)]
+    assert con.sql("SELECT nextval('s')").fetchall() == [(2,)]

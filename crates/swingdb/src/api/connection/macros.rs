@@ -51,10 +51,13 @@ impl Connection {
 
     /// `statement` with the calls of this database's macros replaced by their bodies.
     pub(super) fn expand_macros(&self, statement: &mut DFStatement) -> Result<()> {
-        let tables = self.tables.lock().unwrap().clone();
-        if !tables.values().any(|t| t.macro_sql().is_some()) {
-            return Ok(());
-        }
+        let tables = {
+            let tables = self.tables.lock().unwrap();
+            if !tables.values().any(|t| t.macro_sql().is_some()) {
+                return Ok(());
+            }
+            tables.clone()
+        };
         let find = |name: &str| tables.get(name).and_then(|t| t.macro_sql()).map(Macro::parse);
         expand(statement, &find)
     }

@@ -179,11 +179,12 @@ fn integer(name: &str, option: &str, e: &Expr) -> Result<i64> {
 type LastValues = Arc<Mutex<HashMap<String, i64>>>;
 
 /// `nextval('s')` and `currval('s')` of a connection whose catalog is
-/// `tables`, in the database `dir`.
-pub fn functions(tables: Tables, dir: Arc<DbDir>) -> [ScalarUDF; 2] {
+/// `tables`, known as schema `own`, in the database `dir`.
+pub fn functions(own: &str, tables: Tables, dir: Arc<DbDir>) -> [ScalarUDF; 2] {
     let last = LastValues::default();
-    let next = SequenceFunction { next: true, tables: tables.clone(), dir: dir.clone(), last: last.clone(), signature: signature() };
-    let current = SequenceFunction { next: false, tables, dir, last, signature: signature() };
+    let own = own.to_string();
+    let next = SequenceFunction { next: true, own: own.clone(), tables: tables.clone(), dir: dir.clone(), last: last.clone(), signature: signature() };
+    let current = SequenceFunction { next: false, own, tables, dir, last, signature: signature() };
     [ScalarUDF::new_from_impl(next), ScalarUDF::new_from_impl(current)]
 }
 
@@ -195,6 +196,7 @@ fn signature() -> Signature {
 #[derive(Debug)]
 struct SequenceFunction {
     next: bool,
+    own: String,
     tables: Tables,
     dir: Arc<DbDir>,
     last: LastValues,
@@ -219,7 +221,14 @@ impl SequenceFunction {
     /// The catalog name of the sequence `written` names (`'s'`, `'main.s'`,
     /// `'"S"'`; unquoted names fold to lower case as in SQL) and the sequence.
     fn find(&self, written: &str) -> DFResult<(String, Sequence)> {
-        let last = written.rsplit('.').next().unwrap_or(written).trim();
+        let parts: Vec<&str> = written.split('.').map(str::trim).collect();
+        // `o.s` names a sequence of database `o`: never this one's `s`.
+        if let [.., schema, _] = parts.as_slice() {
+            if !schema.trim_matches('"').eq_ignore_ascii_case(&self.own) {
+                return plan_err!("{}('{written}'): only sequences of this connection's own database ({}) can be used", self.name(), self.own);
+            }
+        }
+        let last = parts.last().copied().unwrap_or(written);
         let name = match last.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
             Some(quoted) => quoted.to_string(),
             None => last.to_string(),
