@@ -132,15 +132,15 @@ impl Sequence {
     }
 
     /// The `CREATE SEQUENCE` statement that makes `name` as this sequence,
-    /// starting at `next` (its start when `None`).
-    pub fn sql(&self, name: &str, next: Option<i64>) -> String {
+    /// starting at `next`.
+    pub fn sql(&self, name: &str, next: i64) -> String {
         let cycle = if self.cycle { " CYCLE" } else { "" };
         format!(
             "CREATE SEQUENCE {name} INCREMENT BY {} MINVALUE {} MAXVALUE {} START WITH {}{cycle}",
             self.increment,
             self.min,
             self.max,
-            next.unwrap_or(self.start)
+            next
         )
     }
 

@@ -200,7 +200,7 @@ impl Connection {
                         "sequence '{name}' ran out and cannot be written as a statement; DROP it or create it again with CYCLE or a larger range"
                     )));
                 };
-                format!("{};\n", sequence.sql(&ident(name), Some(next)))
+                format!("{};\n", sequence.sql(&ident(name), next))
             }
         })
     }

@@ -130,11 +130,6 @@ impl Macro {
         }
     }
 
-    /// Whether it is a table macro.
-    pub fn is_table(&self) -> bool {
-        matches!(self.body, MacroDefinition::Table(_))
-    }
-
     /// Each parameter's value in a call with `args`.
     fn bind(&self, args: &[FunctionArg]) -> Result<Vec<(String, Expr)>> {
         let mut given: Vec<Option<Expr>> = vec![None; self.params.len()];
