@@ -153,7 +153,7 @@ impl TablesSchema {
 impl SchemaProvider for TablesSchema {
     fn table_names(&self) -> Vec<String> {
         let tables = self.tables.lock().unwrap();
-        let mut names: Vec<String> = tables.iter().filter(|(_, m)| m.is_table() || m.is_view()).map(|(n, _)| n.clone()).collect();
+        let mut names: Vec<String> = tables.iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n.clone()).collect();
         drop(tables);
         names.extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
         names
@@ -183,7 +183,7 @@ impl SchemaProvider for TablesSchema {
     }
 
     fn table_exist(&self, name: &str) -> bool {
-        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_table() || m.is_view())
+        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_relation())
     }
 
     fn register_table(&self, name: String, _table: Arc<dyn TableProvider>) -> DFResult<Option<Arc<dyn TableProvider>>> {

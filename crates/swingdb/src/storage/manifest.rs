@@ -406,6 +406,25 @@ impl TableMeta {
         self.definition.is_none()
     }
 
+    /// Whether queries read it as rows: a table or a view (not a macro or sequence).
+    pub fn is_relation(&self) -> bool {
+        self.is_table() || self.is_view()
+    }
+
+    /// "'name' is a KIND; DROP KIND it first to name a `wanted` so": the
+    /// error of a CREATE whose name this entry (of another kind) has.
+    pub fn name_taken(&self, name: &str, wanted: &str) -> crate::error::Error {
+        let kind = self.kind();
+        crate::error::Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a {wanted} so", kind.to_uppercase()))
+    }
+
+    /// "'name' is a KIND, not a `wanted`; use DROP KIND": the error of a
+    /// DROP `wanted` that names this entry (of another kind).
+    pub fn not_a(&self, name: &str, wanted: &str) -> crate::error::Error {
+        let kind = self.kind();
+        crate::error::Error::programming(format!("'{name}' is a {kind}, not a {wanted}; use DROP {}", kind.to_uppercase()))
+    }
+
     /// The `CREATE VIEW` statement of a view.
     pub fn view_sql(&self) -> Option<&str> {
         match &self.definition {

@@ -219,8 +219,7 @@ impl Connection {
         let name = table_name(&create.name, &self.own)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if let Some(other) = existing.as_ref().filter(|t| !t.is_table()) {
-            let kind = other.kind();
-            return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a table so", kind.to_uppercase())));
+            return Err(other.name_taken(&name, "table"));
         }
         let exists = existing.is_some();
         if exists && create.if_not_exists {
@@ -297,8 +296,7 @@ impl Connection {
         let name = table_name(&drop.name, &self.own)?;
         let mut tables = self.tables.lock().unwrap();
         if let Some(other) = tables.get(&name).filter(|t| !t.is_table()) {
-            let kind = other.kind();
-            return Err(Error::programming(format!("'{name}' is a {kind}, not a table; use DROP {}", kind.to_uppercase())));
+            return Err(other.not_a(&name, "table"));
         }
         if let Some((child, _, fk)) = referencing(&tables, &name).find(|(child, _, _)| **child != name) {
             return Err(Error::programming(format!("table '{name}' is referenced by {} of table '{child}'; drop that table first", fk.sql())));

@@ -213,7 +213,7 @@ impl Connection {
         let tables = self.tables.lock().unwrap().clone();
         let mut schema = String::from("-- swingdb EXPORT DATABASE: the sequences, macros, tables, indexes and views\n");
         // Sequences first (DEFAULTs may take from them), then macros.
-        let mut objects: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| !m.is_table() && !m.is_view()).collect();
+        let mut objects: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| !m.is_relation()).collect();
         objects.sort_by_key(|(_, m)| (m.as_sequence().is_none(), m.modified));
         for (name, meta) in objects {
             schema.push_str(&self.definition(name, meta)?);

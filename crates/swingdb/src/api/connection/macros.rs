@@ -31,10 +31,7 @@ impl Connection {
         let sql = Macro::definition(&name, args, body)?;
         let mut tables = self.tables.lock().unwrap();
         match tables.get(&name) {
-            Some(existing) if existing.macro_sql().is_none() => {
-                let kind = existing.kind();
-                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a macro so", kind.to_uppercase())));
-            }
+            Some(existing) if existing.macro_sql().is_none() => return Err(existing.name_taken(&name, "macro")),
             Some(_) if !or_replace => {
                 return Err(Error::programming(format!("macro '{name}' already exists; use CREATE OR REPLACE MACRO or DROP MACRO first")))
             }

@@ -379,7 +379,7 @@ impl Connection {
 
     /// Names of the tables (and views) this connection sees.
     pub fn table_names(&self) -> Result<Vec<String>> {
-        Ok(self.visible_tables()?.into_iter().filter(|(_, m)| m.is_table() || m.is_view()).map(|(n, _)| n).collect())
+        Ok(self.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n).collect())
     }
 
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
@@ -666,7 +666,7 @@ impl Connection {
     /// than a view; an error if it is neither.
     fn is_stored_table(&self, name: &str) -> Result<bool> {
         match self.tables.lock().unwrap().get(name) {
-            Some(meta) if meta.is_table() || meta.is_view() => Ok(meta.is_table()),
+            Some(meta) if meta.is_relation() => Ok(meta.is_table()),
             Some(meta) => Err(Error::programming(format!("'{name}' is a {}, not a table", meta.kind()))),
             None => Err(Error::programming(format!("table '{name}' does not exist"))),
         }
@@ -871,7 +871,7 @@ impl Connection {
             [schema, table] if *schema == self.own => Some(*table),
             _ => None,
         };
-        if let Some((table, other)) = own.and_then(|table| Some((table, self.tables.lock().unwrap().get(table).cloned()?))).filter(|(_, m)| !m.is_table() && !m.is_view()) {
+        if let Some((table, other)) = own.and_then(|table| Some((table, self.tables.lock().unwrap().get(table).cloned()?))).filter(|(_, m)| !m.is_relation()) {
             let message = format!("'{table}' is a {}, not a table; only tables and views can be read", other.kind());
             return err.with_message(message);
         }

@@ -29,10 +29,7 @@ impl Connection {
         }
         let mut create = read_create(&name, data_type, options)?;
         match self.tables.lock().unwrap().get(&name) {
-            Some(existing) if existing.as_sequence().is_none() => {
-                let kind = existing.kind();
-                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a sequence so", kind.to_uppercase())));
-            }
+            Some(existing) if existing.as_sequence().is_none() => return Err(existing.name_taken(&name, "sequence")),
             Some(_) if if_not_exists => return Ok(QueryResult::empty()),
             Some(_) if !create.or_replace => {
                 return Err(Error::programming(format!(
@@ -64,9 +61,7 @@ impl Connection {
                 Some(meta) if meta.kind() == kind => {
                     tables.remove(&name);
                 }
-                Some(other) => {
-                    return Err(Error::programming(format!("'{name}' is a {}, not a {kind}; use DROP {}", other.kind(), other.kind().to_uppercase())))
-                }
+                Some(other) => return Err(other.not_a(&name, kind)),
                 None if if_exists => {}
                 None => {
                     let upper = kind.to_uppercase();

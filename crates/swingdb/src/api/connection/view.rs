@@ -62,10 +62,7 @@ impl Connection {
         }
         let mut tables = self.tables.lock().unwrap().clone();
         match tables.get(&name) {
-            Some(existing) if !existing.is_view() => {
-                let kind = existing.kind();
-                return Err(Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a view so", kind.to_uppercase())));
-            }
+            Some(existing) if !existing.is_view() => return Err(existing.name_taken(&name, "view")),
             Some(_) if if_not_exists => return Ok(QueryResult::empty()),
             Some(_) if !or_replace => return Err(already_exists(&name, "a view")),
             _ => {}
@@ -90,7 +87,7 @@ impl Connection {
                 tables.remove(&name);
                 Ok(QueryResult::empty())
             }
-            Some(other) => Err(Error::programming(format!("'{name}' is a {}, not a view; use DROP {}", other.kind(), other.kind().to_uppercase()))),
+            Some(other) => Err(other.not_a(&name, "view")),
             None if drop.if_exists => Ok(QueryResult::empty()),
             None => Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)"))),
         }
