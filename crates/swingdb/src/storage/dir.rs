@@ -425,26 +425,28 @@ impl DbDir {
         self.root.join(SEGMENTS).join(file)
     }
 
-    /// A fresh, unused path for a new segment, owned by this handle's lease.
-    pub fn new_segment_path(&self) -> Result<PathBuf> {
+    /// `<lease>-<n>.<extension>`: a name no other handle or process ever
+    /// uses, owned by this handle's lease.
+    fn fresh_name(&self, extension: &str) -> Result<String> {
         let lease = self.lease_id()?;
         let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
-        Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.arrow")))
+        Ok(format!("{lease}-{n}.{extension}"))
+    }
+
+    /// A fresh, unused path for a new segment, owned by this handle's lease.
+    pub fn new_segment_path(&self) -> Result<PathBuf> {
+        Ok(self.root.join(SEGMENTS).join(self.fresh_name("arrow")?))
     }
 
     /// A fresh, unused path for a new sequence counter, owned by this handle's lease.
     pub fn new_sequence_path(&self) -> Result<PathBuf> {
-        let lease = self.lease_id()?;
-        let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
-        Ok(self.root.join(SEGMENTS).join(format!("{lease}-{n}.seq")))
+        Ok(self.root.join(SEGMENTS).join(self.fresh_name("seq")?))
     }
 
     /// A fresh name for an inline segment (see [`super::inline`]), made like
     /// a segment file's: no other handle or process ever uses it.
     pub fn new_inline_name(&self) -> Result<String> {
-        let lease = self.lease_id()?;
-        let n = self.next_segment.fetch_add(1, Ordering::Relaxed);
-        Ok(format!("{lease}-{n}.inline"))
+        self.fresh_name("inline")
     }
 
     /// Where the key run (see [`super::key_runs`]) of segment `file` for the
