@@ -115,20 +115,31 @@ impl Sequence {
     /// is for messages; `file` is set when its counter is created.
     pub fn new(name: &str, increment: Option<i64>, min: Option<i64>, max: Option<i64>, start: Option<i64>, cycle: bool) -> Result<Self> {
         let increment = increment.unwrap_or(1);
-        if increment == 0 {
-            return Err(Error::programming(format!("sequence '{name}': INCREMENT must not be 0")));
-        }
         let up = increment > 0;
         let min = min.unwrap_or(if up { 1 } else { i64::MIN });
         let max = max.unwrap_or(if up { i64::MAX } else { -1 });
         let start = start.unwrap_or(if up { min } else { max });
-        if min > max {
-            return Err(Error::programming(format!("sequence '{name}': MINVALUE ({min}) must not be greater than MAXVALUE ({max})")));
+        let sequence = Self { file: String::new(), start, increment, min, max, cycle };
+        match sequence.problem() {
+            Some(problem) => Err(Error::programming(format!("sequence '{name}': {problem}"))),
+            None => Ok(sequence),
         }
-        if !(min..=max).contains(&start) {
-            return Err(Error::programming(format!("sequence '{name}': START value ({start}) must lie between MINVALUE ({min}) and MAXVALUE ({max})")));
+    }
+
+    /// What makes these options no sequence, if anything: they come from
+    /// the user, and again from a manifest that may have been tampered
+    /// with (an INCREMENT of 0 would hand out one value for ever).
+    pub fn problem(&self) -> Option<String> {
+        let (min, max, start) = (self.min, self.max, self.start);
+        if self.increment == 0 {
+            Some("INCREMENT must not be 0".to_string())
+        } else if min > max {
+            Some(format!("MINVALUE ({min}) must not be greater than MAXVALUE ({max})"))
+        } else if !(min..=max).contains(&start) {
+            Some(format!("START value ({start}) must lie between MINVALUE ({min}) and MAXVALUE ({max})"))
+        } else {
+            None
         }
-        Ok(Self { file: String::new(), start, increment, min, max, cycle })
     }
 
     /// The `CREATE SEQUENCE` statement that makes `name` as this sequence,
@@ -168,7 +179,7 @@ impl Sequence {
             return Ok(Vec::new());
         }
         let file = self.lock_counter(path)?;
-        let mut state = read_state(&file, path)?;
+        let mut state = self.read_state(&file, path)?;
         let mut values = Vec::with_capacity(n);
         for _ in 0..n {
             if state.exhausted {
@@ -193,16 +204,34 @@ impl Sequence {
     /// The value the next taker would get (`None`: the sequence ran out).
     pub fn peek(&self, path: &Path) -> Result<Option<i64>> {
         let file = self.lock_counter(path)?;
-        let state = read_state(&file, path)?;
+        let state = self.read_state(&file, path)?;
         Ok((!state.exhausted).then_some(state.next))
     }
 
     /// Copies the counter at `from` to the new file `to`, as it is now.
     pub fn copy_counter(&self, from: &Path, to: &Path) -> Result<()> {
         let file = self.lock_counter(from)?;
-        let state = read_state(&file, from)?;
+        let state = self.read_state(&file, from)?;
         let mut copy = create_private_file(to).map_err(io_err("creating sequence counter", to))?;
         copy.write_all(&state.encode()).and_then(|_| copy.sync_data()).map_err(io_err("writing sequence counter", to))
+    }
+
+    /// The counter's state; a next value outside the sequence's range is
+    /// damage too (a whole, checksummed file written by someone else).
+    fn read_state(&self, file: &File, path: &Path) -> Result<State> {
+        let mut bytes = vec![0u8; STATE_BYTES + 1];
+        let read = file.read_at(&mut bytes, 0).map_err(io_err("reading sequence counter", path))?;
+        let state = State::decode(&bytes[..read], path)?;
+        if !state.exhausted && !(self.min..=self.max).contains(&state.next) {
+            return Err(Error::corruption(format!(
+                "sequence counter {} is damaged: its next value {} lies outside {}..={}",
+                path.display(),
+                state.next,
+                self.min,
+                self.max
+            )));
+        }
+        Ok(state)
     }
 
     fn lock_counter(&self, path: &Path) -> Result<File> {
@@ -221,11 +250,6 @@ impl Sequence {
     }
 }
 
-fn read_state(file: &File, path: &Path) -> Result<State> {
-    let mut bytes = vec![0u8; STATE_BYTES + 1];
-    let read = file.read_at(&mut bytes, 0).map_err(io_err("reading sequence counter", path))?;
-    State::decode(&bytes[..read], path)
-}
 
 #[cfg(test)]
 mod tests {
@@ -269,6 +293,12 @@ mod tests {
         assert!(s.take("s", &path, 1).unwrap_err().to_string().contains("is damaged"));
         std::fs::remove_file(&path).unwrap();
         assert!(s.take("s", &path, 1).unwrap_err().to_string().contains("is missing"));
+        // A whole counter of another sequence: its next value is out of this one's range.
+        let wide = Sequence::new("w", None, None, None, Some(500), false).unwrap();
+        wide.create_counter(&path).unwrap();
+        let narrow = Sequence::new("n", None, None, Some(10), None, false).unwrap();
+        let e = narrow.take("n", &path, 1).unwrap_err();
+        assert!(e.to_string().contains("next value 500 lies outside 1..=10"), "{e}");
     }
 
     #[test]
