@@ -23,7 +23,10 @@ fn main() {
     let order = std::path::Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("hot-code.txt");
     let applies = std::fs::copy(&list, &order).is_ok() && links_with_rust_lld();
     if applies {
-        println!("cargo:rustc-link-arg-cdylib=-Wl,--symbol-ordering-file={},--no-warn-symbol-ordering", order.display());
+        println!(
+            "cargo:rustc-link-arg-cdylib=-Wl,--symbol-ordering-file={},--no-warn-symbol-ordering",
+            order.display()
+        );
     }
     println!("cargo:rustc-env=SWINGDB_HOT_CODE_FIRST={applies}");
 }
@@ -32,14 +35,21 @@ fn main() {
 /// the build's flags do not pick another linker.
 fn links_with_rust_lld() -> bool {
     let var = |name: &str| env::var(name).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_ARCH") != "x86_64" || var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+    if var("CARGO_CFG_TARGET_ARCH") != "x86_64"
+        || var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("CARGO_CFG_TARGET_ENV") != "gnu"
+    {
         return false;
     }
     if var("CARGO_ENCODED_RUSTFLAGS").contains("link") {
         return false; // -C linker=..., linker-features, link-self-contained, link-arg: the build's own choice
     }
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let version = Command::new(rustc).arg("--version").output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let version = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
     // "rustc 1.95.0 (...)": the minor version of 1.x.
     let minor = version.split_whitespace().nth(1).and_then(|v| v.split('.').nth(1)).and_then(|m| m.parse::<u32>().ok());
     minor.is_some_and(|m| m >= 90)

@@ -8,7 +8,8 @@ use swingdb::arrow::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 
 /// `array` as a pyarrow array sharing its buffers.
 pub fn to_pyarrow<'py>(py: Python<'py>, array: &ArrayRef) -> PyResult<Bound<'py, PyAny>> {
-    let (ffi_array, ffi_schema) = to_ffi(&array.to_data()).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let (ffi_array, ffi_schema) =
+        to_ffi(&array.to_data()).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     let schema = PyCapsule::new_with_value(py, ffi_schema, c"arrow_schema")?;
     let array = PyCapsule::new_with_value(py, ffi_array, c"arrow_array")?;
     py.import("pyarrow")?.getattr("Array")?.call_method1("_import_from_c_capsule", (schema, array))

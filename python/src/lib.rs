@@ -20,9 +20,9 @@ use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::RecordBatchReader;
 use swingdb::arrow::datatypes::{i256, SchemaRef};
 use swingdb::arrow::error::ArrowError;
-use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
 use swingdb::arrow::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::datafusion::scalar::ScalarValue;
 use swingdb::{ErrorKind, OpenOptions};
 
@@ -30,15 +30,45 @@ create_exception!(_swingdb, Warning, PyException, "DB-API Warning.");
 create_exception!(_swingdb, Error, PyException, "Base class of all swingdb errors (DB-API Error).");
 create_exception!(_swingdb, InterfaceError, Error, "Misuse of the swingdb interface.");
 create_exception!(_swingdb, DatabaseError, Error, "An error of the database.");
-create_exception!(_swingdb, DataError, DatabaseError, "A value does not fit (wrong type, out of range, division by zero).");
-create_exception!(_swingdb, OperationalError, DatabaseError, "The database could not do what was asked (I/O, read-only, missing file).");
-create_exception!(_swingdb, IntegrityError, DatabaseError, "A constraint was violated (e.g. NULL into a NOT NULL column).");
+create_exception!(
+    _swingdb,
+    DataError,
+    DatabaseError,
+    "A value does not fit (wrong type, out of range, division by zero)."
+);
+create_exception!(
+    _swingdb,
+    OperationalError,
+    DatabaseError,
+    "The database could not do what was asked (I/O, read-only, missing file)."
+);
+create_exception!(
+    _swingdb,
+    IntegrityError,
+    DatabaseError,
+    "A constraint was violated (e.g. NULL into a NOT NULL column)."
+);
 create_exception!(_swingdb, InternalError, DatabaseError, "A bug in swingdb; please report it.");
-create_exception!(_swingdb, ProgrammingError, DatabaseError, "Bad SQL or API use: syntax error, unknown table or column.");
+create_exception!(
+    _swingdb,
+    ProgrammingError,
+    DatabaseError,
+    "Bad SQL or API use: syntax error, unknown table or column."
+);
 create_exception!(_swingdb, NotSupportedError, DatabaseError, "Valid SQL that swingdb does not support yet.");
-create_exception!(_swingdb, ConflictError, OperationalError, "Another transaction committed a conflicting change first; retry.");
+create_exception!(
+    _swingdb,
+    ConflictError,
+    OperationalError,
+    "Another transaction committed a conflicting change first; retry."
+);
 create_exception!(_swingdb, CorruptionError, DatabaseError, "A stored file is damaged; the message names it.");
-create_exception!(_swingdb, InterruptError, OperationalError, "The statement was cancelled by `interrupt()`; nothing it did was kept.");
+create_exception!(
+    _swingdb,
+    InterruptError,
+    OperationalError,
+    "The statement was cancelled by `interrupt()`; nothing it did was kept."
+);
 
 thread_local! {
     /// The exception a signal handler raised (KeyboardInterrupt for Ctrl-C)
@@ -76,7 +106,9 @@ fn to_py(err: swingdb::Error) -> PyErr {
         ErrorKind::Corruption => CorruptionError::new_err(msg),
         ErrorKind::NotSupported => NotSupportedError::new_err(msg),
         ErrorKind::Internal => InternalError::new_err(msg),
-        ErrorKind::Interrupted => SIGNALLED.with(|s| s.borrow_mut().take()).unwrap_or_else(|| InterruptError::new_err(msg)),
+        ErrorKind::Interrupted => {
+            SIGNALLED.with(|s| s.borrow_mut().take()).unwrap_or_else(|| InterruptError::new_err(msg))
+        }
     }
 }
 
@@ -113,7 +145,9 @@ fn scalar(index: usize, value: &Bound<'_, PyAny>) -> PyResult<ScalarValue> {
     if value.is_instance_of::<PyInt>() {
         return match value.extract::<i64>() {
             Ok(v) => Ok(ScalarValue::Int64(Some(v))),
-            Err(_) => Err(DataError::new_err(format!("parameter {} ({value}) does not fit in a 64-bit integer", index + 1))),
+            Err(_) => {
+                Err(DataError::new_err(format!("parameter {} ({value}) does not fit in a 64-bit integer", index + 1)))
+            }
         };
     }
     if value.is_instance_of::<PyFloat>() {
@@ -179,10 +213,13 @@ fn tagged(index: usize, tuple: &Bound<'_, PyTuple>) -> PyResult<ScalarValue> {
                 let scale: i8 = tuple.get_item(2)?.extract()?;
                 let precision = digits.trim_start_matches('-').len().max(scale as usize).max(1) as u8;
                 if precision <= 38 {
-                    let v: i128 = digits.parse().map_err(|_| DataError::new_err(format!("parameter {}: bad decimal", index + 1)))?;
+                    let v: i128 = digits
+                        .parse()
+                        .map_err(|_| DataError::new_err(format!("parameter {}: bad decimal", index + 1)))?;
                     return Ok(ScalarValue::Decimal128(Some(v), precision, scale));
                 }
-                let v = i256::from_string(&digits).ok_or_else(|| DataError::new_err(format!("parameter {}: decimal too large", index + 1)))?;
+                let v = i256::from_string(&digits)
+                    .ok_or_else(|| DataError::new_err(format!("parameter {}: decimal too large", index + 1)))?;
                 return Ok(ScalarValue::Decimal256(Some(v), precision.min(76), scale));
             }
             _ => {}
@@ -230,7 +267,9 @@ impl RecordBatchReader for PanicSafe {
 /// Imports an object with `__arrow_c_stream__` as batches, sharing its buffers.
 fn import_stream(py: Python<'_>, name: &str, data: &Bound<'_, PyAny>) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
     let capsule = data.call_method0("__arrow_c_stream__")?;
-    let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+    let capsule = capsule
+        .cast::<PyCapsule>()
+        .map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
     let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
     // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
     // moves it out and leaves a released stream behind for the capsule to drop.
@@ -265,7 +304,13 @@ struct PyDatabase {
 impl PyDatabase {
     #[new]
     #[pyo3(signature = (path=None, read_only=false, verify_checksums=true, external_access=true))]
-    fn new(py: Python<'_>, path: Option<String>, read_only: bool, verify_checksums: bool, external_access: bool) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        path: Option<String>,
+        read_only: bool,
+        verify_checksums: bool,
+        external_access: bool,
+    ) -> PyResult<Self> {
         let options = OpenOptions { read_only, create: true, verify_checksums, external_access };
         let db = engine(py, || match path {
             None => swingdb::Database::in_memory_with(options),
@@ -332,7 +377,11 @@ impl PyConnection {
     /// Runs `f` on the connection. The GIL is released *before* waiting for the
     /// connection's lock: a thread that waits for another thread's statement
     /// must not hold the GIL that statement needs to hand back its result.
-    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&swingdb::Connection) -> swingdb::Result<T> + Send) -> PyResult<T> {
+    fn with<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&swingdb::Connection) -> swingdb::Result<T> + Send,
+    ) -> PyResult<T> {
         py.detach(|| {
             let guard = self.con.lock().unwrap();
             let con = guard.as_ref().ok_or_else(|| ProgrammingError::new_err("the connection is closed"))?;
@@ -365,11 +414,17 @@ impl PyConnection {
                     .enumerate()
                     .map(|(i, (k, v))| Ok((k.extract::<String>()?, scalar(i, &v)?)))
                     .collect::<PyResult<Vec<_>>>()?;
-                let (numbered, values) = py.detach(|| swingdb::sql::params::name_placeholders(&sql, &pairs)).map_err(to_py)?;
+                let (numbered, values) =
+                    py.detach(|| swingdb::sql::params::name_placeholders(&sql, &pairs)).map_err(to_py)?;
                 sql = numbered;
                 values
             }
-            Some(list) => list.extract::<Vec<Bound<'_, PyAny>>>()?.iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>()?,
+            Some(list) => list
+                .extract::<Vec<Bound<'_, PyAny>>>()?
+                .iter()
+                .enumerate()
+                .map(|(i, v)| scalar(i, v))
+                .collect::<PyResult<Vec<_>>>()?,
         };
         let hook = progress_hook(progress);
         let has_hook = hook.is_some();
@@ -395,10 +450,18 @@ impl PyConnection {
     /// into pipe `url` (a name or `db://...`; `options` as `(key, value)`
     /// pairs); waits for the importer. Returns the rows it took.
     #[pyo3(signature = (url, source, is_table, options=Vec::new()))]
-    fn pipe_to(&self, py: Python<'_>, url: String, source: String, is_table: bool, options: Vec<(String, String)>) -> PyResult<u64> {
+    fn pipe_to(
+        &self,
+        py: Python<'_>,
+        url: String,
+        source: String,
+        is_table: bool,
+        options: Vec<(String, String)>,
+    ) -> PyResult<u64> {
         let url = pipe_url(&url, options)?;
         self.with(py, |c| {
-            let source = if is_table { swingdb::PipeSource::Table(&source) } else { swingdb::PipeSource::Query(&source) };
+            let source =
+                if is_table { swingdb::PipeSource::Table(&source) } else { swingdb::PipeSource::Query(&source) };
             c.pipe_to(&url, source)
         })
     }
@@ -406,7 +469,14 @@ impl PyConnection {
     /// Receives pipe `url` into table `table` (new with `create`, else
     /// appended to); waits for the exporter. Returns the rows.
     #[pyo3(signature = (url, table, create, options=Vec::new()))]
-    fn pipe_from(&self, py: Python<'_>, url: String, table: String, create: bool, options: Vec<(String, String)>) -> PyResult<u64> {
+    fn pipe_from(
+        &self,
+        py: Python<'_>,
+        url: String,
+        table: String,
+        create: bool,
+        options: Vec<(String, String)>,
+    ) -> PyResult<u64> {
         let url = pipe_url(&url, options)?;
         self.with(py, |c| c.pipe_from(&url, &table, create))
     }
@@ -422,7 +492,14 @@ impl PyConnection {
     /// (`create`) or appends it; the name is passed as a name, never as SQL.
     /// Returns the rows stored.
     #[pyo3(signature = (name, data, create, progress=None))]
-    fn store(&self, py: Python<'_>, name: String, data: Bound<'_, PyAny>, create: bool, progress: Option<Py<PyAny>>) -> PyResult<u64> {
+    fn store(
+        &self,
+        py: Python<'_>,
+        name: String,
+        data: Bound<'_, PyAny>,
+        create: bool,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<u64> {
         let (schema, batches) = import_stream(py, &name, &data)?;
         let hook = progress_hook(progress);
         let has_hook = hook.is_some();
@@ -459,15 +536,24 @@ impl PyConnection {
     /// pyarrow schema: one field per parameter, then the answer's. `call`
     /// takes the number of rows and one pyarrow array per parameter and
     /// answers an array.
-    fn create_function(&self, py: Python<'_>, name: String, call: Py<PyAny>, types: Bound<'_, PyAny>, volatile: bool) -> PyResult<()> {
+    fn create_function(
+        &self,
+        py: Python<'_>,
+        name: String,
+        call: Py<PyAny>,
+        types: Bound<'_, PyAny>,
+        volatile: bool,
+    ) -> PyResult<()> {
         let capsule = types.call_method0("__arrow_c_schema__")?;
         let capsule = capsule.cast::<PyCapsule>()?;
         let raw = capsule.pointer_checked(Some(c"arrow_schema"))?;
         // SAFETY: the capsule holds an ArrowSchema (checked by name); it is only read.
         let ffi = unsafe { &*(raw.as_ptr() as *const FFI_ArrowSchema) };
-        let schema = swingdb::arrow::datatypes::Schema::try_from(ffi).map_err(|e| ProgrammingError::new_err(e.to_string()))?;
+        let schema =
+            swingdb::arrow::datatypes::Schema::try_from(ffi).map_err(|e| ProgrammingError::new_err(e.to_string()))?;
         let mut types: Vec<_> = schema.fields().iter().map(|f| f.data_type().clone()).collect();
-        let returns = types.pop().ok_or_else(|| ProgrammingError::new_err("create_function needs the answer's type"))?;
+        let returns =
+            types.pop().ok_or_else(|| ProgrammingError::new_err("create_function needs the answer's type"))?;
         let function = udf::PythonFunction::new(name.to_lowercase(), call, types, returns, volatile);
         self.with(py, |c| {
             c.session().register_udf(swingdb::datafusion::logical_expr::ScalarUDF::new_from_impl(function));
@@ -497,9 +583,17 @@ impl PyConnection {
     /// Makes the file(s) at `path` (kind: csv, parquet, json, arrow), read
     /// with `options` (read_csv's, by name), queryable as `name` (see
     /// `register`); neither becomes SQL text.
-    fn register_file(&self, py: Python<'_>, name: String, path: String, kind: String, options: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
+    fn register_file(
+        &self,
+        py: Python<'_>,
+        name: String,
+        path: String,
+        kind: String,
+        options: Vec<(String, Bound<'_, PyAny>)>,
+    ) -> PyResult<()> {
         use swingdb::sql::functions::{FileKind, ReadOptions};
-        let kind = FileKind::from_name(&kind).ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
+        let kind = FileKind::from_name(&kind)
+            .ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
         let mut read = ReadOptions::default();
         for (i, (name, value)) in options.iter().enumerate() {
             read.set(kind.function_name(), name, &option_value(i, value)?).map_err(|e| to_py(e.into()))?;
@@ -607,11 +701,20 @@ impl PyResult_ {
     /// Exports the rows as an Arrow C stream (consumes the result). Batches are
     /// handed over by reference: no buffer is copied.
     #[pyo3(signature = (requested_schema=None))]
-    fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyCapsule>> {
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
         if requested_schema.is_some_and(|s| !s.is_none()) {
             return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
         }
-        let result = self.result.lock().unwrap().take().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
+        let result = self
+            .result
+            .lock()
+            .unwrap()
+            .take()
+            .ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
         let reader: Box<dyn RecordBatchReader + Send> = Box::new(PanicSafe { result, error: self.error.clone() });
         PyCapsule::new_with_value(py, FFI_ArrowArrayStream::new(reader), c"arrow_array_stream")
     }
@@ -695,11 +798,14 @@ impl PyPipeWriter {
     fn new(py: Python<'_>, url: String, schema: Bound<'_, PyAny>, options: Vec<(String, String)>) -> PyResult<Self> {
         let url = pipe_url(&url, options)?;
         let capsule = schema.call_method0("__arrow_c_schema__")?;
-        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_schema__ did not return a capsule"))?;
+        let capsule = capsule
+            .cast::<PyCapsule>()
+            .map_err(|_| ProgrammingError::new_err("__arrow_c_schema__ did not return a capsule"))?;
         let raw = capsule.pointer_checked(Some(c"arrow_schema"))?;
         // SAFETY: the capsule holds an ArrowSchema (checked by name), borrowed for the conversion.
         let ffi = unsafe { &*(raw.as_ptr() as *const FFI_ArrowSchema) };
-        let schema = swingdb::arrow::datatypes::Schema::try_from(ffi).map_err(|e| ProgrammingError::new_err(format!("not an Arrow schema: {e}")))?;
+        let schema = swingdb::arrow::datatypes::Schema::try_from(ffi)
+            .map_err(|e| ProgrammingError::new_err(format!("not an Arrow schema: {e}")))?;
         let writer = engine(py, || swingdb::pipe::PipeWriter::open(&url, Arc::new(schema)))?;
         Ok(Self { writer: Mutex::new(Some(writer)) })
     }
@@ -707,7 +813,9 @@ impl PyPipeWriter {
     /// Sends every batch of `data` (with `__arrow_c_stream__`) as it is read.
     fn write(&self, py: Python<'_>, data: Bound<'_, PyAny>) -> PyResult<u64> {
         let capsule = data.call_method0("__arrow_c_stream__")?;
-        let capsule = capsule.cast::<PyCapsule>().map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+        let capsule = capsule
+            .cast::<PyCapsule>()
+            .map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
         let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
         // SAFETY: as in import_stream.
         let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }

@@ -4,10 +4,10 @@
 //! Arrow C data interface (no values are copied on the way). Row-by-row
 //! functions are wrapped into this shape by the Python layer.
 
+use crate::arrow_py::{from_pyarrow, to_pyarrow};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::hash::{Hash, Hasher};
-use crate::arrow_py::{from_pyarrow, to_pyarrow};
 use swingdb::arrow::array::{Array, ArrayRef};
 use swingdb::arrow::datatypes::DataType;
 use swingdb::datafusion::common::{DataFusionError, Result as DFResult};
@@ -48,7 +48,8 @@ impl Hash for PythonFunction {
 }
 
 fn failed(name: &str, what: impl std::fmt::Display) -> DataFusionError {
-    let err = swingdb::Error::new(swingdb::ErrorKind::Operational, format!("the Python function {name}() failed: {what}"));
+    let err =
+        swingdb::Error::new(swingdb::ErrorKind::Operational, format!("the Python function {name}() failed: {what}"));
     DataFusionError::External(Box::new(err))
 }
 
@@ -99,7 +100,10 @@ impl ScalarUDFImpl for PythonFunction {
             return Err(failed(&self.name, format!("it answered {} values for {rows} rows", answer.len())));
         }
         if answer.data_type() != &self.returns {
-            return Err(failed(&self.name, format!("it answered {} values, declared {}", answer.data_type(), self.returns)));
+            return Err(failed(
+                &self.name,
+                format!("it answered {} values, declared {}", answer.data_type(), self.returns),
+            ));
         }
         Ok(ColumnarValue::Array(answer))
     }

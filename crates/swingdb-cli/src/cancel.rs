@@ -51,7 +51,15 @@ pub fn show_progress(con: &swingdb::Connection, after: Option<std::time::Duratio
                 let share = (r.rows as f64 / total as f64).min(1.0);
                 let filled = (share * 30.0) as usize;
                 let left = r.seconds_left().map(|s| format!(", {s:.0} s left")).unwrap_or_default();
-                format!("[{}{}] {:>3.0}% {}/{} rows, {}{left}", "#".repeat(filled), " ".repeat(30 - filled), share * 100.0, r.rows, total, bytes(r.bytes))
+                format!(
+                    "[{}{}] {:>3.0}% {}/{} rows, {}{left}",
+                    "#".repeat(filled),
+                    " ".repeat(30 - filled),
+                    share * 100.0,
+                    r.rows,
+                    total,
+                    bytes(r.bytes)
+                )
             }
             None => format!("{} rows read, {}, {:.0} s", r.rows, bytes(r.bytes), r.elapsed.as_secs_f64()),
         };

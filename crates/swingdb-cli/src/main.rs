@@ -86,18 +86,28 @@ fn list_snapshots() -> ExitCode {
     };
     let batch = RecordBatch::try_from_iter([
         ("name", text(&|s| s.name.clone())),
-        ("owner", text(&|s| match (&s.damaged, s.persist) {
-            (Some(_), _) => "damaged".into(),
-            (None, true) => "persisted".into(),
-            (None, false) => format!("pid {}", s.pid),
-        })),
+        (
+            "owner",
+            text(&|s| match (&s.damaged, s.persist) {
+                (Some(_), _) => "damaged".into(),
+                (None, true) => "persisted".into(),
+                (None, false) => format!("pid {}", s.pid),
+            }),
+        ),
         ("tables", text(&|s| s.tables.join(", "))),
         ("rows", number(&|s| s.rows)),
         ("bytes", number(&|s| s.bytes)),
-        ("created", text(&|s| {
-            let age = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs_f64() - s.created;
-            format!("{:.0} s ago", age.max(0.0))
-        })),
+        (
+            "created",
+            text(&|s| {
+                let age = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_secs_f64()
+                    - s.created;
+                format!("{:.0} s ago", age.max(0.0))
+            }),
+        ),
         ("attached", number(&|s| s.attached as u64)),
     ])
     .expect("columns of equal length");

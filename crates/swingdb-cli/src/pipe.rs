@@ -76,10 +76,25 @@ fn run(command: PipeCommand) -> Result<()> {
         PipeCommand::Ls => {
             let waiting = Rendezvous::user()?.waiting()?;
             let batch = RecordBatch::try_from_iter([
-                ("pipe", Arc::new(StringArray::from(waiting.iter().map(|w| w.name.clone()).collect::<Vec<_>>())) as ArrayRef),
-                ("waiting", Arc::new(StringArray::from(waiting.iter().map(|w| w.role.describe()).collect::<Vec<_>>())) as ArrayRef),
-                ("pid", Arc::new(UInt64Array::from(waiting.iter().map(|w| w.pid as u64).collect::<Vec<_>>())) as ArrayRef),
-                ("for", Arc::new(StringArray::from(waiting.iter().map(|w| format!("{:.1} s", w.waited)).collect::<Vec<_>>())) as ArrayRef),
+                (
+                    "pipe",
+                    Arc::new(StringArray::from(waiting.iter().map(|w| w.name.clone()).collect::<Vec<_>>())) as ArrayRef,
+                ),
+                (
+                    "waiting",
+                    Arc::new(StringArray::from(waiting.iter().map(|w| w.role.describe()).collect::<Vec<_>>()))
+                        as ArrayRef,
+                ),
+                (
+                    "pid",
+                    Arc::new(UInt64Array::from(waiting.iter().map(|w| w.pid as u64).collect::<Vec<_>>())) as ArrayRef,
+                ),
+                (
+                    "for",
+                    Arc::new(StringArray::from(
+                        waiting.iter().map(|w| format!("{:.1} s", w.waited)).collect::<Vec<_>>(),
+                    )) as ArrayRef,
+                ),
             ])?;
             println!("{}", pretty_format_batches(&[batch])?);
             println!("{} waiting", waiting.len());

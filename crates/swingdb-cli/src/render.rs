@@ -67,7 +67,9 @@ fn cells(batches: &[RecordBatch], null: &str) -> Vec<Vec<Option<String>>> {
             for batch in batches {
                 let column = batch.column(c);
                 match ArrayFormatter::try_new(column.as_ref(), &options) {
-                    Ok(f) => out.extend((0..column.len()).map(|i| (!column.is_null(i)).then(|| f.value(i).to_string()))),
+                    Ok(f) => {
+                        out.extend((0..column.len()).map(|i| (!column.is_null(i)).then(|| f.value(i).to_string())))
+                    }
                     Err(_) => out.extend((0..column.len()).map(|_| Some("?".to_string()))),
                 }
             }
@@ -120,7 +122,14 @@ fn cut(s: &str, max: usize) -> String {
 /// names of the column types (shown under the names in the table modes);
 /// `null` is the text of a NULL (`.nullvalue`; `None`: the mode's own,
 /// `NULL`, or nothing in CSV).
-pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[RecordBatch], limits: Limits, null: Option<&str>) -> String {
+pub fn render(
+    mode: Mode,
+    schema: &SchemaRef,
+    types: &[String],
+    batches: &[RecordBatch],
+    limits: Limits,
+    null: Option<&str>,
+) -> String {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
     let right: Vec<bool> = schema.fields().iter().map(|f| f.data_type().is_numeric()).collect();
@@ -132,7 +141,11 @@ pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[Recor
             let mut out = names.iter().map(|n| csv_field(n)).collect::<Vec<_>>().join(",");
             for r in 0..rows {
                 out.push('\n');
-                out += &columns.iter().map(|c| c[r].as_deref().map(csv_field).unwrap_or_else(|| null.unwrap_or_default().to_string())).collect::<Vec<_>>().join(",");
+                out += &columns
+                    .iter()
+                    .map(|c| c[r].as_deref().map(csv_field).unwrap_or_else(|| null.unwrap_or_default().to_string()))
+                    .collect::<Vec<_>>()
+                    .join(",");
             }
             out
         }
@@ -149,7 +162,12 @@ pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[Recor
                     .map(|((n, c), &bare)| {
                         let value = match &c[r] {
                             None => "null".to_string(),
-                            Some(v) if bare && (v.parse::<f64>().is_ok_and(f64::is_finite) || v == "true" || v == "false") => v.clone(),
+                            Some(v)
+                                if bare
+                                    && (v.parse::<f64>().is_ok_and(f64::is_finite) || v == "true" || v == "false") =>
+                            {
+                                v.clone()
+                            }
                             Some(v) => json_string(v),
                         };
                         format!("{}:{value}", json_string(n))
@@ -166,7 +184,10 @@ pub fn render(mode: Mode, schema: &SchemaRef, types: &[String], batches: &[Recor
             let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
             let mut out = Vec::new();
             for r in 0..rows {
-                let lines = names.iter().zip(&columns).map(|(n, c)| format!("{n:>width$} = {}", c[r].as_deref().unwrap_or(null_text)));
+                let lines = names
+                    .iter()
+                    .zip(&columns)
+                    .map(|(n, c)| format!("{n:>width$} = {}", c[r].as_deref().unwrap_or(null_text)));
                 out.push(lines.collect::<Vec<_>>().join("\n"));
             }
             out.join("\n\n")
@@ -180,15 +201,31 @@ fn markdown(names: &[String], columns: &[Vec<Option<String>>], right: &[bool], r
     let escape = |s: &str| s.replace('|', "\\|").replace('\n', " ");
     let cell = |c: usize, r: usize| escape(columns[c][r].as_deref().unwrap_or(null));
     let widths: Vec<usize> = (0..names.len())
-        .map(|c| (0..rows).map(|r| cell(c, r).chars().count()).chain([escape(&names[c]).chars().count(), 3]).max().unwrap_or(3))
+        .map(|c| {
+            (0..rows)
+                .map(|r| cell(c, r).chars().count())
+                .chain([escape(&names[c]).chars().count(), 3])
+                .max()
+                .unwrap_or(3)
+        })
         .collect();
     let pad = |text: String, c: usize, numbers: bool| {
         let fill = " ".repeat(widths[c].saturating_sub(text.chars().count()));
-        if numbers && right[c] { format!("{fill}{text}") } else { format!("{text}{fill}") }
+        if numbers && right[c] {
+            format!("{fill}{text}")
+        } else {
+            format!("{text}{fill}")
+        }
     };
     let row = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
     let mut out = vec![row((0..names.len()).map(|c| pad(escape(&names[c]), c, false)).collect())];
-    let rule = (0..names.len()).map(|c| if right[c] { format!("{}:", "-".repeat(widths[c] + 1)) } else { "-".repeat(widths[c] + 2) });
+    let rule = (0..names.len()).map(|c| {
+        if right[c] {
+            format!("{}:", "-".repeat(widths[c] + 1))
+        } else {
+            "-".repeat(widths[c] + 2)
+        }
+    });
     out.push(format!("|{}|", rule.collect::<Vec<_>>().join("|")));
     for r in 0..rows {
         out.push(row((0..names.len()).map(|c| pad(cell(c, r), c, true)).collect()));
@@ -199,7 +236,16 @@ fn markdown(names: &[String], columns: &[Vec<Option<String>>], right: &[bool], r
 /// The table modes: names and types on top, rows cut to `limits`, numbers
 /// (`right`) aligned right, NULLs shown as `null`.
 #[allow(clippy::too_many_arguments)]
-fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<String>>], right: &[bool], rows: usize, limits: Limits, null: &str) -> String {
+fn table(
+    mode: Mode,
+    names: &[String],
+    types: &[String],
+    columns: &[Vec<Option<String>>],
+    right: &[bool],
+    rows: usize,
+    limits: Limits,
+    null: &str,
+) -> String {
     // Which rows: all, or the first and last halves of max_rows with a gap.
     let shown: Vec<Option<usize>> = if rows <= limits.max_rows.max(1) {
         (0..rows).map(Some).collect()
@@ -268,7 +314,12 @@ fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<S
     } else {
         (rule('+', '+', '+'), rule('+', cross, '+'), rule('+', '+', '+'))
     };
-    let mut out = vec![top, line(&|c| names[c].clone(), false), line(&|c| types.get(c).cloned().unwrap_or_default(), false), middle];
+    let mut out = vec![
+        top,
+        line(&|c| names[c].clone(), false),
+        line(&|c| types.get(c).cloned().unwrap_or_default(), false),
+        middle,
+    ];
     for r in &shown {
         out.push(match r {
             Some(r) => line(&|c| text(c, *r), true),
@@ -280,10 +331,18 @@ fn table(mode: Mode, names: &[String], types: &[String], columns: &[Vec<Option<S
     let hidden_columns = names.len() - picked.iter().flatten().count();
     let mut footer = format!("{rows} row{}", if rows == 1 { "" } else { "s" });
     if hidden_rows > 0 {
-        let _ = write!(footer, " ({} shown, {hidden_rows} left out; .maxrows N shows more)", shown.iter().flatten().count());
+        let _ = write!(
+            footer,
+            " ({} shown, {hidden_rows} left out; .maxrows N shows more)",
+            shown.iter().flatten().count()
+        );
     }
     if hidden_columns > 0 {
-        let _ = write!(footer, ", {} columns ({hidden_columns} left out to fit the terminal; .mode line shows all)", names.len());
+        let _ = write!(
+            footer,
+            ", {} columns ({hidden_columns} left out to fit the terminal; .mode line shows all)",
+            names.len()
+        );
     }
     out.push(footer);
     out.join("\n")
@@ -297,7 +356,10 @@ mod tests {
     use swingdb::arrow::datatypes::{Field, Schema};
 
     fn sample(rows: i64) -> (SchemaRef, Vec<RecordBatch>) {
-        let schema = Arc::new(Schema::new(vec![Field::new("id", DataType::Int64, false), Field::new("name", DataType::Utf8, true)]));
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("name", DataType::Utf8, true),
+        ]));
         let ids = Int64Array::from_iter_values(0..rows);
         let names = StringArray::from_iter((0..rows).map(|i| (i % 2 == 0).then(|| format!("n,\"{i}\""))));
         (schema.clone(), vec![RecordBatch::try_new(schema, vec![Arc::new(ids), Arc::new(names)]).unwrap()])
@@ -310,25 +372,56 @@ mod tests {
         let (schema, batches) = sample(2);
         let types = vec!["BIGINT".to_string(), "VARCHAR".to_string()];
         assert_eq!(render(Mode::Csv, &schema, &types, &batches, WIDE, None), "id,name\n0,\"n,\"\"0\"\"\"\n1,");
-        assert_eq!(render(Mode::Json, &schema, &types, &batches, WIDE, None), "[\n{\"id\":0,\"name\":\"n,\\\"0\\\"\"},\n{\"id\":1,\"name\":null}\n]");
-        assert_eq!(render(Mode::Markdown, &schema, &types, &batches, WIDE, None), "| id  | name  |\n|----:|-------|\n|   0 | n,\"0\" |\n|   1 | NULL  |");
-        assert_eq!(render(Mode::Line, &schema, &types, &batches, WIDE, None), "  id = 0\nname = n,\"0\"\n\n  id = 1\nname = NULL");
+        assert_eq!(
+            render(Mode::Json, &schema, &types, &batches, WIDE, None),
+            "[\n{\"id\":0,\"name\":\"n,\\\"0\\\"\"},\n{\"id\":1,\"name\":null}\n]"
+        );
+        assert_eq!(
+            render(Mode::Markdown, &schema, &types, &batches, WIDE, None),
+            "| id  | name  |\n|----:|-------|\n|   0 | n,\"0\" |\n|   1 | NULL  |"
+        );
+        assert_eq!(
+            render(Mode::Line, &schema, &types, &batches, WIDE, None),
+            "  id = 0\nname = n,\"0\"\n\n  id = 1\nname = NULL"
+        );
         let table = render(Mode::Table, &schema, &types, &batches, WIDE, None);
-        assert!(table.contains("| id     | name    |") && table.contains("| BIGINT | VARCHAR |") && table.ends_with("2 rows"), "{table}");
+        assert!(
+            table.contains("| id     | name    |")
+                && table.contains("| BIGINT | VARCHAR |")
+                && table.ends_with("2 rows"),
+            "{table}"
+        );
     }
 
     #[test]
     fn long_results_show_both_ends_and_say_how_many_were_left_out() {
         let (schema, batches) = sample(100);
-        let table = render(Mode::Box, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 6, width: None }, None);
-        assert!(table.contains("│      2 │") && table.contains("│     97 │") && !table.contains("│      3 │"), "{table}");
+        let table = render(
+            Mode::Box,
+            &schema,
+            &["BIGINT".into(), "VARCHAR".into()],
+            &batches,
+            Limits { max_rows: 6, width: None },
+            None,
+        );
+        assert!(
+            table.contains("│      2 │") && table.contains("│     97 │") && !table.contains("│      3 │"),
+            "{table}"
+        );
         assert!(table.ends_with("100 rows (6 shown, 94 left out; .maxrows N shows more)"), "{table}");
     }
 
     #[test]
     fn wide_results_are_cut_to_the_terminal() {
         let (schema, batches) = sample(1);
-        let table = render(Mode::Table, &schema, &["BIGINT".into(), "VARCHAR".into()], &batches, Limits { max_rows: 40, width: Some(12) }, None);
+        let table = render(
+            Mode::Table,
+            &schema,
+            &["BIGINT".into(), "VARCHAR".into()],
+            &batches,
+            Limits { max_rows: 40, width: Some(12) },
+            None,
+        );
         assert!(table.lines().all(|l| l.chars().count() <= 16 || l.starts_with('1')), "{table}");
         assert!(table.contains('…') && table.contains("1 left out to fit the terminal"), "{table}");
     }

@@ -160,7 +160,8 @@ impl Shell {
         for table in self.con.table_names().unwrap_or_default() {
             if let Ok(batches) = self.con.describe(&table).and_then(|mut r| r.collect_batches()) {
                 for batch in batches {
-                    if let Some(column) = batch.column(0).as_any().downcast_ref::<swingdb::arrow::array::StringArray>() {
+                    if let Some(column) = batch.column(0).as_any().downcast_ref::<swingdb::arrow::array::StringArray>()
+                    {
                         names.extend(column.iter().flatten().map(str::to_string));
                     }
                 }
@@ -193,7 +194,8 @@ impl Shell {
                 Ok(())
             }
             Ok((None, schema, batches)) if !schema.fields().is_empty() => {
-                let types: Vec<String> = schema.fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect();
+                let types: Vec<String> =
+                    schema.fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect();
                 let on_screen = self.once.is_none() && matches!(self.output, Output::Screen);
                 let limits = Limits { max_rows: self.max_rows, width: if on_screen { terminal_width() } else { None } };
                 let text = render(self.mode, &schema, &types, &batches, limits, self.null.as_deref());
@@ -243,7 +245,9 @@ impl Shell {
             }
             buffer.push_str(line);
             buffer.push('\n');
-            if line.trim_end().ends_with(';') && !self.run_buffer(&std::mem::take(&mut buffer), buffer_line, origin, many, stop) {
+            if line.trim_end().ends_with(';')
+                && !self.run_buffer(&std::mem::take(&mut buffer), buffer_line, origin, many, stop)
+            {
                 all_ok = false;
                 if stop {
                     return (false, true);
@@ -294,7 +298,9 @@ impl Shell {
             ".tables" => {
                 let names = self.con.table_names().map_err(|e| e.to_string())?;
                 let shown: Vec<String> = match args.first() {
-                    Some(pattern) => names.into_iter().filter(|n| n.to_lowercase().contains(&pattern.to_lowercase())).collect(),
+                    Some(pattern) => {
+                        names.into_iter().filter(|n| n.to_lowercase().contains(&pattern.to_lowercase())).collect()
+                    }
                     None => names,
                 };
                 if shown.is_empty() && !args.is_empty() {
@@ -320,7 +326,8 @@ impl Shell {
             }
             ".mode" => {
                 let name = one(&format!(".mode {}", Mode::NAMES.replace(", ", "|")))?;
-                self.mode = Mode::named(name).ok_or_else(|| format!("unknown mode '{name}'; modes: {}", Mode::NAMES))?;
+                self.mode =
+                    Mode::named(name).ok_or_else(|| format!("unknown mode '{name}'; modes: {}", Mode::NAMES))?;
             }
             ".maxrows" => {
                 let n = one(".maxrows N")?;
@@ -328,7 +335,9 @@ impl Shell {
             }
             ".output" => match args.as_slice() {
                 [] => self.output = Output::Screen,
-                [path] => self.output = Output::File(File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?),
+                [path] => {
+                    self.output = Output::File(File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?)
+                }
                 _ => return Err("usage: .output [FILE]".into()),
             },
             ".once" => {
@@ -373,7 +382,11 @@ impl Shell {
                         if info.tables.len() == 1 { "" } else { "s" },
                         info.rows,
                         info.bytes,
-                        if info.persist { " (persisted: swingdb discard NAME removes it)" } else { " (until this shell ends)" }
+                        if info.persist {
+                            " (persisted: swingdb discard NAME removes it)"
+                        } else {
+                            " (until this shell ends)"
+                        }
                     ));
                 }
                 _ => return Err("usage: .share NAME [persist]".into()),
@@ -410,7 +423,10 @@ impl Shell {
     /// appended to). The path and the table name go through the API:
     /// neither becomes SQL text.
     fn import(&mut self, path: &str, table: &str) -> Result<u64, String> {
-        let read = self.con.read_file(path, FileKind::Csv, &ReadOptions::default()).and_then(|mut r| Ok((r.schema(), r.collect_batches()?)));
+        let read = self
+            .con
+            .read_file(path, FileKind::Csv, &ReadOptions::default())
+            .and_then(|mut r| Ok((r.schema(), r.collect_batches()?)));
         let (schema, batches) = read.map_err(|e| e.to_string())?;
         let exists = self.con.table_names().map_err(|e| e.to_string())?.iter().any(|t| t == table);
         let stored = self.con.store(table, schema, batches, !exists).map_err(|e| e.to_string())?;

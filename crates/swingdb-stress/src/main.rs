@@ -92,7 +92,10 @@ struct Log(File);
 
 impl Log {
     fn line(&mut self, text: &str) -> Res<()> {
-        self.0.write_all(format!("{text}\n").as_bytes()).and_then(|_| self.0.sync_data()).map_err(|e| format!("log: {e}"))
+        self.0
+            .write_all(format!("{text}\n").as_bytes())
+            .and_then(|_| self.0.sync_data())
+            .map_err(|e| format!("log: {e}"))
     }
 }
 
@@ -102,7 +105,8 @@ fn open(db: &str) -> Res<Database> {
 
 fn setup(db: &str, writers: u32, accounts: u32) -> Res<()> {
     let con = open(db)?.connect().map_err(|e| e.to_string())?;
-    let mut sql = format!("CREATE TABLE acct AS SELECT value AS id, CAST(1000 AS BIGINT) AS bal FROM range({accounts});");
+    let mut sql =
+        format!("CREATE TABLE acct AS SELECT value AS id, CAST(1000 AS BIGINT) AS bal FROM range({accounts});");
     for w in 0..writers {
         sql += &format!("CREATE TABLE w{w}_data (x BIGINT); CREATE TABLE w{w}_events (seq BIGINT NOT NULL);");
     }
@@ -124,7 +128,9 @@ fn body(con: &Connection, id: u32, rng: &mut Rng) -> Result<(), swingdb::Error> 
             _ => {
                 // A transfer between two shared accounts: writers conflict here.
                 let (a, b) = (rng.below(8), rng.below(8));
-                format!("UPDATE acct SET bal = bal - {r} WHERE id = {a}; UPDATE acct SET bal = bal + {r} WHERE id = {b}")
+                format!(
+                    "UPDATE acct SET bal = bal - {r} WHERE id = {a}; UPDATE acct SET bal = bal + {r} WHERE id = {b}"
+                )
             }
         };
         run(con, &sql)?;
@@ -140,7 +146,8 @@ fn writer(db: &str, log: &str, id: u32, seed: u64, ops: u64) -> Res<()> {
     for _ in 0..ops {
         run(&con, "BEGIN").map_err(|e| e.to_string())?;
         let seq = ints(&con, &format!("SELECT coalesce(max(seq), -1) + 1 FROM w{id}_events"))?[0];
-        let done = body(&con, id, &mut rng).and_then(|_| run(&con, &format!("INSERT INTO w{id}_events VALUES ({seq})")));
+        let done =
+            body(&con, id, &mut rng).and_then(|_| run(&con, &format!("INSERT INTO w{id}_events VALUES ({seq})")));
         if let Err(e) = done {
             run(&con, "ROLLBACK").map_err(|e| e.to_string())?;
             log.line(&format!("aborted {seq} {}", e.message().replace('\n', " ")))?;
@@ -160,7 +167,8 @@ fn writer(db: &str, log: &str, id: u32, seed: u64, ops: u64) -> Res<()> {
 }
 
 fn reader(db: &str, seconds: f64, writers: u32, total: i64) -> Res<()> {
-    let database = Database::open(db, OpenOptions { read_only: true, ..Default::default() }).map_err(|e| e.to_string())?;
+    let database =
+        Database::open(db, OpenOptions { read_only: true, ..Default::default() }).map_err(|e| e.to_string())?;
     let con = database.connect().map_err(|e| e.to_string())?;
     let events: Vec<String> = (0..writers).map(|w| format!("(SELECT count(*) FROM w{w}_events)")).collect();
     let events_sql = format!("SELECT {}", events.join(" + "));
@@ -189,7 +197,8 @@ fn state(db: &str, writers: u32) -> Res<()> {
     let report = database.verify().map_err(|e| format!("verify: {e}"))?;
     let con = database.connect().map_err(|e| e.to_string())?;
     let acct = ints(&con, "SELECT sum(bal) FROM acct")?[0];
-    let fps = (0..writers).map(|w| fingerprint(&con, w).map(|fp| format!("\"{w}\": \"{fp}\""))).collect::<Res<Vec<_>>>()?;
+    let fps =
+        (0..writers).map(|w| fingerprint(&con, w).map(|fp| format!("\"{w}\": \"{fp}\""))).collect::<Res<Vec<_>>>()?;
     let seqs = (0..writers)
         .map(|w| {
             let batches = con
@@ -270,7 +279,9 @@ fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
                 }
                 let options = ShareOptions { persist: rng.below(4) == 0, replace: rng.below(2) == 0 };
                 match con.share(&name, options) {
-                    Ok(info) if info.rows != n as u64 + 1 => fail(format!("FAIL share {name}: {} rows recorded, {} shared", info.rows, n + 1)),
+                    Ok(info) if info.rows != n as u64 + 1 => {
+                        fail(format!("FAIL share {name}: {} rows recorded, {} shared", info.rows, n + 1))
+                    }
                     Ok(_) => {}
                     Err(e) if expected_share_error(&e) => {}
                     Err(e) => fail(format!("FAIL share {name}: {e}")),
@@ -285,7 +296,10 @@ fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
                     }
                     // The copy is writable and stays whole.
                     let own = run(&c, "DELETE FROM t").and_then(|_| run(&c, "UPDATE meta SET n = 0"));
-                    match own.map_err(|e| e.to_string()).and_then(|_| check_snapshot(&c, &format!("writing attached {name}"))) {
+                    match own
+                        .map_err(|e| e.to_string())
+                        .and_then(|_| check_snapshot(&c, &format!("writing attached {name}")))
+                    {
                         Ok(()) => {}
                         Err(e) => fail(format!("FAIL writing attached {name}: {e}")),
                     }
@@ -352,7 +366,12 @@ fn expected_pipe_error(e: &swingdb::Error) -> bool {
 
 /// Checks that `table` of `con` holds v = 0..n-1 (plus `base` rows of -1); returns n.
 fn check_whole(con: &Connection, table: &str, base: i64, what: &str) -> Res<i64> {
-    let got = ints(con, &format!("SELECT count(*), coalesce(sum(v), 0), coalesce(max(v), -1), count(DISTINCT v) FROM {table} WHERE v >= 0"))?;
+    let got = ints(
+        con,
+        &format!(
+            "SELECT count(*), coalesce(sum(v), 0), coalesce(max(v), -1), count(DISTINCT v) FROM {table} WHERE v >= 0"
+        ),
+    )?;
     let markers = ints(con, &format!("SELECT count(*) FROM {table} WHERE v < 0"))?[0];
     let n = got[0];
     if got != [n, n * (n - 1) / 2, n - 1, n] || markers != base {
@@ -397,7 +416,9 @@ fn piper(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
                 format!("COPY (SELECT v FROM src) TO 'db://{name}?{options}'")
             };
             match con.execute(&sql, &[]) {
-                Ok(r) if r.rows_affected() != Some(n as u64) => fail(format!("FAIL {sql}: {:?} rows sent, {n} expected", r.rows_affected())),
+                Ok(r) if r.rows_affected() != Some(n as u64) => {
+                    fail(format!("FAIL {sql}: {:?} rows sent, {n} expected", r.rows_affected()))
+                }
                 Ok(_) => {}
                 Err(e) if expected_pipe_error(&e) => {}
                 Err(e) => fail(format!("FAIL {sql}: {e}")),
@@ -408,7 +429,8 @@ fn piper(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
             let base = rng.below(3) as i64;
             let into_existing = rng.below(2) == 0;
             let sql = if into_existing {
-                if let Err(e) = run(&con, &format!("CREATE TABLE {table} AS SELECT -1 - value AS v FROM range({base})")) {
+                if let Err(e) = run(&con, &format!("CREATE TABLE {table} AS SELECT -1 - value AS v FROM range({base})"))
+                {
                     fail(format!("FAIL piper {id}: making {table}: {e}"));
                     continue;
                 }
@@ -421,7 +443,10 @@ fn piper(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
                 std::fs::read_dir(&segments)
                     .map(|d| {
                         d.flatten()
-                            .filter(|e| !linked_only || e.metadata().is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1))
+                            .filter(|e| {
+                                !linked_only
+                                    || e.metadata().is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1)
+                            })
                             .map(|e| e.file_name())
                             .collect()
                     })
@@ -482,11 +507,13 @@ fn main() -> ExitCode {
             }
         }),
         "piper" => piper(num(1), num(2), arg(3).parse().unwrap_or(1.0), num(4).max(1)),
-        "pipesweep" => swingdb::pipe::Rendezvous::user().and_then(|r| r.waiting()).map_err(|e| e.to_string()).map(|list| {
-            for w in list {
-                println!("{} {} {}", w.name, w.role.as_str(), w.pid);
-            }
-        }),
+        "pipesweep" => {
+            swingdb::pipe::Rendezvous::user().and_then(|r| r.waiting()).map_err(|e| e.to_string()).map(|list| {
+                for w in list {
+                    println!("{} {} {}", w.name, w.role.as_str(), w.pid);
+                }
+            })
+        }
         "failpoints" => {
             println!("{}", swingdb::storage::failpoint::commit_path().collect::<Vec<_>>().join("\n"));
             Ok(())

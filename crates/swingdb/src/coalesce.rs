@@ -56,8 +56,8 @@ fn column_continues(a: &ArrayData, b: &ArrayData) -> bool {
     let same_allocation = x.data_ptr() == y.data_ptr();
     // For strings, b's first offset is a's last one: the offset buffers overlap by one entry.
     let meets = x.as_ptr() as usize + a.len() * width == y.as_ptr() as usize;
-    let values_shared =
-        !is_variable(a.data_type()) || (a.buffers()[1].as_ptr() == b.buffers()[1].as_ptr() && a.buffers()[1].len() == b.buffers()[1].len());
+    let values_shared = !is_variable(a.data_type())
+        || (a.buffers()[1].as_ptr() == b.buffers()[1].as_ptr() && a.buffers()[1].len() == b.buffers()[1].len());
     a.offset() == 0 && b.offset() == 0 && same_allocation && meets && values_shared
 }
 
@@ -74,7 +74,8 @@ pub fn join_run(run: &[RecordBatch]) -> RecordBatch {
         return run[0].clone();
     }
     let rows: usize = run.iter().map(|b| b.num_rows()).sum();
-    let columns: Vec<ArrayRef> = (0..run[0].num_columns()).map(|i| make_array(join_column(&run[0].column(i).to_data(), rows))).collect();
+    let columns: Vec<ArrayRef> =
+        (0..run[0].num_columns()).map(|i| make_array(join_column(&run[0].column(i).to_data(), rows))).collect();
     RecordBatch::try_new(run[0].schema(), columns).expect("joined columns match the schema")
 }
 

@@ -208,13 +208,16 @@ fn datafusion_message(err: &DataFusionError) -> String {
 /// The span of the first diagnostic DataFusion attached to `err`.
 fn diagnostic_span(err: &DataFusionError) -> Option<SqlSpan> {
     match err {
-        DataFusionError::Diagnostic(d, inner) => {
-            d.span.filter(|s| s.start.line > 0).map(|s| SqlSpan {
+        DataFusionError::Diagnostic(d, inner) => d
+            .span
+            .filter(|s| s.start.line > 0)
+            .map(|s| SqlSpan {
                 line: s.start.line,
                 column: s.start.column,
-                end_column: (s.end.line == s.start.line && s.end.column >= s.start.column).then_some(s.end.column.saturating_sub(1).max(s.start.column)),
-            }).or_else(|| diagnostic_span(inner))
-        }
+                end_column: (s.end.line == s.start.line && s.end.column >= s.start.column)
+                    .then_some(s.end.column.saturating_sub(1).max(s.start.column)),
+            })
+            .or_else(|| diagnostic_span(inner)),
         DataFusionError::Context(_, inner) => diagnostic_span(inner),
         DataFusionError::Shared(inner) => diagnostic_span(inner),
         DataFusionError::Collection(all) => all.iter().find_map(diagnostic_span),
@@ -229,7 +232,9 @@ pub(crate) fn strip_location(message: &str) -> (String, Option<SqlSpan>) {
     let rest = &message[at + " at Line: ".len()..];
     let Some((line, rest)) = rest.split_once(", Column: ") else { return (message.to_string(), None) };
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let (Ok(line), Ok(column)) = (line.parse::<u64>(), digits.parse::<u64>()) else { return (message.to_string(), None) };
+    let (Ok(line), Ok(column)) = (line.parse::<u64>(), digits.parse::<u64>()) else {
+        return (message.to_string(), None);
+    };
     let tail = &rest[digits.len()..];
     (format!("{}{}", &message[..at], tail), Some(SqlSpan { line, column, end_column: None }))
 }

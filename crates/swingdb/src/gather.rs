@@ -124,7 +124,9 @@ impl Column {
                 let start = data.offset() * *width;
                 region.extend(&data.buffers()[0].as_slice()[start..start + data.len() * *width])?;
             }
-            Values::Bits(bits) => bits.append_buffer(&BooleanBuffer::new(data.buffers()[0].clone(), data.offset(), data.len())),
+            Values::Bits(bits) => {
+                bits.append_buffer(&BooleanBuffer::new(data.buffers()[0].clone(), data.offset(), data.len()))
+            }
         }
         match (data.nulls(), &mut self.nulls) {
             (Some(nulls), Some(builder)) => builder.append_buffer(nulls.inner()),
@@ -292,14 +294,19 @@ mod tests {
     fn batch(schema: &SchemaRef, ints: Vec<Option<i32>>, floats: Vec<f64>, bools: Vec<bool>) -> RecordBatch {
         RecordBatch::try_new(
             schema.clone(),
-            vec![Arc::new(Int32Array::from(ints)), Arc::new(Float64Array::from(floats)), Arc::new(BooleanArray::from(bools))],
+            vec![
+                Arc::new(Int32Array::from(ints)),
+                Arc::new(Float64Array::from(floats)),
+                Arc::new(BooleanArray::from(bools)),
+            ],
         )
         .unwrap()
     }
 
     #[test]
     fn pages_are_populated_only_a_little_ahead_of_the_writes() {
-        if std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").is_ok_and(|s| s.contains("[always]")) {
+        if std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").is_ok_and(|s| s.contains("[always]"))
+        {
             return; // the kernel may back the region with 2 MiB pages
         }
         // A fresh mapping, not a spare that other tests may have left.
@@ -328,7 +335,8 @@ mod tests {
         // times.
         for k in 0..40 {
             let n = 30_000 + k;
-            let ints: Vec<Option<i32>> = (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some((k * 100_000 + i) as i32) }).collect();
+            let ints: Vec<Option<i32>> =
+                (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some((k * 100_000 + i) as i32) }).collect();
             let floats: Vec<f64> = (0..n).map(|i| i as f64 / 2.0).collect();
             let bools: Vec<bool> = (0..n).map(|i| (i + k) % 3 == 0).collect();
             let b = batch(&schema, ints, floats, bools);

@@ -16,9 +16,9 @@
 
 pub mod api;
 pub mod coalesce;
+pub mod error;
 pub mod gather;
 pub mod huge_pages;
-pub mod error;
 pub mod pipe;
 pub mod share;
 pub mod signal;
@@ -27,8 +27,11 @@ pub mod storage;
 #[cfg(test)]
 mod test_mappings;
 
-pub use api::{Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport, QueryResult, VerifyReport};
-pub use datafusion;
+pub use api::{
+    Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport,
+    QueryResult, VerifyReport,
+};
 pub use arrow;
+pub use datafusion;
 pub use error::{Error, ErrorKind, Result};
 pub use signal::set_signal_check;

@@ -11,10 +11,7 @@ fn range_of(line: &str) -> Option<(usize, usize)> {
 /// The address range of the mapping that holds `address`.
 pub fn mapping_at(address: usize) -> (usize, usize) {
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
-    maps.lines()
-        .filter_map(range_of)
-        .find(|(s, e)| (*s..*e).contains(&address))
-        .expect("a mapping holds the address")
+    maps.lines().filter_map(range_of).find(|(s, e)| (*s..*e).contains(&address)).expect("a mapping holds the address")
 }
 
 /// The line starting with `field` (such as `"VmFlags:"` or `"Rss:"`) of the

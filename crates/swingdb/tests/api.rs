@@ -128,7 +128,10 @@ fn a_long_lived_reader_does_not_keep_old_segments_open() {
 
 /// The segment files of the database at `path`.
 fn segment_files(path: &std::path::Path) -> std::collections::BTreeSet<String> {
-    std::fs::read_dir(path.join("segments")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    std::fs::read_dir(path.join("segments"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
 }
 
 #[test]
@@ -248,7 +251,8 @@ fn constraints_see_the_rows_a_growing_tail_gains_and_loses() {
     let con = db.connect().unwrap();
     con.execute("CREATE TABLE p (id BIGINT PRIMARY KEY)", &[]).unwrap();
     con.execute("INSERT INTO p VALUES (1)", &[]).unwrap();
-    con.execute("CREATE TABLE c (id BIGINT PRIMARY KEY, n BIGINT CHECK (n > 0), p BIGINT REFERENCES p (id))", &[]).unwrap();
+    con.execute("CREATE TABLE c (id BIGINT PRIMARY KEY, n BIGINT CHECK (n > 0), p BIGINT REFERENCES p (id))", &[])
+        .unwrap();
     let insert = "INSERT INTO c VALUES (?, ?, ?)";
     con.execute("BEGIN", &[]).unwrap();
     for id in 1..=5 {
@@ -302,7 +306,8 @@ fn inline_segments_stay_few_and_survive_reopening() {
 
 fn key_runs(path: &std::path::Path) -> Vec<std::path::PathBuf> {
     let Ok(entries) = std::fs::read_dir(path.join("keys")) else { return Vec::new() };
-    let mut runs: Vec<_> = entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "keys")).collect();
+    let mut runs: Vec<_> =
+        entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "keys")).collect();
     runs.sort();
     runs
 }
@@ -321,11 +326,14 @@ fn key_runs_are_saved_reused_rebuilt_and_collected() {
         con.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, k VARCHAR UNIQUE)", &[]).unwrap();
         con.execute("INSERT INTO t SELECT value, 'k' || value FROM range(20000)", &[]).unwrap();
         // A duplicate inside one large segment, and one across two.
-        let err = con.execute("INSERT INTO t SELECT 100000 + value % 10000, 'n' || value FROM range(20000)", &[]).unwrap_err();
+        let err = con
+            .execute("INSERT INTO t SELECT 100000 + value % 10000, 'n' || value FROM range(20000)", &[])
+            .unwrap_err();
         assert!(err.message().contains("PRIMARY KEY (id) already has id = 100000"), "{}", err.message());
         let err = con.execute("INSERT INTO t SELECT 19990 + value, 'm' || value FROM range(10000)", &[]).unwrap_err();
         assert!(err.message().contains("PRIMARY KEY (id) already has id = 19990"), "{}", err.message());
-        let err = con.execute("INSERT INTO t SELECT 50000 + value, 'k' || (value + 5) FROM range(10000)", &[]).unwrap_err();
+        let err =
+            con.execute("INSERT INTO t SELECT 50000 + value, 'k' || (value + 5) FROM range(10000)", &[]).unwrap_err();
         // The smallest shared value (in the row format's order) is named.
         assert!(err.message().contains("UNIQUE (k) already has k = k10"), "{}", err.message());
         db.collect_garbage().unwrap();
@@ -353,7 +361,9 @@ fn key_runs_are_saved_reused_rebuilt_and_collected() {
         let db = Database::open(&path, OpenOptions::default()).unwrap();
         let con = db.connect().unwrap();
         for (id, k) in [(19999, "fresh"), (777777, "k19999")] {
-            let err = con.execute("INSERT INTO t VALUES (?, ?)", &[int(id), swingdb::datafusion::scalar::ScalarValue::from(k)]).unwrap_err();
+            let err = con
+                .execute("INSERT INTO t VALUES (?, ?)", &[int(id), swingdb::datafusion::scalar::ScalarValue::from(k)])
+                .unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Integrity, "{}", err.message());
         }
         assert_ne!(std::fs::read(&runs[0]).unwrap(), bytes, "the damaged run was not rewritten");
@@ -373,7 +383,9 @@ fn key_runs_are_saved_reused_rebuilt_and_collected() {
 fn all_i64(con: &Connection, sql: &str) -> Vec<i64> {
     let mut out = Vec::new();
     for batch in rows(con, sql) {
-        out.extend(batch.column(0).as_any().downcast_ref::<Int64Array>().expect("an Int64 column").values().iter().copied());
+        out.extend(
+            batch.column(0).as_any().downcast_ref::<Int64Array>().expect("an Int64 column").values().iter().copied(),
+        );
     }
     out
 }
@@ -429,7 +441,7 @@ fn repeated_queries_reuse_their_plan_only_while_it_is_right() {
         con.execute("SELECT a, abs(a) FROM t", &[]).unwrap().collect_batches().unwrap();
     }
     assert_eq!(con.cached_plan_uses(), before + 2); // immutable functions are fine
-    // Aggregates are kept too, and answer from the tables of each run.
+                                                    // Aggregates are kept too, and answer from the tables of each run.
     let before = con.cached_plan_uses();
     for _ in 0..3 {
         assert_eq!(single_i64(&con, "SELECT sum(a) FROM t"), 8);
@@ -565,4 +577,3 @@ fn a_kept_read_plan_does_not_keep_segments_of_old_versions_mapped() {
         assert_eq!(deleted_mappings(&path), 0, "a deleted segment is still mapped after version {k}");
     }
 }
-

@@ -134,7 +134,13 @@ fn an_error_at_any_commit_point_changes_nothing() {
     let mut expected = 0;
     // Rows written to a segment file, and one row kept in the manifest.
     let statements = [("INSERT INTO t SELECT 1 FROM range(1000)", 1000), ("INSERT INTO t VALUES (1)", 1)];
-    let points = ["lease.after_create", "segment.after_write", "commit.after_lock", "publish.before_link", "pin.after_read_latest"];
+    let points = [
+        "lease.after_create",
+        "segment.after_write",
+        "commit.after_lock",
+        "publish.before_link",
+        "pin.after_read_latest",
+    ];
     for ((sql, rows), point) in statements.iter().flat_map(|s| points.iter().map(move |p| (s, p))) {
         if *rows == 1 && *point == "segment.after_write" {
             continue; // no segment file
@@ -185,7 +191,8 @@ fn a_discard_waits_for_an_attach_in_progress() {
     con.execute("CREATE TABLE u AS SELECT value AS v FROM range(10)", &[]).unwrap();
     con.share("racy", swingdb::share::ShareOptions { persist: true, ..Default::default() }).unwrap();
     failpoint::set("attach.after_lock", "1*delay(400)");
-    let attacher = thread::spawn(|| Database::attach("racy", OpenOptions::default()).map(|db| count(&db.connect().unwrap(), "t")));
+    let attacher =
+        thread::spawn(|| Database::attach("racy", OpenOptions::default()).map(|db| count(&db.connect().unwrap(), "t")));
     thread::sleep(Duration::from_millis(100));
     let started = Instant::now();
     Database::discard("racy").unwrap();
@@ -216,7 +223,8 @@ fn verify_catches_a_byte_damaged_on_the_way() {
     for verify in [false, true] {
         let name = format!("damaged-{verify}-{}", std::process::id());
         failpoint::set("pipe.corrupt_stream", "1*error");
-        let (sql, url) = (format!("COPY (SELECT x FROM t) TO 'db://{name}?verify={}'", verify as u8), format!("db://{name}"));
+        let (sql, url) =
+            (format!("COPY (SELECT x FROM t) TO 'db://{name}?verify={}'", verify as u8), format!("db://{name}"));
         let sent = thread::scope(|s| {
             let sender = s.spawn(|| exporter.execute(&sql, &[]).map(|_| ()));
             let got = importer.execute(&format!("CREATE TABLE got AS SELECT * FROM '{url}'"), &[]).map(|_| ());
@@ -239,7 +247,10 @@ fn verify_catches_a_byte_damaged_on_the_way() {
 
 fn next_values(con: &Connection, rows: usize) -> swingdb::Result<Vec<i64>> {
     let batches = con.execute(&format!("SELECT nextval('s') FROM range({rows})"), &[])?.collect_batches()?;
-    Ok(batches.iter().flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec()).collect())
+    Ok(batches
+        .iter()
+        .flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec())
+        .collect())
 }
 
 /// A sequence's taker that fails before writing the counter hands out

@@ -57,9 +57,10 @@ fn a_stored_table_is_handed_over_as_its_own_files() {
     let (db_a, a) = memory_con();
     let (db_b, b) = memory_con();
     a.execute("CREATE TABLE t AS SELECT value AS x, value * 2 AS y FROM range(200000)", &[]).unwrap();
-    let (sent, got) = transfer(move || a.execute("COPY t TO 'db://handover'", &[]).map(|r| (r, a)), || {
-        b.execute("CREATE TABLE copy AS SELECT * FROM 'db://handover'", &[])
-    });
+    let (sent, got) = transfer(
+        move || a.execute("COPY t TO 'db://handover'", &[]).map(|r| (r, a)),
+        || b.execute("CREATE TABLE copy AS SELECT * FROM 'db://handover'", &[]),
+    );
     let (sent, a) = sent.unwrap();
     got.unwrap();
     assert_eq!(sent.rows_affected(), Some(200000));
@@ -90,7 +91,10 @@ fn queries_stream_with_unequal_worker_counts_compression_and_verify() {
         let (sent, got) = transfer(move || a.execute(&sql, &[]), || b.execute(&insert, &[]));
         assert_eq!(sent.unwrap().rows_affected(), Some(50000), "{export_opts} / {import_opts}");
         assert_eq!(got.unwrap().rows_affected(), Some(50000));
-        assert_eq!(int(&b, "SELECT sum(x) FROM dst"), (0..100000i64).filter(|x| x % 2 == 0).map(|x| x + 1).sum::<i64>());
+        assert_eq!(
+            int(&b, "SELECT sum(x) FROM dst"),
+            (0..100000i64).filter(|x| x % 2 == 0).map(|x| x + 1).sum::<i64>()
+        );
         assert_eq!(int(&b, "SELECT count(*) FROM dst WHERE cast(x - 1 AS VARCHAR) = s"), 50000);
     }
 }
@@ -107,11 +111,15 @@ fn either_side_may_start_first_and_the_api_works_like_sql() {
     });
     thread::sleep(Duration::from_millis(200));
     assert_eq!(Rendezvous::user().unwrap().waiting().unwrap().iter().filter(|w| w.name == "api").count(), 1);
-    assert_eq!(a.pipe_to(&PipeUrl::named("api").unwrap(), PipeSource::Query("SELECT x FROM t WHERE x < 10")).unwrap(), 10);
+    assert_eq!(
+        a.pipe_to(&PipeUrl::named("api").unwrap(), PipeSource::Query("SELECT x FROM t WHERE x < 10")).unwrap(),
+        10
+    );
     let (rows, b) = importer.join().unwrap();
     assert_eq!((rows, int(&b, "SELECT sum(x) FROM got")), (10, 45));
     // A streaming read without a database.
-    let reader = thread::spawn(|| Database::pipe_reader(&PipeUrl::named("reader").unwrap()).unwrap().collect_batches().unwrap());
+    let reader =
+        thread::spawn(|| Database::pipe_reader(&PipeUrl::named("reader").unwrap()).unwrap().collect_batches().unwrap());
     assert_eq!(a.pipe_to(&PipeUrl::named("reader").unwrap(), PipeSource::Table("t")).unwrap(), 1000);
     let rows: usize = reader.join().unwrap().iter().map(|b| b.num_rows()).sum();
     assert_eq!(rows, 1000);
@@ -162,9 +170,10 @@ fn a_schema_mismatch_and_a_partial_read_fail_on_both_sides() {
     let (_db, b) = memory_con();
     a.execute("CREATE TABLE t AS SELECT 'text ' || cast(value AS VARCHAR) AS s FROM range(100000)", &[]).unwrap();
     b.execute("CREATE TABLE dst (n BIGINT)", &[]).unwrap();
-    let (sent, got) = transfer(move || a.execute("COPY t TO 'db://mismatch'", &[]).map(|_| a), || {
-        b.execute("INSERT INTO dst SELECT * FROM 'db://mismatch'", &[])
-    });
+    let (sent, got) = transfer(
+        move || a.execute("COPY t TO 'db://mismatch'", &[]).map(|_| a),
+        || b.execute("INSERT INTO dst SELECT * FROM 'db://mismatch'", &[]),
+    );
     assert!(got.is_err());
     let err = sent.err().expect("the exporter fails too");
     assert!(err.message().contains("pipe 'mismatch'"), "{err}");
@@ -172,9 +181,10 @@ fn a_schema_mismatch_and_a_partial_read_fail_on_both_sides() {
     // An importer that needs only some rows ends the transfer; the exporter says so.
     let (_dc, c) = memory_con();
     c.execute("CREATE TABLE t AS SELECT value AS x FROM range(1000000)", &[]).unwrap();
-    let (sent, got) = transfer(move || c.execute("COPY (SELECT x FROM t) TO 'db://partial'", &[]), || {
-        b.execute("SELECT * FROM 'db://partial' LIMIT 5", &[]).and_then(|mut r| r.collect_batches())
-    });
+    let (sent, got) = transfer(
+        move || c.execute("COPY (SELECT x FROM t) TO 'db://partial'", &[]),
+        || b.execute("SELECT * FROM 'db://partial' LIMIT 5", &[]).and_then(|mut r| r.collect_batches()),
+    );
     got.unwrap();
     let err = sent.unwrap_err();
     assert!(err.message().contains("pipe 'partial'") && err.message().contains("stopped reading"), "{err}");
@@ -234,7 +244,11 @@ fn several_transfers_on_one_name_pair_up_without_mixing() {
     let exporters: Vec<_> = (1..=4)
         .map(|k| {
             let con = db_a.connect().unwrap();
-            thread::spawn(move || con.execute(&format!("COPY (SELECT x FROM t WHERE x < {k}00) TO 'db://shared'"), &[]).unwrap().rows_affected())
+            thread::spawn(move || {
+                con.execute(&format!("COPY (SELECT x FROM t WHERE x < {k}00) TO 'db://shared'"), &[])
+                    .unwrap()
+                    .rows_affected()
+            })
         })
         .collect();
     let mut seen = BTreeSet::new();
@@ -257,9 +271,10 @@ fn data_registered_under_a_tables_name_is_sent_not_the_stored_segments() {
     a.execute("CREATE TABLE t AS SELECT value AS x FROM range(10)", &[]).unwrap();
     let shadow = a.execute("SELECT value * 100 AS x FROM range(3)", &[]).unwrap().collect_batches().unwrap();
     a.register("t", shadow[0].schema(), shadow).unwrap();
-    let (sent, got) = transfer(move || a.execute("COPY t TO 'db://shadowed'", &[]), || {
-        b.execute("CREATE TABLE got AS SELECT * FROM 'db://shadowed'", &[]).map(|_| b)
-    });
+    let (sent, got) = transfer(
+        move || a.execute("COPY t TO 'db://shadowed'", &[]),
+        || b.execute("CREATE TABLE got AS SELECT * FROM 'db://shadowed'", &[]).map(|_| b),
+    );
     sent.unwrap();
     let b = got.unwrap();
     assert_eq!((int(&b, "SELECT count(*) FROM got"), int(&b, "SELECT sum(x) FROM got")), (3, 300));
@@ -271,9 +286,10 @@ fn a_view_is_sent_as_its_rows_never_handed_over() {
     let (_db, b) = memory_con();
     a.execute("CREATE TABLE t AS SELECT value AS x FROM range(10)", &[]).unwrap();
     a.execute("CREATE VIEW v AS SELECT x FROM t WHERE x >= 5", &[]).unwrap();
-    let (sent, got) = transfer(move || a.execute("COPY v TO 'db://viewed'", &[]), || {
-        b.execute("CREATE TABLE got AS SELECT * FROM 'db://viewed'", &[]).map(|_| b)
-    });
+    let (sent, got) = transfer(
+        move || a.execute("COPY v TO 'db://viewed'", &[]),
+        || b.execute("CREATE TABLE got AS SELECT * FROM 'db://viewed'", &[]).map(|_| b),
+    );
     sent.unwrap();
     let b = got.unwrap();
     assert_eq!((int(&b, "SELECT count(*) FROM got"), int(&b, "SELECT sum(x) FROM got")), (5, 35));
@@ -288,9 +304,10 @@ fn a_table_whose_columns_changed_is_sent_as_its_rows() {
     a.execute("CREATE TABLE t AS SELECT value AS x, value * 2 AS y FROM range(1000)", &[]).unwrap();
     a.execute("ALTER TABLE t DROP COLUMN y", &[]).unwrap();
     a.execute("ALTER TABLE t ADD COLUMN z BIGINT DEFAULT 3", &[]).unwrap();
-    let (sent, got) = transfer(move || a.execute("COPY t TO 'db://altered'", &[]), || {
-        b.execute("CREATE TABLE got AS SELECT * FROM 'db://altered'", &[]).map(|_| b)
-    });
+    let (sent, got) = transfer(
+        move || a.execute("COPY t TO 'db://altered'", &[]),
+        || b.execute("CREATE TABLE got AS SELECT * FROM 'db://altered'", &[]).map(|_| b),
+    );
     sent.unwrap();
     let b = got.unwrap();
     assert_eq!((int(&b, "SELECT sum(x) FROM got"), int(&b, "SELECT sum(z) FROM got")), (499500, 3000));

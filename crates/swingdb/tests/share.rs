@@ -43,10 +43,8 @@ fn attach(name: &str) -> Connection {
 
 /// Inodes of the segment files of a database directory.
 fn segment_inodes(db: &Database) -> Vec<u64> {
-    let mut inodes: Vec<u64> = std::fs::read_dir(db.path().join("segments"))
-        .unwrap()
-        .map(|e| e.unwrap().metadata().unwrap().ino())
-        .collect();
+    let mut inodes: Vec<u64> =
+        std::fs::read_dir(db.path().join("segments")).unwrap().map(|e| e.unwrap().metadata().unwrap().ino()).collect();
     inodes.sort();
     inodes
 }
@@ -62,7 +60,11 @@ fn attach_links_the_same_files_and_isolates_both_ways() {
 
     let attached = Database::attach("isolation", OpenOptions::default()).unwrap();
     assert!(attached.is_in_memory());
-    assert_eq!(segment_inodes(&attached), segment_inodes(&db), "the attacher's segments are the publisher's files, not copies");
+    assert_eq!(
+        segment_inodes(&attached),
+        segment_inodes(&db),
+        "the attacher's segments are the publisher's files, not copies"
+    );
     let other = attached.connect().unwrap();
     let second = attach("isolation");
 
@@ -159,7 +161,10 @@ fn a_database_on_disk_shares_from_its_own_directory() {
     let info = share(&con, "disk");
     assert!(info.path.starts_with(std::fs::canonicalize(tmp.path()).unwrap()), "{info:?}");
     let attached = Database::attach("disk", OpenOptions::default()).unwrap();
-    assert!(attached.path().starts_with(tmp.path().join("disk.swingdb").join("scratch")) || attached.path().starts_with(std::fs::canonicalize(tmp.path()).unwrap()));
+    assert!(
+        attached.path().starts_with(tmp.path().join("disk.swingdb").join("scratch"))
+            || attached.path().starts_with(std::fs::canonicalize(tmp.path()).unwrap())
+    );
     assert_eq!(segment_inodes(&attached), segment_inodes(&db));
     con.execute("DROP TABLE t", &[]).unwrap();
     db.collect_garbage().unwrap();
@@ -172,7 +177,8 @@ fn a_database_on_disk_shares_from_its_own_directory() {
     drop(attached);
     assert!(!scratch.exists(), "an attached database is removed when closed");
 
-    let ro = Database::open(tmp.path().join("disk.swingdb"), OpenOptions { read_only: true, ..Default::default() }).unwrap();
+    let ro =
+        Database::open(tmp.path().join("disk.swingdb"), OpenOptions { read_only: true, ..Default::default() }).unwrap();
     let err = ro.connect().unwrap().share("ro", ShareOptions::default()).unwrap_err();
     assert!(err.message().contains("read-only"), "{}", err.message());
 }

@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::share::home::Home;
 use crate::share::{Published, SnapshotInfo};
 use crate::sql::Attached;
-use crate::storage::{compact, write_out_inline, DbDir, GcReport, MappedSegment, Manifest, SegmentStore, TableMeta};
+use crate::storage::{compact, write_out_inline, DbDir, GcReport, Manifest, MappedSegment, SegmentStore, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -144,7 +144,11 @@ impl DbCore {
             // garbage is collected: the number picked here was never used.
             let lock = dir.lock_commits()?;
             let latest_version = dir.latest_version()?;
-            let latest = if latest_version == base.version { Arc::new(base.clone()) } else { dir.read_manifest(latest_version)? };
+            let latest = if latest_version == base.version {
+                Arc::new(base.clone())
+            } else {
+                dir.read_manifest(latest_version)?
+            };
             for name in changed.keys() {
                 let before = base.tables.get(*name).map(|t| t.modified);
                 let now = latest.tables.get(*name).map(|t| t.modified);
@@ -343,8 +347,10 @@ impl Database {
         let pinned = dir.pin_latest()?;
         let result = (|| {
             // Read afresh (not the cached copy), so that its checksum is checked now.
-            let manifest = if pinned.version == 0 { Manifest::default() } else { dir.read_manifest_uncached(pinned.version)? };
-            let mut report = VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
+            let manifest =
+                if pinned.version == 0 { Manifest::default() } else { dir.read_manifest_uncached(pinned.version)? };
+            let mut report =
+                VerifyReport { version: manifest.version, tables: manifest.tables.len(), segments: 0, rows: 0 };
             for table in manifest.tables.values() {
                 // Inline segments were decoded with the manifest, under its checksum.
                 for seg in &table.segments {

@@ -15,8 +15,8 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -78,7 +78,8 @@ impl ProgressReport {
     /// Seconds left at the rate so far, when the total is known.
     pub fn seconds_left(&self) -> Option<f64> {
         let total = self.total_rows?;
-        (self.rows > 0).then(|| self.elapsed.as_secs_f64() * (total.saturating_sub(self.rows)) as f64 / self.rows as f64)
+        (self.rows > 0)
+            .then(|| self.elapsed.as_secs_f64() * (total.saturating_sub(self.rows)) as f64 / self.rows as f64)
     }
 }
 
@@ -120,7 +121,9 @@ impl Run {
         ProgressReport {
             rows: self.rows.load(Ordering::Relaxed),
             bytes: self.bytes.load(Ordering::Relaxed),
-            total_rows: (!self.unknown_size.load(Ordering::Relaxed)).then(|| self.total.load(Ordering::Relaxed)).filter(|&t| t > 0),
+            total_rows: (!self.unknown_size.load(Ordering::Relaxed))
+                .then(|| self.total.load(Ordering::Relaxed))
+                .filter(|&t| t > 0),
             elapsed: self.started.elapsed(),
         }
     }

@@ -1,11 +1,11 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use crate::coalesce::{continues, join_run};
-use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
 use super::database::runtime;
 use super::interrupt::Interrupt;
+use crate::coalesce::{continues, join_run};
 use crate::error::Result;
+use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
@@ -43,24 +43,65 @@ impl std::fmt::Debug for QueryResult {
 impl QueryResult {
     /// A result without rows or columns (DDL, transaction control).
     pub(crate) fn empty() -> Self {
-        Self { schema: Arc::new(Schema::empty()), stream: None, ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
+        Self {
+            schema: Arc::new(Schema::empty()),
+            stream: None,
+            ready: Vec::new().into_iter(),
+            run: Vec::new(),
+            rows_affected: None,
+            gather: false,
+            held: None,
+            interrupt: Interrupt::default(),
+            sql: None,
+        }
     }
 
     /// A result of a DML statement: one row, one `count` column.
     pub(crate) fn count(n: u64) -> Self {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
-        let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self { schema, stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: Some(n), gather: false, held: None, interrupt: Interrupt::default(), sql: None }
+        let batch =
+            RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
+        Self {
+            schema,
+            stream: None,
+            ready: vec![batch].into_iter(),
+            run: Vec::new(),
+            rows_affected: Some(n),
+            gather: false,
+            held: None,
+            interrupt: Interrupt::default(),
+            sql: None,
+        }
     }
 
     /// A result of rows computed already.
     pub(crate) fn rows(batch: RecordBatch) -> Self {
-        Self { schema: batch.schema(), stream: None, ready: vec![batch].into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
+        Self {
+            schema: batch.schema(),
+            stream: None,
+            ready: vec![batch].into_iter(),
+            run: Vec::new(),
+            rows_affected: None,
+            gather: false,
+            held: None,
+            interrupt: Interrupt::default(),
+            sql: None,
+        }
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), ready: Vec::new().into_iter(), run: Vec::new(), rows_affected: None, gather: false, held: None, interrupt: Interrupt::default(), sql: None }
+        Self {
+            schema: stream.schema(),
+            stream: Some(stream),
+            ready: Vec::new().into_iter(),
+            run: Vec::new(),
+            rows_affected: None,
+            gather: false,
+            held: None,
+            interrupt: Interrupt::default(),
+            sql: None,
+        }
     }
 
     /// This result, whose fetch errors point at their place in `sql` (the

@@ -62,7 +62,8 @@ struct Fifo {
 
 impl Fifo {
     fn create(path: &Path) -> Result<Self> {
-        let c = CString::new(path.as_os_str().as_bytes()).map_err(|_| Error::programming("a FIFO path cannot contain NUL"))?;
+        let c = CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| Error::programming("a FIFO path cannot contain NUL"))?;
         // SAFETY: a valid C string; mkfifo fails if anything exists at the path.
         if unsafe { libc::mkfifo(c.as_ptr(), 0o600) } != 0 {
             let e = io::Error::last_os_error();
@@ -83,7 +84,10 @@ impl Fifo {
             .open(&self.path)
             .map_err(|e| Error::io(format!("opening the FIFO {}", self.path.display()), e))?;
         // Holding a write end ourselves keeps "no writer yet" from reading as the end.
-        let keeper = OpenOptions::new().write(true).open(&self.path).map_err(|e| Error::io(format!("opening {}", self.path.display()), e))?;
+        let keeper = OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .map_err(|e| Error::io(format!("opening {}", self.path.display()), e))?;
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
             let mut fd = libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(&file), events: libc::POLLIN, revents: 0 };
@@ -161,7 +165,10 @@ impl<R: Read> Read for Intact<R> {
             self.bytes += n as u64;
             self.last = buf[n - 1];
         } else if self.bytes == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the writer closed the FIFO without writing anything (not even a header)"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the writer closed the FIFO without writing anything (not even a header)",
+            ));
         } else if self.last != b'\n' {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
@@ -189,11 +196,15 @@ pub fn fifo_in(url: &PipeUrl, path: &Path, format: TextFormat) -> Result<u64> {
     }
     let schema: SchemaRef = match format {
         TextFormat::Csv => {
-            let (schema, _) = csv::reader::Format::default().with_header(true).infer_schema(Cursor::new(&head), Some(INFER_LINES)).map_err(|e| fail(&e))?;
+            let (schema, _) = csv::reader::Format::default()
+                .with_header(true)
+                .infer_schema(Cursor::new(&head), Some(INFER_LINES))
+                .map_err(|e| fail(&e))?;
             schema.into()
         }
         TextFormat::JsonLines => {
-            let (schema, _) = json::reader::infer_json_schema(Cursor::new(&head), Some(INFER_LINES)).map_err(|e| fail(&e))?;
+            let (schema, _) =
+                json::reader::infer_json_schema(Cursor::new(&head), Some(INFER_LINES)).map_err(|e| fail(&e))?;
             schema.into()
         }
     };
@@ -203,8 +214,19 @@ pub fn fifo_in(url: &PipeUrl, path: &Path, format: TextFormat) -> Result<u64> {
     let text = Cursor::new(head).chain(reader);
     let mut writer = PipeWriter::open(url, schema.clone())?;
     let batches: Box<dyn Iterator<Item = std::result::Result<_, _>>> = match format {
-        TextFormat::Csv => Box::new(csv::ReaderBuilder::new(schema).with_header(true).with_batch_size(BATCH_ROWS).build(text).map_err(|e| fail(&e))?),
-        TextFormat::JsonLines => Box::new(json::ReaderBuilder::new(schema).with_batch_size(BATCH_ROWS).build(BufReader::new(text)).map_err(|e| fail(&e))?),
+        TextFormat::Csv => Box::new(
+            csv::ReaderBuilder::new(schema)
+                .with_header(true)
+                .with_batch_size(BATCH_ROWS)
+                .build(text)
+                .map_err(|e| fail(&e))?,
+        ),
+        TextFormat::JsonLines => Box::new(
+            json::ReaderBuilder::new(schema)
+                .with_batch_size(BATCH_ROWS)
+                .build(BufReader::new(text))
+                .map_err(|e| fail(&e))?,
+        ),
     };
     for batch in batches {
         match batch {
@@ -227,7 +249,9 @@ pub fn fifo_out(con: &Connection, url: &PipeUrl, path: &Path) -> Result<u64> {
     let file = fifo.open_write(url.timeout)?;
     let mut writer = csv::WriterBuilder::new().with_header(true).build(io::BufWriter::with_capacity(1 << 20, file));
     let mut rows = 0;
-    let broken = |e: &dyn std::fmt::Display| Error::operational(format!("FIFO {}: {e} (did the reader stop early?)", path.display()));
+    let broken = |e: &dyn std::fmt::Display| {
+        Error::operational(format!("FIFO {}: {e} (did the reader stop early?)", path.display()))
+    };
     while let Some(batch) = result.next_batch()? {
         rows += batch.num_rows() as u64;
         writer.write(&batch).map_err(|e| broken(&e))?;

@@ -134,9 +134,13 @@ impl Rendezvous {
 
     fn lock(&self) -> Result<File> {
         let path = self.root.join(LOCK);
-        let file = open_lock_file(&path)?.ok_or_else(|| Error::operational(format!("cannot create {}", path.display())))?;
+        let file =
+            open_lock_file(&path)?.ok_or_else(|| Error::operational(format!("cannot create {}", path.display())))?;
         if !flock_exclusive_within(&file, LOCK_TIMEOUT).map_err(io_err("locking", &path))? {
-            return Err(Error::operational(format!("{} stayed locked for {LOCK_TIMEOUT:?}; is a swingdb process hung?", path.display())));
+            return Err(Error::operational(format!(
+                "{} stayed locked for {LOCK_TIMEOUT:?}; is a swingdb process hung?",
+                path.display()
+            )));
         }
         Ok(file)
     }
@@ -174,11 +178,17 @@ impl Rendezvous {
                     // Its process is gone: nobody will ever accept there.
                     let _ = fs::remove_file(dir_path.join(&file));
                 }
-                Err(e) => return Err(Error::io(format!("connecting to pipe '{name}' at {}", dir_path.join(&file).display()), e)),
+                Err(e) => {
+                    return Err(Error::io(
+                        format!("connecting to pipe '{name}' at {}", dir_path.join(&file).display()),
+                        e,
+                    ))
+                }
             }
         }
         let file = socket_name(role);
-        let listener = UnixListener::bind(dir.short_path(&file)).map_err(io_err("creating the endpoint", &dir_path.join(&file)))?;
+        let listener = UnixListener::bind(dir.short_path(&file))
+            .map_err(io_err("creating the endpoint", &dir_path.join(&file)))?;
         drop(guard);
         super::failpoint_hit("pipe.waiting")?;
         let deadline = timeout.map(|t| Instant::now() + t);
@@ -190,7 +200,8 @@ impl Rendezvous {
                 let still_waiting = fs::symlink_metadata(dir_path.join(&file)).is_ok();
                 let gave_up = || {
                     if stopped {
-                        let what = format!("pipe '{name}': interrupted while waiting for the {}", role.partner().describe());
+                        let what =
+                            format!("pipe '{name}': interrupted while waiting for the {}", role.partner().describe());
                         return Error::new(ErrorKind::Interrupted, what);
                     }
                     Error::new(
@@ -232,7 +243,10 @@ impl Rendezvous {
             let Ok(entries) = fs::read_dir(pipe.path()) else { continue };
             for entry in entries.flatten() {
                 if let Some((role, nanos, pid)) = entry.file_name().to_str().and_then(parse_socket_name) {
-                    found.push((nanos, Waiting { name: name.clone(), role, pid, waited: now.saturating_sub(nanos) as f64 / 1e9 }));
+                    found.push((
+                        nanos,
+                        Waiting { name: name.clone(), role, pid, waited: now.saturating_sub(nanos) as f64 / 1e9 },
+                    ));
                 }
             }
         }
@@ -311,7 +325,8 @@ mod tests {
         for first in [Role::Export, Role::Import] {
             let r2 = r.clone();
             let n2 = name.clone();
-            let waiter = std::thread::spawn(move || r2.meet(&n2, first, Some(Duration::from_secs(10))).map(|m| m.transfer));
+            let waiter =
+                std::thread::spawn(move || r2.meet(&n2, first, Some(Duration::from_secs(10))).map(|m| m.transfer));
             while r.waiting().unwrap().is_empty() {
                 std::thread::sleep(Duration::from_millis(1));
             }
@@ -326,14 +341,17 @@ mod tests {
         let waiters: Vec<_> = (0..3)
             .map(|i| {
                 let r2 = r.clone();
-                let h = std::thread::spawn(move || r2.meet("p", Role::Export, Some(Duration::from_secs(10))).unwrap().transfer);
+                let h = std::thread::spawn(move || {
+                    r2.meet("p", Role::Export, Some(Duration::from_secs(10))).unwrap().transfer
+                });
                 while r.waiting().unwrap().len() <= i {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 h
             })
             .collect();
-        let mut taken: Vec<String> = (0..3).map(|_| r.meet("p", Role::Import, Some(Duration::from_secs(10))).unwrap().transfer).collect();
+        let mut taken: Vec<String> =
+            (0..3).map(|_| r.meet("p", Role::Import, Some(Duration::from_secs(10))).unwrap().transfer).collect();
         let mut served: Vec<String> = waiters.into_iter().map(|h| h.join().unwrap()).collect();
         assert!(taken.windows(2).all(|w| w[0] < w[1]), "oldest first: {taken:?}");
         taken.sort();

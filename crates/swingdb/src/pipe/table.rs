@@ -99,7 +99,10 @@ impl PipeTable {
             ended: AtomicUsize::new(0),
         });
         let streams = (0..partitions)
-            .map(|index| Arc::new(Partition { shared: shared.clone(), index, schema: schema.clone() }) as Arc<dyn PartitionStream>)
+            .map(|index| {
+                Arc::new(Partition { shared: shared.clone(), index, schema: schema.clone() })
+                    as Arc<dyn PartitionStream>
+            })
             .collect();
         let inner = StreamingTable::try_new(schema, streams)?;
         Ok(Self { shared, inner })
@@ -169,9 +172,9 @@ impl PipeTable {
         let received = shared.received.lock().unwrap().clone();
         let checking = shared.clone();
         // Waits on the exporter's socket: off the engine's worker threads.
-        let checked = tokio::task::spawn_blocking(move || checking.receiver.check(&received))
-            .await
-            .map_err(|e| Error::operational(format!("pipe '{}': settling the transfer failed: {e}", shared.receiver.name())))?;
+        let checked = tokio::task::spawn_blocking(move || checking.receiver.check(&received)).await.map_err(|e| {
+            Error::operational(format!("pipe '{}': settling the transfer failed: {e}", shared.receiver.name()))
+        })?;
         match checked {
             Ok(rows) => Ok(Some(PendingImport { receiver: shared.receiver.clone(), rows })),
             Err(e) => {
@@ -211,7 +214,9 @@ impl PipeTable {
             LogicalPlan::TableScan(scan) => {
                 let whole = scan.filters.is_empty()
                     && scan.fetch.is_none()
-                    && scan.projection.as_ref().is_none_or(|p| p.iter().enumerate().all(|(i, c)| i == *c) && p.len() == scan.source.schema().fields().len());
+                    && scan.projection.as_ref().is_none_or(|p| {
+                        p.iter().enumerate().all(|(i, c)| i == *c) && p.len() == scan.source.schema().fields().len()
+                    });
                 let provider = source_as_provider(&scan.source).ok()?;
                 (whole && provider.downcast_ref::<PipeTable>().is_some()).then_some(provider)
             }
@@ -224,7 +229,10 @@ impl PipeTable {
     pub fn into_stream(self) -> SendableRecordBatchStream {
         let schema = self.inner.schema();
         let partitions: Vec<_> = (0..self.shared.partitions)
-            .map(|index| Partition { shared: self.shared.clone(), index, schema: schema.clone() }.execute(Arc::new(TaskContext::default())))
+            .map(|index| {
+                Partition { shared: self.shared.clone(), index, schema: schema.clone() }
+                    .execute(Arc::new(TaskContext::default()))
+            })
             .collect();
         Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::select_all(partitions)))
     }
@@ -280,7 +288,9 @@ impl PartitionStream for Partition {
                 });
                 Box::pin(RecordBatchStreamAdapter::new(schema, counted))
             }
-            Err(e) => Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::once(async move { Err(e.into()) }))),
+            Err(e) => {
+                Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::once(async move { Err(e.into()) })))
+            }
         }
     }
 }
@@ -328,7 +338,8 @@ impl Shared {
                         // channel ends, its streams' counts are in.
                         Ok(Some(counts)) => {
                             shared.received.lock().unwrap()[k] = counts;
-                            if remaining.fetch_sub(1, Ordering::AcqRel) != 1 || shared.deferred.load(Ordering::Acquire) {
+                            if remaining.fetch_sub(1, Ordering::AcqRel) != 1 || shared.deferred.load(Ordering::Acquire)
+                            {
                                 return;
                             }
                             let all = shared.received.lock().unwrap().clone();

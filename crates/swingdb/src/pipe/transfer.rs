@@ -18,11 +18,11 @@ use datafusion::arrow::ipc::reader::StreamReader;
 use datafusion::arrow::ipc::writer::{IpcWriteOptions, StreamWriter};
 use datafusion::arrow::ipc::CompressionType;
 use std::fs;
+use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::net::UnixStream;
-use std::fs::File;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -73,7 +73,9 @@ fn exchange(name: &str, control: &mut Link, mine: &Hello, partner: Role) -> Resu
 
 fn unexpected(name: &str, partner: Role, message: &Message) -> Error {
     match message {
-        Message::Abort { message } => Error::operational(format!("pipe '{name}': the {} gave up: {message}", partner.describe())),
+        Message::Abort { message } => {
+            Error::operational(format!("pipe '{name}': the {} gave up: {message}", partner.describe()))
+        }
         other => Error::operational(format!("pipe '{name}': the {} sent {other:?} out of turn", partner.describe())),
     }
 }
@@ -185,11 +187,13 @@ impl Sender {
         let mut ours = Vec::with_capacity(n);
         let mut theirs = Vec::with_capacity(n);
         for _ in 0..n {
-            let (a, b) = UnixStream::pair().map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
+            let (a, b) = UnixStream::pair()
+                .map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
             ours.push(Link::new(a, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?);
             theirs.push(b);
         }
-        wire::send(&mut self.control, &Message::Sockets { count: n }).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        wire::send(&mut self.control, &Message::Sockets { count: n })
+            .map_err(|e| wire::lost(&self.name, "importer", e))?;
         let fds: Vec<_> = theirs.iter().map(|s| s.as_raw_fd()).collect();
         wire::send_fds(&self.control, &fds).map_err(|e| wire::lost(&self.name, "importer", e))?;
         drop(theirs);
@@ -202,7 +206,11 @@ impl Sender {
         for socket in ours {
             self.data.push(socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
             let counted = Counted { inner: socket, crc: self.agreed.verify.then(crc32fast::Hasher::new) };
-            let writer = StreamWriter::try_new_with_options(BufWriter::with_capacity(STREAM_BUFFER, counted), schema, options.clone())?;
+            let writer = StreamWriter::try_new_with_options(
+                BufWriter::with_capacity(STREAM_BUFFER, counted),
+                schema,
+                options.clone(),
+            )?;
             sinks.push(StreamSink { name: self.name.clone(), writer, rows: 0 });
         }
         Ok(sinks)
@@ -214,7 +222,8 @@ impl Sender {
         let (rows, crc32): (Vec<u64>, Vec<u32>) = sent.into_iter().unzip();
         let crc32 = if self.agreed.verify { crc32 } else { Vec::new() };
         super::failpoint_hit("pipe.export.before_sent")?;
-        wire::send(&mut self.control, &Message::Sent { rows, crc32 }).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        wire::send(&mut self.control, &Message::Sent { rows, crc32 })
+            .map_err(|e| wire::lost(&self.name, "importer", e))?;
         self.await_done()
     }
 
@@ -227,7 +236,9 @@ impl Sender {
         }
         self.control.set_patience(Some(std::time::Duration::from_secs(1)));
         match wire::receive(&mut self.control) {
-            Ok(Message::Abort { message }) => Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name)),
+            Ok(Message::Abort { message }) => {
+                Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name))
+            }
             _ => failure,
         }
     }
@@ -315,7 +326,8 @@ impl Receiver {
         let theirs = exchange(&name, &mut control, &mine, Role::Export)?;
         let schema = decode_schema(&name, &theirs.schema)?;
         let agreed = agree(&theirs, &mine);
-        let peer_uid = peer_uid(control.socket()).map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
+        let peer_uid = peer_uid(control.socket())
+            .map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
         Ok(Self {
             name,
             control: Mutex::new(control),
@@ -377,7 +389,8 @@ impl Receiver {
                 let segment = match &claimed.inline {
                     // Its rows came with the offer; its statistics are taken anew from them.
                     Some(rows) => {
-                        let types = |s: &SchemaRef| s.fields().iter().map(|f| f.data_type().clone()).collect::<Vec<_>>();
+                        let types =
+                            |s: &SchemaRef| s.fields().iter().map(|f| f.data_type().clone()).collect::<Vec<_>>();
                         if types(rows.schema()) != types(&self.schema) {
                             return Err(Error::corruption(format!(
                                 "pipe '{}': the exporter offered rows of other column types than its schema's; nothing was imported",
@@ -422,7 +435,9 @@ impl Receiver {
     /// segment of the pipe's columns, and one whose size or checksum is not
     /// what the exporter said.
     fn take_one(&self, dir: &Path, claimed: &SegmentMeta, to: &Path) -> Result<SegmentMeta> {
-        let refuse = |why: String| Error::corruption(format!("pipe '{}': the exporter offered {why}; nothing was imported", self.name));
+        let refuse = |why: String| {
+            Error::corruption(format!("pipe '{}': the exporter offered {why}; nothing was imported", self.name))
+        };
         if !plain_file_name(&claimed.file) {
             return Err(refuse(format!("the file name {:?}, which is not a segment's", claimed.file)));
         }
@@ -430,15 +445,24 @@ impl Receiver {
         let opened = |path: &Path| -> Result<File> {
             let file = match open_no_follow(path) {
                 Ok(f) => f,
-                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refuse(format!("{}, a symbolic link", from.display()))),
+                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                    return Err(refuse(format!("{}, a symbolic link", from.display())))
+                }
                 Err(e) => return Err(Error::io(format!("pipe '{}': opening {}", self.name, path.display()), e)),
             };
-            let meta = file.metadata().map_err(|e| Error::io(format!("pipe '{}': inspecting {}", self.name, path.display()), e))?;
+            let meta = file
+                .metadata()
+                .map_err(|e| Error::io(format!("pipe '{}': inspecting {}", self.name, path.display()), e))?;
             if !meta.is_file() {
                 return Err(refuse(format!("{}, which is not a regular file", from.display())));
             }
             if meta.uid() != self.peer_uid {
-                return Err(refuse(format!("{}, owned by user {} and not by the exporter's ({})", from.display(), meta.uid(), self.peer_uid)));
+                return Err(refuse(format!(
+                    "{}, owned by user {} and not by the exporter's ({})",
+                    from.display(),
+                    meta.uid(),
+                    self.peer_uid
+                )));
             }
             Ok(file)
         };
@@ -449,11 +473,18 @@ impl Receiver {
             Ok(()) => opened(to)?,
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
                 let mut source = opened(&from)?;
-                let mut copy = create_private_file(to).map_err(|e| Error::io(format!("pipe '{}': creating {}", self.name, to.display()), e))?;
-                io::copy(&mut source, &mut copy).map_err(|e| Error::io(format!("pipe '{}': copying {}", self.name, from.display()), e))?;
+                let mut copy = create_private_file(to)
+                    .map_err(|e| Error::io(format!("pipe '{}': creating {}", self.name, to.display()), e))?;
+                io::copy(&mut source, &mut copy)
+                    .map_err(|e| Error::io(format!("pipe '{}': copying {}", self.name, from.display()), e))?;
                 copy
             }
-            Err(e) => return Err(Error::io(format!("pipe '{}': linking {} to {}", self.name, from.display(), to.display()), e)),
+            Err(e) => {
+                return Err(Error::io(
+                    format!("pipe '{}': linking {} to {}", self.name, from.display(), to.display()),
+                    e,
+                ))
+            }
         };
         let name = to.file_name().and_then(|f| f.to_str()).expect("segment names are UTF-8");
         let found = describe_untrusted(&file, name, &self.schema)?;
@@ -552,9 +583,10 @@ impl Receiver {
         let reason = wire::receive(&mut *control);
         control.set_patience(self.timeout);
         match reason {
-            Ok(Message::Abort { message }) => {
-                Error::operational(format!("pipe '{}': the exporter gave up: {message}; nothing was imported", self.name))
-            }
+            Ok(Message::Abort { message }) => Error::operational(format!(
+                "pipe '{}': the exporter gave up: {message}; nothing was imported",
+                self.name
+            )),
             _ => failure,
         }
     }
@@ -600,10 +632,15 @@ impl StreamSource {
         let name = self.name.clone();
         let counted = Counted { inner: self.socket, crc: self.verify.then(crc32fast::Hasher::new) };
         let damaged = |e: ArrowError| match e {
-            ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::TimedOut) || is_stopped(&e) => wire::lost(&name, "exporter", e),
-            e => Error::operational(format!("pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported")),
+            ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::TimedOut) || is_stopped(&e) => {
+                wire::lost(&name, "exporter", e)
+            }
+            e => Error::operational(format!(
+                "pipe '{name}': a data stream broke off or is damaged ({e}); nothing was imported"
+            )),
         };
-        let mut reader = StreamReader::try_new(BufReader::with_capacity(STREAM_BUFFER, counted), None).map_err(damaged)?;
+        let mut reader =
+            StreamReader::try_new(BufReader::with_capacity(STREAM_BUFFER, counted), None).map_err(damaged)?;
         let mut rows = 0;
         for batch in reader.by_ref() {
             let batch = batch.map_err(damaged)?;
@@ -636,7 +673,11 @@ fn check_fits(pipe: &str, segment: &SegmentMeta, schema: &SchemaRef) -> Result<(
         if !field.is_nullable() && stats.nulls > 0 {
             return Err(Error::new(
                 ErrorKind::Integrity,
-                format!("pipe '{pipe}': {} NULLs arrived for column '{}', which is NOT NULL; nothing was imported", stats.nulls, field.name()),
+                format!(
+                    "pipe '{pipe}': {} NULLs arrived for column '{}', which is NOT NULL; nothing was imported",
+                    stats.nulls,
+                    field.name()
+                ),
             ));
         }
     }
@@ -650,7 +691,13 @@ fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
     let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
     // SAFETY: getsockopt writes at most `len` bytes into `cred`.
     let rc = unsafe {
-        libc::getsockopt(stream.as_raw_fd(), libc::SOL_SOCKET, libc::SO_PEERCRED, (&mut cred as *mut libc::ucred).cast(), &mut len)
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
     };
     if rc != 0 {
         return Err(io::Error::last_os_error());

@@ -58,7 +58,13 @@ impl PipeUrl {
     /// A URL for `name` with default options.
     pub fn named(name: &str) -> Result<Self> {
         names::validate_as("pipe", name)?;
-        Ok(Self { name: name.to_string(), workers: 1, timeout: Some(DEFAULT_TIMEOUT), compression: None, verify: false })
+        Ok(Self {
+            name: name.to_string(),
+            workers: 1,
+            timeout: Some(DEFAULT_TIMEOUT),
+            compression: None,
+            verify: false,
+        })
     }
 
     /// Whether `text` names a swingdb pipe (`db://...`).
@@ -85,7 +91,8 @@ impl PipeUrl {
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         match key {
             "workers" => {
-                let n: usize = value.parse().map_err(|_| Error::programming(format!("workers={value} is not a number")))?;
+                let n: usize =
+                    value.parse().map_err(|_| Error::programming(format!("workers={value} is not a number")))?;
                 if n == 0 || n > MAX_WORKERS {
                     return Err(Error::programming(format!("workers must be between 1 and {MAX_WORKERS}, not {n}")));
                 }
@@ -95,11 +102,10 @@ impl PipeUrl {
                 self.timeout = match value {
                     "none" | "inf" | "never" => None,
                     _ => {
-                        let secs: f64 = value
-                            .parse()
-                            .ok()
-                            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-                            .ok_or_else(|| Error::programming(format!("timeout={value} is not a number of seconds (or none)")))?;
+                        let secs: f64 =
+                            value.parse().ok().filter(|s: &f64| s.is_finite() && *s >= 0.0).ok_or_else(|| {
+                                Error::programming(format!("timeout={value} is not a number of seconds (or none)"))
+                            })?;
                         if secs > MAX_TIMEOUT.as_secs_f64() {
                             return Err(Error::programming(format!(
                                 "timeout={value} is longer than a year ({} s); give timeout=none to wait without end",

@@ -98,7 +98,10 @@ pub fn receive(stream: &mut impl Read) -> io::Result<Message> {
     stream.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len) as usize;
     if len > MAX_MESSAGE {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a control message of {len} bytes is too large")));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a control message of {len} bytes is too large"),
+        ));
     }
     // Memory grows with the bytes that arrive, not with what the length
     // claims: a partner announcing a large frame and sending nothing more
@@ -185,7 +188,10 @@ fn receive_fds_once(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd
         return Err(io::Error::last_os_error());
     }
     if rc == 0 {
-        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the connection ended before the data sockets arrived"));
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the connection ended before the data sockets arrived",
+        ));
     }
     let mut fds = Vec::new();
     // SAFETY: walking the control messages the kernel filled in.
@@ -203,7 +209,10 @@ fn receive_fds_once(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd
         }
     }
     if msg.msg_flags & libc::MSG_CTRUNC != 0 || fds.len() != count {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("expected {count} data sockets, got {}", fds.len())));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("expected {count} data sockets, got {}", fds.len()),
+        ));
     }
     Ok(fds)
 }
@@ -213,7 +222,10 @@ fn receive_fds_once(stream: &UnixStream, count: usize) -> io::Result<Vec<OwnedFd
 pub fn lost(name: &str, partner: &str, e: io::Error) -> Error {
     let nothing = if partner == "exporter" { "; nothing was imported" } else { "" };
     if is_stopped(&e) {
-        return Error::new(ErrorKind::Interrupted, format!("pipe '{name}': interrupted while waiting for the {partner}{nothing}"));
+        return Error::new(
+            ErrorKind::Interrupted,
+            format!("pipe '{name}': interrupted while waiting for the {partner}{nothing}"),
+        );
     }
     match e.kind() {
         io::ErrorKind::UnexpectedEof | io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => Error::operational(format!(

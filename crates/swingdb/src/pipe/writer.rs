@@ -65,7 +65,8 @@ impl PipeWriter {
 
     /// Ends every stream and waits for the importer to confirm; the rows it took.
     pub fn close(&mut self) -> Result<u64> {
-        let mut sender = self.sender.take().ok_or_else(|| Error::programming(format!("pipe '{}' is closed", self.name)))?;
+        let mut sender =
+            self.sender.take().ok_or_else(|| Error::programming(format!("pipe '{}' is closed", self.name)))?;
         let mut sent = Vec::with_capacity(self.sinks.len());
         for sink in self.sinks.drain(..) {
             match sink.close() {

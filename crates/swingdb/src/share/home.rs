@@ -18,7 +18,9 @@
 //! The runtime home also holds the names of all snapshots (see `names`).
 
 use crate::error::{Error, Result};
-use crate::storage::files::{create_private_dir, create_private_file, ensure_private_dir, io_err, random_id, still_named, try_flock};
+use crate::storage::files::{
+    create_private_dir, create_private_file, ensure_private_dir, io_err, random_id, still_named, try_flock,
+};
 use crate::storage::DbDir;
 use std::fs::{self, File};
 use std::io;
@@ -57,9 +59,11 @@ impl Home {
     /// it is not a directory of this user's that only this user can enter.
     pub fn runtime() -> Result<Self> {
         let root = match std::env::var_os(RUNTIME_DIR_ENV).filter(|v| !v.is_empty()) {
-            Some(dir) => std::path::absolute(PathBuf::from(dir)).map_err(|e| Error::io(format!("resolving {RUNTIME_DIR_ENV}"), e))?,
+            Some(dir) => std::path::absolute(PathBuf::from(dir))
+                .map_err(|e| Error::io(format!("resolving {RUNTIME_DIR_ENV}"), e))?,
             None => {
-                let base = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
+                let base =
+                    if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
                 // SAFETY: geteuid has no preconditions.
                 base.join(format!("swingdb-{}", unsafe { libc::geteuid() }))
             }
@@ -111,11 +115,15 @@ impl Home {
                     return Err(Error::io(format!("creating {}", lock_path.display()), e));
                 }
             };
-            if try_flock(&lock, libc::LOCK_EX).map_err(io_err("locking", &lock_path))? && still_named(&lock, &lock_path) {
+            if try_flock(&lock, libc::LOCK_EX).map_err(io_err("locking", &lock_path))? && still_named(&lock, &lock_path)
+            {
                 return Ok(Claimed { path, lock });
             }
         }
-        Err(Error::operational(format!("could not claim a directory in {}: every attempt was swept at once", parent.display())))
+        Err(Error::operational(format!(
+            "could not claim a directory in {}: every attempt was swept at once",
+            parent.display()
+        )))
     }
 
     /// A new private database in `<home>/scratch/`: removed when the returned
@@ -258,7 +266,7 @@ mod tests {
         let live = home.claim(SCRATCH).unwrap();
         let dead = home.claim(SCRATCH).unwrap();
         drop(dead.lock); // its owner died
-        // A directory whose creator is between mkdir and the lock file: pid alive.
+                         // A directory whose creator is between mkdir and the lock file: pid alive.
         let young = tmp.path().join(SCRATCH).join(format!("{}-young", std::process::id()));
         fs::create_dir(&young).unwrap();
         // Process ids above the kernel's pid_max (4194304 at most) never exist.

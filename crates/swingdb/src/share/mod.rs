@@ -285,9 +285,9 @@ pub fn attach(name: &str) -> Result<DbDir> {
     sweep(&runtime, None);
     let names = Names::of(&runtime)?;
     let listing = "swingdb.snapshots() lists the snapshots there are";
-    let target = names
-        .resolve(name)?
-        .ok_or_else(|| Error::operational(format!("there is no snapshot named '{name}' (discarded, or never shared); {listing}")))?;
+    let target = names.resolve(name)?.ok_or_else(|| {
+        Error::operational(format!("there is no snapshot named '{name}' (discarded, or never shared); {listing}"))
+    })?;
     if std::fs::symlink_metadata(&target).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(Error::operational(format!(
             "snapshot '{name}' is gone: its directory {} was removed (with the database it was taken from?); {listing}",
@@ -297,7 +297,9 @@ pub fn attach(name: &str) -> Result<DbDir> {
     let record = match Record::read(&target) {
         Ok(record) => record,
         Err(_) if !target.is_dir() => {
-            return Err(Error::operational(format!("snapshot '{name}' was discarded while it was being attached; nothing was attached")))
+            return Err(Error::operational(format!(
+                "snapshot '{name}' was discarded while it was being attached; nothing was attached"
+            )))
         }
         Err(e) => return Err(e),
     };
@@ -353,7 +355,9 @@ pub fn discard(name: &str) -> Result<()> {
     let names = Names::of(&runtime)?;
     let guard = names.lock()?;
     let target = names.resolve(name)?.ok_or_else(|| {
-        Error::operational(format!("there is no snapshot named '{name}'; swingdb.snapshots() lists the snapshots there are"))
+        Error::operational(format!(
+            "there is no snapshot named '{name}'; swingdb.snapshots() lists the snapshots there are"
+        ))
     })?;
     names.remove_if(&guard, name, &target);
     drop(guard);
@@ -398,7 +402,9 @@ pub fn sweep(runtime: &Home, other: Option<&Home>) {
             if let Probe::Abandoned(_lock) = probe(&dir) {
                 let proven = match Record::read_found(&dir) {
                     Ok(None) => true,
-                    Ok(Some(record)) => names.resolve(&record.name).is_ok_and(|t| t.map(|t| canonical(&t)).as_ref() != Some(&dir)),
+                    Ok(Some(record)) => {
+                        names.resolve(&record.name).is_ok_and(|t| t.map(|t| canonical(&t)).as_ref() != Some(&dir))
+                    }
                     Err(_) => false,
                 };
                 if proven && failpoint::hit("sweep.before_remove").is_ok() {

@@ -65,7 +65,10 @@ impl Record {
             name: name.to_string(),
             persist,
             pid: std::process::id(),
-            created_us: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_micros() as u64,
+            created_us: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_micros() as u64,
             source: source.display().to_string(),
             tables: tables.keys().cloned().collect(),
             rows: segments().map(|s| s.rows).sum(),
@@ -110,7 +113,12 @@ impl Record {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             // Short of a resource now (descriptors, memory): says nothing of the record.
-            Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EAGAIN | libc::EINTR)) => {
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EAGAIN | libc::EINTR)
+                ) =>
+            {
                 return Err(Error::io(format!("reading snapshot record {}", path.display()), e))
             }
             Err(e) => {
@@ -139,7 +147,12 @@ impl Record {
 /// Builds a complete snapshot directory of `tables` (segments of `source`)
 /// in `home`. The caller names it and keeps (or, to persist it, drops) the
 /// returned claim. On any error nothing of it is left behind.
-pub fn build(home: &Home, source: &DbDir, tables: &BTreeMap<String, Arc<TableMeta>>, record: &Record) -> Result<Claimed> {
+pub fn build(
+    home: &Home,
+    source: &DbDir,
+    tables: &BTreeMap<String, Arc<TableMeta>>,
+    record: &Record,
+) -> Result<Claimed> {
     let claimed = home.claim(SNAPSHOTS)?;
     let built = (|| {
         let use_lock = claimed.path.join(USE_LOCK);
@@ -165,7 +178,9 @@ pub fn build(home: &Home, source: &DbDir, tables: &BTreeMap<String, Arc<TableMet
 /// either removed entirely before (the lock file we locked is gone: an
 /// error naming the snapshot) or only after every link exists.
 pub fn attach_into(name: &str, snapshot: &Path, target: &DbDir) -> Result<()> {
-    let gone = || Error::operational(format!("snapshot '{name}' was discarded while it was being attached; nothing was attached"));
+    let gone = || {
+        Error::operational(format!("snapshot '{name}' was discarded while it was being attached; nothing was attached"))
+    };
     let lock_path = snapshot.join(USE_LOCK);
     let lock = match File::open(&lock_path) {
         Ok(f) => f,
@@ -231,7 +246,11 @@ fn link_segments(source: &DbDir, target: &DbDir, tables: &BTreeMap<String, Arc<T
                 )),
                 Some(libc::ENOSPC | libc::EDQUOT) => Error::new(
                     ErrorKind::Operational,
-                    format!("no space left on the device of {} (linking {}): free some space", target.root().display(), from.display()),
+                    format!(
+                        "no space left on the device of {} (linking {}): free some space",
+                        target.root().display(),
+                        from.display()
+                    ),
                 ),
                 _ => Error::io(format!("linking {} to {}", from.display(), to.display()), e),
             })?;

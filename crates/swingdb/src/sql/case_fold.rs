@@ -44,7 +44,9 @@ fn refold_one(statement: &mut DFStatement, error: &SchemaError) -> bool {
     let mut candidates = valid_fields
         .iter()
         .filter(|c| c.name.eq_ignore_ascii_case(wanted) && c.name != wanted)
-        .filter(|c| field.relation.as_ref().is_none_or(|r| c.relation.as_ref().is_some_and(|cr| cr.table() == r.table())))
+        .filter(|c| {
+            field.relation.as_ref().is_none_or(|r| c.relation.as_ref().is_some_and(|cr| cr.table() == r.table()))
+        })
         .map(|c| c.name.clone())
         .collect::<Vec<_>>();
     candidates.dedup();

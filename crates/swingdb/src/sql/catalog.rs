@@ -7,16 +7,16 @@
 use super::table::SegmentTable;
 use super::views::{check_acyclic, in_schema, plan_view, SessionHandle};
 use crate::storage::{SegmentStore, TableMeta};
-use datafusion::common::DFSchema;
-use datafusion::datasource::ViewTable;
-use datafusion::logical_expr::{Expr, ExprSchemable};
-use std::collections::HashMap;
-use datafusion::execution::context::SessionState;
 use async_trait::async_trait;
 use datafusion::catalog::{CatalogProvider, SchemaProvider};
+use datafusion::common::DFSchema;
 use datafusion::datasource::TableProvider;
+use datafusion::datasource::ViewTable;
 use datafusion::error::{DataFusionError, Result as DFResult};
+use datafusion::execution::context::SessionState;
+use datafusion::logical_expr::{Expr, ExprSchemable};
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// Name of the catalog swingdb registers with DataFusion.
@@ -155,7 +155,8 @@ impl SchemaProvider for TablesSchema {
         let tables = self.tables.lock().unwrap();
         let mut names: Vec<String> = tables.iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n.clone()).collect();
         drop(tables);
-        names.extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
+        names
+            .extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
         names
     }
 
@@ -183,13 +184,12 @@ impl SchemaProvider for TablesSchema {
     }
 
     fn table_exist(&self, name: &str) -> bool {
-        self.registered.lock().unwrap().contains_key(name) || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_relation())
+        self.registered.lock().unwrap().contains_key(name)
+            || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_relation())
     }
 
     fn register_table(&self, name: String, _table: Arc<dyn TableProvider>) -> DFResult<Option<Arc<dyn TableProvider>>> {
-        Err(DataFusionError::NotImplemented(format!(
-            "cannot register '{name}' as a stored table; use CREATE TABLE"
-        )))
+        Err(DataFusionError::NotImplemented(format!("cannot register '{name}' as a stored table; use CREATE TABLE")))
     }
 
     fn deregister_table(&self, name: &str) -> DFResult<Option<Arc<dyn TableProvider>>> {

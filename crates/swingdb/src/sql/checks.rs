@@ -10,19 +10,25 @@ use crate::storage::{SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::DFSchema;
-use datafusion::logical_expr::ExprSchemable;
 use datafusion::execution::context::SessionState;
+use datafusion::logical_expr::ExprSchemable;
 use std::collections::HashSet;
 
 /// Checks the CHECK conditions of `table` (named `name`) over the segments
 /// it has beyond `before` (all of them for a new table).
-pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, before: Option<&TableMeta>, table: &TableMeta) -> Result<()> {
+pub fn check_conditions(
+    store: &SegmentStore,
+    state: &SessionState,
+    name: &str,
+    before: Option<&TableMeta>,
+    table: &TableMeta,
+) -> Result<()> {
     let schema = DFSchema::try_from(table.schema.as_ref().clone())?;
     let added = table.added_rows(before);
     for condition in &table.constraints.checks {
-        let expr = state
-            .create_logical_expr(condition, &schema)
-            .map_err(|e| Error::programming(format!("CHECK ({condition}) of table '{name}' cannot be planned: {}", Error::from(e))))?;
+        let expr = state.create_logical_expr(condition, &schema).map_err(|e| {
+            Error::programming(format!("CHECK ({condition}) of table '{name}' cannot be planned: {}", Error::from(e)))
+        })?;
         // Refused when declared (this runs for a new table too, before it
         // has rows): a condition that is no truth value could never be judged.
         match expr.get_type(&schema)? {
@@ -36,7 +42,8 @@ pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, 
         }
         // The condition's columns, in the table's order.
         let used: HashSet<String> = expr.column_refs().iter().map(|c| c.name.clone()).collect();
-        let shown_columns: Vec<String> = table.schema.fields().iter().map(|f| f.name().clone()).filter(|n| used.contains(n)).collect();
+        let shown_columns: Vec<String> =
+            table.schema.fields().iter().map(|f| f.name().clone()).filter(|n| used.contains(n)).collect();
         let physical = state.create_physical_expr(expr, &schema)?;
         for &(segment, from) in &added {
             for batch in store.map(table, segment)?.batches_from(None, from)? {
@@ -44,10 +51,15 @@ pub fn check_conditions(store: &SegmentStore, state: &SessionState, name: &str, 
                 let Some(verdicts) = verdicts.as_boolean_opt() else {
                     return Err(Error::internal(format!("CHECK ({condition}) of table '{name}' gave no truth values")));
                 };
-                let Some(row) = (0..batch.num_rows()).find(|&r| verdicts.is_valid(r) && !verdicts.value(r)) else { continue };
+                let Some(row) = (0..batch.num_rows()).find(|&r| verdicts.is_valid(r) && !verdicts.value(r)) else {
+                    continue;
+                };
                 let columns = shown_columns.iter().filter_map(|c| Some((c, batch.column_by_name(c)?)));
                 let values = describe_row(columns, row)?;
-                return Err(Error::new(ErrorKind::Integrity, format!("CHECK ({condition}) of table '{name}' fails for the row with {values}")));
+                return Err(Error::new(
+                    ErrorKind::Integrity,
+                    format!("CHECK ({condition}) of table '{name}' fails for the row with {values}"),
+                ));
             }
         }
     }

@@ -103,12 +103,16 @@ fn is_cheap(expr: &Arc<dyn PhysicalExpr>) -> bool {
     if let Some(binary) = expr.downcast_ref::<BinaryExpr>() {
         let comparison = matches!(
             binary.op(),
-            Operator::Eq | Operator::NotEq | Operator::Lt | Operator::LtEq | Operator::Gt | Operator::GtEq
-                | Operator::IsDistinctFrom | Operator::IsNotDistinctFrom
+            Operator::Eq
+                | Operator::NotEq
+                | Operator::Lt
+                | Operator::LtEq
+                | Operator::Gt
+                | Operator::GtEq
+                | Operator::IsDistinctFrom
+                | Operator::IsNotDistinctFrom
         );
-        return comparison
-            && operand(binary.left())
-            && operand(binary.right());
+        return comparison && operand(binary.left()) && operand(binary.right());
     }
     if let Some(test) = expr.downcast_ref::<IsNullExpr>() {
         return operand(test.arg());
@@ -197,7 +201,8 @@ mod tests {
 
     #[test]
     fn cheap_comparisons_are_gathered_and_answer_as_sql_and_does() {
-        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("s", DataType::Utf8, true)]));
+        let schema =
+            Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("s", DataType::Utf8, true)]));
         let batch = RecordBatch::try_new(
             schema.clone(),
             vec![
@@ -213,10 +218,14 @@ mod tests {
         let predicate = and(and(cmp(Operator::GtEq, 1), pattern), cmp(Operator::Lt, 9));
         let gathered = regrouped(&predicate).unwrap();
         assert_eq!(gathered.to_string(), "a@0 >= 1 AND a@0 < 9 AND s@1 LIKE x%");
-        let answer = |p: &Arc<dyn PhysicalExpr>| p.evaluate(&batch).unwrap().into_array(5).unwrap().as_boolean().clone();
+        let answer =
+            |p: &Arc<dyn PhysicalExpr>| p.evaluate(&batch).unwrap().into_array(5).unwrap().as_boolean().clone();
         // NULL where no part is false but one is NULL, as DataFusion's AND.
         assert_eq!(answer(&gathered), answer(&predicate));
-        assert_eq!(answer(&gathered), BooleanArray::from(vec![Some(true), Some(false), None, Some(false), Some(false)]));
+        assert_eq!(
+            answer(&gathered),
+            BooleanArray::from(vec![Some(true), Some(false), None, Some(false), Some(false)])
+        );
         assert!(regrouped(&cmp(Operator::Eq, 1)).is_none(), "one comparison stays as it is");
         // The part a scan may compute cheaply: numbers, not strings.
         let text = binary(col("s", &schema).unwrap(), Operator::Eq, lit("y"), &schema).unwrap();

@@ -60,7 +60,8 @@ fn guess_header(lines: &[&str], delimiter: u8, quote: u8) -> bool {
         return true;
     }
     for (column, value) in first.iter().enumerate() {
-        let kinds: Vec<Kind> = rest.iter().filter_map(|r| r.get(column)).filter(|v| !v.is_empty()).map(|v| kind(v)).collect();
+        let kinds: Vec<Kind> =
+            rest.iter().filter_map(|r| r.get(column)).filter(|v| !v.is_empty()).map(|v| kind(v)).collect();
         let Some(common) = kinds.iter().copied().reduce(Kind::widen) else { continue };
         if common != Kind::Text && !value.is_empty() && kind(value).widen(common) == common {
             return false;

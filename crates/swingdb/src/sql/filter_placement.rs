@@ -31,23 +31,23 @@ use super::conjunction::fixed_width_comparisons;
 use super::source::SegmentSource;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
+use datafusion::common::JoinType;
 use datafusion::common::Result;
 use datafusion::datasource::source::DataSourceExec;
-use datafusion::common::JoinType;
 use datafusion::physical_expr::expressions::{Column, DynamicFilterPhysicalExpr};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr_common::physical_expr::is_volatile;
-use datafusion::physical_plan::aggregates::AggregateExec;
-use datafusion::physical_plan::filter::FilterExec;
-use datafusion::physical_plan::limit::{GlobalLimitExec, LocalLimitExec};
-use datafusion::physical_plan::sorts::sort::SortExec;
-use datafusion::physical_plan::sorts::sort_preserving_merge::SortPreservingMergeExec;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
+use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
+use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::joins::HashJoinExec;
+use datafusion::physical_plan::limit::{GlobalLimitExec, LocalLimitExec};
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
-use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
+use datafusion::physical_plan::sorts::sort::SortExec;
+use datafusion::physical_plan::sorts::sort_preserving_merge::SortPreservingMergeExec;
 use datafusion::physical_plan::{ExecutionPlan, Partitioning};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -67,7 +67,9 @@ fn cheap(plan: &dyn ExecutionPlan) -> bool {
     plan.downcast_ref::<ProjectionExec>().is_some()
         || plan.downcast_ref::<CoalescePartitionsExec>().is_some()
         || plan.name() == "CoalesceBatchesExec"
-        || plan.downcast_ref::<RepartitionExec>().is_some_and(|r| matches!(r.partitioning(), Partitioning::RoundRobinBatch(_)))
+        || plan
+            .downcast_ref::<RepartitionExec>()
+            .is_some_and(|r| matches!(r.partitioning(), Partitioning::RoundRobinBatch(_)))
 }
 
 /// Records, for each scan `plan` reaches through cheap operators, that it
@@ -110,8 +112,12 @@ fn scan_column(plan: &Arc<dyn ExecutionPlan>, index: usize) -> Option<ScanColumn
         };
         let left = join.left().schema().fields().len();
         return match join.join_type() {
-            JoinType::Inner | JoinType::Left | JoinType::Right | JoinType::Full if index < left => scan_column(join.left(), index),
-            JoinType::Inner | JoinType::Left | JoinType::Right | JoinType::Full => scan_column(join.right(), index - left),
+            JoinType::Inner | JoinType::Left | JoinType::Right | JoinType::Full if index < left => {
+                scan_column(join.left(), index)
+            }
+            JoinType::Inner | JoinType::Left | JoinType::Right | JoinType::Full => {
+                scan_column(join.right(), index - left)
+            }
             JoinType::LeftSemi | JoinType::LeftAnti => scan_column(join.left(), index),
             JoinType::RightSemi | JoinType::RightAnti => scan_column(join.right(), index),
             _ => None,
@@ -137,7 +143,10 @@ fn scan_column(plan: &Arc<dyn ExecutionPlan>, index: usize) -> Option<ScanColumn
 
 /// Each of `keys` (over `input`'s output), traced to the scan column it is
 /// read from; `None` for a key that is not a column read from a scan.
-fn key_columns<'a>(keys: impl Iterator<Item = &'a Arc<dyn PhysicalExpr>>, input: &Arc<dyn ExecutionPlan>) -> Vec<Option<ScanColumn>> {
+fn key_columns<'a>(
+    keys: impl Iterator<Item = &'a Arc<dyn PhysicalExpr>>,
+    input: &Arc<dyn ExecutionPlan>,
+) -> Vec<Option<ScanColumn>> {
     keys.map(|key| key.downcast_ref::<Column>().and_then(|c| scan_column(input, c.index()))).collect()
 }
 
@@ -167,7 +176,8 @@ fn filter_targets(plan: &Arc<dyn ExecutionPlan>) -> Result<HashMap<u64, Vec<Opti
 fn misplaced(filter: &Arc<dyn PhysicalExpr>, scan: *const (), targets: &HashMap<u64, Vec<Option<ScanColumn>>>) -> bool {
     let mut wrong = false;
     let _ = filter.apply(|e| {
-        let Some(keys) = e.downcast_ref::<DynamicFilterPhysicalExpr>().and_then(|d| targets.get(&d.expression_id()?)) else {
+        let Some(keys) = e.downcast_ref::<DynamicFilterPhysicalExpr>().and_then(|d| targets.get(&d.expression_id()?))
+        else {
             return Ok(TreeNodeRecursion::Continue);
         };
         // The filter's children are its keys as this scan reads them.
@@ -202,7 +212,9 @@ impl PhysicalOptimizerRule for RuntimeFilterPlacement {
         plan.transform_up(|node| {
             let address = Arc::as_ptr(&node) as *const ();
             let Some(scan) = node.downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
-            let Some(source) = scan.data_source().downcast_ref::<SegmentSource>() else { return Ok(Transformed::no(node)) };
+            let Some(source) = scan.data_source().downcast_ref::<SegmentSource>() else {
+                return Ok(Transformed::no(node));
+            };
             if !source.has_runtime_filters() {
                 return Ok(Transformed::no(node));
             }
@@ -231,7 +243,9 @@ impl PhysicalOptimizerRule for ConditionAboveScans {
         plan.transform_up(|node| {
             let Some(filter) = node.downcast_ref::<FilterExec>() else { return Ok(Transformed::no(node)) };
             let Some(scan) = filter.input().downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
-            let Some(source) = scan.data_source().downcast_ref::<SegmentSource>() else { return Ok(Transformed::no(node)) };
+            let Some(source) = scan.data_source().downcast_ref::<SegmentSource>() else {
+                return Ok(Transformed::no(node));
+            };
             // A condition computed twice must give the same answer twice.
             if !source.has_runtime_filters() || is_volatile(filter.predicate()) {
                 return Ok(Transformed::no(node));

@@ -2,6 +2,7 @@
 //! (one document per line, or a file holding one document or an array of
 //! them) and `read_arrow`, each taking a path or glob.
 
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl};
 use datafusion::common::{plan_err, DataFusionError, ScalarValue};
 use datafusion::datasource::file_format::arrow::ArrowFormat;
@@ -10,7 +11,6 @@ use datafusion::datasource::file_format::json::JsonFormat;
 use datafusion::datasource::file_format::parquet::ParquetFormat;
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl};
-use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::datasource::TableProvider;
 use datafusion::error::Result as DFResult;
 use datafusion::execution::context::SessionState;
@@ -70,7 +70,9 @@ impl FileKind {
     fn format(self, options: &ReadOptions) -> Arc<dyn FileFormat> {
         match self {
             FileKind::Csv => {
-                let mut csv = CsvFormat::default().with_has_header(options.header.unwrap_or(true)).with_delimiter(options.delimiter.unwrap_or(b','));
+                let mut csv = CsvFormat::default()
+                    .with_has_header(options.header.unwrap_or(true))
+                    .with_delimiter(options.delimiter.unwrap_or(b','));
                 if let Some(quote) = options.quote {
                     csv = csv.with_quote(quote);
                 }
@@ -217,7 +219,9 @@ fn sql_type(state: &SessionState, function: &str, text: &str) -> DFResult<datafu
     use datafusion::sql::sqlparser::ast::{CastKind, ExprWithAlias};
     use datafusion::sql::sqlparser::dialect::GenericDialect;
     use datafusion::sql::sqlparser::parser::Parser;
-    let unknown = || plan_err!("{function}: '{text}' is not a SQL type (INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP, DECIMAL(p,s), ...)");
+    let unknown = || {
+        plan_err!("{function}: '{text}' is not a SQL type (INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP, DECIMAL(p,s), ...)")
+    };
     let mut parser = match Parser::new(&GenericDialect {}).try_with_sql(text) {
         Ok(p) => p,
         Err(_) => return unknown(),
@@ -226,7 +230,13 @@ fn sql_type(state: &SessionState, function: &str, text: &str) -> DFResult<datafu
     if parser.peek_token().token != datafusion::sql::sqlparser::tokenizer::Token::EOF {
         return unknown();
     }
-    let cast = SqlExpr::Cast { kind: CastKind::Cast, expr: Box::new(SqlExpr::Value(Value::Null.into())), data_type, array: false, format: None };
+    let cast = SqlExpr::Cast {
+        kind: CastKind::Cast,
+        expr: Box::new(SqlExpr::Value(Value::Null.into())),
+        data_type,
+        array: false,
+        format: None,
+    };
     let empty = datafusion::common::DFSchema::empty();
     match state.create_logical_expr_from_sql_expr(ExprWithAlias { expr: cast, alias: None }, &empty) {
         Ok(planned) => planned.get_type(&empty),
@@ -237,14 +247,26 @@ fn sql_type(state: &SessionState, function: &str, text: &str) -> DFResult<datafu
 /// `schema` as `options` shape it (CSV): the given columns, every column
 /// VARCHAR without type detection, the given names, then the given types
 /// (by those names, as in DuckDB).
-fn shaped_schema(state: &SessionState, function: &str, schema: SchemaRef, options: &ReadOptions) -> DFResult<SchemaRef> {
+fn shaped_schema(
+    state: &SessionState,
+    function: &str,
+    schema: SchemaRef,
+    options: &ReadOptions,
+) -> DFResult<SchemaRef> {
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
     if let Some(columns) = &options.columns {
         if columns.len() != fields.len() {
-            return plan_err!("{function}: the file has {} columns but columns = {{...}} gives {}", fields.len(), columns.len());
+            return plan_err!(
+                "{function}: the file has {} columns but columns = {{...}} gives {}",
+                fields.len(),
+                columns.len()
+            );
         }
-        fields = columns.iter().map(|(name, text)| Ok(Field::new(name, sql_type(state, function, text)?, true))).collect::<DFResult<_>>()?;
+        fields = columns
+            .iter()
+            .map(|(name, text)| Ok(Field::new(name, sql_type(state, function, text)?, true)))
+            .collect::<DFResult<_>>()?;
     } else if !options.auto_detect {
         fields = fields.into_iter().map(|f| f.with_data_type(DataType::Utf8).with_nullable(true)).collect();
     }
@@ -259,7 +281,10 @@ fn shaped_schema(state: &SessionState, function: &str, schema: SchemaRef, option
     for (name, text) in &options.types {
         let Some(at) = fields.iter().position(|f| f.name() == name) else {
             let known: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
-            return plan_err!("{function}: types = {{...}} names column '{name}', which the file does not have (columns: {})", known.join(", "));
+            return plan_err!(
+                "{function}: types = {{...}} names column '{name}', which the file does not have (columns: {})",
+                known.join(", ")
+            );
         };
         fields[at] = fields[at].clone().with_data_type(sql_type(state, function, text)?).with_nullable(true);
     }
@@ -287,7 +312,8 @@ fn sniffed_options(path: &str, options: &ReadOptions) -> ReadOptions {
     let mut resolved = options.clone();
     if read.is_ok() {
         let whole = (sample.len() as u64) < SAMPLE;
-        let dialect = super::csv_sniff::sniff(&sample, whole, options.quote.unwrap_or(b'"'), options.delimiter, options.header);
+        let dialect =
+            super::csv_sniff::sniff(&sample, whole, options.quote.unwrap_or(b'"'), options.delimiter, options.header);
         resolved.delimiter = Some(dialect.delimiter);
         resolved.header = Some(dialect.header);
     }
@@ -310,10 +336,8 @@ pub async fn file_table(
         };
     }
     let url = ListingTableUrl::parse(path)?;
-    let extension = std::path::Path::new(path)
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
+    let extension =
+        std::path::Path::new(path).extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
     if kind == FileKind::Json {
         if let Some(table) = json_document_table(path)? {
             return Ok(table);
@@ -338,7 +362,13 @@ pub async fn file_table(
     let nulls = options.null.as_ref().filter(|_| kind == FileKind::Csv);
     let read_schema = match nulls {
         Some(_) => Arc::new(datafusion::arrow::datatypes::Schema::new(
-            schema.fields().iter().map(|f| f.as_ref().clone().with_data_type(datafusion::arrow::datatypes::DataType::Utf8).with_nullable(true)).collect::<Vec<_>>(),
+            schema
+                .fields()
+                .iter()
+                .map(|f| {
+                    f.as_ref().clone().with_data_type(datafusion::arrow::datatypes::DataType::Utf8).with_nullable(true)
+                })
+                .collect::<Vec<_>>(),
         )),
         None => schema.clone(),
     };
@@ -432,13 +462,23 @@ fn key_order(text: &str) -> Vec<String> {
 
 /// A frame reading all of `table`, to build a view over it.
 fn scan_frame(state: &SessionState, table: Arc<dyn TableProvider>) -> DFResult<datafusion::dataframe::DataFrame> {
-    let plan = datafusion::logical_expr::LogicalPlanBuilder::scan("file", datafusion::datasource::provider_as_source(table), None)?.build()?;
+    let plan = datafusion::logical_expr::LogicalPlanBuilder::scan(
+        "file",
+        datafusion::datasource::provider_as_source(table),
+        None,
+    )?
+    .build()?;
     Ok(datafusion::dataframe::DataFrame::new(state.clone(), plan))
 }
 
 /// `table` (every column text) with `null` as NULL and each column cast to
 /// its type in `typed`.
-fn with_nulls(state: &SessionState, table: Arc<dyn TableProvider>, typed: &SchemaRef, null: &str) -> DFResult<Arc<dyn TableProvider>> {
+fn with_nulls(
+    state: &SessionState,
+    table: Arc<dyn TableProvider>,
+    typed: &SchemaRef,
+    null: &str,
+) -> DFResult<Arc<dyn TableProvider>> {
     use datafusion::logical_expr::{cast, col, lit};
     let frame = scan_frame(state, table)?;
     let exprs = typed.fields().iter().map(|f| {
@@ -450,7 +490,11 @@ fn with_nulls(state: &SessionState, table: Arc<dyn TableProvider>, typed: &Schem
 
 /// `table` with each text column whose first values all read as dates in
 /// strftime `format` turned into a DATE column (`to_date(column, format)`).
-async fn with_dates(state: &SessionState, table: Arc<dyn TableProvider>, format: &str) -> DFResult<Arc<dyn TableProvider>> {
+async fn with_dates(
+    state: &SessionState,
+    table: Arc<dyn TableProvider>,
+    format: &str,
+) -> DFResult<Arc<dyn TableProvider>> {
     use datafusion::arrow::array::{Array, AsArray};
     use datafusion::arrow::datatypes::DataType;
     use datafusion::logical_expr::{col, lit};
@@ -492,7 +536,9 @@ impl ReadFile {
 /// The text of a string value (of any of Arrow's string types).
 fn scalar_string(value: &ScalarValue) -> Option<String> {
     match value {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Some(s.clone()),
+        ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => {
+            Some(s.clone())
+        }
         _ => None,
     }
 }
@@ -508,7 +554,9 @@ impl TableFunctionImpl for ReadFile {
     fn call_with_args(&self, args: TableFunctionArgs) -> DFResult<Arc<dyn TableProvider>> {
         let name = self.kind.function_name();
         if !self.allowed {
-            return plan_err!("{name} reads files, and external access is disabled for this database (external_access=False)");
+            return plan_err!(
+                "{name} reads files, and external access is disabled for this database (external_access=False)"
+            );
         }
         let exprs = args.exprs();
         let Some(path) = exprs.first().and_then(literal_string) else {
@@ -519,7 +567,9 @@ impl TableFunctionImpl for ReadFile {
             // read_csv('f', header = true, delim = ';'): see `named_options`, which made them name, value pairs.
             Some(Expr::Literal(ScalarValue::Utf8(Some(first)), _)) if first.starts_with(OPTION_MARK) => {
                 for pair in exprs[1..].chunks(2) {
-                    let (Some(Expr::Literal(ScalarValue::Utf8(Some(option)), _)), Some(Some(value))) = (pair.first(), pair.get(1).map(constant)) else {
+                    let (Some(Expr::Literal(ScalarValue::Utf8(Some(option)), _)), Some(Some(value))) =
+                        (pair.first(), pair.get(1).map(constant))
+                    else {
                         return plan_err!("{name}: options are written name = value, e.g. {name}('data.csv', header = false, delim = ';')");
                     };
                     options.set(name, option.trim_start_matches(OPTION_MARK), &value)?;
@@ -582,19 +632,26 @@ pub fn named_options(statement: &mut DFStatement) {
         fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
             let TableFactor::Table { name, args: Some(args), .. } = factor else { return ControlFlow::Continue(()) };
             let function = name.to_string().to_ascii_lowercase();
-            if ![FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow].iter().any(|k| k.function_name() == function) {
+            if ![FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow]
+                .iter()
+                .any(|k| k.function_name() == function)
+            {
                 return ControlFlow::Continue(());
             }
             let mut out = Vec::with_capacity(args.args.len() * 2);
             for arg in std::mem::take(&mut args.args) {
                 let pair = match &arg {
-                    FunctionArg::Named { name, arg: FunctionArgExpr::Expr(value), .. } => Some((name.value.clone(), value.clone())),
-                    FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::BinaryOp { left, op: BinaryOperator::Eq, right })) => {
-                        match left.as_ref() {
-                            SqlExpr::Identifier(ident) => Some((ident.value.clone(), right.as_ref().clone())),
-                            _ => None,
-                        }
+                    FunctionArg::Named { name, arg: FunctionArgExpr::Expr(value), .. } => {
+                        Some((name.value.clone(), value.clone()))
                     }
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::BinaryOp {
+                        left,
+                        op: BinaryOperator::Eq,
+                        right,
+                    })) => match left.as_ref() {
+                        SqlExpr::Identifier(ident) => Some((ident.value.clone(), right.as_ref().clone())),
+                        _ => None,
+                    },
                     _ => None,
                 };
                 match pair {

@@ -16,7 +16,9 @@ use crate::storage::TableMeta;
 use datafusion::arrow::array::Int64Array;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result as DFResult;
-use datafusion::logical_expr::{ColumnarValue, Expr, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    ColumnarValue, Expr, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -25,11 +27,8 @@ use std::sync::Arc;
 pub fn next_value(table: &TableMeta, column: &str) -> i64 {
     let floor = table.constraints.identity.get(column).copied().unwrap_or(1);
     let Ok(index) = table.schema.index_of(column) else { return floor };
-    let largest = table
-        .segments
-        .iter()
-        .filter_map(|segment| table.column_stats(segment, index)?.max?.parse::<i64>().ok())
-        .max();
+    let largest =
+        table.segments.iter().filter_map(|segment| table.column_stats(segment, index)?.max?.parse::<i64>().ok()).max();
     largest.map_or(floor, |largest| floor.max(largest.saturating_add(1)))
 }
 
@@ -45,7 +44,10 @@ pub fn advance(table: &mut TableMeta) {
 /// The DEFAULT of identity column `column` of `table` for one statement:
 /// each row it is evaluated for gets the next number.
 pub fn default_expr(table: &TableMeta, column: &str) -> Expr {
-    let numbers = NextIdentity { next: Arc::new(AtomicI64::new(next_value(table, column))), signature: Signature::nullary(Volatility::Volatile) };
+    let numbers = NextIdentity {
+        next: Arc::new(AtomicI64::new(next_value(table, column))),
+        signature: Signature::nullary(Volatility::Volatile),
+    };
     ScalarUDF::new_from_impl(numbers).call(vec![])
 }
 

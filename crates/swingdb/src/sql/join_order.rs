@@ -24,12 +24,12 @@
 
 use super::selectivity::FilterSelectivity;
 use super::table::SegmentTable;
-use datafusion::datasource::MemTable;
-use datafusion::catalog::Session;
 use datafusion::catalog::default_table_source::source_as_provider;
+use datafusion::catalog::Session;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
 use datafusion::common::{Column, DFSchema, NullEquality, Result};
+use datafusion::datasource::MemTable;
 use datafusion::logical_expr::utils::{conjunction, split_conjunction_owned};
 use datafusion::logical_expr::{BinaryExpr, Expr, JoinType, LogicalPlan, LogicalPlanBuilder, Operator};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -98,8 +98,7 @@ fn is_inner_join(plan: &LogicalPlan) -> bool {
 }
 
 fn has_subquery(expr: &Expr) -> bool {
-    expr.exists(|e| Ok(matches!(e, Expr::ScalarSubquery(_) | Expr::Exists(_) | Expr::InSubquery(_) )))
-        .unwrap_or(true)
+    expr.exists(|e| Ok(matches!(e, Expr::ScalarSubquery(_) | Expr::Exists(_) | Expr::InSubquery(_)))).unwrap_or(true)
 }
 
 /// Whether `plan` is an inner join, under column selections and filters.
@@ -122,7 +121,9 @@ fn flatten(plan: &LogicalPlan, leaves: &mut Vec<LogicalPlan>, conditions: &mut V
                     false => leaves.push(side.as_ref().clone()),
                 }
             }
-            conditions.extend(join.on.iter().map(|(l, r)| Expr::BinaryExpr(BinaryExpr::new(Box::new(l.clone()), Operator::Eq, Box::new(r.clone())))));
+            conditions.extend(join.on.iter().map(|(l, r)| {
+                Expr::BinaryExpr(BinaryExpr::new(Box::new(l.clone()), Operator::Eq, Box::new(r.clone())))
+            }));
             if let Some(filter) = &join.filter {
                 conditions.extend(split_conjunction_owned(filter.clone()));
             }
@@ -173,10 +174,14 @@ async fn estimate(input: &LogicalPlan, session: &dyn Session) -> Result<Option<E
     let schema = DFSchema::try_from_qualified_schema(scan.table_name.clone(), &plan.schema())?;
     if let Some(predicate) = conjunction(conditions) {
         // Qualified as the scan's output, whatever alias the input gives it.
-        let predicate = predicate.transform(|e| match e {
-            Expr::Column(c) => Ok(Transformed::yes(Expr::Column(Column::new(Some(scan.table_name.clone()), c.name)))),
-            e => Ok(Transformed::no(e)),
-        }).data()?;
+        let predicate = predicate
+            .transform(|e| match e {
+                Expr::Column(c) => {
+                    Ok(Transformed::yes(Expr::Column(Column::new(Some(scan.table_name.clone()), c.name))))
+                }
+                e => Ok(Transformed::no(e)),
+            })
+            .data()?;
         let predicate = session.create_physical_expr(predicate, &schema)?;
         plan = FilterSelectivity.optimize(Arc::new(FilterExec::try_new(predicate, plan)?), session.config_options())?;
     }
@@ -223,7 +228,10 @@ struct Part {
 impl Part {
     fn new(plan: LogicalPlan, estimate: Estimate) -> Self {
         let columns: HashSet<Column> = plan.schema().columns().into_iter().collect();
-        let distinct = columns.iter().filter_map(|c| estimate.distinct.get(&c.name).map(|d| (c.clone(), d.min(estimate.rows)))).collect();
+        let distinct = columns
+            .iter()
+            .filter_map(|c| estimate.distinct.get(&c.name).map(|d| (c.clone(), d.min(estimate.rows))))
+            .collect();
         Self { plan, rows: estimate.rows, distinct, columns }
     }
 
@@ -257,15 +265,22 @@ fn key_pair<'e>(condition: &'e Expr, a: &Part, b: &Part) -> Option<(&'e Expr, &'
 
 /// Joins the parts two at a time, the pair estimated smallest first; pairs
 /// with no equality between them only when no other pair is left.
-fn join_greedily(original: &LogicalPlan, leaves: Vec<LogicalPlan>, estimates: Vec<Estimate>, conditions: Vec<Expr>) -> Result<LogicalPlan> {
+fn join_greedily(
+    original: &LogicalPlan,
+    leaves: Vec<LogicalPlan>,
+    estimates: Vec<Estimate>,
+    conditions: Vec<Expr>,
+) -> Result<LogicalPlan> {
     let output: Vec<Column> = original.schema().columns();
-    let mut parts: Vec<Part> = leaves.into_iter().zip(estimates).map(|(plan, estimate)| Part::new(plan, estimate)).collect();
+    let mut parts: Vec<Part> =
+        leaves.into_iter().zip(estimates).map(|(plan, estimate)| Part::new(plan, estimate)).collect();
     let mut pending = conditions;
     while parts.len() > 1 {
         let mut best: Option<(f64, usize, usize)> = None;
         for i in 0..parts.len() {
             for j in i + 1..parts.len() {
-                let keys: Vec<(&Expr, &Expr)> = pending.iter().filter_map(|c| key_pair(c, &parts[i], &parts[j])).collect();
+                let keys: Vec<(&Expr, &Expr)> =
+                    pending.iter().filter_map(|c| key_pair(c, &parts[i], &parts[j])).collect();
                 if keys.is_empty() {
                     continue;
                 }
@@ -312,11 +327,15 @@ fn join_greedily(original: &LogicalPlan, leaves: Vec<LogicalPlan>, estimates: Ve
             true => (a, b, left_keys, right_keys),
             false => (b, a, right_keys, left_keys),
         };
-        let joined = LogicalPlanBuilder::from(a.plan).join_with_expr_keys(b.plan, JoinType::Inner, (left_keys, right_keys), conjunction(filters))?.build()?;
+        let joined = LogicalPlanBuilder::from(a.plan)
+            .join_with_expr_keys(b.plan, JoinType::Inner, (left_keys, right_keys), conjunction(filters))?
+            .build()?;
         // Only the columns still needed: the tree's output, and the pending
         // conditions'.
-        let needed: HashSet<Column> = output.iter().cloned().chain(pending.iter().flat_map(|c| c.column_refs().into_iter().cloned())).collect();
-        let kept: Vec<Expr> = joined.schema().columns().into_iter().filter(|c| needed.contains(c)).map(Expr::Column).collect();
+        let needed: HashSet<Column> =
+            output.iter().cloned().chain(pending.iter().flat_map(|c| c.column_refs().into_iter().cloned())).collect();
+        let kept: Vec<Expr> =
+            joined.schema().columns().into_iter().filter(|c| needed.contains(c)).map(Expr::Column).collect();
         let plan = match kept.len() < joined.schema().fields().len() {
             true => LogicalPlanBuilder::from(joined).project(kept)?.build()?,
             false => joined,

@@ -11,7 +11,9 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
-use datafusion::logical_expr::{ColumnarValue, Expr, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    ColumnarValue, Expr, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+};
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 use serde_json::Value;
 use std::sync::Arc;
@@ -153,13 +155,18 @@ impl ScalarUDFImpl for Valid {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let array = args.args[0].to_array(args.number_rows)?;
         let docs = array.as_string::<i32>();
-        let out: BooleanArray = docs.iter().map(|d| d.map(|d| serde_json::from_str::<serde::de::IgnoredAny>(d).is_ok())).collect();
+        let out: BooleanArray =
+            docs.iter().map(|d| d.map(|d| serde_json::from_str::<serde::de::IgnoredAny>(d).is_ok())).collect();
         Ok(ColumnarValue::Array(Arc::new(out)))
     }
 }
 
 fn extract(name: &'static str, answer: Answer) -> Arc<ScalarUDF> {
-    Arc::new(ScalarUDF::new_from_impl(Extract { name, answer, signature: Signature::user_defined(Volatility::Immutable) }))
+    Arc::new(ScalarUDF::new_from_impl(Extract {
+        name,
+        answer,
+        signature: Signature::user_defined(Volatility::Immutable),
+    }))
 }
 
 /// The JSON functions, to register on a session.
@@ -167,7 +174,9 @@ pub fn functions() -> Vec<Arc<ScalarUDF>> {
     vec![
         extract("json_extract", Answer::Json),
         extract("json_extract_string", Answer::Text),
-        Arc::new(ScalarUDF::new_from_impl(Valid { signature: Signature::exact(vec![DataType::Utf8], Volatility::Immutable) })),
+        Arc::new(ScalarUDF::new_from_impl(Valid {
+            signature: Signature::exact(vec![DataType::Utf8], Volatility::Immutable),
+        })),
     ]
 }
 
@@ -207,17 +216,28 @@ mod tests {
 /// it: the parser binds `->`/`->>` looser than comparisons.
 fn bind_arrows_tighter(e: &mut datafusion::sql::sqlparser::ast::Expr) {
     use datafusion::sql::sqlparser::ast::Expr as SqlExpr;
-    let SqlExpr::BinaryOp { op: arrow @ (BinaryOperator::Arrow | BinaryOperator::LongArrow), right, .. } = e else { return };
+    let SqlExpr::BinaryOp { op: arrow @ (BinaryOperator::Arrow | BinaryOperator::LongArrow), right, .. } = e else {
+        return;
+    };
     let SqlExpr::BinaryOp { op: compare, .. } = right.as_ref() else { return };
     let comparison = matches!(
         compare,
-        BinaryOperator::Eq | BinaryOperator::NotEq | BinaryOperator::Lt | BinaryOperator::LtEq | BinaryOperator::Gt | BinaryOperator::GtEq
+        BinaryOperator::Eq
+            | BinaryOperator::NotEq
+            | BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
     );
     if !comparison {
         return;
     }
     let arrow = arrow.clone();
-    let SqlExpr::BinaryOp { left: json, right, .. } = std::mem::replace(e, SqlExpr::value(datafusion::sql::sqlparser::ast::Value::Null)) else { unreachable!() };
+    let SqlExpr::BinaryOp { left: json, right, .. } =
+        std::mem::replace(e, SqlExpr::value(datafusion::sql::sqlparser::ast::Value::Null))
+    else {
+        unreachable!()
+    };
     let SqlExpr::BinaryOp { left: path, op: compare, right: value } = *right else { unreachable!() };
     let extracted = SqlExpr::BinaryOp { left: json, op: arrow, right: path };
     *e = SqlExpr::BinaryOp { left: Box::new(extracted), op: compare, right: value };
@@ -226,7 +246,9 @@ fn bind_arrows_tighter(e: &mut datafusion::sql::sqlparser::ast::Expr) {
 /// The type name `JSON` read as `VARCHAR` (JSON values are text here) in
 /// column definitions and casts.
 pub fn json_as_text(statement: &mut datafusion::sql::parser::Statement) {
-    use datafusion::sql::sqlparser::ast::{visit_expressions_mut, AlterTableOperation, DataType as SqlType, Expr as SqlExpr, Statement};
+    use datafusion::sql::sqlparser::ast::{
+        visit_expressions_mut, AlterTableOperation, DataType as SqlType, Expr as SqlExpr, Statement,
+    };
     let text = |ty: &mut SqlType| {
         if matches!(ty, SqlType::JSON | SqlType::JSONB) {
             *ty = SqlType::Varchar(None);

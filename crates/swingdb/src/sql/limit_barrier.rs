@@ -50,7 +50,10 @@ impl ExecutionPlan for LimitBarrier {
         self.input.properties()
     }
 
-    fn apply_expressions(&self, _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
         Ok(TreeNodeRecursion::Continue) // none of its own
     }
 
@@ -83,7 +86,10 @@ pub struct ProtectLimits;
 impl PhysicalOptimizerRule for ProtectLimits {
     fn optimize(&self, plan: Arc<dyn ExecutionPlan>, _config: &ConfigOptions) -> Result<Arc<dyn ExecutionPlan>> {
         plan.transform_up(|node| {
-            if node.fetch().is_none() || node.properties().output_ordering().is_some() || node.downcast_ref::<LimitBarrier>().is_some() {
+            if node.fetch().is_none()
+                || node.properties().output_ordering().is_some()
+                || node.downcast_ref::<LimitBarrier>().is_some()
+            {
                 return Ok(Transformed::no(node));
             }
             Ok(Transformed::yes(Arc::new(LimitBarrier { input: node }) as Arc<dyn ExecutionPlan>))
@@ -139,7 +145,8 @@ mod tests {
         let mut rules = PhysicalOptimizer::new().rules;
         place(&mut rules);
         let names: Vec<&str> = rules.iter().map(|r| r.name()).collect();
-        let at = names.iter().position(|n| *n == SORT_ENFORCEMENT).expect("DataFusion still has its sort enforcement rule");
+        let at =
+            names.iter().position(|n| *n == SORT_ENFORCEMENT).expect("DataFusion still has its sort enforcement rule");
         assert_eq!((names[at - 1], names[at + 1]), ("protect_limits", "remove_limit_barriers"));
     }
 }

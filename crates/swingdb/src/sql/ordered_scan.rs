@@ -56,7 +56,9 @@ pub fn ascending_columns(
         for segment in &segments {
             let Some(stats) = meta.column_stats(segment, index) else { continue 'columns };
             let (Some(min), Some(max)) = (parse(stats.min), parse(stats.max)) else { continue 'columns };
-            let after_previous = previous_max.as_ref().is_none_or(|p| matches!(p.partial_cmp(&min), Some(Ordering::Less | Ordering::Equal)));
+            let after_previous = previous_max
+                .as_ref()
+                .is_none_or(|p| matches!(p.partial_cmp(&min), Some(Ordering::Less | Ordering::Equal)));
             if stats.nulls > 0 || !after_previous {
                 continue 'columns;
             }
@@ -149,7 +151,12 @@ pub(super) fn position(batches: &[RecordBatch], mut row: usize) -> (usize, usize
 
 /// The first position at or after `at` whose `key` differs from the row
 /// before `at` (or the end), never before `not_before`.
-fn next_change(batches: &[RecordBatch], key: usize, at: (usize, usize), not_before: (usize, usize)) -> Result<(usize, usize)> {
+fn next_change(
+    batches: &[RecordBatch],
+    key: usize,
+    at: (usize, usize),
+    not_before: (usize, usize),
+) -> Result<(usize, usize)> {
     let at = at.max(not_before);
     if at.0 >= batches.len() {
         return Ok((batches.len(), 0));
@@ -228,7 +235,10 @@ mod tests {
 
     #[test]
     fn the_most_varied_ascending_column_is_the_range_key() {
-        let stat = |n: Option<usize>| ColumnStatistics { distinct_count: n.map_or(Precision::Absent, Precision::Inexact), ..Default::default() };
+        let stat = |n: Option<usize>| ColumnStatistics {
+            distinct_count: n.map_or(Precision::Absent, Precision::Inexact),
+            ..Default::default()
+        };
         let statistics = vec![stat(Some(10)), stat(Some(5000)), stat(None), stat(Some(4000))];
         assert_eq!(range_key(&[0, 1, 2, 3], &statistics, 100), Some(1));
         assert_eq!(range_key(&[0, 2, 3], &statistics, 100), Some(3));

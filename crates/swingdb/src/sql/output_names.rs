@@ -100,10 +100,12 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
     let query = match s.as_mut() {
         Statement::Query(query) => query,
         // `DESCRIBE SELECT ...` lists the columns under the names the query gives them.
-        Statement::Explain { describe_alias: DescribeAlias::Describe | DescribeAlias::Desc, statement, .. } => match statement.as_mut() {
-            Statement::Query(query) => query,
-            _ => return names,
-        },
+        Statement::Explain { describe_alias: DescribeAlias::Describe | DescribeAlias::Desc, statement, .. } => {
+            match statement.as_mut() {
+                Statement::Query(query) => query,
+                _ => return names,
+            }
+        }
         _ => return names,
     };
     let SetExpr::Select(select) = query.body.as_mut() else { return names };
@@ -113,7 +115,8 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
         return names;
     }
     let mut seen = HashSet::new();
-    let stars = select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
+    let stars =
+        select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
     names.width = select.projection.len();
     for (i, item) in select.projection.iter_mut().enumerate() {
         let (expr, name) = match item {
@@ -132,7 +135,10 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
                         }
                     } else {
                         let private = format!("{PRIVATE}{i}");
-                        *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias: Ident::with_quote('"', private.clone()) };
+                        *item = SelectItem::ExprWithAlias {
+                            expr: expr.clone(),
+                            alias: Ident::with_quote('"', private.clone()),
+                        };
                         names.renames.insert(private, text);
                     }
                     continue;

@@ -34,7 +34,9 @@ pub fn name_placeholders(sql: &str, named: &[(String, ScalarValue)]) -> Result<(
     let value_of = |name: &str| named.iter().position(|(n, _)| n == name);
     let text = rewrite(sql, |tokens, i| {
         let (name, width, shown) = match &tokens[i].token {
-            Token::Placeholder(p) if p.starts_with('$') && p[1..].parse::<u64>().is_err() => (p[1..].to_string(), 1, p.clone()),
+            Token::Placeholder(p) if p.starts_with('$') && p[1..].parse::<u64>().is_err() => {
+                (p[1..].to_string(), 1, p.clone())
+            }
             // `:name` arrives as ':' and a word; only names given count
             // (`a[lo:hi]` slices look the same).
             Token::Colon => match tokens.get(i + 1).map(|t| &t.token) {
@@ -59,12 +61,16 @@ pub fn name_placeholders(sql: &str, named: &[(String, ScalarValue)]) -> Result<(
     })?;
     let given = || named.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ");
     if let Some(shown) = missing {
-        return Err(Error::programming(format!("no value was given for parameter {shown} (values given: {})", given())));
+        return Err(Error::programming(format!(
+            "no value was given for parameter {shown} (values given: {})",
+            given()
+        )));
     }
     if let Some((unused, _)) = named.iter().find(|(n, _)| !order.contains(n)) {
-        return Err(Error::programming(format!(
-            "a value was given for '{unused}', but the statement has no parameter $${unused} or :{unused}"
-        ).replace("$$", "$")));
+        return Err(Error::programming(
+            format!("a value was given for '{unused}', but the statement has no parameter $${unused} or :{unused}")
+                .replace("$$", "$"),
+        ));
     }
     let values = order.iter().map(|name| named[value_of(name).expect("checked above")].1.clone()).collect();
     Ok((text, values))
@@ -78,9 +84,8 @@ fn adjacent(a: &TokenWithSpan, b: &TokenWithSpan) -> bool {
 /// `sql` with the tokens `replace` picks replaced: called with every token's
 /// index, it answers how many tokens from there to replace, and by what.
 fn rewrite(sql: &str, mut replace: impl FnMut(&[TokenWithSpan], usize) -> Option<(usize, String)>) -> Result<String> {
-    let tokens = Tokenizer::new(&GenericDialect {}, sql)
-        .tokenize_with_location()
-        .map_err(|e| Error::syntax(&e.to_string()))?;
+    let tokens =
+        Tokenizer::new(&GenericDialect {}, sql).tokenize_with_location().map_err(|e| Error::syntax(&e.to_string()))?;
     // Tokens come in order: walk a cursor forward through the text to each
     // replaced token's (line, column), so the whole rewrite is linear in the text.
     let mut out = String::with_capacity(sql.len() + 8);
@@ -142,7 +147,8 @@ mod tests {
     #[test]
     fn names_become_numbers_in_order_of_first_use() {
         let (sql, values) =
-            name_placeholders("SELECT $b, ':a', :a -- $zz\n, $b, a[1:2], x::INT", &named(&[("a", 1), ("b", 2)])).unwrap();
+            name_placeholders("SELECT $b, ':a', :a -- $zz\n, $b, a[1:2], x::INT", &named(&[("a", 1), ("b", 2)]))
+                .unwrap();
         assert_eq!(sql, "SELECT $1, ':a', $2 -- $zz\n, $1, a[1:2], x::INT");
         assert_eq!(values, vec![ScalarValue::Int64(Some(2)), ScalarValue::Int64(Some(1))]);
     }

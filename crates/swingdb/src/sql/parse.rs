@@ -62,7 +62,11 @@ pub fn parse(sql: &str) -> Result<Vec<DFStatement>> {
 }
 
 fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
-    let statements = match DFParserBuilder::new(sql).with_recursion_limit(PARSER_RECURSION_LIMIT).build().and_then(|mut p| p.parse_statements()) {
+    let statements = match DFParserBuilder::new(sql)
+        .with_recursion_limit(PARSER_RECURSION_LIMIT)
+        .build()
+        .and_then(|mut p| p.parse_statements())
+    {
         Ok(statements) => statements.into_iter().collect::<Vec<_>>(),
         // DataFusion's parser knows only its own COPY ... TO syntax; the
         // PostgreSQL / DuckDB style COPY t FROM|TO 'file' (FORMAT ...) parses
@@ -70,7 +74,11 @@ fn parse_checked(sql: &str) -> Result<Vec<DFStatement>> {
         // re-parses every function argument after a failed try (named
         // arguments), which takes time exponential in the nesting of calls
         // around a syntax error (20 levels: 3 s, 30: hours).
-        Err(e) => match SqlParser::new(&GenericDialect {}).with_recursion_limit(PARSER_RECURSION_LIMIT).try_with_sql(sql).and_then(|mut p| p.parse_statements()) {
+        Err(e) => match SqlParser::new(&GenericDialect {})
+            .with_recursion_limit(PARSER_RECURSION_LIMIT)
+            .try_with_sql(sql)
+            .and_then(|mut p| p.parse_statements())
+        {
             Ok(parsed) if parsed.iter().any(|s| matches!(s, SqlStatement::Copy { .. })) => {
                 parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()
             }
@@ -93,7 +101,11 @@ fn parse_duckdb_attach(sql: &str) -> Option<Vec<DFStatement>> {
     if !sql.to_ascii_lowercase().contains("attach") {
         return None;
     }
-    let parsed = SqlParser::new(&DuckDbDialect {}).with_recursion_limit(PARSER_RECURSION_LIMIT).try_with_sql(sql).and_then(|mut p| p.parse_statements()).ok()?;
+    let parsed = SqlParser::new(&DuckDbDialect {})
+        .with_recursion_limit(PARSER_RECURSION_LIMIT)
+        .try_with_sql(sql)
+        .and_then(|mut p| p.parse_statements())
+        .ok()?;
     match parsed.iter().any(|s| matches!(s, SqlStatement::AttachDuckDBDatabase { .. })) {
         true => Some(parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect()),
         false => None,
@@ -130,7 +142,11 @@ fn parse_alter_using(sql: &str) -> Option<Vec<DFStatement>> {
             _ => {}
         }
     }
-    let parsed = SqlParser::new(&PostgreSqlDialect {}).with_recursion_limit(PARSER_RECURSION_LIMIT).try_with_sql(sql).and_then(|mut p| p.parse_statements()).ok()?;
+    let parsed = SqlParser::new(&PostgreSqlDialect {})
+        .with_recursion_limit(PARSER_RECURSION_LIMIT)
+        .try_with_sql(sql)
+        .and_then(|mut p| p.parse_statements())
+        .ok()?;
     parsed
         .iter()
         .all(|s| matches!(s, SqlStatement::AlterTable(_)))
@@ -272,7 +288,8 @@ mod tests {
     #[test]
     fn deep_input_on_a_small_stack_does_not_overflow() {
         let sql = chain(50_000, "AND");
-        let outcome = std::thread::Builder::new().stack_size(256 * 1024).spawn(move || parse(&sql).map(|_| ())).unwrap().join();
+        let outcome =
+            std::thread::Builder::new().stack_size(256 * 1024).spawn(move || parse(&sql).map(|_| ())).unwrap().join();
         assert!(outcome.unwrap().is_err());
     }
 }

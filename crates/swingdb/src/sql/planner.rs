@@ -31,7 +31,10 @@ impl QueryPlanner for SwingQueryPlanner {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = order_joins(plan.clone(), session).await?;
         let plan = share_repeated(key_joins_on_unique_columns(plan)?)?;
-        let planner = DefaultPhysicalPlanner::with_extension_planners(vec![Arc::new(PerKeySubqueryPlanner), Arc::new(SharedPlanner)]);
+        let planner = DefaultPhysicalPlanner::with_extension_planners(vec![
+            Arc::new(PerKeySubqueryPlanner),
+            Arc::new(SharedPlanner),
+        ]);
         match planner.create_physical_plan(&plan, session).await {
             // DataFusion's estimate of a filter broke; see `sql::estimate_barrier`.
             Err(e) if is_estimate_failure(&e) => planner.create_physical_plan(&without_estimates(plan)?, session).await,

@@ -30,12 +30,12 @@ use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::aggregates::{AggregateExec, AggregateMode};
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::joins::{HashJoinExec, PartitionMode};
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::sorts::sort::SortExec;
-use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::{Distribution, ExecutionPlan, Partitioning};
 use std::sync::Arc;
 
@@ -67,7 +67,9 @@ fn rewrite(plan: Arc<dyn ExecutionPlan>, hashed: bool) -> Result<Arc<dyn Executi
         let single = Arc::new(single).replace_children(vec![input], recompute())?;
         return Ok(match (coalesced, hashed, plan.properties().output_partitioning()) {
             (true, _, _) => Arc::new(CoalescePartitionsExec::new(single)),
-            (false, true, partitioning @ Partitioning::Hash(..)) => Arc::new(RepartitionExec::try_new(single, partitioning.clone())?),
+            (false, true, partitioning @ Partitioning::Hash(..)) => {
+                Arc::new(RepartitionExec::try_new(single, partitioning.clone())?)
+            }
             _ => single,
         });
     }
@@ -119,21 +121,26 @@ fn one_step(plan: &Arc<dyn ExecutionPlan>) -> Result<Option<(AggregateExec, bool
     let Some(last) = plan.downcast_ref::<AggregateExec>() else { return Ok(None) };
     let exchange = under_coalescing(last.input());
     let fits = match last.mode() {
-        AggregateMode::FinalPartitioned => {
-            exchange.downcast_ref::<RepartitionExec>().is_some_and(|r| matches!(r.partitioning(), Partitioning::Hash(..)))
-        }
+        AggregateMode::FinalPartitioned => exchange
+            .downcast_ref::<RepartitionExec>()
+            .is_some_and(|r| matches!(r.partitioning(), Partitioning::Hash(..))),
         AggregateMode::Final => exchange.downcast_ref::<CoalescePartitionsExec>().is_some_and(|c| c.fetch().is_none()),
         _ => false,
     };
     if !fits {
         return Ok(None);
     }
-    let Some(first) = under_coalescing(&exchange.children()[0]).downcast_ref::<AggregateExec>() else { return Ok(None) };
+    let Some(first) = under_coalescing(&exchange.children()[0]).downcast_ref::<AggregateExec>() else {
+        return Ok(None);
+    };
     let groups = first.group_expr();
     if *first.mode() != AggregateMode::Partial || !groups.is_single() || groups.is_empty() {
         return Ok(None);
     }
-    let keyed = groups.expr().iter().any(|(e, _)| e.downcast_ref::<Column>().is_some_and(|c| keeps_apart(first.input(), c.index())));
+    let keyed = groups
+        .expr()
+        .iter()
+        .any(|(e, _)| e.downcast_ref::<Column>().is_some_and(|c| keeps_apart(first.input(), c.index())));
     if !keyed {
         return Ok(None);
     }
@@ -162,7 +169,9 @@ fn keeps_apart(plan: &Arc<dyn ExecutionPlan>, index: usize) -> bool {
         return source.range_key() == Some(index);
     }
     if let Some(projection) = plan.downcast_ref::<ProjectionExec>() {
-        let Some(column) = projection.expr().get(index).and_then(|e| e.expr.downcast_ref::<Column>()) else { return false };
+        let Some(column) = projection.expr().get(index).and_then(|e| e.expr.downcast_ref::<Column>()) else {
+            return false;
+        };
         return keeps_apart(projection.input(), column.index());
     }
     if let Some(filter) = plan.downcast_ref::<FilterExec>() {
@@ -194,7 +203,8 @@ fn keeps_apart(plan: &Arc<dyn ExecutionPlan>, index: usize) -> bool {
             _ => false,
         };
     }
-    let within_partitions = plan.name() == "CoalesceBatchesExec" || plan.downcast_ref::<SortExec>().is_some_and(|s| s.preserve_partitioning());
+    let within_partitions = plan.name() == "CoalesceBatchesExec"
+        || plan.downcast_ref::<SortExec>().is_some_and(|s| s.preserve_partitioning());
     match (within_partitions, plan.children().first()) {
         (true, Some(child)) => keeps_apart(child, index),
         _ => false,

@@ -137,11 +137,28 @@ impl RuntimeRules {
 pub fn renewable(plan: &Arc<dyn ExecutionPlan>) -> bool {
     let node = plan.as_ref();
     let accepted = match node.name() {
-        "ProjectionExec" | "FilterExec" | "CoalesceBatchesExec" | "CoalescePartitionsExec" | "RepartitionExec"
-        | "SortExec" | "SortExec(TopK)" | "SortPreservingMergeExec" | "AggregateExec" | "HashJoinExec"
-        | "CrossJoinExec" | "NestedLoopJoinExec" | "GlobalLimitExec" | "LocalLimitExec" | "UnionExec"
-        | "InterleaveExec" | "EmptyExec" | "PlaceholderRowExec" | "WindowAggExec" | "CooperativeExec"
-        | "SharedExec" | "ScalarSubqueryExec" => true,
+        "ProjectionExec"
+        | "FilterExec"
+        | "CoalesceBatchesExec"
+        | "CoalescePartitionsExec"
+        | "RepartitionExec"
+        | "SortExec"
+        | "SortExec(TopK)"
+        | "SortPreservingMergeExec"
+        | "AggregateExec"
+        | "HashJoinExec"
+        | "CrossJoinExec"
+        | "NestedLoopJoinExec"
+        | "GlobalLimitExec"
+        | "LocalLimitExec"
+        | "UnionExec"
+        | "InterleaveExec"
+        | "EmptyExec"
+        | "PlaceholderRowExec"
+        | "WindowAggExec"
+        | "CooperativeExec"
+        | "SharedExec"
+        | "ScalarSubqueryExec" => true,
         "BoundedWindowAggExec" => {
             node.downcast_ref::<BoundedWindowAggExec>().is_some_and(|w| w.state_observer().is_none())
         }
@@ -187,7 +204,10 @@ pub fn renewed(plan: &Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> 
 }
 
 /// [`renewed`], with the fresh results of shared subplans renewed so far.
-fn renewed_with(plan: &Arc<dyn ExecutionPlan>, shared: &mut HashMap<usize, Arc<SharedRows>>) -> Result<Arc<dyn ExecutionPlan>> {
+fn renewed_with(
+    plan: &Arc<dyn ExecutionPlan>,
+    shared: &mut HashMap<usize, Arc<SharedRows>>,
+) -> Result<Arc<dyn ExecutionPlan>> {
     let children = plan.children().into_iter().map(|c| renewed_with(c, shared)).collect::<Result<Vec<_>>>()?;
     if let Some(use_) = plan.downcast_ref::<SharedExec>() {
         return use_.renewed(children, shared);
@@ -211,7 +231,9 @@ fn renewed_with(plan: &Arc<dyn ExecutionPlan>, shared: &mut HashMap<usize, Arc<S
 /// publishes one.
 fn with_fresh_bound(aggregate: &AggregateExec) -> Result<Option<Arc<dyn ExecutionPlan>>> {
     #[allow(deprecated)] // its replacement lists the filter without its type
-    let Some(filter) = aggregate.dynamic_filter_expr() else { return Ok(None) };
+    let Some(filter) = aggregate.dynamic_filter_expr() else {
+        return Ok(None);
+    };
     let fresh = DynamicFilterPhysicalExpr::new(filter.children().into_iter().cloned().collect(), lit(true));
     Ok(Some(Arc::new(aggregate.clone().with_dynamic_filter_expr(Arc::new(fresh))?)))
 }

@@ -28,9 +28,9 @@
 use datafusion::arrow::array::{AsArray, BooleanArray};
 use datafusion::arrow::compute::{and, filter_record_batch};
 use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::common::tree_node::TreeNode;
 use datafusion::common::{internal_datafusion_err, Result, ScalarValue};
 use datafusion::execution::SendableRecordBatchStream;
-use datafusion::common::tree_node::TreeNode;
 use datafusion::physical_expr::expressions::{DynamicFilterPhysicalExpr, Literal};
 use datafusion::physical_expr::utils::reassign_expr_columns;
 use datafusion::physical_expr::PhysicalExpr;
@@ -197,7 +197,8 @@ impl Judged {
             self.dropped = true;
             return None;
         };
-        let everything = current.downcast_ref::<Literal>().is_some_and(|l| l.value() == &ScalarValue::Boolean(Some(true)));
+        let everything =
+            current.downcast_ref::<Literal>().is_some_and(|l| l.value() == &ScalarValue::Boolean(Some(true)));
         (!everything).then_some(current)
     }
 
@@ -248,7 +249,10 @@ mod tests {
 
     #[tokio::test]
     async fn selective_filters_remove_rows_others_are_dropped_and_none_fails_a_query() {
-        let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, false), Field::new("s", DataType::Utf8, false)]));
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("k", DataType::Int64, false),
+            Field::new("s", DataType::Utf8, false),
+        ]));
         let text = (0..65536).map(|i| if i == 5 { "x".to_string() } else { i.to_string() });
         let columns = vec![
             Arc::new(Int64Array::from_iter_values(0..65536)) as _,
@@ -270,7 +274,8 @@ mod tests {
     #[tokio::test]
     async fn a_filter_is_judged_on_the_rows_the_condition_above_keeps() {
         let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, false)]));
-        let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from_iter_values(0..65536)) as _]).unwrap();
+        let batch =
+            RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from_iter_values(0..65536)) as _]).unwrap();
         let batches = vec![batch; 4];
         let k = col("k", &schema).unwrap();
         // The join's keys match 92 % of the rows, but of the 8 % the

@@ -25,11 +25,14 @@
 //! an equality, keep DataFusion's estimate. The setting is a whole
 //! percentage: a filter is never estimated below 1 %.
 
+use datafusion::arrow::array::{AsArray, RecordBatch};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
-use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::{Result, Statistics};
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::source::DataSourceExec;
 use datafusion::logical_expr::Operator;
 use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
 use datafusion::physical_expr::intervals::utils::check_support;
@@ -37,9 +40,6 @@ use datafusion::physical_expr::{analyze, conjunction, split_conjunction, Analysi
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::{FilterExec, FilterExecBuilder};
 use datafusion::physical_plan::{ExecutionPlan, StatisticsArgs, StatisticsContext};
-use datafusion::arrow::array::{AsArray, RecordBatch};
-use datafusion::datasource::memory::MemorySourceConfig;
-use datafusion::datasource::source::DataSourceExec;
 use std::sync::Arc;
 
 use super::ordered_scan::position;
@@ -61,7 +61,8 @@ impl PhysicalOptimizerRule for FilterSelectivity {
                 return Ok(Transformed::no(node));
             }
             let stats = StatisticsContext::new().compute(input.as_ref(), &StatisticsArgs::new())?;
-            let share = sampled_share(filter.predicate(), input).or_else(|| kept_share(filter.predicate(), &Input { schema: &schema, stats: &stats }));
+            let share = sampled_share(filter.predicate(), input)
+                .or_else(|| kept_share(filter.predicate(), &Input { schema: &schema, stats: &stats }));
             let Some(share) = share else {
                 return Ok(Transformed::no(node));
             };
@@ -235,7 +236,8 @@ mod tests {
         ]));
         let mut stats = stats(&[Some(7), Some(2000), None]);
         let day = &mut stats.column_statistics[1];
-        (day.min_value, day.max_value) = (Precision::Inexact(ScalarValue::Int64(Some(0))), Precision::Inexact(ScalarValue::Int64(Some(1999))));
+        (day.min_value, day.max_value) =
+            (Precision::Inexact(ScalarValue::Int64(Some(0))), Precision::Inexact(ScalarValue::Int64(Some(1999))));
         let input = Input { schema: &schema, stats: &stats };
         let c = |name: &str| col(name, &schema).unwrap();
         let and = |a, b| binary(a, Operator::And, b, &schema).unwrap();
@@ -267,7 +269,8 @@ mod tests {
         assert_eq!(share(and(eq("brand", "B"), eq("comment", "x"))), Some(1.0 / 25.0));
         assert_eq!(share(or(eq("brand", "B"), eq("comment", "x"))), None, "a disjunct it cannot judge");
         let list = |negated| {
-            in_list(col("container", &schema).unwrap(), vec![lit("A"), lit("B"), lit("C"), lit("D")], &negated, &schema).unwrap()
+            in_list(col("container", &schema).unwrap(), vec![lit("A"), lit("B"), lit("C"), lit("D")], &negated, &schema)
+                .unwrap()
         };
         assert_eq!(share(list(false)), Some(4.0 / 40.0));
         assert_eq!(share(list(true)), None);

@@ -8,10 +8,10 @@ use super::few_groups::FewGroupsAggregation;
 use super::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
 use super::functions::{FileKind, ReadFile};
 use super::overflow::CheckedArithmetic;
-use super::selectivity::FilterSelectivity;
 use super::planner::SwingQueryPlanner;
 use super::range_aggregate::RangeAggregation;
 use super::reuse::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
+use super::selectivity::FilterSelectivity;
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::error::Result;
 use crate::storage::SegmentStore;
@@ -183,7 +183,11 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     }
     ctx.register_udf(super::dialect::settings::current_setting());
     ctx.register_udf(super::dialect::information_schema::sql_type_name());
-    for function in super::dialect::functions::functions().into_iter().chain(super::dialect::lambdas::functions()).chain(super::dialect::text_functions::functions()) {
+    for function in super::dialect::functions::functions()
+        .into_iter()
+        .chain(super::dialect::lambdas::functions())
+        .chain(super::dialect::text_functions::functions())
+    {
         ctx.register_udf(function);
     }
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {

@@ -69,13 +69,14 @@ fn same_key(outer: &SortExpr, inner: &SortExpr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::logical_expr::{col, table_scan};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    use datafusion::logical_expr::{col, table_scan};
 
     fn sorted_limit(outer: Vec<datafusion::logical_expr::SortExpr>, fetch: Option<usize>) -> LogicalPlan {
         let schema = Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("b", DataType::Int64, true)]);
         let scan = table_scan(Some("t"), &schema, None).unwrap().build().unwrap();
-        let inner = LogicalPlanBuilder::from(scan).sort(vec![col("a").sort(false, true), col("b").sort(true, true)]).unwrap();
+        let inner =
+            LogicalPlanBuilder::from(scan).sort(vec![col("a").sort(false, true), col("b").sort(true, true)]).unwrap();
         // As SQL plans it: the limited rows under an alias, the outer keys qualified by it.
         let limited = inner.limit(5, Some(3)).unwrap().alias("s").unwrap();
         limited.sort_with_limit(outer, fetch).unwrap().build().unwrap()

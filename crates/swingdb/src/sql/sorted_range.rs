@@ -38,7 +38,12 @@ pub fn orders_as_sql(data_type: &DataType) -> bool {
     data_type.is_integer()
         || matches!(
             data_type,
-            DataType::Decimal128(..) | DataType::Date32 | DataType::Date64 | DataType::Timestamp(..) | DataType::Utf8 | DataType::LargeUtf8
+            DataType::Decimal128(..)
+                | DataType::Date32
+                | DataType::Date64
+                | DataType::Timestamp(..)
+                | DataType::Utf8
+                | DataType::LargeUtf8
         )
 }
 
@@ -181,7 +186,11 @@ mod tests {
         assert_eq!(rows(&[k().gt_eq(lit(3i64)).and(k().lt(lit(7i64)))], &data), Some(vec![Some(3), Some(3), Some(5)]));
         assert_eq!(rows(&[k().gt(lit(3i64)), k().lt_eq(lit(7i64))], &data), Some(vec![Some(5), Some(7), Some(7)]));
         assert_eq!(rows(&[k().eq(lit(7i64))], &data), Some(vec![Some(7), Some(7)]));
-        assert_eq!(rows(&[lit(3i64).lt(k())], &data), Some(vec![Some(5), Some(7), Some(7), Some(9)]), "constant on the left");
+        assert_eq!(
+            rows(&[lit(3i64).lt(k())], &data),
+            Some(vec![Some(5), Some(7), Some(7), Some(9)]),
+            "constant on the left"
+        );
         assert_eq!(rows(&[k().lt(lit(2i64))], &data), Some(vec![Some(1)]), "NULLs never match");
         assert_eq!(rows(&[k().between(lit(4i64), lit(8i64))], &data), Some(vec![Some(5), Some(7), Some(7)]));
         assert_eq!(rows(&[k().gt(lit(9i64))], &data), Some(vec![]));

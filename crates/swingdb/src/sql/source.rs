@@ -60,7 +60,14 @@ impl SegmentSource {
     /// Scans `memory`'s batches (slices of mapped segments), whose columns
     /// have the statistics `columns`; plans show `notes` after the scan.
     pub fn new(memory: MemorySourceConfig, columns: Vec<ColumnStatistics>, notes: Vec<Arc<str>>) -> Self {
-        Self { memory, columns: columns.into(), notes: notes.into(), runtime_filters: Vec::new(), condition_above: None, range_key: None }
+        Self {
+            memory,
+            columns: columns.into(),
+            notes: notes.into(),
+            runtime_filters: Vec::new(),
+            condition_above: None,
+            range_key: None,
+        }
     }
 
     /// This scan, whose partitions share no value of column `key` (of
@@ -120,7 +127,11 @@ impl SegmentSource {
 
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(filtered(self.memory.open(partition, context)?, &self.runtime_filters, self.condition_above.as_ref())))
+        Ok(taking_turns(filtered(
+            self.memory.open(partition, context)?,
+            &self.runtime_filters,
+            self.condition_above.as_ref(),
+        )))
     }
 
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
@@ -145,7 +156,10 @@ impl DataSource for SegmentSource {
     ) -> Result<Option<Arc<dyn DataSource>>> {
         // Partitions cut anew no longer keep a key's values apart.
         let unkeyed = Self { range_key: None, ..self.clone() };
-        Ok(self.memory.repartitioned(target_partitions, repartition_file_min_size, output_ordering)?.map(|s| unkeyed.rewrap(s)))
+        Ok(self
+            .memory
+            .repartitioned(target_partitions, repartition_file_min_size, output_ordering)?
+            .map(|s| unkeyed.rewrap(s)))
     }
 
     fn output_partitioning(&self) -> Partitioning {
@@ -222,7 +236,10 @@ impl DataSource for SegmentSource {
 
     /// Also the runtime filters: a join computes its filter only if it finds a
     /// consumer of it below.
-    fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
         for filter in &self.runtime_filters {
             if f(filter)? == TreeNodeRecursion::Stop {
                 return Ok(TreeNodeRecursion::Stop);
@@ -240,7 +257,11 @@ impl DataSource for SegmentSource {
     }
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
-        Ok(taking_turns(filtered(self.memory.open_with_args(args)?, &self.runtime_filters, self.condition_above.as_ref())))
+        Ok(taking_turns(filtered(
+            self.memory.open_with_args(args)?,
+            &self.runtime_filters,
+            self.condition_above.as_ref(),
+        )))
     }
 }
 

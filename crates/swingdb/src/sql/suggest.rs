@@ -48,8 +48,16 @@ mod tests {
 
     #[test]
     fn typos_find_the_function_meant() {
-        let names = ["avg", "range", "length", "ln", "sum", "count", "cot", "upper", "lower", "array_agg", "string_agg"];
-        for (typed, meant) in [("avrage", "avg"), ("lenght", "length"), ("summ", "sum"), ("uper", "upper"), ("AVG_", "avg"), ("strng_agg", "string_agg")] {
+        let names =
+            ["avg", "range", "length", "ln", "sum", "count", "cot", "upper", "lower", "array_agg", "string_agg"];
+        for (typed, meant) in [
+            ("avrage", "avg"),
+            ("lenght", "length"),
+            ("summ", "sum"),
+            ("uper", "upper"),
+            ("AVG_", "avg"),
+            ("strng_agg", "string_agg"),
+        ] {
             assert_eq!(closest(typed, names), Some(meant), "{typed}");
         }
         assert_eq!(closest("x", std::iter::empty()), None);

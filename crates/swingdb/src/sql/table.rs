@@ -14,8 +14,8 @@ use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::stats::Precision;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, ColumnStatistics, Constraint, Constraints, DFSchema, ScalarValue};
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::source::DataSourceExec;
@@ -50,7 +50,11 @@ impl SegmentTable {
     /// The table `meta`, read through `store`.
     pub fn new(meta: Arc<TableMeta>, store: Arc<SegmentStore>) -> Self {
         let position = |c: &String| meta.schema.index_of(c).ok();
-        let keys = meta.constraints.primary_key.iter().map(|k| Constraint::PrimaryKey(k.iter().filter_map(position).collect()));
+        let keys = meta
+            .constraints
+            .primary_key
+            .iter()
+            .map(|k| Constraint::PrimaryKey(k.iter().filter_map(position).collect()));
         let unique = meta.constraints.unique.iter().chain(meta.constraints.unique_indexes.values());
         let unique = unique.map(|k| Constraint::Unique(k.iter().filter_map(position).collect()));
         let keys = Constraints::new_unverified(keys.chain(unique).collect());
@@ -80,7 +84,12 @@ impl SegmentTable {
     /// segment order, with the columns of `projection` (indices into
     /// [`TableProvider::schema`], all when `None`): zero-copy views into the
     /// mapped files, each column checked against its checksum on first use.
-    pub fn batches(&self, state: Option<&dyn Session>, filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
+    pub fn batches(
+        &self,
+        state: Option<&dyn Session>,
+        filters: &[Expr],
+        projection: Option<&[usize]>,
+    ) -> DFResult<Vec<RecordBatch>> {
         let keep = self.kept_segments(state, filters)?;
         self.batches_of(&keep, filters, projection)
     }
@@ -174,7 +183,8 @@ impl SegmentTable {
 
     fn column_statistic(&self, index: usize) -> Option<ColumnStatistics> {
         let data_type = self.meta.schema.fields().get(index)?.data_type();
-        let (mut nulls, mut min, mut max, mut distinct) = (0u64, None::<ScalarValue>, None::<ScalarValue>, None::<DistinctSketch>);
+        let (mut nulls, mut min, mut max, mut distinct) =
+            (0u64, None::<ScalarValue>, None::<ScalarValue>, None::<DistinctSketch>);
         let (mut bounded, mut sketched) = (true, true);
         let fill = self.meta.fill_sketch(index);
         for segment in &self.meta.segments {
@@ -186,7 +196,9 @@ impl SegmentTable {
             if stats.nulls >= segment.rows {
                 continue;
             }
-            let parse = |text: &Option<String>| text.as_ref().and_then(|t| ScalarValue::try_from_string(t.clone(), data_type).ok());
+            let parse = |text: &Option<String>| {
+                text.as_ref().and_then(|t| ScalarValue::try_from_string(t.clone(), data_type).ok())
+            };
             match (parse(&stats.min), parse(&stats.max)) {
                 (Some(low), Some(high)) if bounded => {
                     min = Some(match min {
@@ -236,7 +248,9 @@ impl SegmentTable {
         let all = vec![true; self.meta.segments.len()];
         let Ok(predicate) = predicate
             .transform(|e| match e {
-                Expr::Column(c) if c.relation.is_some() => Ok(Transformed::yes(Expr::Column(Column::new_unqualified(c.name)))),
+                Expr::Column(c) if c.relation.is_some() => {
+                    Ok(Transformed::yes(Expr::Column(Column::new_unqualified(c.name))))
+                }
                 other => Ok(Transformed::no(other)),
             })
             .map(|t| t.data)
@@ -284,7 +298,8 @@ impl PruningStatistics for SegmentStats<'_> {
     }
     fn null_counts(&self, column: &Column) -> Option<ArrayRef> {
         let idx = self.meta.schema.index_of(&column.name).ok()?;
-        let counts: UInt64Array = self.meta.segments.iter().map(|s| self.meta.column_stats(s, idx).map(|st| st.nulls)).collect();
+        let counts: UInt64Array =
+            self.meta.segments.iter().map(|s| self.meta.column_stats(s, idx).map(|st| st.nulls)).collect();
         Some(Arc::new(counts))
     }
     fn row_counts(&self) -> Option<ArrayRef> {
@@ -385,9 +400,16 @@ impl TableProvider for SegmentTable {
         // subquery is planned (a scan has no input to answer it from).
         Ok(filters
             .iter()
-            .map(|f| match f.exists(|e| Ok(matches!(e, Expr::ScalarSubquery(_) | Expr::InSubquery(_) | Expr::Exists(_) | Expr::SetComparison(_)))) {
-                Ok(false) => TableProviderFilterPushDown::Inexact,
-                _ => TableProviderFilterPushDown::Unsupported,
+            .map(|f| {
+                match f.exists(|e| {
+                    Ok(matches!(
+                        e,
+                        Expr::ScalarSubquery(_) | Expr::InSubquery(_) | Expr::Exists(_) | Expr::SetComparison(_)
+                    ))
+                }) {
+                    Ok(false) => TableProviderFilterPushDown::Inexact,
+                    _ => TableProviderFilterPushDown::Unsupported,
+                }
             })
             .collect())
     }
@@ -417,8 +439,16 @@ impl TableProvider for SegmentTable {
         // Columns stored in ascending order are declared so; the most varied
         // of them cuts the partitions (see `ordered_scan`). A LIMIT keeps one
         // partition, so that it returns the first rows.
-        let kept: Vec<&SegmentMeta> = self.meta.segments.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
-        let ascending = ordered_scan::ascending_columns(&self.meta, &self.store, &kept, projection.unwrap_or(&all), &columns, FEW_GROUPS)?;
+        let kept: Vec<&SegmentMeta> =
+            self.meta.segments.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        let ascending = ordered_scan::ascending_columns(
+            &self.meta,
+            &self.store,
+            &kept,
+            projection.unwrap_or(&all),
+            &columns,
+            FEW_GROUPS,
+        )?;
         let range_key = match (partitions, limit) {
             (2.., None) => ordered_scan::range_key(&ascending, &columns, MIN_RANGE_KEY_VALUES * partitions),
             _ => None,
@@ -427,9 +457,11 @@ impl TableProvider for SegmentTable {
             Some(key) => ordered_scan::split_at_key_changes(&batches, key, partitions)?,
             None => vec![batches],
         };
-        let runs: Vec<Vec<RecordBatch>> = runs.into_iter().map(|run| slice_batches(run, per_slice, batch_size)).collect();
+        let runs: Vec<Vec<RecordBatch>> =
+            runs.into_iter().map(|run| slice_batches(run, per_slice, batch_size)).collect();
         let orderings = ordered_scan::orderings(&schema, &ascending);
-        let source = MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
+        let source =
+            MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
         let indexes = &self.meta.constraints.indexes;
         let mut notes: Vec<Arc<str>> = Vec::new();
         if let Some((index, _)) = self.key_range(filters) {
@@ -437,8 +469,15 @@ impl TableProvider for SegmentTable {
             notes.push(format!("clustered by {key}: {rows} of {} rows read", self.meta.num_rows()).into());
         }
         if !indexes.is_empty() {
-            let listed: Vec<String> = indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
-            notes.push(format!("indexes not used: {} (segments are skipped by their min/max statistics instead)", listed.join(", ")).into());
+            let listed: Vec<String> =
+                indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
+            notes.push(
+                format!(
+                    "indexes not used: {} (segments are skipped by their min/max statistics instead)",
+                    listed.join(", ")
+                )
+                .into(),
+            );
         }
         Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, notes).with_range_key(range_key)))
     }
@@ -480,4 +519,3 @@ mod tests {
         }
     }
 }
-

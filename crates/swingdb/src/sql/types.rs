@@ -32,11 +32,14 @@ pub fn sql_name(t: &DataType) -> String {
         }
         DataType::Dictionary(_, value) => return sql_name(value),
         DataType::Struct(fields) => {
-            let inner: Vec<String> = fields.iter().map(|f| format!("{} {}", f.name(), sql_name(f.data_type()))).collect();
+            let inner: Vec<String> =
+                fields.iter().map(|f| format!("{} {}", f.name(), sql_name(f.data_type()))).collect();
             return format!("STRUCT({})", inner.join(", "));
         }
         DataType::Map(entries, _) => match entries.data_type() {
-            DataType::Struct(kv) if kv.len() == 2 => return format!("MAP({}, {})", sql_name(kv[0].data_type()), sql_name(kv[1].data_type())),
+            DataType::Struct(kv) if kv.len() == 2 => {
+                return format!("MAP({}, {})", sql_name(kv[0].data_type()), sql_name(kv[1].data_type()))
+            }
             _ => return "MAP".to_string(),
         },
         other => return other.to_string(),
@@ -55,7 +58,10 @@ mod tests {
         assert_eq!(sql_name(&DataType::Int64), "BIGINT");
         assert_eq!(sql_name(&DataType::Decimal128(10, 2)), "DECIMAL(10,2)");
         assert_eq!(sql_name(&DataType::LargeUtf8), "VARCHAR");
-        assert_eq!(sql_name(&DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))), "TIMESTAMP WITH TIME ZONE");
+        assert_eq!(
+            sql_name(&DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))),
+            "TIMESTAMP WITH TIME ZONE"
+        );
         assert_eq!(sql_name(&DataType::List(Arc::new(Field::new("item", DataType::Int32, true)))), "INTEGER[]");
     }
 }

@@ -65,10 +65,18 @@ fn semi_as_inner(join: Join) -> Result<Transformed<LogicalPlan>> {
         })
         .collect();
     let unique = unique_columns(lookup);
-    if join.null_equality != NullEquality::NullEqualsNothing || join.null_aware || !unique.is_some_and(|u| u.iter().all(|c| keys.contains(c))) {
+    if join.null_equality != NullEquality::NullEqualsNothing
+        || join.null_aware
+        || !unique.is_some_and(|u| u.iter().all(|c| keys.contains(c)))
+    {
         return Ok(Transformed::no(LogicalPlan::Join(join)));
     }
-    let kept: Vec<Expr> = (if lookup_right { &join.left } else { &join.right }).schema().columns().into_iter().map(Expr::Column).collect();
+    let kept: Vec<Expr> = (if lookup_right { &join.left } else { &join.right })
+        .schema()
+        .columns()
+        .into_iter()
+        .map(Expr::Column)
+        .collect();
     // Columns named alike on both sides cannot be joined into one schema: such a join stays a semi join.
     let Ok(inner) = Join::try_new(
         join.left.clone(),
@@ -133,7 +141,8 @@ fn narrow_keys(join: Join) -> Result<Transformed<Join>> {
 fn unique_columns(plan: &LogicalPlan) -> Option<Vec<Column>> {
     match plan {
         LogicalPlan::Aggregate(aggregate) => {
-            if aggregate.group_expr.is_empty() || aggregate.group_expr.iter().any(|e| matches!(e, Expr::GroupingSet(_))) {
+            if aggregate.group_expr.is_empty() || aggregate.group_expr.iter().any(|e| matches!(e, Expr::GroupingSet(_)))
+            {
                 return None;
             }
             let columns = aggregate.schema.columns();
@@ -154,7 +163,10 @@ fn unique_columns(plan: &LogicalPlan) -> Option<Vec<Column>> {
             inner
                 .iter()
                 .map(|c| {
-                    projection.expr.iter().position(|e| matches!(e.clone().unalias(), Expr::Column(p) if p == *c))
+                    projection
+                        .expr
+                        .iter()
+                        .position(|e| matches!(e.clone().unalias(), Expr::Column(p) if p == *c))
                         .map(|i| output_columns[i].clone())
                 })
                 .collect()
@@ -166,8 +178,8 @@ fn unique_columns(plan: &LogicalPlan) -> Option<Vec<Column>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::common::tree_node::TreeNode;
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    use datafusion::common::tree_node::TreeNode;
     use datafusion::functions_aggregate::expr_fn::min;
     use datafusion::logical_expr::{col, logical_plan::builder::LogicalTableSource, LogicalPlanBuilder};
 
@@ -221,12 +233,20 @@ mod tests {
     #[test]
     fn semi_joins_on_a_unique_side_become_inner_joins_with_the_same_columns() {
         let groups = scan("b").aggregate(vec![col("k")], vec![min(col("v")).alias("m")]).unwrap().alias("g").unwrap();
-        let plan = scan("a").join(groups.build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["g.k"]), None).unwrap().build().unwrap();
+        let plan = scan("a")
+            .join(groups.build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["g.k"]), None)
+            .unwrap()
+            .build()
+            .unwrap();
         let rewritten = key_joins_on_unique_columns(plan.clone()).unwrap();
         assert_eq!(first_join(&rewritten).join_type, JoinType::Inner);
         assert_eq!(rewritten.schema().columns(), plan.schema().columns());
         // Not unique on the join key: stays a semi join.
-        let plan = scan("a").join(scan("b").build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["b.k"]), None).unwrap().build().unwrap();
+        let plan = scan("a")
+            .join(scan("b").build().unwrap(), JoinType::LeftSemi, (vec!["a.k"], vec!["b.k"]), None)
+            .unwrap()
+            .build()
+            .unwrap();
         assert_eq!(first_join(&key_joins_on_unique_columns(plan).unwrap()).join_type, JoinType::LeftSemi);
     }
 }

@@ -29,12 +29,13 @@
 //! side of several tables, a wildcard with options, a right semi or anti
 //! join) is left as it was.
 
+use datafusion::execution::SessionState;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, ObjectName, ObjectNamePart, OrderByKind, Query, Select,
-    SelectItem, SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableWithJoins, VisitMut, VisitorMut, WildcardAdditionalOptions,
+    BinaryOperator, Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, ObjectName, ObjectNamePart, OrderByKind,
+    Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, TableFactor, TableWithJoins, VisitMut,
+    VisitorMut, WildcardAdditionalOptions,
 };
-use datafusion::execution::SessionState;
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::collections::HashMap;
@@ -54,7 +55,8 @@ pub async fn resolve_natural(statement: &mut DFStatement, state: &SessionState) 
                 for twj in &select.from {
                     for (j, join) in twj.joins.iter().enumerate() {
                         if matches!(constraint_ref(&join.join_operator), Some(JoinConstraint::Natural)) {
-                            let left = TableWithJoins { relation: twj.relation.clone(), joins: twj.joins[..j].to_vec() };
+                            let left =
+                                TableWithJoins { relation: twj.relation.clone(), joins: twj.joins[..j].to_vec() };
                             self.0.push((format!("SELECT * FROM {left}"), format!("SELECT * FROM {}", join.relation)));
                         }
                     }
@@ -79,12 +81,14 @@ pub async fn resolve_natural(statement: &mut DFStatement, state: &SessionState) 
             }
         };
         columns.push(match (names(left).await, names(right).await) {
-            (Some(l), Some(r)) => Some(l.into_iter().filter(|n| r.contains(n)).fold(Vec::new(), |mut acc: Vec<String>, n| {
-                if !acc.contains(&n) {
-                    acc.push(n);
-                }
-                acc
-            })),
+            (Some(l), Some(r)) => {
+                Some(l.into_iter().filter(|n| r.contains(n)).fold(Vec::new(), |mut acc: Vec<String>, n| {
+                    if !acc.contains(&n) {
+                        acc.push(n);
+                    }
+                    acc
+                }))
+            }
             _ => None,
         });
     }
@@ -102,7 +106,9 @@ pub async fn resolve_natural(statement: &mut DFStatement, state: &SessionState) 
                         }
                         match self.0.next().flatten() {
                             Some(common) if !common.is_empty() => {
-                                let quoted = common.into_iter().map(|n| ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', n))]));
+                                let quoted = common
+                                    .into_iter()
+                                    .map(|n| ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', n))]));
                                 *constraint = JoinConstraint::Using(quoted.collect());
                             }
                             _ => {}
@@ -127,7 +133,9 @@ pub fn rewrite(statement: &mut DFStatement) {
                 OrderByKind::All(_) => None,
             });
             match query.body.as_mut() {
-                SetExpr::Select(select) => rewrite_select(select, order_by.map(|o| o.iter_mut().map(|e| &mut e.expr).collect())),
+                SetExpr::Select(select) => {
+                    rewrite_select(select, order_by.map(|o| o.iter_mut().map(|e| &mut e.expr).collect()))
+                }
                 other => each_select(other),
             }
             ControlFlow::Continue(())
@@ -235,7 +243,8 @@ fn rewrite_select(select: &mut Select, order_by: Option<Vec<&mut Expr>>) {
         exprs.iter_mut().for_each(|e| replace_in(e, &merged));
     }
     if let Some(order_by) = order_by {
-        let visible: HashMap<String, Expr> = merged.into_iter().filter(|(name, _)| !user_names.contains(name)).collect();
+        let visible: HashMap<String, Expr> =
+            merged.into_iter().filter(|(name, _)| !user_names.contains(name)).collect();
         for expr in order_by {
             replace_in(expr, &visible);
         }
@@ -254,7 +263,8 @@ struct Plan {
 }
 
 fn plan(select: &Select) -> Option<Plan> {
-    let mut plan = Plan { merged: Vec::new(), parts: Vec::new(), conditions: HashMap::new(), first_using: HashMap::new() };
+    let mut plan =
+        Plan { merged: Vec::new(), parts: Vec::new(), conditions: HashMap::new(), first_using: HashMap::new() };
     let mut all_named = true;
     // Each FROM item's qualifier must name it alone: `t.k` would also match
     // `s.t` (or an alias `t`), and `s.t.k = t.k` then compares a column
@@ -310,7 +320,11 @@ fn plan(select: &Select) -> Option<Plan> {
                     None => return None,
                 };
                 let theirs = qualified(&right, name);
-                conditions.push(Expr::BinaryOp { left: Box::new(left.clone()), op: BinaryOperator::Eq, right: Box::new(theirs.clone()) });
+                conditions.push(Expr::BinaryOp {
+                    left: Box::new(left.clone()),
+                    op: BinaryOperator::Eq,
+                    right: Box::new(theirs.clone()),
+                });
                 let value = match kind {
                     Kind::Inner | Kind::Left | Kind::LeftOnly => left,
                     Kind::Right => theirs,
@@ -322,7 +336,11 @@ fn plan(select: &Select) -> Option<Plan> {
                 }
                 excluded.push(name.clone());
             }
-            let condition = conditions.into_iter().reduce(|a, b| Expr::BinaryOp { left: Box::new(a), op: BinaryOperator::And, right: Box::new(b) })?;
+            let condition = conditions.into_iter().reduce(|a, b| Expr::BinaryOp {
+                left: Box::new(a),
+                op: BinaryOperator::And,
+                right: Box::new(b),
+            })?;
             plan.conditions.insert((t, j), condition);
             if kind != Kind::LeftOnly {
                 plan.parts.push(Part { qualifier: right, replace: Vec::new(), exclude: excluded });
@@ -392,7 +410,9 @@ fn kind_of(op: &JoinOperator) -> Option<Kind> {
         JoinOperator::Left(_) | JoinOperator::LeftOuter(_) => Kind::Left,
         JoinOperator::Right(_) | JoinOperator::RightOuter(_) => Kind::Right,
         JoinOperator::FullOuter(_) => Kind::Full,
-        JoinOperator::Semi(_) | JoinOperator::LeftSemi(_) | JoinOperator::Anti(_) | JoinOperator::LeftAnti(_) => Kind::LeftOnly,
+        JoinOperator::Semi(_) | JoinOperator::LeftSemi(_) | JoinOperator::Anti(_) | JoinOperator::LeftAnti(_) => {
+            Kind::LeftOnly
+        }
         _ => return None,
     })
 }
@@ -427,12 +447,18 @@ fn qualified_wildcard(part: &Part) -> SelectItem {
         text += &format!(" EXCLUDE ({})", part.exclude.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", "));
     }
     if !part.replace.is_empty() {
-        text += &format!(" REPLACE ({})", part.replace.iter().map(|(n, e)| format!("{e} AS {n}")).collect::<Vec<_>>().join(", "));
+        text += &format!(
+            " REPLACE ({})",
+            part.replace.iter().map(|(n, e)| format!("{e} AS {n}")).collect::<Vec<_>>().join(", ")
+        );
     }
     let parsed = Parser::new(&GenericDialect).try_with_sql(&text).and_then(|mut p| p.parse_query());
     match parsed.ok().map(|q| *q.body) {
         Some(SetExpr::Select(mut select)) if select.projection.len() == 1 => select.projection.remove(0),
-        _ => SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::ObjectName(name), WildcardAdditionalOptions::default()),
+        _ => SelectItem::QualifiedWildcard(
+            SelectItemQualifiedWildcardKind::ObjectName(name),
+            WildcardAdditionalOptions::default(),
+        ),
     }
 }
 

@@ -10,18 +10,18 @@
 //! error within one batch's work, so cancelled work does not keep running
 //! on the engine's threads after the caller has moved on.
 
+use crate::api::interrupt::Run;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{DataFusionError, Result};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::analyze::AnalyzeExec;
+use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::{StatisticsArgs, StatisticsContext};
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
+use datafusion::physical_plan::{StatisticsArgs, StatisticsContext};
 use futures::StreamExt;
-use crate::api::interrupt::Run;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 

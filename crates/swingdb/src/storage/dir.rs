@@ -86,8 +86,8 @@
 
 use super::failpoint;
 use super::files::{
-    byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, flock, flock_exclusive_within, io_err, lock_byte_shared,
-    open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
+    byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, flock, flock_exclusive_within,
+    io_err, lock_byte_shared, open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
 };
 use super::manifest::{Manifest, FORMAT_VERSION, PLAIN_FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
@@ -159,7 +159,10 @@ impl Lease {
                 return Ok(Self { id, path, _file: file });
             }
         }
-        Err(Error::operational(format!("could not create a lease in {}: every attempt was collected at once", dir.display())))
+        Err(Error::operational(format!(
+            "could not create a lease in {}: every attempt was collected at once",
+            dir.display()
+        )))
     }
 }
 
@@ -462,7 +465,8 @@ impl DbDir {
         let dir = self.root.join(KEYS);
         ensure_private_dir(&dir)?;
         let tmp = dir.join(format!("tmp-{}-{}", self.lease_id()?, self.next_segment.fetch_add(1, Ordering::Relaxed)));
-        let written = create_private_file(&tmp).and_then(|mut f| f.write_all(bytes)).and_then(|_| fs::rename(&tmp, path));
+        let written =
+            create_private_file(&tmp).and_then(|mut f| f.write_all(bytes)).and_then(|_| fs::rename(&tmp, path));
         if let Err(e) = written {
             let _ = fs::remove_file(&tmp);
             return Err(Error::io(format!("saving key run {}", path.display()), e));
@@ -577,8 +581,9 @@ impl DbDir {
     pub fn lock_commits(&self) -> Result<CommitLock> {
         self.refuse_read_only()?;
         let path = self.root.join(COMMIT_LOCK);
-        let file = open_lock_file(&path)?
-            .ok_or_else(|| Error::operational(format!("cannot create {}: is the database on read-only media?", path.display())))?;
+        let file = open_lock_file(&path)?.ok_or_else(|| {
+            Error::operational(format!("cannot create {}: is the database on read-only media?", path.display()))
+        })?;
         if !flock_exclusive_within(&file, COMMIT_LOCK_TIMEOUT).map_err(io_err("locking", &path))? {
             return Err(Error::operational(format!(
                 "another process has held {} for {} s (a commit or garbage collection that does not end); nothing was written",
@@ -685,12 +690,17 @@ impl DbDir {
         };
         if !commit_held.map_err(io_err("locking", &commit_path))? {
             return if wait {
-                Err(Error::operational(format!("{} stayed locked for {} s; garbage was not collected", commit_path.display(), COMMIT_LOCK_TIMEOUT.as_secs())))
+                Err(Error::operational(format!(
+                    "{} stayed locked for {} s; garbage was not collected",
+                    commit_path.display(),
+                    COMMIT_LOCK_TIMEOUT.as_secs()
+                )))
             } else {
                 Ok(skipped)
             };
         }
-        let gc_held = if wait { flock(&gc_file, libc::LOCK_EX).map(|_| true) } else { try_flock(&gc_file, libc::LOCK_EX) };
+        let gc_held =
+            if wait { flock(&gc_file, libc::LOCK_EX).map(|_| true) } else { try_flock(&gc_file, libc::LOCK_EX) };
         if !gc_held.map_err(io_err("locking", &gc_path))? {
             return Ok(skipped);
         }
@@ -745,7 +755,8 @@ impl DbDir {
                 }
             };
             let files = manifest.segment_files().map(str::to_string);
-            let pinned = byte_locked_elsewhere(gc_file, version).map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
+            let pinned = byte_locked_elsewhere(gc_file, version)
+                .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
             if version >= latest || pinned {
                 keep_files.extend(files);
             } else {
@@ -840,8 +851,8 @@ fn init(root: &Path) -> Result<()> {
 
 fn check_marker(marker: &Path) -> Result<()> {
     let text = fs::read_to_string(marker).map_err(io_err("reading", marker))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::corruption(format!("{} is damaged: {e}", marker.display())))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| Error::corruption(format!("{} is damaged: {e}", marker.display())))?;
     if json.get("format").and_then(|v| v.as_str()) != Some("swingdb") {
         return Err(Error::operational(format!("{} is not a swingdb marker file", marker.display())));
     }
@@ -888,7 +899,11 @@ mod tests {
         std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
         for path in [&db, &shared.join("project").join("new")] {
             let err = DbDir::open(path, true, false).unwrap_err();
-            assert!(err.message().contains("shared, can be written by other users without the sticky bit (mode 777)"), "{}", err.message());
+            assert!(
+                err.message().contains("shared, can be written by other users without the sticky bit (mode 777)"),
+                "{}",
+                err.message()
+            );
         }
         assert!(!shared.join("project").join("new").exists(), "nothing was made");
         drop(DbDir::open(&db, false, true).unwrap()); // reading stays allowed
@@ -953,7 +968,10 @@ mod tests {
         std::fs::write(root.join(SEGMENTS).join("gone-0.arrow"), "x").unwrap();
         let report = db.collect_garbage(true).unwrap();
         assert_eq!(report.kept_for, Some(root.join(MANIFESTS).join(manifest_name(1))));
-        assert!(root.join(SEGMENTS).join("gone-0.arrow").exists(), "a segment the damaged manifest may name was removed");
+        assert!(
+            root.join(SEGMENTS).join("gone-0.arrow").exists(),
+            "a segment the damaged manifest may name was removed"
+        );
         // Without it, the dead writer's file goes.
         std::fs::remove_file(root.join(MANIFESTS).join(manifest_name(1))).unwrap();
         let report = db.collect_garbage(true).unwrap();

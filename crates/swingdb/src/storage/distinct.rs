@@ -44,15 +44,26 @@ impl DistinctSketch {
         let nulls = array.logical_nulls();
         match array.data_type() {
             DataType::Boolean => sketch.add_all(nulls, array.as_boolean().values().iter().map(|b| mix(b as u64))),
-            DataType::Utf8 => sketch.add_all(nulls, array.as_string::<i32>().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes()))),
-            DataType::LargeUtf8 => sketch.add_all(nulls, array.as_string::<i64>().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes()))),
-            DataType::Utf8View => sketch.add_all(nulls, array.as_string_view().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes()))),
-            DataType::Binary => sketch.add_all(nulls, array.as_binary::<i32>().iter().map(|s| hash_bytes(s.unwrap_or(&[])))),
-            DataType::LargeBinary => sketch.add_all(nulls, array.as_binary::<i64>().iter().map(|s| hash_bytes(s.unwrap_or(&[])))),
+            DataType::Utf8 => {
+                sketch.add_all(nulls, array.as_string::<i32>().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes())))
+            }
+            DataType::LargeUtf8 => {
+                sketch.add_all(nulls, array.as_string::<i64>().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes())))
+            }
+            DataType::Utf8View => {
+                sketch.add_all(nulls, array.as_string_view().iter().map(|s| hash_bytes(s.unwrap_or("").as_bytes())))
+            }
+            DataType::Binary => {
+                sketch.add_all(nulls, array.as_binary::<i32>().iter().map(|s| hash_bytes(s.unwrap_or(&[]))))
+            }
+            DataType::LargeBinary => {
+                sketch.add_all(nulls, array.as_binary::<i64>().iter().map(|s| hash_bytes(s.unwrap_or(&[]))))
+            }
             data_type => {
                 let width = data_type.primitive_width()?;
                 let data = array.to_data();
-                let bytes = &data.buffers().first()?.as_slice()[data.offset() * width..(data.offset() + data.len()) * width];
+                let bytes =
+                    &data.buffers().first()?.as_slice()[data.offset() * width..(data.offset() + data.len()) * width];
                 match width {
                     // The common widths get loops the compiler specializes.
                     4 => sketch.add_all(nulls, bytes.chunks_exact(4).map(hash_fixed)),
@@ -121,7 +132,8 @@ impl<'de> Deserialize<'de> for DistinctSketch {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         let bytes = base64::engine::general_purpose::STANDARD.decode(text).map_err(serde::de::Error::custom)?;
-        let registers = bytes.try_into().map_err(|_| serde::de::Error::custom("a distinct-count sketch of the wrong size"))?;
+        let registers =
+            bytes.try_into().map_err(|_| serde::de::Error::custom("a distinct-count sketch of the wrong size"))?;
         Ok(Self { registers })
     }
 }
@@ -170,7 +182,11 @@ pub(super) fn le_word(bytes: &[u8]) -> u64 {
         8 => u64::from_le_bytes(bytes.try_into().expect("8 bytes")),
         // Two overlapping 4-byte loads; the bytes both cover are the same in each.
         4..=7 => u32_at(0) | (u32_at(n - 4) << (8 * (n - 4))),
-        1..=3 => u64::from(bytes[0]) | (u64::from(bytes[n / 2]) << (8 * (n / 2))) | (u64::from(bytes[n - 1]) << (8 * (n - 1))),
+        1..=3 => {
+            u64::from(bytes[0])
+                | (u64::from(bytes[n / 2]) << (8 * (n / 2)))
+                | (u64::from(bytes[n - 1]) << (8 * (n - 1)))
+        }
         0 => 0,
         _ => unreachable!("at most 8 bytes"),
     }
@@ -221,9 +237,14 @@ mod tests {
     #[test]
     fn nulls_are_not_values_and_slices_hash_only_their_rows() {
         let sketch = |array: ArrayRef| DistinctSketch::of(&array).unwrap();
-        assert_eq!(sketch(Arc::new(Int64Array::from(vec![Some(1), None, Some(2), None]))), sketch(Arc::new(Int64Array::from(vec![1, 2]))));
-        let wide: ArrayRef = Arc::new(Decimal128Array::from_iter_values(0..10_000).with_precision_and_scale(15, 2).unwrap());
-        let tail: ArrayRef = Arc::new(Decimal128Array::from_iter_values(9_990..10_000).with_precision_and_scale(15, 2).unwrap());
+        assert_eq!(
+            sketch(Arc::new(Int64Array::from(vec![Some(1), None, Some(2), None]))),
+            sketch(Arc::new(Int64Array::from(vec![1, 2])))
+        );
+        let wide: ArrayRef =
+            Arc::new(Decimal128Array::from_iter_values(0..10_000).with_precision_and_scale(15, 2).unwrap());
+        let tail: ArrayRef =
+            Arc::new(Decimal128Array::from_iter_values(9_990..10_000).with_precision_and_scale(15, 2).unwrap());
         assert_eq!(sketch(wide.slice(9_990, 10)), sketch(tail));
         assert_ne!(sketch(wide.slice(0, 10)), sketch(wide.slice(9_990, 10)));
         let text: ArrayRef = Arc::new(StringArray::from(vec!["a", "b", "c", "d"]));

@@ -54,7 +54,10 @@ pub const NAMES: &[&str] = &[
 
 /// The failpoints a commit passes (the crash scenario aborts at each in turn).
 pub fn commit_path() -> impl Iterator<Item = &'static str> {
-    NAMES.iter().copied().filter(|n| !["share.", "attach.", "sweep.", "pipe.", "sequence."].iter().any(|p| n.starts_with(p)))
+    NAMES
+        .iter()
+        .copied()
+        .filter(|n| !["share.", "attach.", "sweep.", "pipe.", "sequence."].iter().any(|p| n.starts_with(p)))
 }
 
 #[cfg(feature = "failpoints")]
@@ -102,8 +105,10 @@ mod imp {
 
     static POINTS: LazyLock<Mutex<HashMap<String, Action>>> = LazyLock::new(|| {
         let mut map = HashMap::new();
-        for item in std::env::var("SWINGDB_FAILPOINTS").unwrap_or_default().split(';').filter(|s| !s.trim().is_empty()) {
-            let (name, action) = item.split_once('=').unwrap_or_else(|| panic!("SWINGDB_FAILPOINTS: '{item}' is not name=action"));
+        for item in std::env::var("SWINGDB_FAILPOINTS").unwrap_or_default().split(';').filter(|s| !s.trim().is_empty())
+        {
+            let (name, action) =
+                item.split_once('=').unwrap_or_else(|| panic!("SWINGDB_FAILPOINTS: '{item}' is not name=action"));
             match parse_action(action) {
                 Some(Some(a)) => {
                     map.insert(name.trim().to_string(), a);

@@ -58,7 +58,12 @@ pub fn create_private_file(path: &Path) -> io::Result<File> {
 pub fn open_lock_file(path: &Path) -> Result<Option<File>> {
     let file = match OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(FILE_MODE).open(path) {
         Ok(f) => f,
-        Err(e) if matches!(e.raw_os_error(), Some(libc::EROFS | libc::EACCES | libc::EPERM | libc::ENOSPC | libc::EDQUOT)) => {
+        Err(e)
+            if matches!(
+                e.raw_os_error(),
+                Some(libc::EROFS | libc::EACCES | libc::EPERM | libc::ENOSPC | libc::EDQUOT)
+            ) =>
+        {
             match File::open(path) {
                 Ok(f) => return Ok(Some(f)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),

@@ -68,7 +68,8 @@ pub fn check_foreign_keys(
     if after.removes_rows_of(before) {
         for (child_name, child, fk) in referencing(tables, name).filter(|(child, _, _)| child.as_str() != name) {
             for segment in &child.segments {
-                check_rows(store, indexes, child_name, child, (segment, 0), fk, after).map_err(|e| removal_error(e, child_name))?;
+                check_rows(store, indexes, child_name, child, (segment, 0), fk, after)
+                    .map_err(|e| removal_error(e, child_name))?;
             }
             check.touched.push(child_name.clone());
         }
@@ -96,10 +97,9 @@ fn removal_error(e: Error, child: &str) -> Error {
 }
 
 fn table<'a>(tables: &'a BTreeMap<String, Arc<TableMeta>>, name: &str) -> Result<&'a TableMeta> {
-    tables
-        .get(name)
-        .map(|t| t.as_ref())
-        .ok_or_else(|| Error::new(ErrorKind::Integrity, format!("table '{name}', which a FOREIGN KEY references, does not exist")))
+    tables.get(name).map(|t| t.as_ref()).ok_or_else(|| {
+        Error::new(ErrorKind::Integrity, format!("table '{name}', which a FOREIGN KEY references, does not exist"))
+    })
 }
 
 /// Checks the rows of `segment` of `child` (named `child_name`), from the
@@ -113,13 +113,13 @@ fn check_rows(
     fk: &ForeignKey,
     parent: &TableMeta,
 ) -> Result<()> {
-    let (key_name, _) = parent
-        .constraints
-        .keys()
-        .find(|(_, columns)| *columns == fk.parent_columns.as_slice())
-        .ok_or_else(|| Error::programming(format!("{} of table '{child_name}': table '{}' has no such key", fk.sql(), fk.parent)))?;
+    let (key_name, _) =
+        parent.constraints.keys().find(|(_, columns)| *columns == fk.parent_columns.as_slice()).ok_or_else(|| {
+            Error::programming(format!("{} of table '{child_name}': table '{}' has no such key", fk.sql(), fk.parent))
+        })?;
     check_keys(store, indexes, &fk.parent, parent)?;
-    let index = indexes.get(&(fk.parent.clone(), key_name.clone())).ok_or_else(|| Error::internal("a key index is missing"))?;
+    let index =
+        indexes.get(&(fk.parent.clone(), key_name.clone())).ok_or_else(|| Error::internal("a key index is missing"))?;
     let parent_key = KeyColumns::new(&parent.schema, &fk.parent_columns)?;
     let child_key = KeyColumns::new(&child.schema, &fk.columns)?;
     for batch in store.map(child, segment)?.batches_from(Some(&child_key.positions), from)? {

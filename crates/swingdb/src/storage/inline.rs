@@ -193,7 +193,13 @@ pub fn grow_tail(tail: &SegmentMeta, added: &SegmentMeta) -> Result<Option<Segme
 }
 
 /// The statistics of `a_rows` rows described by `a` followed by `b_rows` described by `b`.
-fn merge_stats(a: &ColumnStats, a_rows: u64, b: &ColumnStats, b_rows: u64, data_type: &DataType) -> Result<ColumnStats> {
+fn merge_stats(
+    a: &ColumnStats,
+    a_rows: u64,
+    b: &ColumnStats,
+    b_rows: u64,
+    data_type: &DataType,
+) -> Result<ColumnStats> {
     let nulls = a.nulls + b.nulls;
     if a.nulls == a_rows {
         return Ok(ColumnStats { nulls, ..b.clone() });
@@ -225,8 +231,12 @@ mod tests {
     use datafusion::arrow::datatypes::{Field, Schema};
 
     fn row(id: i64, s: Option<&str>) -> RecordBatch {
-        let schema = Arc::new(Schema::new(vec![Field::new("id", DataType::Int64, false), Field::new("s", DataType::Utf8, true)]));
-        RecordBatch::try_new(schema, vec![Arc::new(Int64Array::from(vec![id])), Arc::new(StringArray::from(vec![s]))]).unwrap()
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("s", DataType::Utf8, true),
+        ]));
+        RecordBatch::try_new(schema, vec![Arc::new(Int64Array::from(vec![id])), Arc::new(StringArray::from(vec![s]))])
+            .unwrap()
     }
 
     #[test]
@@ -239,11 +249,18 @@ mod tests {
         let rows = tail.inline.as_ref().unwrap();
         assert_eq!((tail.file.as_str(), tail.rows, rows.rows()), ("t-1.inline", 11, 11));
         assert!(rows.batches().len() <= 4, "{} batches", rows.batches().len());
-        let ids: Vec<i64> = rows.batches().iter().flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec()).collect();
+        let ids: Vec<i64> = rows
+            .batches()
+            .iter()
+            .flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec())
+            .collect();
         assert_eq!(ids, [5, 3, 9, 4, 7, 1, 8, 2, 6, 10, 0]);
         assert_eq!((tail.stats[0].min.as_deref(), tail.stats[0].max.as_deref()), (Some("0"), Some("10")));
         // Strings compare as text; the first row's NULL is counted, not a bound.
-        assert_eq!((tail.stats[1].min.as_deref(), tail.stats[1].max.as_deref(), tail.stats[1].nulls), (Some("s0"), Some("s9"), 1));
+        assert_eq!(
+            (tail.stats[1].min.as_deref(), tail.stats[1].max.as_deref(), tail.stats[1].nulls),
+            (Some("s0"), Some("s9"), 1)
+        );
     }
 
     #[test]
@@ -254,7 +271,12 @@ mod tests {
         assert_eq!(back, segment);
         assert!(segment.inline.as_ref().unwrap().fits_manifest().unwrap());
         let long = "x".repeat(INLINE_MAX_BYTES);
-        assert!(!inline_segment("t-2.inline".into(), row(1, Some(&long))).unwrap().inline.unwrap().fits_manifest().unwrap());
+        assert!(!inline_segment("t-2.inline".into(), row(1, Some(&long)))
+            .unwrap()
+            .inline
+            .unwrap()
+            .fits_manifest()
+            .unwrap());
         let damaged = text.replacen("\"inline\":\"", "\"inline\":\"!!", 1);
         assert!(serde_json::from_str::<SegmentMeta>(&damaged).is_err());
     }

@@ -73,7 +73,12 @@ pub enum Indexed {
 impl KeyRun {
     /// The run of `segment` (of `table`) for `key`: the saved one if it is
     /// intact, else built from the segment (see [`KeyRun::save`]).
-    pub fn of_segment(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, key: &KeyColumns) -> Result<Indexed> {
+    pub fn of_segment(
+        store: &SegmentStore,
+        table: &TableMeta,
+        segment: &SegmentMeta,
+        key: &KeyColumns,
+    ) -> Result<Indexed> {
         let dir = store.dir();
         let path = dir.key_run_path(&segment.file, &fingerprint(table, key));
         if let Some(run) = Self::open(&path) {
@@ -185,7 +190,9 @@ fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
     let columns: Vec<(u32, String)> = key
         .positions
         .iter()
-        .map(|&p| (table.column_ids.ids.get(p).copied().unwrap_or(p as u32), table.schema.field(p).data_type().to_string()))
+        .map(|&p| {
+            (table.column_ids.ids.get(p).copied().unwrap_or(p as u32), table.schema.field(p).data_type().to_string())
+        })
         .collect();
     format!("{:08x}", crc32fast::hash(format!("{columns:?}").as_bytes()))
 }

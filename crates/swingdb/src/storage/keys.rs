@@ -93,7 +93,8 @@ impl KeyIndex {
                 self.keys.remove(key);
             }
         }
-        let gone_runs: Vec<(String, Arc<KeyRun>)> = self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
+        let gone_runs: Vec<(String, Arc<KeyRun>)> =
+            self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
         let mut added = Added::default();
         let outcome = self.add_segments(store, table, &key, &gone, &mut added);
         if !matches!(outcome, Ok(None)) {
@@ -124,7 +125,14 @@ impl KeyIndex {
 
     /// Indexes the rows of `table`'s segments not indexed yet, recording
     /// them in `added`; stops at the first value found twice and returns it.
-    fn add_segments(&mut self, store: &SegmentStore, table: &TableMeta, key: &KeyColumns, gone: &[String], added: &mut Added) -> Result<Option<Vec<u8>>> {
+    fn add_segments(
+        &mut self,
+        store: &SegmentStore,
+        table: &TableMeta,
+        key: &KeyColumns,
+        gone: &[String],
+        added: &mut Added,
+    ) -> Result<Option<Vec<u8>>> {
         for segment in &table.segments {
             if self.runs.contains_key(&segment.file) {
                 continue;
@@ -237,12 +245,20 @@ impl KeyColumns {
 
 /// Row `row` of named columns as error messages show it: `a = 1, b = x`.
 pub fn describe_row<'a>(columns: impl IntoIterator<Item = (&'a String, &'a ArrayRef)>, row: usize) -> Result<String> {
-    let shown = columns.into_iter().map(|(name, array)| Ok(format!("{name} = {}", ScalarValue::try_from_array(array, row)?)));
+    let shown =
+        columns.into_iter().map(|(name, array)| Ok(format!("{name} = {}", ScalarValue::try_from_array(array, row)?)));
     Ok(shown.collect::<Result<Vec<_>>>()?.join(", "))
 }
 
 /// Calls `f(key)` for each non-NULL key of `segment` (of `table`) from row `from` on.
-fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, from: usize, key: &KeyColumns, mut f: impl FnMut(&[u8])) -> Result<()> {
+fn for_each_key(
+    store: &SegmentStore,
+    table: &TableMeta,
+    segment: &SegmentMeta,
+    from: usize,
+    key: &KeyColumns,
+    mut f: impl FnMut(&[u8]),
+) -> Result<()> {
     for batch in store.map(table, segment)?.batches_from(Some(&key.positions), from)? {
         key.for_each(batch.columns(), |value, _| f(value))?;
     }
@@ -251,6 +267,8 @@ fn for_each_key(store: &SegmentStore, table: &TableMeta, segment: &SegmentMeta, 
 
 /// The error for `value` of key `key`, which the table holds twice.
 fn duplicate_error(table: &TableMeta, name: &str, key: &str, columns: &[String], value: &[u8]) -> Error {
-    let shown = KeyColumns::new(&table.schema, columns).and_then(|k| k.describe(value)).unwrap_or_else(|_| "a value".to_string());
+    let shown = KeyColumns::new(&table.schema, columns)
+        .and_then(|k| k.describe(value))
+        .unwrap_or_else(|_| "a value".to_string());
     Error::new(ErrorKind::Integrity, format!("duplicate key in table '{name}': {key} already has {shown}"))
 }

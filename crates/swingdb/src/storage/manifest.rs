@@ -197,9 +197,13 @@ impl Constraints {
 
     /// Every key (the primary key first) with its SQL name, e.g. `PRIMARY KEY (id)`.
     pub fn keys(&self) -> impl Iterator<Item = (String, &[String])> {
-        let primary = self.primary_key.iter().map(|cols| (format!("PRIMARY KEY ({})", cols.join(", ")), cols.as_slice()));
+        let primary =
+            self.primary_key.iter().map(|cols| (format!("PRIMARY KEY ({})", cols.join(", ")), cols.as_slice()));
         let unique = self.unique.iter().map(|cols| (format!("UNIQUE ({})", cols.join(", ")), cols.as_slice()));
-        let indexes = self.unique_indexes.iter().map(|(name, cols)| (format!("UNIQUE INDEX {name} ({})", cols.join(", ")), cols.as_slice()));
+        let indexes = self
+            .unique_indexes
+            .iter()
+            .map(|(name, cols)| (format!("UNIQUE INDEX {name} ({})", cols.join(", ")), cols.as_slice()));
         primary.chain(unique).chain(indexes)
     }
 }
@@ -244,7 +248,14 @@ impl TableMeta {
 
     /// A table of `segments`, last changed in version `modified`.
     pub fn table(schema: SchemaRef, segments: Vec<SegmentMeta>, modified: u64) -> Self {
-        Self { schema, segments, modified, definition: None, constraints: Constraints::default(), column_ids: ColumnIds::default() }
+        Self {
+            schema,
+            segments,
+            modified,
+            definition: None,
+            constraints: Constraints::default(),
+            column_ids: ColumnIds::default(),
+        }
     }
 
     /// This table holding `segments` instead (all else kept). Segments
@@ -381,7 +392,9 @@ impl TableMeta {
         match self.segment_column(segment, index) {
             Some(at) => segment.stats.get(at).cloned(),
             None => Some(match self.fill(index) {
-                Some(value) => ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0, distinct: None },
+                Some(value) => {
+                    ColumnStats { min: Some(value.to_string()), max: Some(value.to_string()), nulls: 0, distinct: None }
+                }
                 None => ColumnStats { min: None, max: None, nulls: segment.rows, distinct: None },
             }),
         }
@@ -392,7 +405,10 @@ impl TableMeta {
     /// sketched type. [`Self::column_stats`] leaves it out: it is the same for
     /// every such segment, and only the planner's estimates need it.
     pub fn fill_sketch(&self, index: usize) -> Option<DistinctSketch> {
-        let one = datafusion::scalar::ScalarValue::try_from_string(self.fill(index)?.to_string(), self.schema.field(index).data_type());
+        let one = datafusion::scalar::ScalarValue::try_from_string(
+            self.fill(index)?.to_string(),
+            self.schema.field(index).data_type(),
+        );
         DistinctSketch::of(&one.and_then(|v| v.to_array()).ok()?)
     }
 
@@ -415,14 +431,20 @@ impl TableMeta {
     /// error of a CREATE whose name this entry (of another kind) has.
     pub fn name_taken(&self, name: &str, wanted: &str) -> crate::error::Error {
         let kind = self.kind();
-        crate::error::Error::programming(format!("'{name}' is a {kind}; DROP {} it first to name a {wanted} so", kind.to_uppercase()))
+        crate::error::Error::programming(format!(
+            "'{name}' is a {kind}; DROP {} it first to name a {wanted} so",
+            kind.to_uppercase()
+        ))
     }
 
     /// "'name' is a KIND, not a `wanted`; use DROP KIND": the error of a
     /// DROP `wanted` that names this entry (of another kind).
     pub fn not_a(&self, name: &str, wanted: &str) -> crate::error::Error {
         let kind = self.kind();
-        crate::error::Error::programming(format!("'{name}' is a {kind}, not a {wanted}; use DROP {}", kind.to_uppercase()))
+        crate::error::Error::programming(format!(
+            "'{name}' is a {kind}, not a {wanted}; use DROP {}",
+            kind.to_uppercase()
+        ))
     }
 
     /// The `CREATE VIEW` statement of a view.
@@ -538,8 +560,9 @@ fn decode_schema(columns: &[ColumnMeta]) -> Result<SchemaRef> {
     let fields = columns
         .iter()
         .map(|c| {
-            let dt = DataType::from_str(&c.data_type)
-                .map_err(|e| Error::corruption(format!("manifest has unknown type {:?} for column '{}': {e}", c.data_type, c.name)))?;
+            let dt = DataType::from_str(&c.data_type).map_err(|e| {
+                Error::corruption(format!("manifest has unknown type {:?} for column '{}': {e}", c.data_type, c.name))
+            })?;
             Ok(Field::new(&c.name, dt, c.nullable))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -555,7 +578,9 @@ fn decode_column_ids(name: &str, columns: &[ColumnMeta], next: Option<u32>, orig
         Some(next) if ids.len() == columns.len() && ids.iter().all(|&id| id < next) => {
             Ok(ColumnIds { ids, fills: columns.iter().map(|c| c.fill.clone()).collect(), next })
         }
-        _ => Err(Error::corruption(format!("manifest {origin} is damaged: the column ids of table '{name}' are incomplete"))),
+        _ => Err(Error::corruption(format!(
+            "manifest {origin} is damaged: the column ids of table '{name}' are incomplete"
+        ))),
     }
 }
 
@@ -628,9 +653,17 @@ impl Manifest {
                     (None, Some(sql), None) => Some(Definition::Macro(sql)),
                     (None, None, Some(sequence)) => match sequence.problem() {
                         None => Some(Definition::Sequence(sequence)),
-                        Some(problem) => return Err(Error::corruption(format!("manifest {origin} is damaged: sequence '{name}': {problem}"))),
+                        Some(problem) => {
+                            return Err(Error::corruption(format!(
+                                "manifest {origin} is damaged: sequence '{name}': {problem}"
+                            )))
+                        }
                     },
-                    _ => return Err(Error::corruption(format!("manifest {origin} is damaged: '{name}' is defined as more than one kind of object"))),
+                    _ => {
+                        return Err(Error::corruption(format!(
+                            "manifest {origin} is damaged: '{name}' is defined as more than one kind of object"
+                        )))
+                    }
                 };
                 let meta = TableMeta {
                     schema,
@@ -689,7 +722,11 @@ mod tests {
         assert_eq!(json["format_version"], FORMAT_VERSION);
         let back = Manifest::from_json(&bytes, "test").unwrap();
         assert_eq!(back, m);
-        assert_eq!(back.segment_files().collect::<Vec<_>>(), vec!["lease-0.seq"], "the counter is kept by the collector");
+        assert_eq!(
+            back.segment_files().collect::<Vec<_>>(),
+            vec!["lease-0.seq"],
+            "the counter is kept by the collector"
+        );
         // Edited to count by 0 and checksummed again, as someone writing
         // the file on purpose would: refused, not handed out for ever.
         let mut json: ManifestJson = serde_json::from_slice(&bytes).unwrap();
@@ -740,7 +777,10 @@ mod tests {
             crc32: 1,
             layout_crc32: None,
             column_crc32: vec![],
-            stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0, distinct: None }; columns],
+            stats: vec![
+                ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0, distinct: None };
+                columns
+            ],
             column_ids: None,
             inline: None,
         }
@@ -748,7 +788,8 @@ mod tests {
 
     #[test]
     fn added_and_dropped_columns_are_found_by_id_in_older_segments() {
-        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("b", DataType::Utf8, true)]));
+        let schema =
+            Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true), Field::new("b", DataType::Utf8, true)]));
         let table = TableMeta::table(schema, vec![segment("old.arrow", 2)], 1);
         assert!(!table.is_altered());
         let added = table.add_column(Field::new("c", DataType::Int64, true), Some("7".into()));
@@ -813,7 +854,8 @@ mod tests {
         // Whitespace is not content: a reformatted manifest still checks.
         let compact = serde_json::to_vec(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
         assert_eq!(Manifest::from_json(&compact, "m.json").unwrap(), m);
-        for (from, to) in [("\"9999\"", "\"6999\""), ("\"rows\": 3", "\"rows\": 4"), ("\"crc32\": 42", "\"crc32\": 43")] {
+        for (from, to) in [("\"9999\"", "\"6999\""), ("\"rows\": 3", "\"rows\": 4"), ("\"crc32\": 42", "\"crc32\": 43")]
+        {
             assert!(text.contains(from), "{from} in {text}");
             let err = Manifest::from_json(text.replacen(from, to, 1).as_bytes(), "m.json").unwrap_err();
             assert_eq!(err.kind(), crate::error::ErrorKind::Corruption, "{from}");

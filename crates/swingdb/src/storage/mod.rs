@@ -19,7 +19,10 @@ pub mod writer;
 
 pub use dir::{CommitLock, DbDir, GcReport};
 pub use distinct::DistinctSketch;
-pub use manifest::{same_tables, ColumnIds, ColumnStats, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta, FORMAT_VERSION};
+pub use manifest::{
+    same_tables, ColumnIds, ColumnStats, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta,
+    FORMAT_VERSION,
+};
 pub use segment::MappedSegment;
 pub use segment_write::write_segment;
 pub use sequence::Sequence;

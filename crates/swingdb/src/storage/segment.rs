@@ -11,11 +11,11 @@ use datafusion::arrow::ipc::convert::fb_to_schema;
 use datafusion::arrow::ipc::reader::{read_footer_length, FileDecoder};
 use datafusion::arrow::ipc::root_as_footer;
 use memmap2::Mmap;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
@@ -125,9 +125,8 @@ impl MappedSegment {
             }
         }
         let mapping = Arc::new(Mapping { buffer, file });
-        let (schema, batches) = decode(&mapping.buffer, trusted).map_err(|e| {
-            Error::corruption(format!("segment {shown} is damaged: {}", e.message()))
-        })?;
+        let (schema, batches) = decode(&mapping.buffer, trusted)
+            .map_err(|e| Error::corruption(format!("segment {shown} is damaged: {}", e.message())))?;
         if schema.fields().len() != meta.stats.len() {
             return Err(Error::corruption(format!(
                 "segment {shown} holds {} columns, the manifest says {}",
@@ -137,7 +136,10 @@ impl MappedSegment {
         }
         let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
         if rows as u64 != meta.rows {
-            return Err(Error::corruption(format!("segment {shown} holds {rows} rows, the manifest says {}", meta.rows)));
+            return Err(Error::corruption(format!(
+                "segment {shown} holds {rows} rows, the manifest says {}",
+                meta.rows
+            )));
         }
         MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
         let checks: Vec<ColumnCheck> = match (verify, per_column) {
@@ -250,7 +252,8 @@ pub(super) fn written_checksums(file: &File) -> Result<(u32, Vec<u32>)> {
 /// user can change every file of that user, a database's own included.
 pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result<SegmentMeta> {
     let buffer = map_file(file).map_err(|e| Error::io(format!("mapping offered segment {name}"), e))?;
-    let damaged = |e: Error| Error::corruption(format!("offered segment {name} is not a valid segment: {}", e.message()));
+    let damaged =
+        |e: Error| Error::corruption(format!("offered segment {name} is not a valid segment: {}", e.message()));
     let (found, batches) = decode(&buffer, false).map_err(damaged)?;
     let types = |s: &SchemaRef| s.fields().iter().map(|f| f.data_type().clone()).collect::<Vec<_>>();
     if types(&found) != types(schema) {
@@ -289,7 +292,8 @@ fn footer(buffer: &Buffer) -> Result<(datafusion::arrow::ipc::Footer<'_>, usize)
         return Err(Error::corruption("footer length points outside the file"));
     }
     let start = len - 10 - footer_len;
-    let footer = root_as_footer(&buffer[start..len - 10]).map_err(|e| Error::corruption(format!("unreadable footer: {e}")))?;
+    let footer =
+        root_as_footer(&buffer[start..len - 10]).map_err(|e| Error::corruption(format!("unreadable footer: {e}")))?;
     Ok((footer, start))
 }
 
@@ -299,7 +303,11 @@ fn layout_crc(buffer: &Buffer) -> Result<u32> {
     let (footer, footer_start) = footer(buffer)?;
     let mut hasher = crc32fast::Hasher::new();
     for block in footer.dictionaries().iter().flatten() {
-        hasher.update(&checked_slice(buffer, block.offset(), block.metaDataLength() as usize + block.bodyLength() as usize)?);
+        hasher.update(&checked_slice(
+            buffer,
+            block.offset(),
+            block.metaDataLength() as usize + block.bodyLength() as usize,
+        )?);
     }
     for block in footer.recordBatches().iter().flatten() {
         hasher.update(&checked_slice(buffer, block.offset(), block.metaDataLength() as usize)?);

@@ -22,14 +22,18 @@ use super::files::create_private_file;
 use super::manifest::{ColumnStats, SegmentMeta};
 use super::segment::{written_checksums, ALIGNMENT};
 use crate::error::{Error, Result};
-use datafusion::arrow::array::{Array, ArrayData, ArrayRef, AsArray, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch, StringArray};
+use datafusion::arrow::array::{
+    Array, ArrayData, ArrayRef, AsArray, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch, StringArray,
+};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::compute::{cast, concat_batches};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::arrow::ipc::convert::IpcSchemaEncoder;
 use datafusion::arrow::ipc::writer::{write_message, DictionaryTracker, FileWriter, IpcDataGenerator, IpcWriteOptions};
-use datafusion::arrow::ipc::{Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder};
+use datafusion::arrow::ipc::{
+    Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder,
+};
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
 use flatbuffers::FlatBufferBuilder;
@@ -156,8 +160,12 @@ pub fn column_stats(pieces: &[ArrayRef]) -> Result<ColumnStats> {
         distinct = distinct.zip(DistinctSketch::of(piece)).map(|(a, b)| a.merged(&b));
     }
     let (min, max) = match first.data_type() {
-        DataType::Utf8 => string_extremes::<i32>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max))),
-        DataType::LargeUtf8 => string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max))),
+        DataType::Utf8 => {
+            string_extremes::<i32>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max)))
+        }
+        DataType::LargeUtf8 => {
+            string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max)))
+        }
         data_type => {
             let mut min = MinAccumulator::try_new(data_type)?;
             let mut max = MaxAccumulator::try_new(data_type)?;
@@ -181,7 +189,10 @@ fn string_extremes<O: OffsetSizeTrait>(pieces: &[ArrayRef]) -> Option<(&str, &st
         let strings = piece.as_string::<O>();
         if strings.null_count() == 0 {
             let values = strings.value_data();
-            strings.value_offsets().windows(2).for_each(|w| widen(&mut extremes, &values[w[0].as_usize()..w[1].as_usize()]));
+            strings
+                .value_offsets()
+                .windows(2)
+                .for_each(|w| widen(&mut extremes, &values[w[0].as_usize()..w[1].as_usize()]));
         } else {
             strings.iter().flatten().for_each(|s| widen(&mut extremes, s.as_bytes()));
         }
@@ -198,7 +209,9 @@ type Keyed<'a> = (u64, &'a [u8]);
 fn widen<'a>(extremes: &mut Option<(Keyed<'a>, Keyed<'a>)>, s: &'a [u8]) {
     // With equal keys, strings of at most 8 bytes differ only in trailing NUL
     // bytes, so the shorter is the lesser.
-    let less = |(ka, a): Keyed, (kb, b): Keyed| ka < kb || (ka == kb && if a.len().max(b.len()) <= 8 { a.len() < b.len() } else { a < b });
+    let less = |(ka, a): Keyed, (kb, b): Keyed| {
+        ka < kb || (ka == kb && if a.len().max(b.len()) <= 8 { a.len() < b.len() } else { a < b })
+    };
     let this = (le_word(&s[..s.len().min(8)]).swap_bytes(), s);
     match extremes {
         None => *extremes = Some((this, this)),
@@ -260,7 +273,11 @@ fn column_bytes(pieces: &[RecordBatch], c: usize) -> usize {
 
 /// `work(i)` for each `i` in `0..n`, in order, on up to [`STATS_THREADS`]
 /// threads (as many as cores), the costliest (`cost`) started first.
-fn in_parallel<T: Send>(n: usize, cost: impl Fn(usize) -> usize, work: impl Fn(usize) -> Result<T> + Sync) -> Result<Vec<T>> {
+fn in_parallel<T: Send>(
+    n: usize,
+    cost: impl Fn(usize) -> usize,
+    work: impl Fn(usize) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(cost(i)));
     let threads = std::thread::available_parallelism().map_or(1, |c| c.get()).clamp(1, STATS_THREADS).min(n);
@@ -282,7 +299,10 @@ fn in_parallel<T: Send>(n: usize, cost: impl Fn(usize) -> usize, work: impl Fn(u
     for (i, result) in done.into_iter().flatten() {
         results[i] = Some(result);
     }
-    results.into_iter().map(|r| r.unwrap_or_else(|| Err(Error::internal("computing segment statistics panicked")))).collect()
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(Error::internal("computing segment statistics panicked"))))
+        .collect()
 }
 
 /// Writes and syncs the file of [`write_segment`]: its size, CRC-32, and
@@ -339,12 +359,19 @@ fn is_flat(dt: &DataType) -> bool {
 /// [`ALIGNMENT`], the end-of-stream marker, the footer. Returns the layout and
 /// per-column checksums (see `segment::written_checksums`, which computes the
 /// same from a file).
-fn write_ipc_file(out: &mut impl Write, schema: &SchemaRef, pieces: &[RecordBatch]) -> std::result::Result<(u32, Vec<u32>), ArrowError> {
+fn write_ipc_file(
+    out: &mut impl Write,
+    schema: &SchemaRef,
+    pieces: &[RecordBatch],
+) -> std::result::Result<(u32, Vec<u32>), ArrowError> {
     let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
     out.write_all(MAGIC)?;
     out.write_all(&PADDING[..ALIGNMENT - MAGIC.len()])?;
-    let encoded_schema =
-        IpcDataGenerator::default().schema_to_bytes_with_dictionary_tracker(schema, &mut DictionaryTracker::new(true), &options);
+    let encoded_schema = IpcDataGenerator::default().schema_to_bytes_with_dictionary_tracker(
+        schema,
+        &mut DictionaryTracker::new(true),
+        &options,
+    );
     let (schema_meta, schema_body) = write_message(&mut *out, encoded_schema, &options)?;
     let mut blocks = Vec::new();
     let mut layout = crc32fast::Hasher::new();
@@ -414,16 +441,25 @@ impl Body {
             body.nodes.push(FieldNode::new(len as i64, nulls as i64));
             // A column without NULLs gets an empty validity buffer, which a
             // reader takes for "no bitmap" (as the checksums do).
-            let mut buffers = vec![if nulls == 0 { Vec::new() } else { vec![bitmap(&columns, len, |d| d.nulls().map(|n| n.inner().clone()))] }];
+            let mut buffers = vec![if nulls == 0 {
+                Vec::new()
+            } else {
+                vec![bitmap(&columns, len, |d| d.nulls().map(|n| n.inner().clone()))]
+            }];
             match field.data_type() {
-                DataType::Boolean => {
-                    buffers.push(vec![bitmap(&columns, len, |d| Some(BooleanBuffer::new(d.buffers()[0].clone(), d.offset(), d.len())))])
-                }
+                DataType::Boolean => buffers.push(vec![bitmap(&columns, len, |d| {
+                    Some(BooleanBuffer::new(d.buffers()[0].clone(), d.offset(), d.len()))
+                })]),
                 DataType::Utf8 | DataType::Binary => buffers.extend(variable::<i32>(&columns, field.name())?),
                 DataType::LargeUtf8 | DataType::LargeBinary => buffers.extend(variable::<i64>(&columns, field.name())?),
                 dt => {
                     let width = dt.primitive_width().expect("is_flat");
-                    buffers.push(columns.iter().map(|d| d.buffers()[0].slice_with_length(d.offset() * width, d.len() * width)).collect())
+                    buffers.push(
+                        columns
+                            .iter()
+                            .map(|d| d.buffers()[0].slice_with_length(d.offset() * width, d.len() * width))
+                            .collect(),
+                    )
                 }
             }
             body.columns.push(buffers);
@@ -502,7 +538,10 @@ fn bitmap(columns: &[ArrayData], len: usize, bits: impl Fn(&ArrayData) -> Option
 /// The offsets and values buffers of the strings (or bytes) of `columns` as
 /// one array: the values where they are, the offsets rebased (or, for a single
 /// array whose offsets start at 0, those too where they are).
-fn variable<O: OffsetSizeTrait>(columns: &[ArrayData], name: &str) -> std::result::Result<[Vec<Buffer>; 2], ArrowError> {
+fn variable<O: OffsetSizeTrait>(
+    columns: &[ArrayData],
+    name: &str,
+) -> std::result::Result<[Vec<Buffer>; 2], ArrowError> {
     let ends = |d: &ArrayData| {
         let offsets = d.buffer::<O>(0);
         (offsets[0].as_usize(), offsets[d.len()].as_usize())
@@ -539,7 +578,9 @@ fn variable<O: OffsetSizeTrait>(columns: &[ArrayData], name: &str) -> std::resul
 mod tests {
     use super::*;
     use crate::storage::segment::MappedSegment;
-    use datafusion::arrow::array::{BooleanArray, Date32Array, Float64Array, Int32Array, Int64Array, LargeBinaryArray, StringArray};
+    use datafusion::arrow::array::{
+        BooleanArray, Date32Array, Float64Array, Int32Array, Int64Array, LargeBinaryArray, StringArray,
+    };
     use datafusion::arrow::datatypes::{Field, Schema};
     use datafusion::arrow::ipc::reader::FileReader;
     use std::sync::Arc;
@@ -579,14 +620,26 @@ mod tests {
                     Arc::new((0..n).map(|i| valid(i).then_some(i * 10 + n)).collect::<Int32Array>()),
                     Arc::new((0..n).map(|i| f64::from(i) / 4.0).collect::<Float64Array>()),
                     Arc::new((0..n).map(|i| valid(i).then_some(i % 5 == 0)).collect::<BooleanArray>()),
-                    Arc::new((0..n).map(|i| valid(i).then(|| "x".repeat((i % 7) as usize) + &n.to_string())).collect::<StringArray>()),
+                    Arc::new(
+                        (0..n)
+                            .map(|i| valid(i).then(|| "x".repeat((i % 7) as usize) + &n.to_string()))
+                            .collect::<StringArray>(),
+                    ),
                     Arc::new((0..n).map(|i| valid(i).then_some(i + 19_000)).collect::<Date32Array>()),
-                    Arc::new((0..n).map(|i| valid(i).then(|| vec![i as u8; (i % 4) as usize])).collect::<LargeBinaryArray>()),
+                    Arc::new(
+                        (0..n).map(|i| valid(i).then(|| vec![i as u8; (i % 4) as usize])).collect::<LargeBinaryArray>(),
+                    ),
                 ],
             )
             .unwrap()
         };
-        let pieces = vec![batch(29, true).slice(3, 21), batch(40, false).slice(0, 0), batch(40, false).slice(5, 30), batch(17, true), batch(100, true).slice(61, 13)];
+        let pieces = vec![
+            batch(29, true).slice(3, 21),
+            batch(40, false).slice(0, 0),
+            batch(40, false).slice(5, 30),
+            batch(17, true),
+            batch(100, true).slice(61, 13),
+        ];
         (schema, pieces)
     }
 
@@ -604,7 +657,10 @@ mod tests {
         let read_back = written_checksums(&File::open(&path).unwrap()).unwrap();
         assert_eq!((meta.layout_crc32, &meta.column_crc32), (Some(read_back.0), &read_back.1));
         // A plain Arrow IPC file: arrow-rs's reader, validating every array, reads the same.
-        let read = FileReader::try_new(File::open(&path).unwrap(), None).unwrap().collect::<std::result::Result<Vec<_>, _>>().unwrap();
+        let read = FileReader::try_new(File::open(&path).unwrap(), None)
+            .unwrap()
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .unwrap();
         assert_eq!(read, vec![whole.clone()]);
         // Statistics cover all pieces.
         let ints: &Int32Array = whole.column(0).as_any().downcast_ref().unwrap();
@@ -622,7 +678,8 @@ mod tests {
     #[test]
     fn string_bounds_are_the_bytewise_least_and_greatest_values() {
         let values = ["b", "a\0", "a", "", "abcdefgh", "abcdefgh\0", "abcdefghi", "abcdefgg~", "zz", "z", "é", "ė"];
-        let pieces: Vec<ArrayRef> = values.chunks(5).map(|c| Arc::new(StringArray::from(c.to_vec())) as ArrayRef).collect();
+        let pieces: Vec<ArrayRef> =
+            values.chunks(5).map(|c| Arc::new(StringArray::from(c.to_vec())) as ArrayRef).collect();
         let (min, max) = (values.iter().min().unwrap(), values.iter().max().unwrap());
         assert_eq!(string_extremes::<i32>(&pieces), Some((*min, *max)));
         let mut reversed: Vec<&str> = values.to_vec();
@@ -652,7 +709,11 @@ mod tests {
         let path = dir.path().join("s.arrow");
         let schema = Arc::new(Schema::new(vec![Field::new("v", DataType::Utf8View, true)]));
         let piece = |values: Vec<Option<&str>>| {
-            RecordBatch::try_new(schema.clone(), vec![Arc::new(values.into_iter().collect::<datafusion::arrow::array::StringViewArray>())]).unwrap()
+            RecordBatch::try_new(
+                schema.clone(),
+                vec![Arc::new(values.into_iter().collect::<datafusion::arrow::array::StringViewArray>())],
+            )
+            .unwrap()
         };
         let pieces = vec![piece(vec![Some("a fairly long string value"), None]), piece(vec![Some("b")])];
         let meta = write_segment(&path, &schema, &pieces).unwrap();

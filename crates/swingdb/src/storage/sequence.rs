@@ -97,7 +97,12 @@ impl State {
     }
 
     fn decode(bytes: &[u8], path: &Path) -> Result<Self> {
-        let damaged = || Error::corruption(format!("sequence counter {} is damaged; its values cannot be handed out safely", path.display()));
+        let damaged = || {
+            Error::corruption(format!(
+                "sequence counter {} is damaged; its values cannot be handed out safely",
+                path.display()
+            ))
+        };
         if bytes.len() != STATE_BYTES || &bytes[..8] != MAGIC {
             return Err(damaged());
         }
@@ -113,7 +118,14 @@ impl Sequence {
     /// A sequence with DuckDB's defaults for the options not given: counting
     /// up by 1 from 1 to `i64::MAX`, or down from -1 to `i64::MIN`. `name`
     /// is for messages; `file` is set when its counter is created.
-    pub fn new(name: &str, increment: Option<i64>, min: Option<i64>, max: Option<i64>, start: Option<i64>, cycle: bool) -> Result<Self> {
+    pub fn new(
+        name: &str,
+        increment: Option<i64>,
+        min: Option<i64>,
+        max: Option<i64>,
+        start: Option<i64>,
+        cycle: bool,
+    ) -> Result<Self> {
         let increment = increment.unwrap_or(1);
         let up = increment > 0;
         let min = min.unwrap_or(if up { 1 } else { i64::MIN });
@@ -148,10 +160,7 @@ impl Sequence {
         let cycle = if self.cycle { " CYCLE" } else { "" };
         format!(
             "CREATE SEQUENCE {name} INCREMENT BY {} MINVALUE {} MAXVALUE {} START WITH {}{cycle}",
-            self.increment,
-            self.min,
-            self.max,
-            next
+            self.increment, self.min, self.max, next
         )
     }
 
@@ -196,7 +205,9 @@ impl Sequence {
             }
         }
         failpoint::hit("sequence.before_write")?;
-        file.write_all_at(&state.encode(), 0).and_then(|_| file.sync_data()).map_err(io_err("writing sequence counter", path))?;
+        file.write_all_at(&state.encode(), 0)
+            .and_then(|_| file.sync_data())
+            .map_err(io_err("writing sequence counter", path))?;
         failpoint::hit("sequence.after_sync")?;
         Ok(values)
     }
@@ -236,7 +247,9 @@ impl Sequence {
 
     fn lock_counter(&self, path: &Path) -> Result<File> {
         let file = OpenOptions::new().read(true).write(true).open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => Error::corruption(format!("sequence counter {} is missing", path.display())),
+            std::io::ErrorKind::NotFound => {
+                Error::corruption(format!("sequence counter {} is missing", path.display()))
+            }
             _ => Error::io(format!("opening sequence counter {}", path.display()), e),
         })?;
         if !flock_exclusive_within(&file, LOCK_TIMEOUT).map_err(io_err("locking sequence counter", path))? {
@@ -249,7 +262,6 @@ impl Sequence {
         Ok(file)
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -308,7 +320,11 @@ mod tests {
         let s = Sequence::new("s", None, None, None, None, false).unwrap();
         s.create_counter(&path).unwrap();
         let mut all: Vec<i64> = std::thread::scope(|scope| {
-            let takers: Vec<_> = (0..4).map(|_| scope.spawn(|| (0..50).flat_map(|k| s.take("s", &path, k % 3 + 1).unwrap()).collect::<Vec<_>>())).collect();
+            let takers: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| (0..50).flat_map(|k| s.take("s", &path, k % 3 + 1).unwrap()).collect::<Vec<_>>())
+                })
+                .collect();
             takers.into_iter().flat_map(|t| t.join().unwrap()).collect()
         });
         all.sort_unstable();

@@ -77,7 +77,9 @@ impl Stored {
     fn batches(&self, projection: &[usize]) -> Result<Vec<RecordBatch>> {
         match self {
             Stored::File(mapped) => mapped.batches(Some(projection)),
-            Stored::Inline(rows) => Ok(rows.batches().iter().map(|b| b.project(projection)).collect::<std::result::Result<_, _>>()?),
+            Stored::Inline(rows) => {
+                Ok(rows.batches().iter().map(|b| b.project(projection)).collect::<std::result::Result<_, _>>()?)
+            }
         }
     }
 
@@ -120,7 +122,9 @@ impl SegmentView {
             .map(|(i, at)| {
                 let field = table.schema.field(i);
                 match at {
-                    Some(at) if at < file.fields().len() && file.field(at).data_type() == field.data_type() => Ok(Source::File(at)),
+                    Some(at) if at < file.fields().len() && file.field(at).data_type() == field.data_type() => {
+                        Ok(Source::File(at))
+                    }
                     Some(at) => Err(Error::corruption(format!(
                         "segment {} ({}) does not hold column '{}' of type {} where the manifest says (it holds {})",
                         meta.file,
@@ -185,10 +189,13 @@ impl SegmentView {
     /// this mapping has yet to check, with the mapping.
     fn unverified(&self, columns: &[usize]) -> Vec<(&MappedSegment, usize)> {
         let Stored::File(mapped) = &self.stored else { return vec![] };
-        let mut files: Vec<usize> = columns.iter().filter_map(|&c| match self.sources[c] {
-            Source::File(at) if !mapped.verified(at) => Some(at),
-            _ => None,
-        }).collect();
+        let mut files: Vec<usize> = columns
+            .iter()
+            .filter_map(|&c| match self.sources[c] {
+                Source::File(at) if !mapped.verified(at) => Some(at),
+                _ => None,
+            })
+            .collect();
         files.sort_unstable();
         files.dedup();
         files.into_iter().map(|at| (mapped.as_ref(), at)).collect()
@@ -243,6 +250,9 @@ pub fn verify_columns<'a>(views: impl IntoIterator<Item = &'a SegmentView>, colu
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(check)).collect();
         let mine = check();
-        helpers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("checking a column's checksum panicked")))).fold(mine, Result::and)
+        helpers
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("checking a column's checksum panicked"))))
+            .fold(mine, Result::and)
     })
 }

@@ -1,6 +1,7 @@
 //! `TableWriter`: turns a stream of record batches into segments of bounded size,
 //! and `compact`: merges a table's many small segments into few large ones.
 
+use super::ascending::CLUSTER_ORDER;
 use super::dir::DbDir;
 use super::inline::{inline_segment, INLINE_MAX_BYTES};
 use super::manifest::{SegmentMeta, TableMeta};
@@ -8,7 +9,6 @@ use super::segment_write::write_segment;
 use super::store::SegmentStore;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
-use super::ascending::CLUSTER_ORDER;
 use datafusion::arrow::array::ArrayData;
 use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -94,8 +94,15 @@ impl<'a> TableWriter<'a> {
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         // Only a small write is worth encoding to see whether it fits (and
         // only one that small is worth concatenating).
-        let bytes = self.pending.iter().flat_map(|b| b.columns()).map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX));
-        if self.segments.is_empty() && self.pending_rows > 0 && bytes.fold(0, usize::saturating_add) <= 16 * INLINE_MAX_BYTES {
+        let bytes = self
+            .pending
+            .iter()
+            .flat_map(|b| b.columns())
+            .map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX));
+        if self.segments.is_empty()
+            && self.pending_rows > 0
+            && bytes.fold(0, usize::saturating_add) <= 16 * INLINE_MAX_BYTES
+        {
             let all = concat_batches(&self.schema, &self.pending)?;
             let segment = inline_segment(self.dir.new_inline_name()?, all.clone())?;
             if segment.inline.as_ref().expect("inline").fits_manifest()? {
@@ -199,7 +206,9 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     // others merged with it together. Otherwise a table of 10^6 rows taking
     // single-row inserts rewrote all its rows every few commits; this way
     // each row is rewritten O(log n) times.
-    while let Some((at, largest)) = small.iter().enumerate().map(|(at, &i)| (at, table.segments[i].rows)).max_by_key(|&(_, rows)| rows) {
+    while let Some((at, largest)) =
+        small.iter().enumerate().map(|(at, &i)| (at, table.segments[i].rows)).max_by_key(|&(_, rows)| rows)
+    {
         let rest: u64 = small.iter().map(|&i| table.segments[i].rows).sum::<u64>() - largest;
         if largest <= rest {
             break;
@@ -256,7 +265,10 @@ mod tests {
     use std::sync::Arc;
 
     fn piece(values: &[&str]) -> RecordBatch {
-        let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false), Field::new("s", DataType::Utf8, false)]));
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("n", DataType::Int64, false),
+            Field::new("s", DataType::Utf8, false),
+        ]));
         let ids = Int64Array::from_iter_values(0..values.len() as i64);
         RecordBatch::try_new(schema, vec![Arc::new(ids), Arc::new(StringArray::from(values.to_vec()))]).unwrap()
     }

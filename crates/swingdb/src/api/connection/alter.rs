@@ -37,8 +37,8 @@ use datafusion::logical_expr::{col, DdlStatement, Expr, ExprSchemable, LogicalPl
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, AlterColumnOperation, AlterTable, AlterTableOperation, ColumnDef, DataType as SqlType, Expr as SqlExpr,
-    Ident, IndexColumn, ObjectName, RenameTableNameKind, Statement as SqlStatement, TableConstraint,
+    visit_expressions_mut, AlterColumnOperation, AlterTable, AlterTableOperation, ColumnDef, DataType as SqlType,
+    Expr as SqlExpr, Ident, IndexColumn, ObjectName, RenameTableNameKind, Statement as SqlStatement, TableConstraint,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -126,7 +126,9 @@ impl Connection {
             }
             AlterTableOperation::RenameColumn { old_column_name, new_column_name } => {
                 let old = identifier(old_column_name);
-                if let Some((child, fk)) = self.referencing(name).into_iter().find(|(_, fk)| fk.parent_columns.contains(&old)) {
+                if let Some((child, fk)) =
+                    self.referencing(name).into_iter().find(|(_, fk)| fk.parent_columns.contains(&old))
+                {
                     return Err(Error::programming(format!(
                         "cannot rename column '{old}' of table '{name}': {} of table '{child}' references it",
                         fk.sql()
@@ -143,8 +145,9 @@ impl Connection {
                     AlterColumnOperation::SetDefault { value } => {
                         let mut meta = meta;
                         let data_type = meta.schema.field(index).data_type().clone();
-                        self.default_expr(&value.to_string(), &data_type)
-                            .map_err(|e| Error::programming(format!("DEFAULT {value} for column '{column}': {}", e.message())))?;
+                        self.default_expr(&value.to_string(), &data_type).map_err(|e| {
+                            Error::programming(format!("DEFAULT {value} for column '{column}': {}", e.message()))
+                        })?;
                         meta.constraints.defaults.insert(column, value.to_string());
                         Ok(meta)
                     }
@@ -176,9 +179,9 @@ impl Connection {
                 meta.constraints.cluster_by.clear();
                 Ok(meta)
             }
-            AlterTableOperation::RenameTable { .. } => {
-                Err(not_supported("ALTER TABLE ... RENAME TO cannot be combined with other changes; run it alone".to_string()))
-            }
+            AlterTableOperation::RenameTable { .. } => Err(not_supported(
+                "ALTER TABLE ... RENAME TO cannot be combined with other changes; run it alone".to_string(),
+            )),
             other => Err(not_supported(format!("ALTER TABLE {name} {other} is not supported; supported: {SUPPORTED}"))),
         }
     }
@@ -196,7 +199,9 @@ impl Connection {
                         column_in(&meta, &column, name)?;
                         Ok(column)
                     }
-                    other => Err(not_supported(format!("ALTER TABLE {name} ADD {constraint}: keys on expressions ({other}) are not supported"))),
+                    other => Err(not_supported(format!(
+                        "ALTER TABLE {name} ADD {constraint}: keys on expressions ({other}) are not supported"
+                    ))),
                 })
                 .collect()
         };
@@ -204,7 +209,10 @@ impl Connection {
             TableConstraint::PrimaryKey(pk) => {
                 let key = columns(&pk.columns)?;
                 if let Some(existing) = &meta.constraints.primary_key {
-                    return Err(Error::programming(format!("table '{name}' already has PRIMARY KEY ({})", existing.join(", "))));
+                    return Err(Error::programming(format!(
+                        "table '{name}' already has PRIMARY KEY ({})",
+                        existing.join(", ")
+                    )));
                 }
                 for column in &key {
                     let index = column_in(&meta, column, name)?;
@@ -218,8 +226,12 @@ impl Connection {
                 match &unique.name {
                     Some(index) => {
                         let index = identifier(index);
-                        if meta.constraints.unique_indexes.contains_key(&index) || meta.constraints.indexes.contains_key(&index) {
-                            return Err(Error::programming(format!("index '{index}' already exists on table '{name}'")));
+                        if meta.constraints.unique_indexes.contains_key(&index)
+                            || meta.constraints.indexes.contains_key(&index)
+                        {
+                            return Err(Error::programming(format!(
+                                "index '{index}' already exists on table '{name}'"
+                            )));
                         }
                         meta.constraints.unique_indexes.insert(index, key);
                     }
@@ -352,7 +364,8 @@ impl Connection {
         using: Option<&SqlExpr>,
     ) -> Result<TableMeta> {
         let old = meta.schema.field(index).clone();
-        let column_def = ColumnDef { name: Ident::with_quote('"', old.name()), data_type: data_type.clone(), options: Vec::new() };
+        let column_def =
+            ColumnDef { name: Ident::with_quote('"', old.name()), data_type: data_type.clone(), options: Vec::new() };
         let (planned, _) = self.plan_column(&column_def).await?;
         let new_type = planned.data_type().clone();
         let schema = DFSchema::try_from_qualified_schema(name, &meta.schema)?;
@@ -375,7 +388,8 @@ impl Connection {
     /// its columns), stored as `schema`; keys, defaults and checks are kept.
     async fn rewrite(&self, name: &str, meta: &TableMeta, schema: SchemaRef, columns: Vec<Expr>) -> Result<TableMeta> {
         let table = SegmentTable::new(Arc::new(meta.clone()), self.core.store.clone());
-        let plan = LogicalPlanBuilder::scan(name, provider_as_source(Arc::new(table)), None)?.project(columns)?.build()?;
+        let plan =
+            LogicalPlanBuilder::scan(name, provider_as_source(Arc::new(table)), None)?.project(columns)?.build()?;
         let segments = self.store_rows(plan, &schema, name, &meta.constraints.cluster_by).await?;
         Ok(TableMeta { constraints: meta.constraints.clone(), ..TableMeta::table(schema, segments, meta.modified) })
     }
@@ -451,7 +465,10 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
         return Err(Error::programming(format!("cannot drop column '{column}' of table '{name}': {key} uses it")));
     }
     if let Some(fk) = meta.constraints.foreign_keys.iter().find(|fk| fk.columns.iter().any(|c| c == column)) {
-        return Err(Error::programming(format!("cannot drop column '{column}' of table '{name}': {} uses it", fk.sql())));
+        return Err(Error::programming(format!(
+            "cannot drop column '{column}' of table '{name}': {} uses it",
+            fk.sql()
+        )));
     }
     // A CHECK on this column alone goes with it (as in SQLite and
     // PostgreSQL); one that also reads other columns keeps it (as in SQLite).
@@ -481,7 +498,9 @@ fn drop_column(name: &str, meta: TableMeta, column: &str) -> Result<TableMeta> {
 fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<TableMeta> {
     let index = column_in(&meta, old, name)?;
     if column_index(&meta, new).is_ok() {
-        return Err(Error::programming(format!("cannot rename column '{old}' of table '{name}' to '{new}': '{new}' already exists")));
+        return Err(Error::programming(format!(
+            "cannot rename column '{old}' of table '{name}' to '{new}': '{new}' already exists"
+        )));
     }
     let mut meta = meta;
     let mut fields = meta.schema.fields().to_vec();
@@ -489,7 +508,8 @@ fn rename_column(name: &str, meta: TableMeta, old: &str, new: &str) -> Result<Ta
     fields[index] = Arc::new(Field::new(new, field.data_type().clone(), field.is_nullable()));
     meta.schema = Arc::new(Schema::new_with_metadata(fields, meta.schema.metadata().clone()));
     let constraints = &mut meta.constraints;
-    let renamed = |columns: &mut Vec<String>| columns.iter_mut().filter(|c| *c == old).for_each(|c| *c = new.to_string());
+    let renamed =
+        |columns: &mut Vec<String>| columns.iter_mut().filter(|c| *c == old).for_each(|c| *c = new.to_string());
     constraints.primary_key.iter_mut().for_each(renamed);
     constraints.unique.iter_mut().for_each(renamed);
     constraints.unique_indexes.values_mut().for_each(renamed);

@@ -83,18 +83,23 @@ impl AttachRequest {
                 })),
                 _ => Ok(None),
             },
-            SqlStatement::AttachDuckDBDatabase { if_not_exists, database_path, database_alias, attach_options, .. } => {
+            SqlStatement::AttachDuckDBDatabase {
+                if_not_exists, database_path, database_alias, attach_options, ..
+            } => {
                 let mut read_only = false;
                 for option in attach_options {
                     match option {
                         AttachDuckDBDatabaseOption::ReadOnly(on) => read_only = on.unwrap_or(true),
                         AttachDuckDBDatabaseOption::Type(kind) if kind.value.eq_ignore_ascii_case("swingdb") => {}
                         AttachDuckDBDatabaseOption::Type(kind) => {
-                            return Err(Error::new(ErrorKind::NotSupported, format!(
+                            return Err(Error::new(
+                                ErrorKind::NotSupported,
+                                format!(
                                 "ATTACH ... (TYPE {kind}): swingdb attaches swingdb databases only; to read another \
                                  system's tables, pipe them in (COPY ... FROM 'db://...', see docs/pipes.md) or read \
                                  its files with read_parquet / read_csv"
-                            )))
+                            ),
+                            ))
                         }
                     }
                 }
@@ -115,7 +120,8 @@ impl AttachRequest {
         if let Some(alias) = &self.alias {
             return Ok(alias.clone());
         }
-        let stem = Path::new(&self.path).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty() && *s != ":memory:");
+        let stem =
+            Path::new(&self.path).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty() && *s != ":memory:");
         stem.map(str::to_string).ok_or_else(|| {
             Error::programming(format!("ATTACH '{}' needs a name: ATTACH '{}' AS name", self.path, self.path))
         })
@@ -152,7 +158,9 @@ fn written_names(statement: &DFStatement) -> Vec<&ObjectName> {
         },
         SqlStatement::Update(update) => relation_name(&update.table).into_iter().collect(),
         SqlStatement::Delete(delete) => match &delete.from {
-            FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from) => from.iter().filter_map(relation_name).collect(),
+            FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from) => {
+                from.iter().filter_map(relation_name).collect()
+            }
         },
         SqlStatement::Merge(merge) => match &merge.table {
             TableFactor::Table { name, .. } => vec![name],
@@ -180,7 +188,11 @@ impl Connection {
             read_only: dir.read_only(),
         };
         let attached = self.core.databases.lock().unwrap();
-        let others = attached.iter().map(|(alias, a)| DatabaseEntry { name: alias.clone(), path: a.path.clone(), read_only: a.read_only });
+        let others = attached.iter().map(|(alias, a)| DatabaseEntry {
+            name: alias.clone(),
+            path: a.path.clone(),
+            read_only: a.read_only,
+        });
         std::iter::once(main).chain(others).collect()
     }
 
@@ -191,7 +203,9 @@ impl Connection {
         self.check_external_access("ATTACH")?;
         let alias = request.alias()?;
         if alias == SCHEMA || alias == CATALOG || alias.eq_ignore_ascii_case("information_schema") {
-            return Err(Error::programming(format!("'{alias}' is taken by swingdb's own schema; attach under another name")));
+            return Err(Error::programming(format!(
+                "'{alias}' is taken by swingdb's own schema; attach under another name"
+            )));
         }
         let in_memory = request.path == ":memory:";
         let path = match in_memory {
@@ -204,11 +218,15 @@ impl Connection {
                 if request.if_not_exists && existing.path == path && !in_memory {
                     return Ok(QueryResult::empty());
                 }
-                return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+                return Err(Error::programming(format!(
+                    "a database is already attached as '{alias}'; DETACH {alias} first"
+                )));
             }
             if let Some(path) = &path {
                 let canonical = std::fs::canonicalize(path).ok();
-                let same = |other: &Path| canonical.as_deref().is_some_and(|c| std::fs::canonicalize(other).ok().as_deref() == Some(c));
+                let same = |other: &Path| {
+                    canonical.as_deref().is_some_and(|c| std::fs::canonicalize(other).ok().as_deref() == Some(c))
+                };
                 if same(self.core.dir().root()) {
                     return Err(Error::programming(format!(
                         "{} is this connection's own database (main); its tables need no ATTACH",
@@ -239,7 +257,9 @@ impl Connection {
         {
             let mut databases = self.core.databases.lock().unwrap();
             if databases.contains_key(&alias) {
-                return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+                return Err(Error::programming(format!(
+                    "a database is already attached as '{alias}'; DETACH {alias} first"
+                )));
             }
             databases.insert(alias, AttachedDatabase { db, path, read_only: request.read_only });
         }
@@ -361,7 +381,9 @@ impl Connection {
 /// change directory later; the attachment must not follow it).
 fn absolute(path: &str) -> Result<PathBuf> {
     if path.is_empty() {
-        return Err(Error::programming("ATTACH needs a path: ATTACH 'file.swingdb' AS name, or ATTACH ':memory:' AS name"));
+        return Err(Error::programming(
+            "ATTACH needs a path: ATTACH 'file.swingdb' AS name, or ATTACH ':memory:' AS name",
+        ));
     }
     std::path::absolute(path).map_err(|e| Error::operational(format!("cannot attach '{path}': {e}")))
 }

@@ -7,27 +7,34 @@ use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::postgres::{self, PgUrl};
 use crate::pipe::PipeUrl;
+use crate::sql::functions::{file_table, FileKind, ReadOptions};
 use crate::sql::parse::identifier;
 use crate::sql::remote;
-use std::sync::Arc;
-use crate::sql::functions::{file_table, FileKind, ReadOptions};
-use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::common::{Column, TableReference};
-use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
+use datafusion::datasource::file_format::format_as_file_type;
 use datafusion::logical_expr::LogicalPlan;
+use datafusion::logical_expr::{Expr, LogicalPlanBuilder};
 use datafusion::sql::parser::{CopyToSource, CopyToStatement, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{CopyOption, CopySource, CopyTarget, Statement as SqlStatement};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 impl Connection {
-    pub(super) async fn copy_to(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
+    pub(super) async fn copy_to(
+        &self,
+        source: &CopySource,
+        target: &CopyTarget,
+        options: &[CopyOption],
+    ) -> Result<QueryResult> {
         let CopyTarget::File { filename } = target else {
             return Err(Error::new(ErrorKind::NotSupported, "COPY TO writes files only, e.g. COPY t TO 'out.parquet'"));
         };
         let to_pipe = PipeUrl::is_pipe(filename);
         let to_postgres = PgUrl::is_postgres(filename);
         if (to_pipe || to_postgres) && !options.is_empty() {
-            return Err(Error::programming("COPY to a pipe or database takes its options in the URL, e.g. 'db://name?workers=4&compression=lz4'"));
+            return Err(Error::programming(
+                "COPY to a pipe or database takes its options in the URL, e.g. 'db://name?workers=4&compression=lz4'",
+            ));
         }
         let state = self.ctx.state();
         let input = match source {
@@ -52,7 +59,9 @@ impl Connection {
         };
         if to_pipe || to_postgres {
             let whole_table = match source {
-                CopySource::Table { table_name, columns } if columns.is_empty() => Some(object_name(table_name, &self.own)?),
+                CopySource::Table { table_name, columns } if columns.is_empty() => {
+                    Some(object_name(table_name, &self.own)?)
+                }
                 _ => None,
             };
             return self.copy_to_url(input, whole_table.as_deref(), filename).await;
@@ -67,7 +76,9 @@ impl Connection {
             format_options.insert("format.has_header".to_string(), options.header.to_string());
             format_options.insert("format.delimiter".to_string(), (options.delimiter as char).to_string());
         }
-        let plan = LogicalPlanBuilder::copy_to(input, filename.clone(), format_as_file_type(factory), format_options, vec![])?.build()?;
+        let plan =
+            LogicalPlanBuilder::copy_to(input, filename.clone(), format_as_file_type(factory), format_options, vec![])?
+                .build()?;
         self.run_copy(plan, filename).await
     }
 
@@ -89,13 +100,19 @@ impl Connection {
     /// database URL as the target.
     pub(super) async fn copy_statement_to_url(&self, copy: &CopyToStatement) -> Result<QueryResult> {
         if !copy.options.is_empty() || copy.stored_as.is_some() || !copy.partitioned_by.is_empty() {
-            return Err(Error::programming(format!("COPY to '{}' takes its options in the URL, not in the statement", copy.target)));
+            return Err(Error::programming(format!(
+                "COPY to '{}' takes its options in the URL, not in the statement",
+                copy.target
+            )));
         }
         let (input, whole_table) = match &copy.source {
             CopyToSource::Relation(name) => {
                 let name = object_name(name, &self.own)?;
                 let stored = self.is_stored_table(&name)?;
-                (self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(), stored.then_some(name))
+                (
+                    self.ctx.table(TableReference::bare(name.as_str())).await?.into_unoptimized_plan(),
+                    stored.then_some(name),
+                )
             }
             CopyToSource::Query(query) => {
                 let statement = DFStatement::Statement(Box::new(SqlStatement::Query(query.clone())));
@@ -117,12 +134,20 @@ impl Connection {
         self.copy_to_pipe(input, whole_table, url).await
     }
 
-    pub(super) async fn copy_from(&self, source: &CopySource, target: &CopyTarget, options: &[CopyOption]) -> Result<QueryResult> {
+    pub(super) async fn copy_from(
+        &self,
+        source: &CopySource,
+        target: &CopyTarget,
+        options: &[CopyOption],
+    ) -> Result<QueryResult> {
         let CopySource::Table { table_name, columns } = source else {
             return Err(Error::programming("COPY (query) FROM is not valid; COPY FROM loads into a table"));
         };
         if !columns.is_empty() {
-            return Err(Error::new(ErrorKind::NotSupported, "COPY t (columns) FROM is not supported yet; load all columns"));
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "COPY t (columns) FROM is not supported yet; load all columns",
+            ));
         }
         let CopyTarget::File { filename } = target else {
             return Err(Error::new(ErrorKind::NotSupported, "COPY FROM reads files only, e.g. COPY t FROM 'data.csv'"));
@@ -131,12 +156,15 @@ impl Connection {
         self.table(&name)?; // an unknown table is reported before the file is read
         if remote::is_url(filename) {
             if !options.is_empty() {
-                return Err(Error::programming("COPY from a pipe or database takes its options in the URL, e.g. 'db://name?workers=4'"));
+                return Err(Error::programming(
+                    "COPY from a pipe or database takes its options in the URL, e.g. 'db://name?workers=4'",
+                ));
             }
             return self.append_from(&name, remote::url_table(filename).await?).await;
         }
         let options = CopyOptions::parse(options, filename)?;
-        let read = ReadOptions { header: Some(options.header), delimiter: Some(options.delimiter), ..ReadOptions::default() };
+        let read =
+            ReadOptions { header: Some(options.header), delimiter: Some(options.delimiter), ..ReadOptions::default() };
         let provider = file_table(&self.ctx.state(), filename, options.kind, &read).await?;
         self.append_from(&name, provider).await
     }
@@ -158,12 +186,17 @@ impl CopyOptions {
             match option {
                 CopyOption::Format(f) => {
                     kind = Some(FileKind::from_name(&f.value).ok_or_else(|| {
-                        Error::programming(format!("unknown COPY format '{}'; use csv, parquet, json or arrow", f.value))
+                        Error::programming(format!(
+                            "unknown COPY format '{}'; use csv, parquet, json or arrow",
+                            f.value
+                        ))
                     })?)
                 }
                 CopyOption::Header(h) => header = *h,
                 CopyOption::Delimiter(d) if d.is_ascii() => delimiter = *d as u8,
-                other => return Err(Error::new(ErrorKind::NotSupported, format!("COPY option {other} is not supported"))),
+                other => {
+                    return Err(Error::new(ErrorKind::NotSupported, format!("COPY option {other} is not supported")))
+                }
             }
         }
         let kind = match kind {
@@ -172,7 +205,9 @@ impl CopyOptions {
                 .extension()
                 .and_then(|e| FileKind::from_name(&e.to_string_lossy()))
                 .ok_or_else(|| {
-                    Error::programming(format!("cannot tell the format of '{filename}'; add (FORMAT csv|parquet|json|arrow)"))
+                    Error::programming(format!(
+                        "cannot tell the format of '{filename}'; add (FORMAT csv|parquet|json|arrow)"
+                    ))
                 })?,
         };
         Ok(Self { kind, header, delimiter })

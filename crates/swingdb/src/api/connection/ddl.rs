@@ -4,18 +4,18 @@
 use super::{object_name, table_name, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::storage::foreign_keys::referencing;
 use crate::sql::parse::identifier;
+use crate::storage::foreign_keys::referencing;
 use crate::storage::{Constraints, ForeignKey, TableMeta};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::Constraint;
+use datafusion::datasource::{provider_as_source, TableProvider};
+use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     ColumnOption, DataType as SqlType, Expr as SqlExpr, ForeignKeyConstraint, GeneratedAs, Ident, ReferentialAction,
     Statement as SqlStatement, TableConstraint, WrappedCollection,
 };
-use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
-use datafusion::datasource::{provider_as_source, TableProvider};
-use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use std::sync::Arc;
 
 fn already_exists(name: &str) -> Error {
@@ -70,12 +70,16 @@ pub(super) fn take_column_rules(statement: &mut DFStatement, own: &str) -> Resul
                 }
                 ColumnOption::Check(c) => rules.checks.push(c.expr.to_string()),
                 ColumnOption::Generated { generation_expr: Some(_), .. } => return Err(computed_column(&column.name)),
-                ColumnOption::ForeignKey(fk) => rules.foreign_keys.push(foreign_key(fk, std::slice::from_ref(&column.name), own)?),
+                ColumnOption::ForeignKey(fk) => {
+                    rules.foreign_keys.push(foreign_key(fk, std::slice::from_ref(&column.name), own)?)
+                }
                 option if is_identity(option) => identity = true,
                 _ => {}
             }
         }
-        column.options.retain(|o| !matches!(o.option, ColumnOption::Check(_) | ColumnOption::ForeignKey(_)) && !is_identity(&o.option));
+        column.options.retain(|o| {
+            !matches!(o.option, ColumnOption::Check(_) | ColumnOption::ForeignKey(_)) && !is_identity(&o.option)
+        });
         if identity {
             if rules.defaults.contains_key(&name) {
                 return Err(Error::programming(format!("column '{name}' cannot have both a DEFAULT and an identity")));
@@ -136,7 +140,9 @@ pub(super) fn cluster_columns(exprs: &[SqlExpr]) -> Result<Vec<String>> {
 /// Checks that every `CLUSTER BY` column of `constraints` is a column of `schema`.
 pub(super) fn check_cluster_columns(name: &str, constraints: &Constraints, schema: &Schema) -> Result<()> {
     match constraints.cluster_by.iter().find(|c| schema.index_of(c).is_err()) {
-        Some(missing) => Err(Error::programming(format!("CLUSTER BY column '{missing}' is not a column of table '{name}'"))),
+        Some(missing) => {
+            Err(Error::programming(format!("CLUSTER BY column '{missing}' is not a column of table '{name}'")))
+        }
         None => Ok(()),
     }
 }
@@ -164,7 +170,11 @@ pub(super) fn foreign_key(fk: &ForeignKeyConstraint, columns: &[Ident], own: &st
 /// Whether a column option makes its column an identity column.
 fn is_identity(option: &ColumnOption) -> bool {
     match option {
-        ColumnOption::Generated { generation_expr: None, generated_as: GeneratedAs::Always | GeneratedAs::ByDefault, .. } => true,
+        ColumnOption::Generated {
+            generation_expr: None,
+            generated_as: GeneratedAs::Always | GeneratedAs::ByDefault,
+            ..
+        } => true,
         ColumnOption::Identity(_) => true,
         ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| {
             let word = t.to_string();
@@ -205,7 +215,9 @@ fn constraints(create: &CreateMemoryTable, rules: Constraints) -> Result<Constra
     for constraint in create.constraints.iter() {
         match constraint {
             Constraint::PrimaryKey(indices) if out.primary_key.is_none() => out.primary_key = Some(names(indices)),
-            Constraint::PrimaryKey(_) => return Err(Error::programming(format!("table '{}' has more than one PRIMARY KEY", create.name))),
+            Constraint::PrimaryKey(_) => {
+                return Err(Error::programming(format!("table '{}' has more than one PRIMARY KEY", create.name)))
+            }
             Constraint::Unique(indices) => out.unique.push(names(indices)),
         }
     }
@@ -246,10 +258,16 @@ impl Connection {
         // `CREATE TABLE ... AS SELECT` are nullable whatever the query could
         // hold (a literal, range()'s values), as in DuckDB and PostgreSQL.
         let declared = matches!(create.input.as_ref(), LogicalPlan::EmptyRelation(e) if !e.produce_one_row);
-        let not_null = |f: &Field| constraints.primary_key.iter().flatten().chain(constraints.identity.keys()).any(|c| c == f.name());
+        let not_null = |f: &Field| {
+            constraints.primary_key.iter().flatten().chain(constraints.identity.keys()).any(|c| c == f.name())
+        };
         let nullable = |f: &Field| (f.is_nullable() || !declared) && !not_null(f);
         let schema = Arc::new(Schema::new(
-            schema.fields().iter().map(|f| Field::new(f.name(), f.data_type().clone(), nullable(f))).collect::<Vec<_>>(),
+            schema
+                .fields()
+                .iter()
+                .map(|f| Field::new(f.name(), f.data_type().clone(), nullable(f)))
+                .collect::<Vec<_>>(),
         ));
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
@@ -259,7 +277,12 @@ impl Connection {
     /// Names the referenced columns of the FOREIGN KEYs of new table `name`
     /// that did not (its parent's PRIMARY KEY) and checks that each references
     /// a key of an existing table (or of `name` itself) with as many columns.
-    pub(super) fn resolve_foreign_keys(&self, name: &str, constraints: &mut Constraints, schema: &Schema) -> Result<()> {
+    pub(super) fn resolve_foreign_keys(
+        &self,
+        name: &str,
+        constraints: &mut Constraints,
+        schema: &Schema,
+    ) -> Result<()> {
         let tables = self.tables.lock().unwrap();
         let own = constraints.clone();
         for fk in constraints.foreign_keys.iter_mut() {
@@ -268,12 +291,22 @@ impl Connection {
             } else {
                 match tables.get(&fk.parent) {
                     Some(t) if t.is_table() => t.constraints.clone(),
-                    _ => return Err(Error::programming(format!("{} of table '{name}': table '{}' does not exist", fk.sql(), fk.parent))),
+                    _ => {
+                        return Err(Error::programming(format!(
+                            "{} of table '{name}': table '{}' does not exist",
+                            fk.sql(),
+                            fk.parent
+                        )))
+                    }
                 }
             };
             if fk.parent_columns.is_empty() {
                 fk.parent_columns = parent.primary_key.clone().ok_or_else(|| {
-                    Error::programming(format!("{} of table '{name}': table '{}' has no PRIMARY KEY; name the referenced columns", fk.sql(), fk.parent))
+                    Error::programming(format!(
+                        "{} of table '{name}': table '{}' has no PRIMARY KEY; name the referenced columns",
+                        fk.sql(),
+                        fk.parent
+                    ))
                 })?;
             }
             if !parent.keys().any(|(_, columns)| columns == fk.parent_columns.as_slice()) {
@@ -299,11 +332,16 @@ impl Connection {
             return Err(other.not_a(&name, "table"));
         }
         if let Some((child, _, fk)) = referencing(&tables, &name).find(|(child, _, _)| **child != name) {
-            return Err(Error::programming(format!("table '{name}' is referenced by {} of table '{child}'; drop that table first", fk.sql())));
+            return Err(Error::programming(format!(
+                "table '{name}' is referenced by {} of table '{child}'; drop that table first",
+                fk.sql()
+            )));
         }
         let removed = tables.remove(&name);
         if removed.is_none() && !drop.if_exists {
-            return Err(Error::programming(format!("table '{name}' does not exist (use DROP TABLE IF EXISTS to ignore)")));
+            return Err(Error::programming(format!(
+                "table '{name}' does not exist (use DROP TABLE IF EXISTS to ignore)"
+            )));
         }
         Ok(QueryResult::empty())
     }

@@ -4,14 +4,9 @@
 
 use super::upsert::Upsert;
 use super::{object_name, table_name, u64_values, Connection};
-use crate::sql::parse::identifier;
-use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{
-    Expr as SqlExpr, Ident, ObjectName, SetExpr, Statement as SqlStatement, TableObject, Value as SqlValue,
-};
-use std::collections::BTreeMap;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::parse::identifier;
 use crate::sql::table::SegmentTable;
 use crate::storage::{SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
@@ -21,7 +16,14 @@ use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::dml::InsertOp;
-use datafusion::logical_expr::{DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp};
+use datafusion::logical_expr::{
+    DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp,
+};
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    Expr as SqlExpr, Ident, ObjectName, SetExpr, Statement as SqlStatement, TableObject, Value as SqlValue,
+};
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -78,7 +80,12 @@ pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, in
         return err;
     }
     let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
-    let named = err.message().split("Column '").nth(1).and_then(|rest| rest.split_once("' is declared")).map(|(name, _)| name.to_string());
+    let named = err
+        .message()
+        .split("Column '")
+        .nth(1)
+        .and_then(|rest| rest.split_once("' is declared"))
+        .map(|(name, _)| name.to_string());
     let column = named.and_then(|name| match not_null.contains(&name.as_str()) {
         true => Some(name),
         false => filled_by(input, &name),
@@ -86,9 +93,14 @@ pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, in
     let which = match (column, not_null.as_slice()) {
         (Some(one), _) => format!("column '{one}'"),
         (None, [one]) => format!("column '{one}'"),
-        (None, many) => format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")),
+        (None, many) => {
+            format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "))
+        }
     };
-    Error::new(ErrorKind::Integrity, format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"))
+    Error::new(
+        ErrorKind::Integrity,
+        format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"),
+    )
 }
 
 /// The table column an INSERT's `input` fills from its own column `name`
@@ -137,7 +149,10 @@ impl Connection {
         match dml.op {
             WriteOp::Insert(op) => {
                 if op == InsertOp::Replace {
-                    return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
+                    return Err(Error::new(
+                        ErrorKind::NotSupported,
+                        "REPLACE INTO is not supported; use DELETE then INSERT",
+                    ));
                 }
                 let added = self
                     .store_rows(dml.input.as_ref().clone(), &meta.schema, &name, &meta.constraints.cluster_by)
@@ -153,7 +168,9 @@ impl Connection {
             WriteOp::Delete => {
                 let source = self.row_id_source(&meta);
                 let plan = replace_scan(&dml.input, &dml.table_name, source)?;
-                let plan = LogicalPlanBuilder::from(plan).project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?.build()?;
+                let plan = LogicalPlanBuilder::from(plan)
+                    .project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?
+                    .build()?;
                 let hits = self.collect_plan(plan).await?;
                 let row_ids = u64_values(&hits, 0);
                 let count = row_ids.len() as u64;
@@ -195,7 +212,12 @@ impl Connection {
                         .collect::<Result<Vec<ArrayRef>>>()?;
                     let shaped = RecordBatch::try_new_with_options(
                         Arc::new(Schema::new(
-                            meta.schema.fields().iter().zip(&columns).map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true)).collect::<Vec<_>>(),
+                            meta.schema
+                                .fields()
+                                .iter()
+                                .zip(&columns)
+                                .map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true))
+                                .collect::<Vec<_>>(),
                         )),
                         columns,
                         &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
@@ -220,7 +242,13 @@ impl Connection {
 
     /// Makes table `name` (now `meta`) lose the rows `row_ids` and gain
     /// `new_rows` (shaped as the table, cast to its types), in one write.
-    pub(super) async fn replace_rows(&self, name: &str, meta: &Arc<TableMeta>, row_ids: Vec<u64>, new_rows: Vec<RecordBatch>) -> Result<()> {
+    pub(super) async fn replace_rows(
+        &self,
+        name: &str,
+        meta: &Arc<TableMeta>,
+        row_ids: Vec<u64>,
+        new_rows: Vec<RecordBatch>,
+    ) -> Result<()> {
         let mut segments = self.remove_rows(meta, row_ids)?;
         let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
@@ -266,7 +294,11 @@ impl Connection {
 /// NULL for an identity column (SQLite's way to ask for the next number):
 /// DataFusion plans neither, so a column given so in every row is taken off
 /// the statement, and gets its DEFAULT (or next number) as a column left out.
-pub(super) fn take_default_values(statement: &mut DFStatement, tables: &BTreeMap<String, Arc<TableMeta>>, own: &str) -> Result<()> {
+pub(super) fn take_default_values(
+    statement: &mut DFStatement,
+    tables: &BTreeMap<String, Arc<TableMeta>>,
+    own: &str,
+) -> Result<()> {
     let DFStatement::Statement(s) = statement else { return Ok(()) };
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(()) };
     let TableObject::TableName(name) = &insert.table else { return Ok(()) };
@@ -274,7 +306,11 @@ pub(super) fn take_default_values(statement: &mut DFStatement, tables: &BTreeMap
     let Some(SetExpr::Values(values)) = insert.source.as_mut().map(|q| q.body.as_mut()) else { return Ok(()) };
     let columns: Vec<String> = match insert.columns.is_empty() {
         true => meta.schema.fields().iter().map(|f| f.name().clone()).collect(),
-        false => insert.columns.iter().map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier).unwrap_or_default()).collect(),
+        false => insert
+            .columns
+            .iter()
+            .map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier).unwrap_or_default())
+            .collect(),
     };
     if values.rows.iter().any(|row| row.len() != columns.len()) {
         return Ok(()); // DataFusion says what is wrong
@@ -299,7 +335,10 @@ pub(super) fn take_default_values(statement: &mut DFStatement, tables: &BTreeMap
         return Ok(());
     }
     if dropped.len() == columns.len() {
-        return Err(Error::new(ErrorKind::NotSupported, "VALUES of DEFAULTs only is not supported yet; name one column with a value"));
+        return Err(Error::new(
+            ErrorKind::NotSupported,
+            "VALUES of DEFAULTs only is not supported yet; name one column with a value",
+        ));
     }
     insert.columns = columns
         .iter()

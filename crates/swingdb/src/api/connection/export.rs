@@ -79,7 +79,10 @@ fn options(text: &str, export: bool) -> Result<Format> {
     let statement = if export { "EXPORT DATABASE" } else { "IMPORT DATABASE" };
     let inner = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')).filter(|_| export);
     let Some(inner) = inner else {
-        return Err(Error::programming(format!("{statement} takes a quoted directory{}", if export { " and (FORMAT parquet|csv)" } else { " only" })));
+        return Err(Error::programming(format!(
+            "{statement} takes a quoted directory{}",
+            if export { " and (FORMAT parquet|csv)" } else { " only" }
+        )));
     };
     let mut format = Format::Parquet;
     for option in inner.split(',').map(str::trim).filter(|o| !o.is_empty()) {
@@ -91,7 +94,9 @@ fn options(text: &str, export: bool) -> Result<Format> {
             _ => {
                 return Err(Error::new(
                     ErrorKind::NotSupported,
-                    format!("{statement} option '{option}' is not supported; FORMAT parquet (the default) or FORMAT csv"),
+                    format!(
+                        "{statement} option '{option}' is not supported; FORMAT parquet (the default) or FORMAT csv"
+                    ),
                 ))
             }
         }
@@ -130,7 +135,12 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
     parts.extend(c.unique.iter().map(|u| format!("UNIQUE ({})", column_list(u))));
     parts.extend(c.checks.iter().map(|check| format!("CHECK ({check})")));
     parts.extend(c.foreign_keys.iter().map(|fk| {
-        format!("FOREIGN KEY ({}) REFERENCES {} ({})", column_list(&fk.columns), ident(&fk.parent), column_list(&fk.parent_columns))
+        format!(
+            "FOREIGN KEY ({}) REFERENCES {} ({})",
+            column_list(&fk.columns),
+            ident(&fk.parent),
+            column_list(&fk.parent_columns)
+        )
     }));
     let cluster = match c.cluster_by.is_empty() {
         true => String::new(),
@@ -146,7 +156,6 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
     out
 }
 
-
 /// Table names with every table after those its FOREIGN KEYs reference.
 fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String> {
     let mut done: Vec<String> = Vec::new();
@@ -154,7 +163,11 @@ fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String>
     while !left.is_empty() {
         let before = left.len();
         left.retain(|name| {
-            let ready = tables[*name].constraints.foreign_keys.iter().all(|fk| fk.parent == **name || done.contains(&fk.parent));
+            let ready = tables[*name]
+                .constraints
+                .foreign_keys
+                .iter()
+                .all(|fk| fk.parent == **name || done.contains(&fk.parent));
             if ready {
                 done.push((*name).clone());
             }
@@ -170,7 +183,8 @@ fn in_dependency_order(tables: &BTreeMap<String, Arc<TableMeta>>) -> Vec<String>
 /// A file name for table `name`'s data: its characters that are safe, and
 /// its position (names may differ only in what is left out).
 fn file_name(position: usize, name: &str, format: Format) -> String {
-    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).take(64).collect();
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).take(64).collect();
     let extension = match format {
         Format::Parquet => "parquet",
         Format::Csv => "csv",
@@ -218,18 +232,26 @@ impl Connection {
         for (name, meta) in objects {
             schema.push_str(&self.definition(name, meta)?);
         }
-        let mut load = String::from("-- swingdb EXPORT DATABASE: the data, one file per table (paths relative to this directory)\n");
+        let mut load = String::from(
+            "-- swingdb EXPORT DATABASE: the data, one file per table (paths relative to this directory)\n",
+        );
         for (position, name) in in_dependency_order(&tables).iter().enumerate() {
             schema.push_str(&create_sql(name, &tables[name]));
             let file = file_name(position, name, format);
-            let frame = self.ctx.table(datafusion::common::TableReference::full(CATALOG, crate::sql::SCHEMA, name.as_str())).await?;
+            let frame = self
+                .ctx
+                .table(datafusion::common::TableReference::full(CATALOG, crate::sql::SCHEMA, name.as_str()))
+                .await?;
             let target = root.join(&file);
-            let (path, options) = (target.to_string_lossy(), DataFrameWriteOptions::new().with_single_file_output(true));
+            let (path, options) =
+                (target.to_string_lossy(), DataFrameWriteOptions::new().with_single_file_output(true));
             let written = match format {
                 Format::Parquet => frame.write_parquet(&path, options, None).await,
                 Format::Csv => frame.write_csv(&path, options, None).await,
             };
-            written.map_err(|e| Error::operational(format!("writing {}: {}", target.display(), Error::from(e).message())))?;
+            written.map_err(|e| {
+                Error::operational(format!("writing {}: {}", target.display(), Error::from(e).message()))
+            })?;
             let read = match format {
                 Format::Parquet => "FORMAT parquet",
                 Format::Csv => "FORMAT csv, HEADER true",
@@ -256,7 +278,10 @@ impl Connection {
         let read = |file: &str| {
             let path = root.join(file);
             std::fs::read_to_string(&path).map_err(|e| {
-                Error::programming(format!("IMPORT DATABASE: cannot read {} ({e}); is '{dir}' a directory EXPORT DATABASE wrote?", path.display()))
+                Error::programming(format!(
+                    "IMPORT DATABASE: cannot read {} ({e}); is '{dir}' a directory EXPORT DATABASE wrote?",
+                    path.display()
+                ))
             })
         };
         let (schema, load) = (read("schema.sql")?, read("load.sql")?);
@@ -284,14 +309,27 @@ mod tests {
     #[test]
     fn the_statements_are_recognized_with_their_directory() {
         let transfer = |export, dir: &str, format| Some(Transfer { export, dir: dir.into(), format });
-        assert_eq!(export_or_import("EXPORT DATABASE 'out'").map(Result::unwrap), transfer(true, "out", Format::Parquet));
-        assert_eq!(export_or_import("  import   database 'it''s dir';").map(Result::unwrap), transfer(false, "it's dir", Format::Parquet));
+        assert_eq!(
+            export_or_import("EXPORT DATABASE 'out'").map(Result::unwrap),
+            transfer(true, "out", Format::Parquet)
+        );
+        assert_eq!(
+            export_or_import("  import   database 'it''s dir';").map(Result::unwrap),
+            transfer(false, "it's dir", Format::Parquet)
+        );
         assert_eq!(
             export_or_import("EXPORT DATABASE 'a''b' (FORMAT 'CSV')").map(Result::unwrap),
             transfer(true, "a'b", Format::Csv)
         );
-        assert_eq!(export_or_import("EXPORT DATABASE 'o' (format parquet)").map(Result::unwrap), transfer(true, "o", Format::Parquet));
-        assert!(export_or_import("EXPORT DATABASE 'o' (FORMAT json)").unwrap().unwrap_err().message().contains("FORMAT csv"));
+        assert_eq!(
+            export_or_import("EXPORT DATABASE 'o' (format parquet)").map(Result::unwrap),
+            transfer(true, "o", Format::Parquet)
+        );
+        assert!(export_or_import("EXPORT DATABASE 'o' (FORMAT json)")
+            .unwrap()
+            .unwrap_err()
+            .message()
+            .contains("FORMAT csv"));
         assert!(export_or_import("IMPORT DATABASE 'o' (FORMAT csv)").unwrap().is_err());
         assert!(export_or_import("EXPORT DATABASE out").is_none());
         assert!(export_or_import("SELECT 1").is_none());

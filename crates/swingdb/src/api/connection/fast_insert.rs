@@ -61,7 +61,12 @@ fn recognize(sql: &str) -> Option<PreparedInsert> {
         && insert.table_alias.is_none();
     let TableObject::TableName(name) = &insert.table else { return None };
     let query = insert.source.as_ref()?;
-    if !plain || query.with.is_some() || query.order_by.is_some() || query.limit_clause.is_some() || query.fetch.is_some() {
+    if !plain
+        || query.with.is_some()
+        || query.order_by.is_some()
+        || query.limit_clause.is_some()
+        || query.fetch.is_some()
+    {
         return None;
     }
     let SetExpr::Values(values) = query.body.as_ref() else { return None };
@@ -78,7 +83,9 @@ fn recognize(sql: &str) -> Option<PreparedInsert> {
         .collect::<Option<Vec<usize>>>()?;
     let columns = match insert.columns.as_slice() {
         [] => None,
-        named => Some(named.iter().map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier)).collect::<Option<Vec<_>>>()?),
+        named => Some(
+            named.iter().map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier)).collect::<Option<Vec<_>>>()?,
+        ),
     };
     if columns.as_ref().is_some_and(|c| c.len() != params.len()) {
         return None;
@@ -106,7 +113,11 @@ impl Connection {
 
     /// Runs `insert` with `params` inside the open transaction; `None` (and
     /// nothing done) when the general path must run it instead.
-    pub(super) fn run_fast_insert(&self, insert: &PreparedInsert, params: &[ScalarValue]) -> Result<Option<QueryResult>> {
+    pub(super) fn run_fast_insert(
+        &self,
+        insert: &PreparedInsert,
+        params: &[ScalarValue],
+    ) -> Result<Option<QueryResult>> {
         let Ok(meta) = self.table(&insert.table) else { return Ok(None) };
         let distinct: std::collections::BTreeSet<usize> = insert.params.iter().copied().collect();
         if distinct.len() != params.len() || distinct.last().is_some_and(|&last| last >= params.len()) {

@@ -46,7 +46,11 @@ const RANGES_AHEAD: usize = 2;
 /// The rows of `plan` (a chain of order-preserving operators over a scan of
 /// files, with more than one partition) in the files' order, run as
 /// statement `run`; see the module documentation.
-pub(super) fn in_file_order(plan: Arc<dyn ExecutionPlan>, ctx: Arc<TaskContext>, run: &Arc<Run>) -> Result<SendableRecordBatchStream> {
+pub(super) fn in_file_order(
+    plan: Arc<dyn ExecutionPlan>,
+    ctx: Arc<TaskContext>,
+    run: &Arc<Run>,
+) -> Result<SendableRecordBatchStream> {
     let threads = plan.output_partitioning().partition_count();
     let plan = watch_plan(in_ranges(plan, threads)?, run)?;
     let schema = plan.schema();
@@ -74,7 +78,9 @@ fn in_ranges(plan: Arc<dyn ExecutionPlan>, threads: usize) -> Result<Arc<dyn Exe
     Ok(plan
         .transform_up(|node| {
             let Some(scan) = node.downcast_ref::<DataSourceExec>() else { return Ok(Transformed::no(node)) };
-            let Some(config) = scan.data_source().downcast_ref::<FileScanConfig>() else { return Ok(Transformed::no(node)) };
+            let Some(config) = scan.data_source().downcast_ref::<FileScanConfig>() else {
+                return Ok(Transformed::no(node));
+            };
             // Declared partitioning stays as it is, each partition in its own order.
             let groups = match config.output_partitioning {
                 Some(_) => None,
@@ -89,7 +95,8 @@ fn in_ranges(plan: Arc<dyn ExecutionPlan>, threads: usize) -> Result<Arc<dyn Exe
                 }
             };
             let groups = groups.unwrap_or_else(|| config.file_groups.clone());
-            let ranges = FileScanConfigBuilder::from(config.clone()).with_file_groups(groups).with_preserve_order(true).build();
+            let ranges =
+                FileScanConfigBuilder::from(config.clone()).with_file_groups(groups).with_preserve_order(true).build();
             Ok(Transformed::yes(DataSourceExec::from_data_source(ranges) as Arc<dyn ExecutionPlan>))
         })?
         .data)

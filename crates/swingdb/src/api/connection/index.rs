@@ -24,7 +24,10 @@ impl Connection {
             .iter()
             .map(|c| match &c.column.expr {
                 SqlExpr::Identifier(i) => Ok(identifier(i)),
-                other => Err(Error::new(ErrorKind::NotSupported, format!("an index on the expression {other}: index columns only"))),
+                other => Err(Error::new(
+                    ErrorKind::NotSupported,
+                    format!("an index on the expression {other}: index columns only"),
+                )),
             })
             .collect::<Result<Vec<String>>>()?;
         let meta = self.table(&table)?;
@@ -60,7 +63,9 @@ impl Connection {
                 if if_exists {
                     continue;
                 }
-                return Err(Error::programming(format!("index '{name}' does not exist (use DROP INDEX IF EXISTS to ignore)")));
+                return Err(Error::programming(format!(
+                    "index '{name}' does not exist (use DROP INDEX IF EXISTS to ignore)"
+                )));
             };
             let meta = self.table(&table)?;
             let mut changed = meta.as_ref().clone();
@@ -74,7 +79,8 @@ impl Connection {
     /// The table that has the index `name`.
     fn index_owner(&self, name: &str) -> Option<String> {
         let tables = self.tables.lock().unwrap();
-        let has = |t: &TableMeta| t.constraints.unique_indexes.contains_key(name) || t.constraints.indexes.contains_key(name);
+        let has =
+            |t: &TableMeta| t.constraints.unique_indexes.contains_key(name) || t.constraints.indexes.contains_key(name);
         tables.iter().find(|(_, t)| has(t)).map(|(table, _)| table.clone())
     }
 }

@@ -33,7 +33,9 @@ impl Connection {
         match tables.get(&name) {
             Some(existing) if existing.macro_sql().is_none() => return Err(existing.name_taken(&name, "macro")),
             Some(_) if !or_replace => {
-                return Err(Error::programming(format!("macro '{name}' already exists; use CREATE OR REPLACE MACRO or DROP MACRO first")))
+                return Err(Error::programming(format!(
+                    "macro '{name}' already exists; use CREATE OR REPLACE MACRO or DROP MACRO first"
+                )))
             }
             _ => {}
         }

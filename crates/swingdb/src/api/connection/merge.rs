@@ -15,10 +15,10 @@ use super::{bind_params, object_name, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
-use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
-use datafusion::logical_expr::{col, lit, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::arrow::array::RecordBatch;
+use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
 use datafusion::functions::core::expr_fn::coalesce;
+use datafusion::logical_expr::{col, lit, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     Expr as SqlExpr, Merge, MergeAction, MergeClauseKind, MergeInsertKind, SetExpr, Statement as SqlStatement,
@@ -76,18 +76,24 @@ impl Connection {
         let statement = DFStatement::Statement(Box::new(select.remove(0)));
         let source = bind(self.ctx.state().statement_to_plan(statement).await?)?;
 
-        let existing = LogicalPlanBuilder::scan(TableReference::bare(qualifier.as_str()), self.row_id_source(&meta), None)?.build()?;
+        let existing =
+            LogicalPlanBuilder::scan(TableReference::bare(qualifier.as_str()), self.row_id_source(&meta), None)?
+                .build()?;
         let schema = source.schema().join(existing.schema())?;
         let state = self.ctx.state();
         let plan_expr = |e: &SqlExpr| -> Result<Expr> { Ok(state.create_logical_expr(&e.to_string(), &schema)?) };
         let on = plan_expr(&merge.on)?;
-        let joined = LogicalPlanBuilder::from(source.clone()).join_on(existing.clone(), JoinType::Left, [on.clone()])?.build()?;
+        let joined = LogicalPlanBuilder::from(source.clone())
+            .join_on(existing.clone(), JoinType::Left, [on.clone()])?
+            .build()?;
         // The target's rows no source row matches (for WHEN NOT MATCHED BY SOURCE).
-        let unmatched_targets = LogicalPlanBuilder::from(existing).join_on(source, JoinType::LeftAnti, [on])?.build()?;
+        let unmatched_targets =
+            LogicalPlanBuilder::from(existing).join_on(source, JoinType::LeftAnti, [on])?.build()?;
 
         // Each clause takes the rows or pairs of its kind that no earlier clause took.
         let mut taken: [Vec<Expr>; 3] = Default::default();
-        let (mut removed, mut updated, mut inserted): (Vec<u64>, Vec<RecordBatch>, Vec<RecordBatch>) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut removed, mut updated, mut inserted): (Vec<u64>, Vec<RecordBatch>, Vec<RecordBatch>) =
+            (Vec::new(), Vec::new(), Vec::new());
         for clause in &merge.clauses {
             let kind = match clause.clause_kind {
                 MergeClauseKind::Matched => Kind::Matched,
@@ -100,14 +106,20 @@ impl Connection {
             };
             // There is no source row for the target rows BY SOURCE takes.
             let reads_source = |e: &Expr| {
-                e.column_refs().iter().any(|c| c.relation.as_ref().map_or(!columns.contains(&c.name), |r| r.table() != qualifier))
+                e.column_refs()
+                    .iter()
+                    .any(|c| c.relation.as_ref().map_or(!columns.contains(&c.name), |r| r.table() != qualifier))
             };
             let by_source_reads_source = kind == Kind::NotMatchedBySource
                 && (reads_source(&condition)
                     || match &clause.action {
-                        MergeAction::Update(update) => {
-                            update.assignments.iter().map(|a| plan_expr(&a.value)).collect::<Result<Vec<_>>>()?.iter().any(reads_source)
-                        }
+                        MergeAction::Update(update) => update
+                            .assignments
+                            .iter()
+                            .map(|a| plan_expr(&a.value))
+                            .collect::<Result<Vec<_>>>()?
+                            .iter()
+                            .any(reads_source),
                         _ => false,
                     });
             if by_source_reads_source {
@@ -131,13 +143,18 @@ impl Connection {
             match (&clause.action, is_matched) {
                 (MergeAction::Update(update), true) => {
                     if update.update_predicate.is_some() || update.delete_predicate.is_some() {
-                        return Err(not_supported("UPDATE ... WHERE / DELETE WHERE inside MERGE is not supported; use WHEN MATCHED AND ...".into()));
+                        return Err(not_supported(
+                            "UPDATE ... WHERE / DELETE WHERE inside MERGE is not supported; use WHEN MATCHED AND ..."
+                                .into(),
+                        ));
                     }
                     let mut set: Vec<(String, &SqlExpr)> = Vec::new();
                     for assignment in &update.assignments {
                         let column = assigned_column(assignment)?;
                         if !columns.contains(&column) {
-                            return Err(Error::programming(format!("MERGE sets column '{column}', which table '{name}' does not have")));
+                            return Err(Error::programming(format!(
+                                "MERGE sets column '{column}', which table '{name}' does not have"
+                            )));
                         }
                         set.push((column, &assignment.value));
                     }
@@ -161,7 +178,9 @@ impl Connection {
                 }
                 (MergeAction::Insert(insert), false) => {
                     if insert.insert_predicate.is_some() {
-                        return Err(not_supported("INSERT ... WHERE inside MERGE is not supported; use WHEN NOT MATCHED AND ...".into()));
+                        return Err(not_supported(
+                            "INSERT ... WHERE inside MERGE is not supported; use WHEN NOT MATCHED AND ...".into(),
+                        ));
                     }
                     let MergeInsertKind::Values(values) = &insert.kind else {
                         return Err(not_supported("INSERT ROW inside MERGE is not supported; list the values".into()));
@@ -171,10 +190,18 @@ impl Connection {
                     };
                     let named: Vec<String> = match insert.columns.is_empty() {
                         true => columns.clone(),
-                        false => insert.columns.iter().map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier).unwrap_or_default()).collect(),
+                        false => insert
+                            .columns
+                            .iter()
+                            .map(|c| c.0.last().and_then(|p| p.as_ident()).map(identifier).unwrap_or_default())
+                            .collect(),
                     };
                     if named.len() != row.len() {
-                        return Err(Error::programming(format!("MERGE's INSERT names {} columns but gives {} values", named.len(), row.len())));
+                        return Err(Error::programming(format!(
+                            "MERGE's INSERT names {} columns but gives {} values",
+                            named.len(),
+                            row.len()
+                        )));
                     }
                     let provider = self.ctx.table_provider(TableReference::bare(name.as_str())).await?;
                     let mut projection = Vec::new();
@@ -189,7 +216,9 @@ impl Connection {
                         projection.push(value.cast_to(meta.schema.field(i).data_type(), &schema)?.alias(c));
                     }
                     if let Some(unknown) = named.iter().find(|n| !columns.contains(n)) {
-                        return Err(Error::programming(format!("MERGE inserts column '{unknown}', which table '{name}' does not have")));
+                        return Err(Error::programming(format!(
+                            "MERGE inserts column '{unknown}', which table '{name}' does not have"
+                        )));
                     }
                     inserted.extend(self.collect_plan(bind(pairs.project(projection)?.build()?)?).await?);
                 }

@@ -6,13 +6,13 @@ mod alter;
 mod attach;
 mod copy;
 mod ddl;
-mod index;
-mod macros;
-mod merge;
 mod dml;
 mod export;
 mod fast_insert;
 mod file_order;
+mod index;
+mod macros;
+mod merge;
 mod pipe;
 mod plan_cache;
 mod sequence;
@@ -21,9 +21,9 @@ mod summarize;
 mod upsert;
 mod view;
 
-pub use pipe::PipeSource;
 pub(crate) use attach::AttachedDatabases;
 pub use attach::DatabaseEntry;
+pub use pipe::PipeSource;
 
 use dml::{conform, not_null_violation};
 
@@ -31,21 +31,21 @@ use super::database::{runtime, DbCore};
 use super::interrupt::Interrupt;
 use super::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::watch::watch_plan;
 use crate::sql::case_fold::plan_refolding;
-use crate::sql::dialect::settings;
+use crate::sql::checks::check_conditions;
 use crate::sql::diagnose;
-use crate::sql::suggest::closest;
-use crate::sql::types::sql_name;
+use crate::sql::dialect::settings;
 use crate::sql::output_names::{plan_output_names, restore_names};
 use crate::sql::parse::parse;
 use crate::sql::session::{new_context, ContextParts};
 use crate::sql::source::SegmentSource;
+use crate::sql::suggest::closest;
+use crate::sql::types::sql_name;
+use crate::sql::watch::watch_plan;
 use crate::sql::{Attached, Databases, Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::foreign_keys::{check_foreign_keys, referencing};
-use crate::storage::keys::{check_keys, KeyIndexes};
-use crate::sql::checks::check_conditions;
 use crate::storage::inline::grow_tail;
+use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -242,7 +242,13 @@ impl Connection {
 
     /// A connection to `core` whose tables are schema `own` of `databases`,
     /// beside `snapshots`, cancelled through `interrupt`.
-    fn member(core: Arc<DbCore>, own: &str, databases: Databases, snapshots: Attached, interrupt: Interrupt) -> Result<Self> {
+    fn member(
+        core: Arc<DbCore>,
+        own: &str,
+        databases: Databases,
+        snapshots: Attached,
+        interrupt: Interrupt,
+    ) -> Result<Self> {
         let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
         let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
         let ctx = new_context(ContextParts {
@@ -291,7 +297,8 @@ impl Connection {
                             match self.run_fast_insert(&insert, params)? {
                                 Some(done) => Ok(done),
                                 None => {
-                                    let statement = parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
+                                    let statement =
+                                        parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
                                     self.run_in_txn(statement, params, true).await
                                 }
                             }
@@ -336,17 +343,19 @@ impl Connection {
         check_table_name(name)?;
         self.interrupt.clear();
         let source = Arc::new(MemTable::try_new(schema, vec![batches])?);
-        on_planning_stack(|| runtime().block_on(async {
-            let _busy = self.busy.lock().await;
-            self.atomically(|| async {
-                if create {
-                    self.create_table_from(name, source).await
-                } else {
-                    self.append_from(name, source).await
-                }
+        on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                self.atomically(|| async {
+                    if create {
+                        self.create_table_from(name, source).await
+                    } else {
+                        self.append_from(name, source).await
+                    }
+                })
+                .await
             })
-            .await
-        }))
+        })
     }
 
     /// Removes a registration; returns whether there was one.
@@ -473,7 +482,8 @@ impl Connection {
         self.core.store.retain(&manifest.segment_files().collect());
         self.plan_cache.lock().unwrap().keep_made_from(&manifest.tables);
         *self.tables.lock().unwrap() = manifest.tables.clone();
-        *self.txn.lock().unwrap() = Some(Txn { base: manifest, explicit, new_files: Vec::new(), tails: HashSet::new() });
+        *self.txn.lock().unwrap() =
+            Some(Txn { base: manifest, explicit, new_files: Vec::new(), tails: HashSet::new() });
         Ok(())
     }
 
@@ -498,7 +508,8 @@ impl Connection {
         // The tables stay visible after the transaction ends: results still being
         // streamed (information_schema, say) read the catalog as they execute.
         let working = self.tables.lock().unwrap().clone();
-        let outcome = if commit { self.core.commit(&txn.base, &working, &mut txn.new_files).map(|_| ()) } else { Ok(()) };
+        let outcome =
+            if commit { self.core.commit(&txn.base, &working, &mut txn.new_files).map(|_| ()) } else { Ok(()) };
         if !commit || outcome.is_err() {
             for f in &txn.new_files {
                 let _ = std::fs::remove_file(f);
@@ -509,7 +520,12 @@ impl Connection {
     }
 
     /// Runs one statement; `exact_params` asks that it use every parameter given.
-    async fn run_statement(&self, statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+    async fn run_statement(
+        &self,
+        statement: DFStatement,
+        params: &[ScalarValue],
+        exact_params: bool,
+    ) -> Result<QueryResult> {
         if let DFStatement::Statement(s) = &statement {
             match s.as_ref() {
                 SqlStatement::StartTransaction { .. } => {
@@ -725,7 +741,12 @@ impl Connection {
         Ok(())
     }
 
-    async fn run_in_txn(&self, mut statement: DFStatement, params: &[ScalarValue], exact_params: bool) -> Result<QueryResult> {
+    async fn run_in_txn(
+        &self,
+        mut statement: DFStatement,
+        params: &[ScalarValue],
+        exact_params: bool,
+    ) -> Result<QueryResult> {
         crate::sql::json::json_as_text(&mut statement);
         if let DFStatement::CopyTo(copy) = &statement {
             if crate::sql::remote::is_url(&copy.target) {
@@ -810,7 +831,9 @@ impl Connection {
             )));
         }
         let plan = match bind_params(plan, params)? {
-            LogicalPlan::Statement(Statement::SetVariable(set)) => LogicalPlan::Statement(Statement::SetVariable(settings::checked(set)?)),
+            LogicalPlan::Statement(Statement::SetVariable(set)) => {
+                LogicalPlan::Statement(Statement::SetVariable(settings::checked(set)?))
+            }
             plan => plan,
         };
         match plan {
@@ -821,10 +844,9 @@ impl Connection {
                 Some(named) => describe_columns(&named),
                 None => describe_columns(describe.schema.as_ref()),
             },
-            LogicalPlan::Ddl(other) => Err(Error::new(
-                ErrorKind::NotSupported,
-                format!("{} is not supported yet", other.name()),
-            )),
+            LogicalPlan::Ddl(other) => {
+                Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported yet", other.name())))
+            }
             LogicalPlan::Dml(dml) => self.run_dml(dml, upsert).await,
             // Side effects happen now, not when (or if) someone reads the result.
             LogicalPlan::Copy(copy) => {
@@ -864,14 +886,19 @@ impl Connection {
     /// attached under that schema's name.
     fn explain_unknown_table(&self, err: Error) -> Error {
         let message = err.message();
-        let Some(name) = message.strip_prefix("table '").and_then(|r| r.strip_suffix("' not found")) else { return err };
+        let Some(name) = message.strip_prefix("table '").and_then(|r| r.strip_suffix("' not found")) else {
+            return err;
+        };
         let parts: Vec<&str> = name.split('.').collect();
         let own = match parts.as_slice() {
             [table] => Some(*table),
             [schema, table] if *schema == self.own => Some(*table),
             _ => None,
         };
-        if let Some((table, other)) = own.and_then(|table| Some((table, self.tables.lock().unwrap().get(table).cloned()?))).filter(|(_, m)| !m.is_relation()) {
+        if let Some((table, other)) = own
+            .and_then(|table| Some((table, self.tables.lock().unwrap().get(table).cloned()?)))
+            .filter(|(_, m)| !m.is_relation())
+        {
             let message = format!("'{table}' is a {}, not a table; only tables and views can be read", other.kind());
             return err.with_message(message);
         }
@@ -887,7 +914,12 @@ impl Connection {
                 let message = format!(
                     "table '{schema}.{table}' does not exist: no database is attached as '{schema}' \
                      (ATTACH 'path' AS {schema} attaches one; attached: {})",
-                    catalog.schema_names().into_iter().filter(|s| s != "information_schema").collect::<Vec<_>>().join(", ")
+                    catalog
+                        .schema_names()
+                        .into_iter()
+                        .filter(|s| s != "information_schema")
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 err.with_message(message)
             }
@@ -914,7 +946,11 @@ impl Connection {
         let Some(rest) = message.strip_prefix("Invalid function '") else { return err };
         let Some((typed, _)) = rest.split_once("'.") else { return err };
         let state = self.ctx.state();
-        let names = state.scalar_functions().keys().chain(state.aggregate_functions().keys()).chain(state.window_functions().keys());
+        let names = state
+            .scalar_functions()
+            .keys()
+            .chain(state.aggregate_functions().keys())
+            .chain(state.window_functions().keys());
         match closest(typed, names.map(String::as_str)) {
             Some(name) => {
                 let message = format!("Invalid function '{typed}'. Did you mean '{name}'?");
@@ -948,7 +984,11 @@ impl Connection {
     }
 
     /// The rows of `physical`.
-    fn stream_physical(&self, physical: Arc<dyn ExecutionPlan>, task_ctx: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+    fn stream_physical(
+        &self,
+        physical: Arc<dyn ExecutionPlan>,
+        task_ctx: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
         if physical.output_partitioning().partition_count() > 1 && reads_in_storage_order(&physical) {
             // A plain read of stored tables: DataFusion split the scan into
             // contiguous ranges; reading them one after the other keeps storage
@@ -983,7 +1023,12 @@ impl Connection {
     }
 
     /// Drains `stream` into new segments of `table` (shaped as `schema`).
-    async fn write_stream(&self, mut stream: SendableRecordBatchStream, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+    async fn write_stream(
+        &self,
+        mut stream: SendableRecordBatchStream,
+        schema: &SchemaRef,
+        table: &str,
+    ) -> Result<Vec<SegmentMeta>> {
         let mut writer = TableWriter::new(self.core.dir(), schema.clone());
         let progress = self.progress.lock().unwrap().clone();
         let mut rows = 0;
@@ -999,9 +1044,7 @@ impl Connection {
         self.record_files(files);
         Ok(segments)
     }
-
 }
-
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.
@@ -1038,4 +1081,3 @@ impl Drop for Connection {
         let _ = self.finish(false);
     }
 }
-

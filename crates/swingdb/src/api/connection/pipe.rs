@@ -42,7 +42,10 @@ impl Connection {
                     let (plan, table) = match source {
                         PipeSource::Table(name) => {
                             let stored = self.is_stored_table(name)?;
-                            (self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(), stored.then_some(name))
+                            (
+                                self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(),
+                                stored.then_some(name),
+                            )
                         }
                         PipeSource::Query(sql) => {
                             let mut statements = crate::sql::parse::parse(sql)?;
@@ -184,10 +187,15 @@ impl Connection {
                     }
                 }
             }
-            let outcomes: Vec<_> =
-                threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(Error::internal("a pipe writer panicked")))).collect();
+            let outcomes: Vec<_> = threads
+                .into_iter()
+                .map(|t| t.join().unwrap_or_else(|_| Err(Error::internal("a pipe writer panicked"))))
+                .collect();
             if stopped {
-                return vec![Err(Error::new(ErrorKind::Interrupted, format!("pipe '{}': interrupted while sending", url.name)))];
+                return vec![Err(Error::new(
+                    ErrorKind::Interrupted,
+                    format!("pipe '{}': interrupted while sending", url.name),
+                ))];
             }
             outcomes
         });
@@ -211,7 +219,13 @@ impl Connection {
     /// written); otherwise the rows are streamed and written. A table with
     /// `cluster_by` columns gets its new rows sorted by them (ascending, NULLs
     /// first), so that each new segment ascends by the first.
-    pub(super) async fn store_rows(&self, plan: LogicalPlan, schema: &SchemaRef, table: &str, cluster_by: &[String]) -> Result<Vec<SegmentMeta>> {
+    pub(super) async fn store_rows(
+        &self,
+        plan: LogicalPlan,
+        schema: &SchemaRef,
+        table: &str,
+        cluster_by: &[String],
+    ) -> Result<Vec<SegmentMeta>> {
         if cluster_by.is_empty() {
             if let Some(provider) = PipeTable::read_whole_by(&plan) {
                 let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
@@ -233,7 +247,8 @@ impl Connection {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
         let source = plan.clone();
-        let segments = self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, &source))?;
+        let segments =
+            self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, &source))?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().unwrap().push(import);
@@ -250,7 +265,9 @@ fn sorted_by(plan: LogicalPlan, schema: &SchemaRef, columns: &[String]) -> Resul
     let keys = columns
         .iter()
         .map(|c| {
-            let at = schema.index_of(c).map_err(|_| Error::internal(format!("CLUSTER BY column '{c}' is not in the table")))?;
+            let at = schema
+                .index_of(c)
+                .map_err(|_| Error::internal(format!("CLUSTER BY column '{c}' is not in the table")))?;
             Ok(Expr::Column(outputs[at].clone()).sort(true, true))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -37,9 +37,15 @@ use super::{reads_in_storage_order, Connection};
 use crate::api::result::QueryResult;
 use crate::error::Result;
 use crate::sql::output_names::{restore_names, OutputNames};
-use crate::sql::reuse::{operators, renewable, renewal_resets_shared_state, renewed, PlanBeforeRuntimeFilters, RuntimeRules};
+use crate::sql::reuse::{
+    operators, renewable, renewal_resets_shared_state, renewed, PlanBeforeRuntimeFilters, RuntimeRules,
+};
 use crate::storage::{same_tables, TableMeta};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::tree_node::TreeNode;
+use datafusion::common::Result as DfResult;
+use datafusion::execution::RecordBatchStream;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{Expr, LogicalPlan, Volatility};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -47,10 +53,6 @@ use datafusion::physical_plan::{execute_stream_partitioned, ExecutionPlan};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
-use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::arrow::record_batch::RecordBatch;
-use datafusion::common::Result as DfResult;
-use datafusion::execution::RecordBatchStream;
 use futures::{Stream, StreamExt};
 use std::collections::{BTreeMap, HashMap};
 use std::pin::Pin;
@@ -135,13 +137,18 @@ pub(super) fn is_query(statement: &DFStatement) -> bool {
 /// `current_date` are folded into constants when the plan is made, `random()`
 /// and Python functions with side effects must run anew).
 pub(super) fn same_every_run(plan: &LogicalPlan) -> bool {
-    let changing = |e: &Expr| matches!(e, Expr::ScalarFunction(f) if f.func.signature().volatility != Volatility::Immutable);
-    let found = plan.exists(|node| Ok(node.expressions().iter().any(|e| e.exists(|e| Ok(changing(e))).unwrap_or(true))));
+    let changing =
+        |e: &Expr| matches!(e, Expr::ScalarFunction(f) if f.func.signature().volatility != Volatility::Immutable);
+    let found =
+        plan.exists(|node| Ok(node.expressions().iter().any(|e| e.exists(|e| Ok(changing(e))).unwrap_or(true))));
     !found.unwrap_or(true)
 }
 
 /// The partitions of `plan` one after the other: storage order.
-pub(super) fn stream_in_order(plan: Arc<dyn ExecutionPlan>, task_ctx: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+pub(super) fn stream_in_order(
+    plan: Arc<dyn ExecutionPlan>,
+    task_ctx: Arc<TaskContext>,
+) -> Result<SendableRecordBatchStream> {
     let schema = plan.schema();
     let streams = execute_stream_partitioned(plan, task_ctx)?;
     Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())))

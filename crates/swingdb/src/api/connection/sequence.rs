@@ -53,7 +53,12 @@ impl Connection {
 
     /// Drops the catalog entries `names`, each of which must be a `kind`
     /// ("sequence", "macro": see [`TableMeta::kind`]); all or none.
-    pub(super) fn drop_entries<'a>(&self, names: impl Iterator<Item = &'a ObjectName>, if_exists: bool, kind: &str) -> Result<QueryResult> {
+    pub(super) fn drop_entries<'a>(
+        &self,
+        names: impl Iterator<Item = &'a ObjectName>,
+        if_exists: bool,
+        kind: &str,
+    ) -> Result<QueryResult> {
         let mut tables = self.tables.lock().unwrap().clone();
         for written in names {
             let name = object_name(written, &self.own)?;
@@ -65,7 +70,9 @@ impl Connection {
                 None if if_exists => {}
                 None => {
                     let upper = kind.to_uppercase();
-                    return Err(Error::programming(format!("{kind} '{name}' does not exist (use DROP {upper} IF EXISTS to ignore)")));
+                    return Err(Error::programming(format!(
+                        "{kind} '{name}' does not exist (use DROP {upper} IF EXISTS to ignore)"
+                    )));
                 }
             }
         }

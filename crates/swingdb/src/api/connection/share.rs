@@ -6,8 +6,8 @@ use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::share::{ShareOptions, SnapshotInfo};
-use crate::sql::{TablesSchema, SCHEMA};
 use crate::sql::dialect::text::SNAPSHOT_FUNCTION;
+use crate::sql::{TablesSchema, SCHEMA};
 use datafusion::sql::sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Value};
 use std::sync::Arc;
 
@@ -56,21 +56,30 @@ impl Connection {
         })?;
         let alias = alias.value.clone();
         if alias == SCHEMA || alias.eq_ignore_ascii_case("information_schema") {
-            return Err(Error::programming(format!("'{alias}' is taken by swingdb's own schema; attach under another name")));
+            return Err(Error::programming(format!(
+                "'{alias}' is taken by swingdb's own schema; attach under another name"
+            )));
         }
         if self.core.attached.lock().unwrap().contains_key(&alias) {
-            return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
+            return Err(Error::programming(format!(
+                "a snapshot is already attached as '{alias}'; DETACH {alias} first"
+            )));
         }
         if self.core.databases.lock().unwrap().contains_key(&alias) {
-            return Err(Error::programming(format!("a database is already attached as '{alias}'; DETACH {alias} first")));
+            return Err(Error::programming(format!(
+                "a database is already attached as '{alias}'; DETACH {alias} first"
+            )));
         }
-        let db = Database::attach(&name, OpenOptions { external_access: self.core.external_access, ..Default::default() })?;
+        let db =
+            Database::attach(&name, OpenOptions { external_access: self.core.external_access, ..Default::default() })?;
         let dir = db.core.dir();
         let manifest = dir.read_manifest(dir.latest_version()?)?;
         let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), db.core.store.clone());
         let mut attached = self.core.attached.lock().unwrap();
         if attached.contains_key(&alias) {
-            return Err(Error::programming(format!("a snapshot is already attached as '{alias}'; DETACH {alias} first")));
+            return Err(Error::programming(format!(
+                "a snapshot is already attached as '{alias}'; DETACH {alias} first"
+            )));
         }
         attached.insert(alias, Arc::new(schema));
         Ok(QueryResult::empty())

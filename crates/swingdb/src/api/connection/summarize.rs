@@ -51,7 +51,9 @@ impl Connection {
                 // `t`, or `o.t` of an attached database: each part folded as SQL folds it.
                 let parts: Vec<String> = parsed.0.iter().filter_map(|p| p.as_ident()).map(identifier).collect();
                 let (name, reference) = match parts.as_slice() {
-                    [schema, table] => (format!("{schema}.{table}"), TableReference::partial(schema.as_str(), table.as_str())),
+                    [schema, table] => {
+                        (format!("{schema}.{table}"), TableReference::partial(schema.as_str(), table.as_str()))
+                    }
                     _ => {
                         let name = object_name(&parsed, &self.own)?;
                         (name.clone(), TableReference::bare(name))
@@ -73,7 +75,13 @@ impl Connection {
             let c = col(Column::new(qualifier.cloned(), field.name()));
             let numeric = field.data_type().is_numeric();
             let text = |e: Expr| cast(e, DataType::Utf8);
-            let number = |e: Expr| if numeric { cast(e, DataType::Float64) } else { cast(lit(datafusion::common::ScalarValue::Null), DataType::Float64) };
+            let number = |e: Expr| {
+                if numeric {
+                    cast(e, DataType::Float64)
+                } else {
+                    cast(lit(datafusion::common::ScalarValue::Null), DataType::Float64)
+                }
+            };
             let quartile = |q: f64| {
                 if numeric {
                     text(approx_percentile_cont(cast(c.clone(), DataType::Float64).sort(true, false), lit(q), None))
@@ -85,7 +93,18 @@ impl Connection {
                 text(min(c.clone())),
                 text(max(c.clone())),
                 // The sketch takes integers and strings; other values count by their text.
-                cast(approx_distinct(if field.data_type().is_integer() || matches!(field.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) { c.clone() } else { text(c.clone()) }), DataType::Int64),
+                cast(
+                    approx_distinct(
+                        if field.data_type().is_integer()
+                            || matches!(field.data_type(), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+                        {
+                            c.clone()
+                        } else {
+                            text(c.clone())
+                        },
+                    ),
+                    DataType::Int64,
+                ),
                 number(avg(if numeric { cast(c.clone(), DataType::Float64) } else { lit(0.0) })),
                 number(stddev(if numeric { cast(c.clone(), DataType::Float64) } else { lit(0.0) })),
                 quartile(0.25),
@@ -109,7 +128,8 @@ impl Connection {
             ArrayFormatter::try_new(array.as_ref(), &options).ok().map(|f| f.value(0).to_string())
         };
         let (mut names, mut types, mut mins, mut maxes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut unique, mut mean, mut sd, mut counts, mut nulls) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut unique, mut mean, mut sd, mut counts, mut nulls) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut quartiles: [Vec<Option<String>>; 3] = Default::default();
         for (k, (_, field)) in schema.iter().enumerate() {
             let base = k * STATS;

@@ -16,16 +16,16 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
 use crate::storage::keys::KeyColumns;
 use crate::storage::TableMeta;
+use datafusion::arrow::array::{BooleanArray, RecordBatch};
+use datafusion::arrow::compute::filter_record_batch;
 use datafusion::common::{Column, DFSchema, JoinType, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::{col, Expr, LogicalPlan, LogicalPlanBuilder};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, Assignment, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction, OnInsert,
-    SqliteOnConflict, Statement as SqlStatement,
+    visit_expressions_mut, Assignment, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction,
+    OnInsert, SqliteOnConflict, Statement as SqlStatement,
 };
-use datafusion::arrow::array::{BooleanArray, RecordBatch};
-use datafusion::arrow::compute::filter_record_batch;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -55,16 +55,24 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(None) };
     let action = match (insert.or.take(), insert.on.take(), std::mem::take(&mut insert.replace_into)) {
         (Some(SqliteOnConflict::Ignore), None, _) => Some(Upsert { target: None, action: Action::Ignore }),
-        (Some(SqliteOnConflict::Replace), None, _) | (None, None, true) => Some(Upsert { target: None, action: Action::Replace }),
+        (Some(SqliteOnConflict::Replace), None, _) | (None, None, true) => {
+            Some(Upsert { target: None, action: Action::Replace })
+        }
         (Some(other), _, _) => {
-            return Err(Error::new(ErrorKind::NotSupported, format!("INSERT OR {other} is not supported; use OR IGNORE or OR REPLACE")))
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("INSERT OR {other} is not supported; use OR IGNORE or OR REPLACE"),
+            ))
         }
         (None, Some(OnInsert::OnConflict(conflict)), _) => {
             let target = match conflict.conflict_target {
                 None => None,
                 Some(ConflictTarget::Columns(columns)) => Some(columns.iter().map(identifier).collect()),
                 Some(ConflictTarget::OnConstraint(name)) => {
-                    return Err(Error::new(ErrorKind::NotSupported, format!("ON CONFLICT ON CONSTRAINT {name}: name the key's columns instead")))
+                    return Err(Error::new(
+                        ErrorKind::NotSupported,
+                        format!("ON CONFLICT ON CONSTRAINT {name}: name the key's columns instead"),
+                    ))
                 }
             };
             let action = match conflict.action {
@@ -81,7 +89,10 @@ pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>>
             Some(Upsert { target, action })
         }
         (None, Some(OnInsert::DuplicateKeyUpdate(_)), _) => {
-            return Err(Error::new(ErrorKind::NotSupported, "ON DUPLICATE KEY UPDATE is not supported; use ON CONFLICT (key) DO UPDATE SET ..."))
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "ON DUPLICATE KEY UPDATE is not supported; use ON CONFLICT (key) DO UPDATE SET ...",
+            ))
         }
         (None, Some(other), _) => return Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported"))),
         (None, None, false) => None,
@@ -96,7 +107,9 @@ pub(super) fn assigned_column(assignment: &Assignment) -> Result<String> {
             Some(ident) => Ok(identifier(ident)),
             None => Err(Error::programming(format!("cannot assign to {name}"))),
         },
-        AssignmentTarget::Tuple(_) => Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column")),
+        AssignmentTarget::Tuple(_) => {
+            Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column"))
+        }
     }
 }
 
@@ -132,16 +145,18 @@ fn one_per_key(batches: Vec<RecordBatch>, meta: &TableMeta, key: &[String], last
             Entry::Occupied(_) => keep[b][r] = false,
         })?;
     }
-    batches
-        .iter()
-        .zip(keep)
-        .map(|(batch, keep)| Ok(filter_record_batch(batch, &BooleanArray::from(keep))?))
-        .collect()
+    batches.iter().zip(keep).map(|(batch, keep)| Ok(filter_record_batch(batch, &BooleanArray::from(keep))?)).collect()
 }
 
 impl Connection {
     /// Runs an INSERT of `input` (rows shaped as table `name`) with the conflict clause `upsert`.
-    pub(super) async fn upsert(&self, name: &str, meta: Arc<TableMeta>, input: LogicalPlan, upsert: Upsert) -> Result<QueryResult> {
+    pub(super) async fn upsert(
+        &self,
+        name: &str,
+        meta: Arc<TableMeta>,
+        input: LogicalPlan,
+        upsert: Upsert,
+    ) -> Result<QueryResult> {
         let no_keys = meta.constraints.keys().next().is_none();
         if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
             // Nothing can conflict (PostgreSQL and SQLite insert every row).
@@ -156,7 +171,8 @@ impl Connection {
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
         // The new rows, named `excluded` as in PostgreSQL, computed once.
         // (In the table's types, and with NULL keys refused before any matching.)
-        let rows = self.collect_plan(input.clone()).await.map_err(|e| not_null_violation(e, &meta.schema, name, &input))?;
+        let rows =
+            self.collect_plan(input.clone()).await.map_err(|e| not_null_violation(e, &meta.schema, name, &input))?;
         let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         // A key proposed twice: DO NOTHING / OR IGNORE keep the first row, OR
         // REPLACE the last (as PostgreSQL and SQLite do); DO UPDATE keeps both,
@@ -189,21 +205,26 @@ impl Connection {
             Action::Ignore => None,
             Action::Replace => {
                 let matched = existing()?.join(excluded()?, JoinType::Inner, on(name), None)?;
-                let projection = std::iter::once(col(ROW_ID)).chain(columns.iter().map(|c| col(Column::new(Some("excluded"), c))));
+                let projection =
+                    std::iter::once(col(ROW_ID)).chain(columns.iter().map(|c| col(Column::new(Some("excluded"), c))));
                 Some(matched.project(projection)?.build()?)
             }
             Action::Update { set, only_if } => {
                 let matched = existing()?.join(excluded()?, JoinType::Inner, on(name), None)?;
                 let schema: DFSchema = matched.schema().as_ref().clone();
                 let state = self.ctx.state();
-                let plan_expr = |e: &SqlExpr| -> Result<Expr> { Ok(state.create_logical_expr(&qualify(e.clone(), name).to_string(), &schema)?) };
+                let plan_expr = |e: &SqlExpr| -> Result<Expr> {
+                    Ok(state.create_logical_expr(&qualify(e.clone(), name).to_string(), &schema)?)
+                };
                 let matched = match only_if {
                     Some(condition) => matched.filter(plan_expr(condition)?)?,
                     None => matched,
                 };
                 for (column, _) in set {
                     if !columns.contains(column) {
-                        return Err(Error::programming(format!("ON CONFLICT DO UPDATE sets column '{column}', which table '{name}' does not have")));
+                        return Err(Error::programming(format!(
+                            "ON CONFLICT DO UPDATE sets column '{column}', which table '{name}' does not have"
+                        )));
                     }
                 }
                 let mut projection = vec![col(ROW_ID)];
@@ -244,7 +265,11 @@ impl Connection {
                 b.sort();
                 a == b
             }),
-            None => meta.constraints.primary_key.as_ref().map(|_| &keys[0]).or(if keys.len() == 1 { keys.first() } else { None }),
+            None => meta.constraints.primary_key.as_ref().map(|_| &keys[0]).or(if keys.len() == 1 {
+                keys.first()
+            } else {
+                None
+            }),
         };
         match (found, target) {
             (Some(k), _) => Ok(k.to_vec()),

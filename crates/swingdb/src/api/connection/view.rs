@@ -89,7 +89,9 @@ impl Connection {
             }
             Some(other) => Err(other.not_a(&name, "view")),
             None if drop.if_exists => Ok(QueryResult::empty()),
-            None => Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)"))),
+            None => {
+                Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)")))
+            }
         }
     }
 }

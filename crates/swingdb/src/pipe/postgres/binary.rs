@@ -148,7 +148,9 @@ impl PgKind {
             DataType::Int64 | DataType::UInt32 | DataType::UInt64 => (PgKind::Int8, "bigint".into()),
             DataType::Float16 | DataType::Float32 => (PgKind::Float4, "real".into()),
             DataType::Float64 => (PgKind::Float8, "double precision".into()),
-            DataType::Decimal128(p, s) if *s >= 0 => (PgKind::Numeric { precision: *p, scale: *s }, format!("numeric({p},{s})")),
+            DataType::Decimal128(p, s) if *s >= 0 => {
+                (PgKind::Numeric { precision: *p, scale: *s }, format!("numeric({p},{s})"))
+            }
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => (PgKind::Text, "text".into()),
             DataType::Binary | DataType::LargeBinary | DataType::BinaryView => (PgKind::Bytea, "bytea".into()),
             DataType::Date32 | DataType::Date64 => (PgKind::Date, "date".into()),
@@ -225,7 +227,16 @@ impl Decoder {
     pub fn new(columns: Vec<PgColumn>, rows_per_batch: usize) -> Self {
         let schema = arrow_schema(&columns);
         let builders = schema.fields().iter().map(|f| make_builder(f.data_type(), rows_per_batch)).collect();
-        Self { columns, schema, builders, buffer: BytesMut::new(), header_done: false, finished: false, rows: 0, rows_per_batch }
+        Self {
+            columns,
+            schema,
+            builders,
+            buffer: BytesMut::new(),
+            header_done: false,
+            finished: false,
+            rows: 0,
+            rows_per_batch,
+        }
     }
 
     /// The schema of the batches.
@@ -244,7 +255,8 @@ impl Decoder {
             if &self.buffer[..SIGNATURE.len()] != SIGNATURE {
                 return Err(Error::operational("PostgreSQL did not send a binary COPY stream"));
             }
-            let ext = u32::from_be_bytes(self.buffer[SIGNATURE.len() + 4..SIGNATURE.len() + 8].try_into().unwrap()) as usize;
+            let ext =
+                u32::from_be_bytes(self.buffer[SIGNATURE.len() + 4..SIGNATURE.len() + 8].try_into().unwrap()) as usize;
             if self.buffer.len() < SIGNATURE.len() + 8 + ext {
                 return Ok(batches);
             }
@@ -289,7 +301,10 @@ impl Decoder {
             return Ok(Some(2));
         }
         if fields as usize != self.columns.len() {
-            return Err(Error::operational(format!("PostgreSQL sent a row of {fields} fields, {} were expected", self.columns.len())));
+            return Err(Error::operational(format!(
+                "PostgreSQL sent a row of {fields} fields, {} were expected",
+                self.columns.len()
+            )));
         }
         let mut at = 2;
         for _ in 0..fields {
@@ -353,7 +368,9 @@ fn append(column: &str, kind: &PgKind, builder: &mut dyn ArrayBuilder, value: Op
         PgKind::Float4 => put!(Float32Builder, |v| Ok::<_, Error>(f32::from_be_bytes(be(column, v)?))),
         PgKind::Float8 => put!(Float64Builder, |v| Ok::<_, Error>(f64::from_be_bytes(be(column, v)?))),
         PgKind::Numeric { scale, .. } => put!(Decimal128Builder, |v| decode_numeric(column, v, *scale)),
-        PgKind::Text => put!(StringBuilder, |v| std::str::from_utf8(v).map_err(|_| bad(column, "text that is not UTF-8"))),
+        PgKind::Text => {
+            put!(StringBuilder, |v| std::str::from_utf8(v).map_err(|_| bad(column, "text that is not UTF-8")))
+        }
         PgKind::Jsonb => put!(StringBuilder, |v| match v.split_first() {
             Some((1, text)) => std::str::from_utf8(text).map_err(|_| bad(column, "jsonb that is not UTF-8")),
             _ => Err(bad(column, "an unknown jsonb version")),
@@ -371,7 +388,10 @@ fn append(column: &str, kind: &PgKind, builder: &mut dyn ArrayBuilder, value: Op
         PgKind::Timestamp | PgKind::TimestampTz => put!(TimestampMicrosecondBuilder, |v| {
             let micros = i64::from_be_bytes(be(column, v)?);
             if micros == i64::MAX || micros == i64::MIN {
-                return Err(bad(column, "the timestamp 'infinity' has no Arrow equivalent; filter or cast it in a query"));
+                return Err(bad(
+                    column,
+                    "the timestamp 'infinity' has no Arrow equivalent; filter or cast it in a query",
+                ));
             }
             micros.checked_add(EPOCH_MICROS).ok_or_else(|| bad(column, "a timestamp out of range"))
         }),
@@ -381,14 +401,19 @@ fn append(column: &str, kind: &PgKind, builder: &mut dyn ArrayBuilder, value: Op
                 b.append_null();
                 return Ok(());
             };
-            let header = |at: usize| -> Result<i32> { Ok(i32::from_be_bytes(be(column, v.get(at..at + 4).ok_or_else(|| bad(column, "a short array"))?)?)) };
+            let header = |at: usize| -> Result<i32> {
+                Ok(i32::from_be_bytes(be(column, v.get(at..at + 4).ok_or_else(|| bad(column, "a short array"))?)?))
+            };
             let dims = header(0)?;
             if dims == 0 {
                 b.append(true);
                 return Ok(());
             }
             if dims != 1 {
-                return Err(bad(column, format!("a {dims}-dimensional array; only one-dimensional arrays are supported")));
+                return Err(bad(
+                    column,
+                    format!("a {dims}-dimensional array; only one-dimensional arrays are supported"),
+                ));
             }
             let count = header(12)?.max(0) as usize;
             let mut at = 20;
@@ -424,8 +449,15 @@ fn decode_numeric(column: &str, v: &[u8], scale: i8) -> Result<i128> {
     let (ndigits, weight, sign) = (word(0) as usize, word(1) as i32, word(2) as u16);
     match sign {
         0x0000 | 0x4000 => {}
-        0xC000 => return Err(bad(column, "NaN does not fit a DECIMAL; filter it or cast the column to double precision")),
-        _ => return Err(bad(column, "an infinite numeric does not fit a DECIMAL; filter it or cast the column to double precision")),
+        0xC000 => {
+            return Err(bad(column, "NaN does not fit a DECIMAL; filter it or cast the column to double precision"))
+        }
+        _ => {
+            return Err(bad(
+                column,
+                "an infinite numeric does not fit a DECIMAL; filter it or cast the column to double precision",
+            ))
+        }
     }
     if v.len() < 8 + 2 * ndigits {
         return Err(bad(column, "a short numeric"));
@@ -510,7 +542,11 @@ fn encode_value(column: &str, kind: &PgKind, array: &dyn Array, row: usize, out:
             let v = any.downcast_ref::<StringArray>().expect("cast to text").value(row);
             let hex: Vec<u8> = v.bytes().filter(|b| *b != b'-').collect();
             let parsed: Option<Vec<u8>> = (hex.len() == 32)
-                .then(|| hex.chunks(2).map(|p| std::str::from_utf8(p).ok().and_then(|h| u8::from_str_radix(h, 16).ok())).collect())
+                .then(|| {
+                    hex.chunks(2)
+                        .map(|p| std::str::from_utf8(p).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+                        .collect()
+                })
                 .flatten();
             let bytes = parsed.ok_or_else(|| bad(column, format!("'{v}' is not a UUID")))?;
             out.put_i32(16);
@@ -559,13 +595,16 @@ fn encode_value(column: &str, kind: &PgKind, array: &dyn Array, row: usize, out:
 fn encode_numeric(value: i128, scale: i8, out: &mut BytesMut) {
     let scale = scale.max(0) as usize;
     let digits = value.unsigned_abs().to_string();
-    let digits = if digits.len() <= scale { format!("{}{digits}", "0".repeat(scale + 1 - digits.len())) } else { digits };
+    let digits =
+        if digits.len() <= scale { format!("{}{digits}", "0".repeat(scale + 1 - digits.len())) } else { digits };
     let (int_part, frac_part) = digits.split_at(digits.len() - scale);
     let int_pad = (4 - int_part.len() % 4) % 4;
     let int_part = format!("{}{int_part}", "0".repeat(int_pad));
     let frac_pad = (4 - frac_part.len() % 4) % 4;
     let frac_part = format!("{frac_part}{}", "0".repeat(frac_pad));
-    let group = |s: &str| -> Vec<i16> { s.as_bytes().chunks(4).map(|c| std::str::from_utf8(c).unwrap().parse().unwrap()).collect() };
+    let group = |s: &str| -> Vec<i16> {
+        s.as_bytes().chunks(4).map(|c| std::str::from_utf8(c).unwrap().parse().unwrap()).collect()
+    };
     let mut groups = group(&int_part);
     let mut weight = groups.len() as i32 - 1;
     groups.extend(group(&frac_part));
@@ -614,22 +653,40 @@ mod tests {
     #[test]
     fn values_survive_encoding_and_decoding() {
         let dec = Arc::new(
-            Decimal128Array::from(vec![Some(0), Some(1), Some(-12_345_678), Some(10_000_00), None, Some(i128::from(i64::MAX) * 1000), Some(5)])
-                .with_precision_and_scale(38, 2)
-                .unwrap(),
+            Decimal128Array::from(vec![
+                Some(0),
+                Some(1),
+                Some(-12_345_678),
+                Some(10_000_00),
+                None,
+                Some(i128::from(i64::MAX) * 1000),
+                Some(5),
+            ])
+            .with_precision_and_scale(38, 2)
+            .unwrap(),
         ) as ArrayRef;
         assert_eq!(roundtrip(PgKind::Numeric { precision: 38, scale: 2 }, dec.clone()).as_ref(), dec.as_ref());
         let ints = Arc::new(Int64Array::from(vec![Some(i64::MIN), None, Some(0), Some(i64::MAX)])) as ArrayRef;
         assert_eq!(roundtrip(PgKind::Int8, ints.clone()).as_ref(), ints.as_ref());
-        let ts = Arc::new(TimestampMicrosecondArray::from(vec![Some(0), Some(-1), None, Some(1_700_000_000_000_000)]).with_timezone("UTC")) as ArrayRef;
+        let ts = Arc::new(
+            TimestampMicrosecondArray::from(vec![Some(0), Some(-1), None, Some(1_700_000_000_000_000)])
+                .with_timezone("UTC"),
+        ) as ArrayRef;
         assert_eq!(roundtrip(PgKind::TimestampTz, ts.clone()).as_ref(), ts.as_ref());
         let dates = Arc::new(Date32Array::from(vec![Some(-1), Some(0), Some(20_000), None])) as ArrayRef;
         assert_eq!(roundtrip(PgKind::Date, dates.clone()).as_ref(), dates.as_ref());
         let text = Arc::new(StringArray::from(vec![Some("é"), None, Some("")])) as ArrayRef;
         assert_eq!(roundtrip(PgKind::Text, text.clone()).as_ref(), text.as_ref());
-        let list = Arc::new(ListArray::from_iter_primitive::<Int32Type, _, _>(vec![Some(vec![Some(1), None, Some(3)]), None, Some(vec![])])) as ArrayRef;
+        let list = Arc::new(ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
+            Some(vec![Some(1), None, Some(3)]),
+            None,
+            Some(vec![]),
+        ])) as ArrayRef;
         let back = roundtrip(PgKind::Array(Box::new(PgKind::Int4)), list.clone());
-        assert_eq!(back.as_any().downcast_ref::<ListArray>().unwrap(), list.as_any().downcast_ref::<ListArray>().unwrap());
+        assert_eq!(
+            back.as_any().downcast_ref::<ListArray>().unwrap(),
+            list.as_any().downcast_ref::<ListArray>().unwrap()
+        );
     }
 
     #[test]

@@ -103,12 +103,16 @@ impl PgUrl {
                 "table" => url.table = Some(percent_decode(value)?),
                 "query" => url.query = Some(percent_decode(value)?),
                 "workers" => {
-                    url.workers = value.parse().ok().filter(|n| (1..=64).contains(n)).ok_or_else(|| {
-                        Error::programming(format!("workers={value} must be a number from 1 to 64"))
-                    })?
+                    url.workers =
+                        value.parse().ok().filter(|n| (1..=64).contains(n)).ok_or_else(|| {
+                            Error::programming(format!("workers={value} must be a number from 1 to 64"))
+                        })?
                 }
                 "batch_rows" => {
-                    url.batch_rows = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| Error::programming(format!("batch_rows={value} must be a positive number")))?
+                    url.batch_rows =
+                        value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                            Error::programming(format!("batch_rows={value} must be a positive number"))
+                        })?
                 }
                 _ => rest.push(pair),
             }
@@ -120,9 +124,13 @@ impl PgUrl {
         url.config = tokio_postgres::Config::from_str(&connection)
             .map_err(|e| Error::programming(format!("invalid PostgreSQL URL: {e}")))?;
         if url.config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
-            return Err(Error::new(ErrorKind::NotSupported, "sslmode=require is not supported yet; connect over a local socket or a trusted network"));
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                "sslmode=require is not supported yet; connect over a local socket or a trusted network",
+            ));
         }
-        let what = url.table.as_deref().map(|t| format!("table {t}")).or(url.query.as_ref().map(|_| "a query".to_string()));
+        let what =
+            url.table.as_deref().map(|t| format!("table {t}")).or(url.query.as_ref().map(|_| "a query".to_string()));
         url.shown = format!(
             "PostgreSQL database '{}'{}",
             url.config.get_dbname().unwrap_or("postgres"),
@@ -132,7 +140,8 @@ impl PgUrl {
     }
 
     async fn connect(&self) -> Result<Client> {
-        let (client, connection) = self.config.connect(NoTls).await.map_err(|e| pg_error(&self.shown, "connecting", e))?;
+        let (client, connection) =
+            self.config.connect(NoTls).await.map_err(|e| pg_error(&self.shown, "connecting", e))?;
         tokio::spawn(async move {
             let _ = connection.await;
         });
@@ -233,7 +242,8 @@ pub async fn open_source(url: &PgUrl) -> Result<(SchemaRef, Vec<Arc<dyn Partitio
                 .columns()
                 .iter()
                 .map(|c| {
-                    let kind = PgKind::from_oid(c.type_().oid(), -1).ok_or_else(|| unsupported(url, c.name(), c.type_().name()))?;
+                    let kind = PgKind::from_oid(c.type_().oid(), -1)
+                        .ok_or_else(|| unsupported(url, c.name(), c.type_().name()))?;
                     Ok(PgColumn { name: c.name().to_string(), kind })
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -243,7 +253,8 @@ pub async fn open_source(url: &PgUrl) -> Result<(SchemaRef, Vec<Arc<dyn Partitio
     };
     let select = columns.iter().map(|c| quote_ident(&c.name)).collect::<Vec<_>>().join(", ");
     let copy = |filter: &str| format!("COPY (SELECT {select} FROM {from}{filter}) TO STDOUT (FORMAT binary)");
-    let mut source = Source { url: url.clone(), columns, statements: vec![copy("")], snapshot: None, _coordinator: None };
+    let mut source =
+        Source { url: url.clone(), columns, statements: vec![copy("")], snapshot: None, _coordinator: None };
     if splittable && url.workers > 1 {
         client
             .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -278,7 +289,9 @@ pub async fn open_source(url: &PgUrl) -> Result<(SchemaRef, Vec<Arc<dyn Partitio
     let schema = binary::arrow_schema(&source.columns);
     let source = Arc::new(source);
     let partitions = (0..source.statements.len())
-        .map(|index| Arc::new(Partition { source: source.clone(), index, schema: schema.clone() }) as Arc<dyn PartitionStream>)
+        .map(|index| {
+            Arc::new(Partition { source: source.clone(), index, schema: schema.clone() }) as Arc<dyn PartitionStream>
+        })
         .collect();
     Ok((schema, partitions))
 }
@@ -314,13 +327,19 @@ impl PartitionStream for Partition {
     }
 }
 
-async fn read_partition(source: &Source, index: usize, tx: &mpsc::Sender<datafusion::common::Result<RecordBatch>>) -> Result<()> {
+async fn read_partition(
+    source: &Source,
+    index: usize,
+    tx: &mpsc::Sender<datafusion::common::Result<RecordBatch>>,
+) -> Result<()> {
     let url = &source.url;
     let client = url.connect().await?;
     if let Some(snapshot) = &source.snapshot {
         // The id came from pg_export_snapshot() and was checked to be hex digits and dashes.
         client
-            .batch_execute(&format!("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{snapshot}'"))
+            .batch_execute(&format!(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{snapshot}'"
+            ))
             .await
             .map_err(|e| pg_error(&url.shown, "joining the snapshot", e))?;
     }
@@ -347,13 +366,15 @@ async fn read_partition(source: &Source, index: usize, tx: &mpsc::Sender<datafus
 /// Writes the rows of `stream` into the table of `url` (created from
 /// `schema` if it does not exist) in one transaction; returns the rows.
 pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBatchStream) -> Result<u64> {
-    let table = url.table.as_deref().ok_or_else(|| {
-        Error::programming(format!("{}: say which table to write with ?table=NAME", url.shown))
-    })?;
+    let table = url
+        .table
+        .as_deref()
+        .ok_or_else(|| Error::programming(format!("{}: say which table to write with ?table=NAME", url.shown)))?;
     let client = url.connect().await?;
     let fail = |doing: &'static str| move |e| pg_error(&url.shown, doing, e);
     client.batch_execute("BEGIN").await.map_err(fail("starting a transaction"))?;
-    let exists: Option<String> = client.query_one("SELECT to_regclass($1)::text", &[&table]).await.map_err(fail("looking up the table"))?.get(0);
+    let exists: Option<String> =
+        client.query_one("SELECT to_regclass($1)::text", &[&table]).await.map_err(fail("looking up the table"))?.get(0);
     let (quoted, kinds) = match exists {
         Some(_) => {
             let (quoted, columns) = table_columns(&client, url, table).await?;
@@ -369,7 +390,10 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
         }
         None => {
             let quoted: String = client
-                .query_one("SELECT array_to_string(ARRAY(SELECT quote_ident(p) FROM unnest(parse_ident($1)) AS p), '.')", &[&table])
+                .query_one(
+                    "SELECT array_to_string(ARRAY(SELECT quote_ident(p) FROM unnest(parse_ident($1)) AS p), '.')",
+                    &[&table],
+                )
                 .await
                 .map_err(fail("parsing the table name"))?
                 .get(0);
@@ -377,7 +401,15 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
             let mut definitions = Vec::new();
             for field in schema.fields() {
                 let (kind, sql_type) = PgKind::for_arrow(field.data_type()).ok_or_else(|| {
-                    Error::new(ErrorKind::NotSupported, format!("{}: column '{}' of type {} has no PostgreSQL equivalent; cast it", url.shown, field.name(), field.data_type()))
+                    Error::new(
+                        ErrorKind::NotSupported,
+                        format!(
+                            "{}: column '{}' of type {} has no PostgreSQL equivalent; cast it",
+                            url.shown,
+                            field.name(),
+                            field.data_type()
+                        ),
+                    )
                 })?;
                 let not_null = if field.is_nullable() { "" } else { " NOT NULL" };
                 definitions.push(format!("{} {sql_type}{not_null}", quote_ident(field.name())));
@@ -399,7 +431,9 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
     let mut buffer = BytesMut::with_capacity(SEND_CHUNK * 2);
     binary::write_header(&mut buffer);
     let options = CastOptions { safe: false, ..Default::default() };
-    let cast_schema = binary::arrow_schema(&kinds.iter().zip(&names).map(|(k, n)| PgColumn { name: n.clone(), kind: k.clone() }).collect::<Vec<_>>());
+    let cast_schema = binary::arrow_schema(
+        &kinds.iter().zip(&names).map(|(k, n)| PgColumn { name: n.clone(), kind: k.clone() }).collect::<Vec<_>>(),
+    );
     let mut rows = 0u64;
     while let Some(batch) = stream.next().await {
         let batch = batch?;

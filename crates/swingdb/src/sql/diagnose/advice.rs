@@ -61,25 +61,40 @@ fn rephrase(err: Error, sql: &str) -> Error {
         }));
     }
     if let Some(caps) = CSV_VALUE.captures(&message) {
-        let (value, ty, column, line, row) = (&caps[1], &caps[2], caps[3].parse::<u64>().unwrap_or(0) + 1, caps[4].parse::<u64>().unwrap_or(0) + 1, &caps[5]);
+        let (value, ty, column, line, row) = (
+            &caps[1],
+            &caps[2],
+            caps[3].parse::<u64>().unwrap_or(0) + 1,
+            caps[4].parse::<u64>().unwrap_or(0) + 1,
+            &caps[5],
+        );
         return err.with_message(format!(
             "could not read '{value}' as {ty}: column {column} on line {line} of the file ({row}); \
              give that column another type (types = {{'name': 'VARCHAR'}}) or a NULL text (nullstr = '...')"
         ));
     }
     if let Some(caps) = DUPLICATE_FIELD.captures(&message) {
-        return err.with_message(format!("the column name \"{}\" is given twice; give each column its own name", &caps[1]));
+        return err
+            .with_message(format!("the column name \"{}\" is given twice; give each column its own name", &caps[1]));
     }
     if let Some(caps) = ORDER_POSITION.captures(&message) {
-        return err.with_message(format!("ORDER BY {} refers to no column: the select list has {} (positions count from 1)", &caps[1], &caps[2]));
+        return err.with_message(format!(
+            "ORDER BY {} refers to no column: the select list has {} (positions count from 1)",
+            &caps[1], &caps[2]
+        ));
     }
     if let Some(caps) = GROUP_POSITION.captures(&message) {
-        return err.with_message(format!("GROUP BY {} refers to no column: the select list has {} (positions count from 1)", &caps[1], &caps[2]));
+        return err.with_message(format!(
+            "GROUP BY {} refers to no column: the select list has {} (positions count from 1)",
+            &caps[1], &caps[2]
+        ));
     }
     if let Some(caps) = SAME_SUGGESTION.captures(&message) {
         if caps[1] == caps[2] {
             let name = &caps[1];
-            return err.with_message(format!("{name}() is a window function: it needs an OVER clause, as in {name}() OVER (ORDER BY ...)"));
+            return err.with_message(format!(
+                "{name}() is a window function: it needs an OVER clause, as in {name}() OVER (ORDER BY ...)"
+            ));
         }
     }
     if let Some(caps) = UNKNOWN_TYPE.captures(&message) {
@@ -87,7 +102,9 @@ fn rephrase(err: Error, sql: &str) -> Error {
         // (UUID, say) is not supported.
         let typed = caps[1].to_string();
         return match closest(&typed, SQL_TYPES.iter().copied()) {
-            Some(close) => err.with_message(format!("type '{typed}' does not exist. Did you mean {close}?")).with_kind(ErrorKind::Programming),
+            Some(close) => err
+                .with_message(format!("type '{typed}' does not exist. Did you mean {close}?"))
+                .with_kind(ErrorKind::Programming),
             None => err.with_message(format!("type '{typed}' is not supported (types: {})", SQL_TYPES.join(", "))),
         };
     }
@@ -167,23 +184,48 @@ fn insert_count(sql: &str, given: &str, row: usize, expected: &str) -> Option<St
 
 /// SQL type names suggested for a misspelled one.
 const SQL_TYPES: &[&str] = &[
-    "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "DOUBLE", "DECIMAL", "NUMERIC", "VARCHAR", "TEXT", "BLOB", "DATE",
-    "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL", "FLOAT",
+    "BOOLEAN",
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "REAL",
+    "DOUBLE",
+    "DECIMAL",
+    "NUMERIC",
+    "VARCHAR",
+    "TEXT",
+    "BLOB",
+    "DATE",
+    "TIME",
+    "TIMESTAMP",
+    "TIMESTAMPTZ",
+    "INTERVAL",
+    "FLOAT",
 ];
 
-static VALUES_COUNT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"Inconsistent data length across values list: got (\d+) values in row (\d+) but expected (\d+)").expect("valid"));
+static VALUES_COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Inconsistent data length across values list: got (\d+) values in row (\d+) but expected (\d+)")
+        .expect("valid")
+});
 /// Arrow's CSV reader: "Error while parsing value 'x' as type 'INTEGER' for
 /// column 0 at line 3. Row data: '[x,cy]'" (column and line from 0, the
 /// header line counted).
 static CSV_VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"Error while parsing value '(.*)' as type '?([^']+?)'? for column (\d+) at line (\d+)\. Row data: '\[(.*)\]'").expect("valid")
+    Regex::new(
+        r"Error while parsing value '(.*)' as type '?([^']+?)'? for column (\d+) at line (\d+)\. Row data: '\[(.*)\]'",
+    )
+    .expect("valid")
 });
-static DUPLICATE_FIELD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"duplicate unqualified field name (\S+)").expect("valid"));
-static ORDER_POSITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"Order by column out of bounds, specified: (\d+), max: (\d+)").expect("valid"));
-static GROUP_POSITION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"Cannot find column with position (\d+) in SELECT clause. Valid columns: 1 to (\d+)").expect("valid"));
-static SAME_SUGGESTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"Invalid function '(\w+)'\. Did you mean '(\w+)'\?").expect("valid"));
+static DUPLICATE_FIELD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"duplicate unqualified field name (\S+)").expect("valid"));
+static ORDER_POSITION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"Order by column out of bounds, specified: (\d+), max: (\d+)").expect("valid"));
+static GROUP_POSITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Cannot find column with position (\d+) in SELECT clause. Valid columns: 1 to (\d+)").expect("valid")
+});
+static SAME_SUGGESTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"Invalid function '(\w+)'\. Did you mean '(\w+)'\?").expect("valid"));
 static UNKNOWN_TYPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^Unsupported SQL type (\w+)$").expect("valid"));
 static UNSUPPORTED_NODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^Unsupported ast node (\w+)").expect("valid"));
 /// Where a printed Rust value starts: `Name {`, `Name(` followed by more of
@@ -207,7 +249,10 @@ mod tests {
 
     #[test]
     fn arrow_names_become_sql_names() {
-        assert_eq!(sql_types("Cannot coerce arithmetic expression Utf8 + Int64 to valid types"), "Cannot coerce arithmetic expression VARCHAR + BIGINT to valid types");
+        assert_eq!(
+            sql_types("Cannot coerce arithmetic expression Utf8 + Int64 to valid types"),
+            "Cannot coerce arithmetic expression VARCHAR + BIGINT to valid types"
+        );
         assert_eq!(sql_types("got Decimal128(10, 2) and Timestamp(ns)"), "got DECIMAL(10,2) and TIMESTAMP");
         assert_eq!(sql_types("Int32Array and Utf8s"), "Int32Array and Utf8s");
     }

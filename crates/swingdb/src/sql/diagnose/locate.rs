@@ -33,9 +33,17 @@ pub(super) fn locate(err: Error, sql: &str) -> Error {
         }
         literal
     } else if message.starts_with("Division by zero") {
-        let division = |t: &TokenWithSpan, _: Option<&&TokenWithSpan>| matches!(t.token, Token::Div | Token::Mod | Token::DuckIntDiv);
-        only(&tokens, division).or_else(|| only(&tokens, |t, next| division(t, None) && next.is_some_and(|n| matches!(&n.token, Token::Number(v, _) if v == "0"))))
-    } else if let Some(name) = quoted_after(message, "argument types '").and_then(|call| call.split('(').next().map(str::to_string)) {
+        let division = |t: &TokenWithSpan, _: Option<&&TokenWithSpan>| {
+            matches!(t.token, Token::Div | Token::Mod | Token::DuckIntDiv)
+        };
+        only(&tokens, division).or_else(|| {
+            only(&tokens, |t, next| {
+                division(t, None) && next.is_some_and(|n| matches!(&n.token, Token::Number(v, _) if v == "0"))
+            })
+        })
+    } else if let Some(name) =
+        quoted_after(message, "argument types '").and_then(|call| call.split('(').next().map(str::to_string))
+    {
         only(&tokens, |t, next| word_is(t, &name) && next.is_some_and(|n| n.token == Token::LParen))
     } else if let Some(path) = quoted_after(message, "file '") {
         only(&tokens, |t, _| matches!(&t.token, Token::SingleQuotedString(s) if *s == path))
@@ -46,20 +54,32 @@ pub(super) fn locate(err: Error, sql: &str) -> Error {
         only(&tokens, |t, _| word_is(t, column))
     } else if message.contains("LIMIT") || message.contains("OFFSET") {
         let keyword = if message.contains("LIMIT") { Keyword::LIMIT } else { Keyword::OFFSET };
-        let at = (0..tokens.len()).filter(|&i| matches!(&tokens[i].token, Token::Word(w) if w.keyword == keyword)).collect::<Vec<_>>();
+        let at = (0..tokens.len())
+            .filter(|&i| matches!(&tokens[i].token, Token::Word(w) if w.keyword == keyword))
+            .collect::<Vec<_>>();
         match at.as_slice() {
             [i] => tokens.get(i + 1).copied(),
             _ => None,
         }
     } else if message.ends_with("found: EOF") {
         tokens.iter().rev().find(|t| t.token != Token::EOF && t.token != Token::SemiColon).copied()
-    } else if let Some(name) = message.split_once("() ").map(|(name, _)| name).filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+    } else if let Some(name) = message
+        .split_once("() ")
+        .map(|(name, _)| name)
+        .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    {
         only(&tokens, |t, next| word_is(t, name) && next.is_some_and(|n| n.token == Token::LParen))
     } else if let Some(name) = quoted_after(message, "type '") {
         only(&tokens, |t, _| word_is(t, &name))
-    } else if let Some(position) = message.strip_prefix("ORDER BY ").or_else(|| message.strip_prefix("GROUP BY ")).and_then(|r| r.split(' ').next()) {
+    } else if let Some(position) = message
+        .strip_prefix("ORDER BY ")
+        .or_else(|| message.strip_prefix("GROUP BY "))
+        .and_then(|r| r.split(' ').next())
+    {
         let after_by = |i: usize| i > 0 && matches!(&tokens[i - 1].token, Token::Word(w) if w.keyword == Keyword::BY);
-        let hits: Vec<usize> = (0..tokens.len()).filter(|&i| after_by(i) && matches!(&tokens[i].token, Token::Number(v, _) if v == position)).collect();
+        let hits: Vec<usize> = (0..tokens.len())
+            .filter(|&i| after_by(i) && matches!(&tokens[i].token, Token::Number(v, _) if v == position))
+            .collect();
         match hits.as_slice() {
             [one] => Some(tokens[*one]),
             _ => None,
@@ -84,8 +104,19 @@ fn converted_column<'a>(tokens: &[&'a TokenWithSpan]) -> Option<&'a TokenWithSpa
             w.quote_style.is_some()
                 || !matches!(
                     w.keyword,
-                    Keyword::NULL | Keyword::TRUE | Keyword::FALSE | Keyword::NOT | Keyword::AND | Keyword::OR | Keyword::THEN | Keyword::ELSE | Keyword::WHEN | Keyword::END
-                        | Keyword::LIMIT | Keyword::OFFSET | Keyword::INTERVAL
+                    Keyword::NULL
+                        | Keyword::TRUE
+                        | Keyword::FALSE
+                        | Keyword::NOT
+                        | Keyword::AND
+                        | Keyword::OR
+                        | Keyword::THEN
+                        | Keyword::ELSE
+                        | Keyword::WHEN
+                        | Keyword::END
+                        | Keyword::LIMIT
+                        | Keyword::OFFSET
+                        | Keyword::INTERVAL
                 )
         }
         _ => false,
@@ -93,7 +124,18 @@ fn converted_column<'a>(tokens: &[&'a TokenWithSpan]) -> Option<&'a TokenWithSpa
     let operator = |t: &TokenWithSpan| {
         matches!(
             t.token,
-            Token::Eq | Token::DoubleEq | Token::Neq | Token::Lt | Token::Gt | Token::LtEq | Token::GtEq | Token::Plus | Token::Minus | Token::Mul | Token::Div | Token::Mod
+            Token::Eq
+                | Token::DoubleEq
+                | Token::Neq
+                | Token::Lt
+                | Token::Gt
+                | Token::LtEq
+                | Token::GtEq
+                | Token::Plus
+                | Token::Minus
+                | Token::Mul
+                | Token::Div
+                | Token::Mod
         )
     };
     let number = |t: &TokenWithSpan| matches!(t.token, Token::Number(..));
@@ -124,7 +166,10 @@ fn quoted_after(message: &str, prefix: &str) -> Option<String> {
 
 /// The one token that `wanted` (given it and the token after it) picks, if
 /// exactly one does.
-fn only<'a>(tokens: &[&'a TokenWithSpan], wanted: impl Fn(&TokenWithSpan, Option<&&TokenWithSpan>) -> bool) -> Option<&'a TokenWithSpan> {
+fn only<'a>(
+    tokens: &[&'a TokenWithSpan],
+    wanted: impl Fn(&TokenWithSpan, Option<&&TokenWithSpan>) -> bool,
+) -> Option<&'a TokenWithSpan> {
     let mut hits = tokens.iter().enumerate().filter(|(i, t)| wanted(t, tokens.get(i + 1)));
     match (hits.next(), hits.next()) {
         (Some((_, one)), None) => Some(*one),
@@ -138,7 +183,11 @@ fn word_is(token: &TokenWithSpan, name: &str) -> bool {
 
 fn span_of(token: &TokenWithSpan) -> SqlSpan {
     let (start, end) = (token.span.start, token.span.end);
-    SqlSpan { line: start.line, column: start.column, end_column: (end.line == start.line && end.column > start.column).then(|| end.column - 1) }
+    SqlSpan {
+        line: start.line,
+        column: start.column,
+        end_column: (end.line == start.line && end.column > start.column).then(|| end.column - 1),
+    }
 }
 
 #[cfg(test)]
@@ -151,21 +200,48 @@ mod tests {
 
     #[test]
     fn places_named_by_the_message() {
-        assert_eq!(at("could not convert the string 'x' to INTEGER", "INSERT INTO t VALUES ('x', 'b')"), Some((23, Some(25))));
+        assert_eq!(
+            at("could not convert the string 'x' to INTEGER", "INSERT INTO t VALUES ('x', 'b')"),
+            Some((23, Some(25)))
+        );
         assert_eq!(at("could not convert the string 'x' to INTEGER", "INSERT INTO t VALUES ('x', 'x')"), None);
         assert_eq!(at("Division by zero", "SELECT qty / 0 FROM t"), Some((12, Some(12))));
         assert_eq!(at("Division by zero", "SELECT a / b, c % 0 FROM t"), Some((17, Some(17))));
         assert_eq!(at("Division by zero", "SELECT a / b, c / d FROM t"), None);
-        assert_eq!(at("No function matches the given name and argument types 'upper(INTEGER)'.", "SELECT upper(qty) FROM t"), Some((8, Some(12))));
-        assert_eq!(at("type 'INTEGR' does not exist. Did you mean INTEGER?", "CREATE TABLE w (a INTEGR)"), Some((19, Some(24))));
-        assert_eq!(at("could not convert the string 'ann' to BIGINT", "SELECT * FROM t WHERE name = 1"), Some((23, Some(26))));
-        assert_eq!(at("could not convert the string 'ann' to INTEGER", "SELECT CAST(name AS INTEGER) FROM t"), Some((13, Some(16))));
-        assert_eq!(at("could not convert the string 'ann' to BIGINT", "SELECT * FROM t WHERE name = 1 OR note = 2"), None);
+        assert_eq!(
+            at("No function matches the given name and argument types 'upper(INTEGER)'.", "SELECT upper(qty) FROM t"),
+            Some((8, Some(12)))
+        );
+        assert_eq!(
+            at("type 'INTEGR' does not exist. Did you mean INTEGER?", "CREATE TABLE w (a INTEGR)"),
+            Some((19, Some(24)))
+        );
+        assert_eq!(
+            at("could not convert the string 'ann' to BIGINT", "SELECT * FROM t WHERE name = 1"),
+            Some((23, Some(26)))
+        );
+        assert_eq!(
+            at("could not convert the string 'ann' to INTEGER", "SELECT CAST(name AS INTEGER) FROM t"),
+            Some((13, Some(16)))
+        );
+        assert_eq!(
+            at("could not convert the string 'ann' to BIGINT", "SELECT * FROM t WHERE name = 1 OR note = 2"),
+            None
+        );
         assert_eq!(at("file 'x.csv' does not exist", "SELECT * FROM read_csv('x.csv')"), Some((24, Some(30))));
-        assert_eq!(at("No field named nope. Did you mean 't.name'?", "SELECT count(*) FROM t HAVING nope > 1"), Some((31, Some(34))));
+        assert_eq!(
+            at("No field named nope. Did you mean 't.name'?", "SELECT count(*) FROM t HAVING nope > 1"),
+            Some((31, Some(34)))
+        );
         assert_eq!(at("LIMIT must be >= 0, '-1' was provided", "SELECT * FROM t LIMIT -1"), Some((23, Some(23))));
-        assert_eq!(at("SQL syntax error: Expected: an expression, found: EOF", "SELECT * FROM t WHERE"), Some((17, Some(21))));
+        assert_eq!(
+            at("SQL syntax error: Expected: an expression, found: EOF", "SELECT * FROM t WHERE"),
+            Some((17, Some(21)))
+        );
         assert_eq!(at("substr() needs a start position", "SELECT substr('abc')"), Some((8, Some(13))));
-        assert_eq!(at("ORDER BY 9 refers to no column: the select list has 5", "SELECT * FROM t ORDER BY 9"), Some((26, Some(26))));
+        assert_eq!(
+            at("ORDER BY 9 refers to no column: the select list has 5", "SELECT * FROM t ORDER BY 9"),
+            Some((26, Some(26)))
+        );
     }
 }

@@ -63,7 +63,11 @@ fn caret(sql: &str, span: SqlSpan) -> Option<String> {
     let shown: String = text[from..to].iter().map(|&c| if c == '\t' { ' ' } else { c }).collect();
     let prefix = format!("LINE {}: {}", span.line, if from > 0 { "..." } else { "" });
     let marks = "^".repeat((end.min(to.max(start + 1)) - start).max(1));
-    Some(format!("{prefix}{shown}{}\n{}{marks}", if to < text.len() { "..." } else { "" }, " ".repeat(prefix.chars().count() + start - from)))
+    Some(format!(
+        "{prefix}{shown}{}\n{}{marks}",
+        if to < text.len() { "..." } else { "" },
+        " ".repeat(prefix.chars().count() + start - from)
+    ))
 }
 
 #[cfg(test)]
@@ -73,7 +77,10 @@ mod tests {
     #[test]
     fn the_caret_sits_under_the_mistake() {
         let span = SqlSpan { line: 2, column: 8, end_column: Some(10) };
-        assert_eq!(caret("SELECT 1;\nSELECT nme FROM t", span).unwrap(), "LINE 2: SELECT nme FROM t\n               ^^^");
+        assert_eq!(
+            caret("SELECT 1;\nSELECT nme FROM t", span).unwrap(),
+            "LINE 2: SELECT nme FROM t\n               ^^^"
+        );
         let one = SqlSpan { line: 1, column: 8, end_column: None };
         assert_eq!(caret("SELECT 'abc", one).unwrap(), "LINE 1: SELECT 'abc\n               ^");
         assert!(caret("SELECT 1", SqlSpan { line: 3, column: 1, end_column: None }).is_none());

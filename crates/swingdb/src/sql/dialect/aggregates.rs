@@ -14,7 +14,14 @@ use std::sync::Arc;
 pub fn functions() -> Vec<AggregateUDF> {
     let moments = |name: &str, kind: Moment| {
         let state = vec![DataType::Float64; 5];
-        create_udaf(name, vec![DataType::Float64], Arc::new(DataType::Float64), Volatility::Immutable, Arc::new(move |_| Ok(Box::new(Moments::new(kind)))), Arc::new(state))
+        create_udaf(
+            name,
+            vec![DataType::Float64],
+            Arc::new(DataType::Float64),
+            Volatility::Immutable,
+            Arc::new(move |_| Ok(Box::new(Moments::new(kind)))),
+            Arc::new(state),
+        )
     };
     vec![
         moments("skewness", Moment::Skewness),
@@ -90,7 +97,9 @@ impl Accumulator for Moments {
                 match self.kind {
                     _ if m2 <= 0.0 => None,
                     Moment::KurtosisPop => Some(m4 / (m2 * m2) - 3.0),
-                    _ if n > 3.0 => Some((n - 1.0) * ((n + 1.0) * m4 / (m2 * m2) - 3.0 * (n - 1.0)) / ((n - 2.0) * (n - 3.0))),
+                    _ if n > 3.0 => {
+                        Some((n - 1.0) * ((n + 1.0) * m4 / (m2 * m2) - 3.0 * (n - 1.0)) / ((n - 2.0) * (n - 3.0)))
+                    }
                     _ => None,
                 }
                 .filter(|v| v.is_finite())
@@ -135,7 +144,10 @@ impl Accumulator for Product {
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(vec![ScalarValue::Float64(Some(self.product.unwrap_or(1.0))), ScalarValue::Float64(Some(if self.product.is_some() { 1.0 } else { 0.0 }))])
+        Ok(vec![
+            ScalarValue::Float64(Some(self.product.unwrap_or(1.0))),
+            ScalarValue::Float64(Some(if self.product.is_some() { 1.0 } else { 0.0 })),
+        ])
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {

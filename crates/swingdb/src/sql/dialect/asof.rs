@@ -13,7 +13,8 @@
 
 use crate::error::{Error, Result};
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Ident, Join, JoinConstraint, JoinOperator, TableAlias, TableFactor, TableWithJoins, Value,
+    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Ident, Join, JoinConstraint, JoinOperator,
+    TableAlias, TableFactor, TableWithJoins, Value,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -38,7 +39,9 @@ pub fn rewrite(from: &mut TableWithJoins) -> Result<()> {
 /// The name columns of `factor` are qualified with: its alias, else its table's name.
 fn factor_name(factor: &TableFactor) -> Option<Ident> {
     match factor {
-        TableFactor::Table { alias: Some(alias), .. } | TableFactor::Derived { alias: Some(alias), .. } => Some(alias.name.clone()),
+        TableFactor::Table { alias: Some(alias), .. } | TableFactor::Derived { alias: Some(alias), .. } => {
+            Some(alias.name.clone())
+        }
         TableFactor::Table { name, .. } => name.0.last()?.as_ident().cloned(),
         _ => None,
     }
@@ -61,7 +64,12 @@ fn rewrite_join(join: &Join, left: Option<Ident>) -> Result<Join> {
         JoinConstraint::Using(columns) => {
             let left = left.ok_or_else(|| refuse("USING needs a named table on its left"))?;
             for (i, column) in columns.iter().enumerate() {
-                let column = column.0.last().and_then(|p| p.as_ident()).cloned().ok_or_else(|| refuse("USING takes column names"))?;
+                let column = column
+                    .0
+                    .last()
+                    .and_then(|p| p.as_ident())
+                    .cloned()
+                    .ok_or_else(|| refuse("USING takes column names"))?;
                 let op = if i + 1 == columns.len() { BinaryOperator::GtEq } else { BinaryOperator::Eq };
                 let side = |table: &Ident| Box::new(Expr::CompoundIdentifier(vec![table.clone(), column.clone()]));
                 conditions.push(Expr::BinaryOp { left: side(&left), op, right: side(&right) });
@@ -73,10 +81,22 @@ fn rewrite_join(join: &Join, left: Option<Ident>) -> Result<Join> {
         check_qualified(condition)?;
     }
     let inequalities: Vec<usize> = (0..conditions.len())
-        .filter(|&i| matches!(&conditions[i], Expr::BinaryOp { op: BinaryOperator::Gt | BinaryOperator::GtEq | BinaryOperator::Lt | BinaryOperator::LtEq, .. }))
+        .filter(|&i| {
+            matches!(
+                &conditions[i],
+                Expr::BinaryOp {
+                    op: BinaryOperator::Gt | BinaryOperator::GtEq | BinaryOperator::Lt | BinaryOperator::LtEq,
+                    ..
+                }
+            )
+        })
         .collect();
-    let [at] = inequalities.as_slice() else { return Err(refuse("needs exactly one inequality (>=, >, <=, <) among its conditions")) };
-    let Expr::BinaryOp { left: l, op, right: r } = &conditions[*at] else { unreachable!("an inequality is a binary operation") };
+    let [at] = inequalities.as_slice() else {
+        return Err(refuse("needs exactly one inequality (>=, >, <=, <) among its conditions"));
+    };
+    let Expr::BinaryOp { left: l, op, right: r } = &conditions[*at] else {
+        unreachable!("an inequality is a binary operation")
+    };
     // The right side's operand, and whether the closest value is the largest.
     let (closest, largest) = match (refers_to(r, &right), refers_to(l, &right)) {
         (true, false) => (r.as_ref().clone(), matches!(op, BinaryOperator::Gt | BinaryOperator::GtEq)),
@@ -102,8 +122,16 @@ fn rewrite_join(join: &Join, left: Option<Ident>) -> Result<Join> {
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_query())
         .map_err(|e| Error::internal(format!("ASOF JOIN subquery: {e}")))?;
-    conditions.push(Expr::BinaryOp { left: Box::new(closest), op: BinaryOperator::Eq, right: Box::new(Expr::Subquery(subquery)) });
-    let on = conditions.into_iter().reduce(|a, b| Expr::BinaryOp { left: Box::new(a), op: BinaryOperator::And, right: Box::new(b) });
+    conditions.push(Expr::BinaryOp {
+        left: Box::new(closest),
+        op: BinaryOperator::Eq,
+        right: Box::new(Expr::Subquery(subquery)),
+    });
+    let on = conditions.into_iter().reduce(|a, b| Expr::BinaryOp {
+        left: Box::new(a),
+        op: BinaryOperator::And,
+        right: Box::new(b),
+    });
     let constraint = JoinConstraint::On(on.expect("an ASOF join has at least its inequality"));
     let join_operator = if outer { JoinOperator::LeftOuter(constraint) } else { JoinOperator::Inner(constraint) };
     Ok(Join { relation: join.relation.clone(), global: join.global, join_operator })
@@ -129,7 +157,9 @@ fn check_qualified(condition: &Expr) -> Result<()> {
         _ => ControlFlow::Continue(()),
     });
     match found {
-        ControlFlow::Break(column) => Err(refuse(&format!("needs its columns qualified by their table: '{column}' could be on either side"))),
+        ControlFlow::Break(column) => {
+            Err(refuse(&format!("needs its columns qualified by their table: '{column}' could be on either side")))
+        }
         ControlFlow::Continue(()) => Ok(()),
     }
 }
@@ -144,7 +174,9 @@ fn same_name(a: &Ident, b: &Ident) -> bool {
 /// Whether `expr` reads a column of the side named `side`.
 fn refers_to(expr: &Expr, side: &Ident) -> bool {
     visit_expressions(expr, |e| match e {
-        Expr::CompoundIdentifier(parts) if parts.len() >= 2 && same_name(&parts[parts.len() - 2], side) => ControlFlow::Break(()),
+        Expr::CompoundIdentifier(parts) if parts.len() >= 2 && same_name(&parts[parts.len() - 2], side) => {
+            ControlFlow::Break(())
+        }
         _ => ControlFlow::Continue(()),
     })
     .is_break()

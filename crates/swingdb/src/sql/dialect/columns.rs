@@ -11,8 +11,8 @@ use datafusion::arrow::array::AsArray;
 use datafusion::execution::context::SessionState;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Query, SelectItem, SetExpr, Statement, TableWithJoins, Value,
-    VisitMut, VisitorMut,
+    visit_expressions, visit_expressions_mut, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Query,
+    SelectItem, SetExpr, Statement, TableWithJoins, Value, VisitMut, VisitorMut,
 };
 use std::ops::ControlFlow;
 
@@ -73,7 +73,8 @@ fn first_list(statement: &mut Statement) -> Option<(Vec<TableWithJoins>, Vec<Exp
         type Break = (Vec<TableWithJoins>, Vec<Expr>);
         fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<Self::Break> {
             if let SetExpr::Select(select) = query.body.as_ref() {
-                let selectors: Vec<Expr> = select.projection.iter().filter_map(item_expr).filter_map(selector).collect();
+                let selectors: Vec<Expr> =
+                    select.projection.iter().filter_map(item_expr).filter_map(selector).collect();
                 if !selectors.is_empty() {
                     return ControlFlow::Break((select.from.clone(), selectors));
                 }
@@ -90,7 +91,11 @@ fn first_list(statement: &mut Statement) -> Option<(Vec<TableWithJoins>, Vec<Exp
 /// The columns among `columns` that `selector` (a COLUMNS call) picks.
 async fn pick(selector: &Expr, columns: &[String], state: &SessionState) -> Result<Vec<String>> {
     let Expr::Function(function) = selector else { return Err(Error::internal("not a COLUMNS call")) };
-    let refuse = || Error::programming(format!("{selector} is not a selector; write COLUMNS(*), COLUMNS('regex') or COLUMNS(c -> c LIKE 'a%')"));
+    let refuse = || {
+        Error::programming(format!(
+            "{selector} is not a selector; write COLUMNS(*), COLUMNS('regex') or COLUMNS(c -> c LIKE 'a%')"
+        ))
+    };
     let FunctionArguments::List(list) = &function.args else { return Err(refuse()) };
     let [arg] = list.args.as_slice() else { return Err(refuse()) };
     let arg = match arg {
@@ -100,7 +105,8 @@ async fn pick(selector: &Expr, columns: &[String], state: &SessionState) -> Resu
     };
     if let Expr::Value(v) = arg {
         let Value::SingleQuotedString(pattern) = &v.value else { return Err(refuse()) };
-        let regex = regex::Regex::new(pattern).map_err(|e| Error::programming(format!("COLUMNS('{pattern}'): not a regular expression: {e}")))?;
+        let regex = regex::Regex::new(pattern)
+            .map_err(|e| Error::programming(format!("COLUMNS('{pattern}'): not a regular expression: {e}")))?;
         return Ok(columns.iter().filter(|c| regex.is_match(c)).cloned().collect());
     }
     let Some((params, body)) = super::lambdas::split_lambda(arg) else { return Err(refuse()) };
@@ -115,7 +121,10 @@ async fn pick(selector: &Expr, columns: &[String], state: &SessionState) -> Resu
             ControlFlow::<()>::Continue(())
         });
         let batches = planned::run(&format!("SELECT ({test}) IS TRUE"), None, state).await?.collect().await?;
-        if batches.first().is_some_and(|b| b.num_rows() == 1 && b.column(0).as_boolean_opt().is_some_and(|v| v.value(0))) {
+        if batches
+            .first()
+            .is_some_and(|b| b.num_rows() == 1 && b.column(0).as_boolean_opt().is_some_and(|v| v.value(0)))
+        {
             picked.push(column.clone());
         }
     }

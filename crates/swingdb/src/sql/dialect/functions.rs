@@ -7,8 +7,8 @@
 //! `regexp_extract`, `date_diff`). Result columns keep the name the user
 //! wrote (see `sql::output_names`).
 
-use crate::sql::types::sql_name;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::types::sql_name;
 use chrono::{DateTime, Datelike, NaiveDateTime};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, StringArray};
 use datafusion::arrow::compute::cast;
@@ -16,8 +16,8 @@ use datafusion::arrow::datatypes::{DataType, TimeUnit, TimestampMicrosecondType}
 use datafusion::common::{exec_err, plan_err, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgOperator, FunctionArguments, Ident, ObjectName, Value, VisitMut,
-    VisitorMut,
+    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgOperator, FunctionArguments, Ident,
+    ObjectName, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -101,7 +101,8 @@ const SPELLED: &[(&str, usize, &str)] = &[
 /// documentation); an error when its arguments do not fit the spelling.
 pub fn rewrite(expr: &mut Expr) -> Result<()> {
     if let Expr::BinaryOp { op: BinaryOperator::PGStartsWith, left, right } = expr {
-        let (left, right) = (std::mem::replace(left.as_mut(), placeholder()), std::mem::replace(right.as_mut(), placeholder()));
+        let (left, right) =
+            (std::mem::replace(left.as_mut(), placeholder()), std::mem::replace(right.as_mut(), placeholder()));
         *expr = from_template("starts_with(_1, _2)", vec![left, right])?;
         return Ok(());
     }
@@ -130,7 +131,10 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
         return Err(wrong());
     }
     if function.over.is_some() {
-        return Err(Error::new(ErrorKind::NotSupported, format!("{name}() as a window function (OVER) is not supported")));
+        return Err(Error::new(
+            ErrorKind::NotSupported,
+            format!("{name}() as a window function (OVER) is not supported"),
+        ));
     }
     let args = list
         .args
@@ -144,7 +148,11 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
     let mut rewritten = from_template(template, args)?;
     if let (Some(extra), Expr::Function(f)) = (filter, &mut rewritten) {
         f.filter = Some(match f.filter.take() {
-            Some(own) => Box::new(Expr::BinaryOp { left: Box::new(Expr::Nested(own)), op: BinaryOperator::And, right: Box::new(Expr::Nested(extra)) }),
+            Some(own) => Box::new(Expr::BinaryOp {
+                left: Box::new(Expr::Nested(own)),
+                op: BinaryOperator::And,
+                right: Box::new(Expr::Nested(extra)),
+            }),
             None => extra,
         });
     }
@@ -159,8 +167,15 @@ fn struct_pack(function: &mut Function) -> Result<()> {
     let mut args = Vec::with_capacity(2 * list.args.len());
     for arg in list.args.drain(..) {
         match arg {
-            FunctionArg::Named { name, arg: FunctionArgExpr::Expr(value), operator: FunctionArgOperator::Assignment | FunctionArgOperator::RightArrow | FunctionArgOperator::Equals } => {
-                args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::value(Value::SingleQuotedString(name.value)))));
+            FunctionArg::Named {
+                name,
+                arg: FunctionArgExpr::Expr(value),
+                operator:
+                    FunctionArgOperator::Assignment | FunctionArgOperator::RightArrow | FunctionArgOperator::Equals,
+            } => {
+                args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::value(Value::SingleQuotedString(
+                    name.value,
+                )))));
                 args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(value)));
             }
             _ => return Err(wrong()),
@@ -289,7 +304,8 @@ impl ScalarUDFImpl for RegexpExtract {
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::common::Result<ColumnarValue> {
         let rows = args.number_rows;
-        let arrays = args.args.iter().map(|a| a.to_array(rows)).collect::<datafusion::common::Result<Vec<ArrayRef>>>()?;
+        let arrays =
+            args.args.iter().map(|a| a.to_array(rows)).collect::<datafusion::common::Result<Vec<ArrayRef>>>()?;
         let (texts, patterns) = (arrays[0].as_string::<i32>(), arrays[1].as_string::<i32>());
         let groups = arrays.get(2).map(|g| g.as_primitive::<datafusion::arrow::datatypes::Int64Type>().clone());
         let mut compiled: Option<(String, regex::Regex)> = None;
@@ -301,7 +317,11 @@ impl ScalarUDFImpl for RegexpExtract {
             }
             let pattern = patterns.value(i);
             if compiled.as_ref().is_none_or(|(p, _)| p != pattern) {
-                let re = regex::Regex::new(pattern).map_err(|e| datafusion::common::DataFusionError::Execution(format!("regexp_extract: invalid pattern '{pattern}': {e}")))?;
+                let re = regex::Regex::new(pattern).map_err(|e| {
+                    datafusion::common::DataFusionError::Execution(format!(
+                        "regexp_extract: invalid pattern '{pattern}': {e}"
+                    ))
+                })?;
                 compiled = Some((pattern.to_string(), re));
             }
             let re = &compiled.as_ref().expect("compiled above").1;
@@ -345,11 +365,13 @@ impl ScalarUDFImpl for DateDiff {
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::common::Result<ColumnarValue> {
         let rows = args.number_rows;
-        let arrays = args.args.iter().map(|a| a.to_array(rows)).collect::<datafusion::common::Result<Vec<ArrayRef>>>()?;
+        let arrays =
+            args.args.iter().map(|a| a.to_array(rows)).collect::<datafusion::common::Result<Vec<ArrayRef>>>()?;
         let parts = arrays[0].as_string::<i32>();
         let start = cast(&arrays[1], &MICROS)?;
         let end = cast(&arrays[2], &MICROS)?;
-        let (start, end) = (start.as_primitive::<TimestampMicrosecondType>(), end.as_primitive::<TimestampMicrosecondType>());
+        let (start, end) =
+            (start.as_primitive::<TimestampMicrosecondType>(), end.as_primitive::<TimestampMicrosecondType>());
         let out = (0..rows)
             .map(|i| {
                 if parts.is_null(i) || start.is_null(i) || end.is_null(i) {
@@ -365,9 +387,9 @@ impl ScalarUDFImpl for DateDiff {
 /// `part` boundaries between the instants `start` and `end` (microseconds).
 fn boundaries(part: &str, start: i64, end: i64) -> datafusion::common::Result<i64> {
     let at = |micros: i64| -> datafusion::common::Result<NaiveDateTime> {
-        DateTime::from_timestamp_micros(micros)
-            .map(|t| t.naive_utc())
-            .ok_or_else(|| datafusion::common::DataFusionError::Execution(format!("date_diff: timestamp {micros} out of range")))
+        DateTime::from_timestamp_micros(micros).map(|t| t.naive_utc()).ok_or_else(|| {
+            datafusion::common::DataFusionError::Execution(format!("date_diff: timestamp {micros} out of range"))
+        })
     };
     let per = |unit: i64| end.div_euclid(unit) - start.div_euclid(unit);
     const SECOND: i64 = 1_000_000;

@@ -4,8 +4,8 @@
 //! DataFusion builds the view with Arrow's names, so a reference to it is
 //! replaced by a query over it that renames its `data_type`.
 
-use crate::sql::types::sql_name;
 use crate::error::{Error, Result};
+use crate::sql::types::sql_name;
 use datafusion::arrow::array::{Array, AsArray, StringArray};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
@@ -28,9 +28,16 @@ const COLUMNS: &str = "SELECT table_catalog, table_schema, table_name, column_na
 /// Replaces `factor` by the renaming query if it names
 /// `information_schema.columns` (keeping its alias, or `columns`).
 pub fn rewrite_table(factor: &mut TableFactor) -> Result<()> {
-    let TableFactor::Table { name, alias, args: None, with_hints, version: None, partitions, sample: None, .. } = factor else { return Ok(()) };
+    let TableFactor::Table { name, alias, args: None, with_hints, version: None, partitions, sample: None, .. } =
+        factor
+    else {
+        return Ok(());
+    };
     let parts: Vec<String> = name.0.iter().filter_map(|p| p.as_ident()).map(|i| i.value.to_lowercase()).collect();
-    let names_it = matches!(parts.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), [.., "information_schema", "columns"]);
+    let names_it = matches!(
+        parts.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        [.., "information_schema", "columns"]
+    );
     if !names_it || !with_hints.is_empty() || !partitions.is_empty() || parts.len() != name.0.len() {
         return Ok(());
     }
@@ -45,7 +52,12 @@ pub fn rewrite_table(factor: &mut TableFactor) -> Result<()> {
             *inner = name.clone();
         }
     }
-    let alias = alias.take().unwrap_or_else(|| TableAlias { name: "columns".into(), columns: vec![], explicit: true, at: None });
+    let alias = alias.take().unwrap_or_else(|| TableAlias {
+        name: "columns".into(),
+        columns: vec![],
+        explicit: true,
+        at: None,
+    });
     *factor = TableFactor::Derived { lateral: false, subquery: query, alias: Some(alias), sample: None };
     Ok(())
 }
@@ -74,7 +86,11 @@ impl ScalarUDFImpl for SqlTypeName {
         let names = args.args[0].to_array(args.number_rows)?;
         let names = names.as_string::<i32>();
         let renamed: StringArray = (0..names.len())
-            .map(|i| names.is_valid(i).then(|| DataType::from_str(names.value(i)).map_or_else(|_| names.value(i).to_string(), |t| sql_name(&t))))
+            .map(|i| {
+                names.is_valid(i).then(|| {
+                    DataType::from_str(names.value(i)).map_or_else(|_| names.value(i).to_string(), |t| sql_name(&t))
+                })
+            })
             .collect();
         Ok(ColumnarValue::Array(Arc::new(renamed)))
     }
@@ -86,7 +102,12 @@ mod tests {
 
     #[test]
     fn arrow_names_parse_back() {
-        for t in [DataType::Int32, DataType::Utf8, DataType::Decimal128(10, 2), DataType::Timestamp(datafusion::arrow::datatypes::TimeUnit::Nanosecond, None)] {
+        for t in [
+            DataType::Int32,
+            DataType::Utf8,
+            DataType::Decimal128(10, 2),
+            DataType::Timestamp(datafusion::arrow::datatypes::TimeUnit::Nanosecond, None),
+        ] {
             assert_eq!(DataType::from_str(&t.to_string()).unwrap(), t);
         }
     }

@@ -22,10 +22,13 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::{DFSchema, Result as DFResult, ScalarValue};
 use datafusion::execution::context::SessionState;
 use datafusion::execution::session_state::SessionStateBuilder;
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Value,
+    visit_expressions_mut, BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
+    ObjectName, Value,
 };
 use std::ops::ControlFlow;
 use std::sync::{Arc, LazyLock};
@@ -79,7 +82,9 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
         return Err(Error::programming(format!("{name}() takes a list and a lambda, as in {name}(l, x -> x * 2)")));
     };
     let Some((params, mut body)) = split_lambda(lambda) else {
-        return Err(Error::programming(format!("{name}() takes a lambda as its second argument, as in {name}(l, x -> x * 2)")));
+        return Err(Error::programming(format!(
+            "{name}() takes a lambda as its second argument, as in {name}(l, x -> x * 2)"
+        )));
     };
     let allowed = if kind == Kind::Reduce { 2..=2 } else { 1..=2 };
     if !allowed.contains(&params.len()) {
@@ -137,7 +142,9 @@ pub(super) fn split_lambda(arg: &Expr) -> Option<(Vec<Ident>, Expr)> {
                     Expr::Identifier(i) => Some(vec![i.clone()]),
                     _ => None,
                 },
-                Expr::Tuple(items) => items.iter().map(|i| if let Expr::Identifier(i) = i { Some(i.clone()) } else { None }).collect(),
+                Expr::Tuple(items) => {
+                    items.iter().map(|i| if let Expr::Identifier(i) = i { Some(i.clone()) } else { None }).collect()
+                }
                 _ => None,
             };
             if let Some(names) = names {
@@ -155,7 +162,9 @@ pub(super) fn split_lambda(arg: &Expr) -> Option<(Vec<Ident>, Expr)> {
 pub fn functions() -> Vec<ScalarUDF> {
     [Kind::Transform, Kind::Filter, Kind::Reduce]
         .into_iter()
-        .map(|kind| ScalarUDF::new_from_impl(ListLambda { kind, signature: Signature::variadic_any(Volatility::Immutable) }))
+        .map(|kind| {
+            ScalarUDF::new_from_impl(ListLambda { kind, signature: Signature::variadic_any(Volatility::Immutable) })
+        })
         .collect()
 }
 
@@ -265,7 +274,9 @@ impl ScalarUDFImpl for ListLambda {
             }
         }
         let row_of = UInt32Array::from(row_of);
-        let repeated = |rows: &UInt32Array| -> DFResult<Vec<ArrayRef>> { captured.iter().map(|c| Ok(take(c.as_ref(), rows, None)?)).collect() };
+        let repeated = |rows: &UInt32Array| -> DFResult<Vec<ArrayRef>> {
+            captured.iter().map(|c| Ok(take(c.as_ref(), rows, None)?)).collect()
+        };
         let evaluate = |columns: Vec<ArrayRef>, len: usize| -> DFResult<ArrayRef> {
             let options = datafusion::arrow::record_batch::RecordBatchOptions::new().with_row_count(Some(len));
             let batch = RecordBatch::try_new_with_options(schema.clone(), columns, &options)?;
@@ -285,7 +296,10 @@ impl ScalarUDFImpl for ListLambda {
                     Arc::new(ListArray::try_new(field, rebased, out, lists.nulls().cloned())?)
                 } else {
                     let keep = out.as_boolean_opt().ok_or_else(|| {
-                        datafusion::common::DataFusionError::Plan(format!("the lambda of a list filter must be true or false, not {}", crate::sql::types::sql_name(out.data_type())))
+                        datafusion::common::DataFusionError::Plan(format!(
+                            "the lambda of a list filter must be true or false, not {}",
+                            crate::sql::types::sql_name(out.data_type())
+                        ))
                     })?;
                     // NULL counts as false.
                     let keep: BooleanArray = keep.iter().map(|k| Some(k == Some(true))).collect();
@@ -295,7 +309,12 @@ impl ScalarUDFImpl for ListLambda {
                         let (a, b) = ((offsets[row] - offsets[0]) as usize, (offsets[row + 1] - offsets[0]) as usize);
                         counts.push(keep.slice(a, b - a).true_count());
                     }
-                    Arc::new(ListArray::try_new(item.clone(), OffsetBuffer::from_lengths(counts), kept, lists.nulls().cloned())?)
+                    Arc::new(ListArray::try_new(
+                        item.clone(),
+                        OffsetBuffer::from_lengths(counts),
+                        kept,
+                        lists.nulls().cloned(),
+                    )?)
                 }
             }
             Kind::Reduce => reduce(lists, &values, &evaluate, &repeated, rows)?,
@@ -319,11 +338,14 @@ fn reduce(
     let start = |row: usize| (offsets[row] - offsets[0]) as u32;
     let length = |row: usize| if lists.is_null(row) { 0 } else { (offsets[row + 1] - offsets[row]) as usize };
     if (0..rows).any(|r| lists.is_valid(r) && length(r) == 0) {
-        return Err(datafusion::common::DataFusionError::Execution("list_reduce of an empty list has no value (as in DuckDB): filter out empty lists first".into()));
+        return Err(datafusion::common::DataFusionError::Execution(
+            "list_reduce of an empty list has no value (as in DuckDB): filter out empty lists first".into(),
+        ));
     }
     // Rows with at least one element, and their accumulators.
     let mut live: Vec<u32> = (0..rows).filter(|&r| length(r) > 0).map(|r| r as u32).collect();
-    let mut acc = take(values.as_ref(), &UInt32Array::from(live.iter().map(|&r| start(r as usize)).collect::<Vec<_>>()), None)?;
+    let mut acc =
+        take(values.as_ref(), &UInt32Array::from(live.iter().map(|&r| start(r as usize)).collect::<Vec<_>>()), None)?;
     let mut done: Vec<(u32, ArrayRef)> = Vec::new();
     let mut k = 1;
     while !live.is_empty() {
@@ -337,7 +359,11 @@ fn reduce(
         }
         let going_idx = UInt32Array::from(going.iter().map(|&i| i as u32).collect::<Vec<_>>());
         let rows_going: Vec<u32> = going.iter().map(|&i| live[i]).collect();
-        let x = take(values.as_ref(), &UInt32Array::from(rows_going.iter().map(|&r| start(r as usize) + k as u32).collect::<Vec<_>>()), None)?;
+        let x = take(
+            values.as_ref(),
+            &UInt32Array::from(rows_going.iter().map(|&r| start(r as usize) + k as u32).collect::<Vec<_>>()),
+            None,
+        )?;
         let mut columns = vec![take(acc.as_ref(), &going_idx, None)?, x];
         columns.extend(repeated(&UInt32Array::from(rows_going.clone()))?);
         let next = evaluate(columns, rows_going.len())?;

@@ -10,8 +10,8 @@ use super::text::{is_word, Tokens};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, MacroArg, MacroDefinition, ObjectName, Query, Statement, TableAlias,
-    TableFactor, VisitMut, VisitorMut,
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, MacroArg, MacroDefinition, ObjectName, Query,
+    Statement, TableAlias, TableFactor, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -121,11 +121,14 @@ impl Macro {
 
     /// The macro a stored statement defines.
     pub fn parse(sql: &str) -> Result<Self> {
-        let parsed = Parser::parse_sql(&GenericDialect {}, sql).map_err(|e| Error::corruption(format!("stored macro {sql:?} does not parse: {e}")))?;
+        let parsed = Parser::parse_sql(&GenericDialect {}, sql)
+            .map_err(|e| Error::corruption(format!("stored macro {sql:?} does not parse: {e}")))?;
         match parsed.into_iter().next() {
-            Some(Statement::CreateMacro { name, args, definition, .. }) => {
-                Ok(Self { name: name.0.last().and_then(|p| p.as_ident()).map_or_else(String::new, |i| i.value.clone()), params: args.unwrap_or_default(), body: definition })
-            }
+            Some(Statement::CreateMacro { name, args, definition, .. }) => Ok(Self {
+                name: name.0.last().and_then(|p| p.as_ident()).map_or_else(String::new, |i| i.value.clone()),
+                params: args.unwrap_or_default(),
+                body: definition,
+            }),
             _ => Err(Error::corruption(format!("stored macro {sql:?} is not a CREATE MACRO statement"))),
         }
     }
@@ -142,12 +145,22 @@ impl Macro {
                     (next - 1, e)
                 }
                 FunctionArg::Named { name, arg: FunctionArgExpr::Expr(e), .. } => {
-                    let at = self.params.iter().position(|p| p.name.value.eq_ignore_ascii_case(&name.value)).ok_or_else(|| {
-                        Error::programming(format!("macro '{}' has no parameter '{}' (it has: {})", self.name, name.value, self.param_list()))
-                    })?;
+                    let at =
+                        self.params.iter().position(|p| p.name.value.eq_ignore_ascii_case(&name.value)).ok_or_else(
+                            || {
+                                Error::programming(format!(
+                                    "macro '{}' has no parameter '{}' (it has: {})",
+                                    self.name,
+                                    name.value,
+                                    self.param_list()
+                                ))
+                            },
+                        )?;
                     (at, e)
                 }
-                other => return Err(Error::programming(format!("macro '{}' cannot take the argument {other}", self.name))),
+                other => {
+                    return Err(Error::programming(format!("macro '{}' cannot take the argument {other}", self.name)))
+                }
             };
             if at >= self.params.len() || given[at].is_some() {
                 return Err(self.wrong_count(args.len()));
@@ -161,7 +174,9 @@ impl Macro {
             .params
             .iter()
             .zip(given)
-            .map(|(p, value)| (p.name.value.clone(), value.or_else(|| p.default_expr.clone()).expect("defaults fill the rest")))
+            .map(|(p, value)| {
+                (p.name.value.clone(), value.or_else(|| p.default_expr.clone()).expect("defaults fill the rest"))
+            })
             .collect())
     }
 
@@ -170,7 +185,12 @@ impl Macro {
     }
 
     fn wrong_count(&self, given: usize) -> Error {
-        Error::programming(format!("macro {}({}) was called with {given} argument{}", self.name, self.param_list(), if given == 1 { "" } else { "s" }))
+        Error::programming(format!(
+            "macro {}({}) was called with {given} argument{}",
+            self.name,
+            self.param_list(),
+            if given == 1 { "" } else { "s" }
+        ))
     }
 }
 
@@ -269,15 +289,23 @@ impl VisitorMut for Expand<'_> {
         let Expr::Function(call) = expr else { return ControlFlow::Continue(()) };
         let Some(m) = self.lookup(&call.name)? else { return ControlFlow::Continue(()) };
         let args = match &call.args {
-            FunctionArguments::List(list) if list.duplicate_treatment.is_none() && list.clauses.is_empty() => list.args.clone(),
+            FunctionArguments::List(list) if list.duplicate_treatment.is_none() && list.clauses.is_empty() => {
+                list.args.clone()
+            }
             FunctionArguments::None => Vec::new(),
             _ => return ControlFlow::Break(Error::programming(format!("macro '{}' takes plain arguments", m.name))),
         };
         let MacroDefinition::Expr(body) = &m.body else {
-            return ControlFlow::Break(Error::programming(format!("'{}' is a table macro; use it in FROM: SELECT * FROM {}(...)", m.name, m.name)));
+            return ControlFlow::Break(Error::programming(format!(
+                "'{}' is a table macro; use it in FROM: SELECT * FROM {}(...)",
+                m.name, m.name
+            )));
         };
         if call.over.is_some() || call.filter.is_some() {
-            return ControlFlow::Break(Error::programming(format!("macro '{}' is not an aggregate or window function", m.name)));
+            return ControlFlow::Break(Error::programming(format!(
+                "macro '{}' is not an aggregate or window function",
+                m.name
+            )));
         }
         let values = match m.bind(&args) {
             Ok(values) => values,
@@ -294,7 +322,10 @@ impl VisitorMut for Expand<'_> {
         let TableFactor::Table { name, args: Some(args), alias, .. } = factor else { return ControlFlow::Continue(()) };
         let Some(m) = self.lookup(name)? else { return ControlFlow::Continue(()) };
         let MacroDefinition::Table(query) = &m.body else {
-            return ControlFlow::Break(Error::programming(format!("'{}' is a scalar macro; call it in an expression, not in FROM", m.name)));
+            return ControlFlow::Break(Error::programming(format!(
+                "'{}' is a scalar macro; call it in an expression, not in FROM",
+                m.name
+            )));
         };
         let values = match m.bind(&args.args) {
             Ok(values) => values,
@@ -302,7 +333,12 @@ impl VisitorMut for Expand<'_> {
         };
         let mut subquery: Box<Query> = query.clone();
         let _ = subquery.visit(&mut Substitute(&values));
-        let alias = alias.clone().unwrap_or(TableAlias { explicit: true, name: Ident::with_quote('"', &m.name), columns: Vec::new(), at: None });
+        let alias = alias.clone().unwrap_or(TableAlias {
+            explicit: true,
+            name: Ident::with_quote('"', &m.name),
+            columns: Vec::new(),
+            at: None,
+        });
         *factor = TableFactor::Derived { lateral: false, subquery, alias: Some(alias), sample: None };
         self.expanded = true;
         ControlFlow::Continue(())
@@ -325,7 +361,10 @@ pub fn expand(statement: &mut DFStatement, find: &dyn Fn(&str) -> Option<Result<
             return Ok(());
         }
     }
-    Err(Error::new(ErrorKind::Programming, format!("macros call each other more than {MAX_DEPTH} deep (does one call itself?)")))
+    Err(Error::new(
+        ErrorKind::Programming,
+        format!("macros call each other more than {MAX_DEPTH} deep (does one call itself?)"),
+    ))
 }
 
 #[cfg(test)]
@@ -334,25 +373,42 @@ mod tests {
 
     #[test]
     fn functions_defined_as_expressions_are_macros_and_drop_macro_drops_a_function() {
-        assert_eq!(rewrite_macro_statements("CREATE OR REPLACE FUNCTION f(a) AS a + 1").unwrap(), "CREATE OR REPLACE MACRO f(a) AS a + 1");
+        assert_eq!(
+            rewrite_macro_statements("CREATE OR REPLACE FUNCTION f(a) AS a + 1").unwrap(),
+            "CREATE OR REPLACE MACRO f(a) AS a + 1"
+        );
         assert_eq!(rewrite_macro_statements("CREATE FUNCTION f(a INT) RETURNS INT LANGUAGE SQL AS 'x'"), None);
-        assert_eq!(rewrite_macro_statements("drop macro table t; DROP MACRO IF EXISTS m").unwrap(), "drop FUNCTION t; DROP FUNCTION IF EXISTS m");
+        assert_eq!(
+            rewrite_macro_statements("drop macro table t; DROP MACRO IF EXISTS m").unwrap(),
+            "drop FUNCTION t; DROP FUNCTION IF EXISTS m"
+        );
     }
 
     #[test]
     fn calls_bind_arguments_by_position_name_and_default() {
         let m = Macro::parse("CREATE MACRO m(a, b := 2) AS a * 10 + b").unwrap();
         let find = |name: &str| (name == "m").then(|| Ok(m.clone()));
-        let mut parsed = crate::sql::parse::parse("SELECT m(1), m(1, 3), m(b := 4, a := 5), m(m(1))").unwrap().remove(0);
+        let mut parsed =
+            crate::sql::parse::parse("SELECT m(1), m(1, 3), m(b := 4, a := 5), m(m(1))").unwrap().remove(0);
         expand(&mut parsed, &find).unwrap();
-        assert_eq!(parsed.to_string(), "SELECT ((1) * 10 + (2)), ((1) * 10 + (3)), ((5) * 10 + (4)), ((((1) * 10 + (2))) * 10 + (2))");
-        for (sql, message) in [("SELECT m()", "was called with 0 arguments"), ("SELECT m(1, 2, 3)", "with 3 arguments"), ("SELECT m(1, c := 2)", "no parameter 'c'")] {
+        assert_eq!(
+            parsed.to_string(),
+            "SELECT ((1) * 10 + (2)), ((1) * 10 + (3)), ((5) * 10 + (4)), ((((1) * 10 + (2))) * 10 + (2))"
+        );
+        for (sql, message) in [
+            ("SELECT m()", "was called with 0 arguments"),
+            ("SELECT m(1, 2, 3)", "with 3 arguments"),
+            ("SELECT m(1, c := 2)", "no parameter 'c'"),
+        ] {
             let mut parsed = crate::sql::parse::parse(sql).unwrap().remove(0);
             let e = expand(&mut parsed, &find).unwrap_err();
             assert!(e.message().contains(message), "{sql}: {}", e.message());
         }
         let looping = Macro::parse("CREATE MACRO m(a) AS m(a)").unwrap();
         let mut parsed = crate::sql::parse::parse("SELECT m(1)").unwrap().remove(0);
-        assert!(expand(&mut parsed, &|_| Some(Ok(looping.clone()))).unwrap_err().message().contains("more than 32 deep"));
+        assert!(expand(&mut parsed, &|_| Some(Ok(looping.clone())))
+            .unwrap_err()
+            .message()
+            .contains("more than 32 deep"));
     }
 }

@@ -16,5 +16,5 @@ pub mod settings;
 pub mod show;
 pub mod subscripts;
 pub mod syntax;
-pub mod text_functions;
 pub mod text;
+pub mod text_functions;

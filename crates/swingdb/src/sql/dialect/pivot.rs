@@ -15,15 +15,15 @@
 //!   unless INCLUDE NULLS says so.
 
 use super::planned;
-use crate::sql::quote::{identifier, string};
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::quote::{identifier, string};
 use datafusion::arrow::array::Array;
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::execution::context::SessionState;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, Expr, GroupByExpr, Ident, NullInclusion, PivotValueSource, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor,
-    TableWithJoins, VisitMut, VisitorMut, With,
+    visit_expressions, visit_expressions_mut, Expr, GroupByExpr, Ident, NullInclusion, PivotValueSource, Query,
+    SelectItem, SetExpr, Statement, TableAlias, TableFactor, TableWithJoins, VisitMut, VisitorMut, With,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -57,7 +57,9 @@ pub async fn rewrite(statement: &mut DFStatement, state: &SessionState) -> Resul
         let _ = query.visit(&mut put);
     }
     match innermost(query) {
-        Some(_) => Err(Error::programming(format!("a statement may have at most {MAX_PIVOTS} PIVOT and UNPIVOT clauses"))),
+        Some(_) => {
+            Err(Error::programming(format!("a statement may have at most {MAX_PIVOTS} PIVOT and UNPIVOT clauses")))
+        }
         None => Ok(()),
     }
 }
@@ -107,8 +109,12 @@ impl VisitorMut for GroupedPivots {
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
         let SetExpr::Select(select) = query.body.as_mut() else { return ControlFlow::Continue(()) };
         let GroupByExpr::Expressions(groups, modifiers) = &select.group_by else { return ControlFlow::Continue(()) };
-        let shape = matches!(select.projection.as_slice(), [SelectItem::Wildcard(_)]) && modifiers.is_empty() && !groups.is_empty();
-        let [TableWithJoins { relation: TableFactor::Pivot { table, aggregate_functions, value_column, .. }, joins }] = select.from.as_mut_slice() else {
+        let shape = matches!(select.projection.as_slice(), [SelectItem::Wildcard(_)])
+            && modifiers.is_empty()
+            && !groups.is_empty();
+        let [TableWithJoins { relation: TableFactor::Pivot { table, aggregate_functions, value_column, .. }, joins }] =
+            select.from.as_mut_slice()
+        else {
             return ControlFlow::Continue(());
         };
         if !shape || !joins.is_empty() {
@@ -117,7 +123,10 @@ impl VisitorMut for GroupedPivots {
         let mut items: Vec<String> = groups.iter().map(ToString::to_string).collect();
         let read = aggregate_functions.iter().map(|a| &a.expr).chain(value_column.iter());
         for column in read_columns(read) {
-            if !groups.iter().any(|g| matches!(g, Expr::Identifier(i) if i.value.eq_ignore_ascii_case(&column_name(&column)))) {
+            if !groups
+                .iter()
+                .any(|g| matches!(g, Expr::Identifier(i) if i.value.eq_ignore_ascii_case(&column_name(&column))))
+            {
                 items.push(column);
             }
         }
@@ -193,7 +202,8 @@ fn derived(sql: &str, alias: Option<TableAlias>) -> Result<TableFactor> {
 }
 
 async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) -> Result<TableFactor> {
-    let TableFactor::Pivot { table, aggregate_functions, value_column, value_source, default_on_null, alias } = factor else {
+    let TableFactor::Pivot { table, aggregate_functions, value_column, value_source, default_on_null, alias } = factor
+    else {
         return Err(Error::internal("not a PIVOT"));
     };
     let input = planned::columns(&table.to_string(), with, state).await?;
@@ -202,7 +212,10 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
         aggregate.expr = respelled(&aggregate.expr, &input);
     }
     let value_column: Vec<Expr> = value_column.iter().map(|c| respelled(c, &input)).collect();
-    let read: Vec<String> = read_columns(aggregate_functions.iter().map(|a| &a.expr).chain(value_column.iter())).iter().map(|c| column_name(c)).collect();
+    let read: Vec<String> = read_columns(aggregate_functions.iter().map(|a| &a.expr).chain(value_column.iter()))
+        .iter()
+        .map(|c| column_name(c))
+        .collect();
     let groups: Vec<String> = input.into_iter().filter(|c| !read.contains(c)).collect();
     let on: Vec<String> = value_column.iter().map(ToString::to_string).collect();
     let on_list = on.join(", ");
@@ -216,7 +229,12 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
                     expr => vec![expr],
                 };
                 if parts.len() != on.len() {
-                    return Err(Error::programming(format!("PIVOT value {} has {} parts for {} columns ({on_list})", v.expr, parts.len(), on.len())));
+                    return Err(Error::programming(format!(
+                        "PIVOT value {} has {} parts for {} columns ({on_list})",
+                        v.expr,
+                        parts.len(),
+                        on.len()
+                    )));
                 }
                 let name = match &v.alias {
                     Some(alias) => alias.value.clone(),
@@ -229,14 +247,21 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
         PivotValueSource::Any(_) => {
             let mut combinations = vec![(Vec::new(), Vec::new())];
             for column in &on {
-                let values = distinct_values(&format!("SELECT DISTINCT {column} FROM {table} ORDER BY 1 NULLS LAST"), with, state).await?;
+                let values = distinct_values(
+                    &format!("SELECT DISTINCT {column} FROM {table} ORDER BY 1 NULLS LAST"),
+                    with,
+                    state,
+                )
+                .await?;
                 if combinations.len().saturating_mul(values.len()) > MAX_PIVOT_VALUES {
                     return Err(too_many(&on_list));
                 }
                 combinations = combinations
                     .into_iter()
                     .flat_map(|(literals, names): (Vec<String>, Vec<String>)| {
-                        values.iter().map(move |(l, n)| ([literals.clone(), l.clone()].concat(), [names.clone(), vec![n.clone()]].concat()))
+                        values.iter().map(move |(l, n)| {
+                            ([literals.clone(), l.clone()].concat(), [names.clone(), vec![n.clone()]].concat())
+                        })
                     })
                     .collect();
             }
@@ -251,12 +276,16 @@ async fn pivot(factor: &TableFactor, with: Option<&With>, state: &SessionState) 
     for (value, name) in &values {
         for aggregate in &aggregate_functions {
             let Expr::Function(function) = &aggregate.expr else {
-                return Err(Error::programming(format!("PIVOT takes aggregate function calls (sum(x), count(*)), not '{}'", aggregate.expr)));
+                return Err(Error::programming(format!(
+                    "PIVOT takes aggregate function calls (sum(x), count(*)), not '{}'",
+                    aggregate.expr
+                )));
             };
             if function.filter.is_some() || function.over.is_some() {
                 return Err(Error::programming(format!("PIVOT takes plain aggregate calls, not '{function}'")));
             }
-            let matches: Vec<String> = on.iter().zip(value).map(|(c, v)| format!("({c} IS NOT DISTINCT FROM ({v}))")).collect();
+            let matches: Vec<String> =
+                on.iter().zip(value).map(|(c, v)| format!("({c} IS NOT DISTINCT FROM ({v}))")).collect();
             let mut call = format!("{function} FILTER (WHERE {})", matches.join(" AND "));
             if let Some(default) = default_on_null {
                 call = format!("coalesce({call}, {default})");
@@ -329,7 +358,10 @@ async fn unpivot(factor: &TableFactor, with: Option<&With>, state: &SessionState
         return Err(Error::internal("not an UNPIVOT"));
     };
     let Expr::Identifier(value) = value else {
-        return Err(Error::new(ErrorKind::NotSupported, format!("UNPIVOT into several value columns ({value}) is not supported; unpivot into one")));
+        return Err(Error::new(
+            ErrorKind::NotSupported,
+            format!("UNPIVOT into several value columns ({value}) is not supported; unpivot into one"),
+        ));
     };
     let input = planned::columns(&table.to_string(), with, state).await?;
     let mut columns = columns.clone();
@@ -346,9 +378,11 @@ async fn unpivot(factor: &TableFactor, with: Option<&With>, state: &SessionState
             (None, expr) => expr.to_string(),
         })
         .collect();
-    let cases: Vec<String> = columns.iter().zip(&labels).map(|(c, label)| format!("WHEN {} THEN {}", string(label), c.expr)).collect();
+    let cases: Vec<String> =
+        columns.iter().zip(&labels).map(|(c, label)| format!("WHEN {} THEN {}", string(label), c.expr)).collect();
     let names: Vec<String> = labels.iter().map(|l| format!("({})", string(l))).collect();
-    let (name, value) = (identifier(&crate::sql::parse::identifier(name)), identifier(&crate::sql::parse::identifier(value)));
+    let (name, value) =
+        (identifier(&crate::sql::parse::identifier(name)), identifier(&crate::sql::parse::identifier(value)));
     let items = kept.into_iter().chain([
         format!("__swingdb_unpivot.n AS {name}"),
         format!("CASE __swingdb_unpivot.n {} END AS {value}", cases.join(" ")),

@@ -145,7 +145,10 @@ pub fn read_create(name: &str, data_type: Option<&SqlDataType>, options: &[Seque
         None => false,
         Some(SqlDataType::Custom(type_name, _)) if type_name.to_string() == format!("\"{OR_REPLACE_MARK}\"") => true,
         Some(other) => {
-            return Err(Error::new(ErrorKind::NotSupported, format!("sequence '{name}': AS {other} is not supported; sequences count in BIGINT")));
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("sequence '{name}': AS {other} is not supported; sequences count in BIGINT"),
+            ));
         }
     };
     let (mut increment, mut min, mut max, mut start, mut cycle) = (None, None, None, None, false);
@@ -183,7 +186,14 @@ type LastValues = Arc<Mutex<HashMap<String, i64>>>;
 pub fn functions(own: &str, tables: Tables, dir: Arc<DbDir>) -> [ScalarUDF; 2] {
     let last = LastValues::default();
     let own = own.to_string();
-    let next = SequenceFunction { next: true, own: own.clone(), tables: tables.clone(), dir: dir.clone(), last: last.clone(), signature: signature() };
+    let next = SequenceFunction {
+        next: true,
+        own: own.clone(),
+        tables: tables.clone(),
+        dir: dir.clone(),
+        last: last.clone(),
+        signature: signature(),
+    };
     let current = SequenceFunction { next: false, own, tables, dir, last, signature: signature() };
     [ScalarUDF::new_from_impl(next), ScalarUDF::new_from_impl(current)]
 }
@@ -225,7 +235,11 @@ impl SequenceFunction {
         // `o.s` names a sequence of database `o`: never this one's `s`.
         if let [.., schema, _] = parts.as_slice() {
             if !schema.trim_matches('"').eq_ignore_ascii_case(&self.own) {
-                return plan_err!("{}('{written}'): only sequences of this connection's own database ({}) can be used", self.name(), self.own);
+                return plan_err!(
+                    "{}('{written}'): only sequences of this connection's own database ({}) can be used",
+                    self.name(),
+                    self.own
+                );
             }
         }
         let last = parts.last().copied().unwrap_or(written);
@@ -234,7 +248,8 @@ impl SequenceFunction {
             None => last.to_string(),
         };
         let tables = self.tables.lock().unwrap();
-        let found = [name.clone(), name.to_lowercase()].into_iter().find_map(|n| Some((n.clone(), tables.get(&n)?.clone())));
+        let found =
+            [name.clone(), name.to_lowercase()].into_iter().find_map(|n| Some((n.clone(), tables.get(&n)?.clone())));
         match found {
             Some((n, meta)) => match meta.as_sequence() {
                 Some(sequence) => Ok((n, sequence.clone())),
@@ -247,7 +262,11 @@ impl SequenceFunction {
 
 impl ScalarUDFImpl for SequenceFunction {
     fn name(&self) -> &str {
-        if self.next { "nextval" } else { "currval" }
+        if self.next {
+            "nextval"
+        } else {
+            "currval"
+        }
     }
 
     fn signature(&self) -> &Signature {
@@ -267,7 +286,9 @@ impl ScalarUDFImpl for SequenceFunction {
         if !self.next {
             return match self.last.lock().unwrap().get(&name) {
                 Some(&value) => Ok(ColumnarValue::Scalar(ScalarValue::Int64(Some(value)))),
-                None => exec_err!("currval('{written}'): nextval was not called for the sequence in this connection yet"),
+                None => {
+                    exec_err!("currval('{written}'): nextval was not called for the sequence in this connection yet")
+                }
             };
         }
         self.dir.refuse_read_only().map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
@@ -292,8 +313,15 @@ mod tests {
             rewrite_create_sequence(sql).unwrap(),
             format!("CREATE SEQUENCE s AS \"{OR_REPLACE_MARK}\" INCREMENT BY -2 MAXVALUE 10 START WITH 5 NO CYCLE ; SELECT 1")
         );
-        assert_eq!(rewrite_create_sequence("CREATE SEQUENCE IF NOT EXISTS main.s").unwrap(), "CREATE SEQUENCE IF NOT EXISTS main.s ");
+        assert_eq!(
+            rewrite_create_sequence("CREATE SEQUENCE IF NOT EXISTS main.s").unwrap(),
+            "CREATE SEQUENCE IF NOT EXISTS main.s "
+        );
         assert_eq!(rewrite_create_sequence("CREATE TABLE s (a INT)"), None);
-        assert_eq!(rewrite_create_sequence("CREATE SEQUENCE s OWNED BY t.a"), None, "unknown options are left to the parser");
+        assert_eq!(
+            rewrite_create_sequence("CREATE SEQUENCE s OWNED BY t.a"),
+            None,
+            "unknown options are left to the parser"
+        );
     }
 }

@@ -21,8 +21,10 @@ use datafusion::logical_expr::{
 use std::sync::Arc;
 
 /// DuckDB's names of DataFusion's settings.
-const ALIASES: &[(&str, &str)] =
-    &[("threads", "datafusion.execution.target_partitions"), ("worker_threads", "datafusion.execution.target_partitions")];
+const ALIASES: &[(&str, &str)] = &[
+    ("threads", "datafusion.execution.target_partitions"),
+    ("worker_threads", "datafusion.execution.target_partitions"),
+];
 
 /// Settings whose value is bounded: name, least and greatest value. A batch
 /// is allocated whole; partitions are tasks and buffers each.
@@ -123,7 +125,10 @@ mod tests {
     fn current_values() {
         let options = ConfigOptions::default();
         assert_eq!(setting(&options, "threads").unwrap(), options.execution.target_partitions.to_string());
-        assert_eq!(setting(&options, "DATAFUSION.EXECUTION.BATCH_SIZE").unwrap(), options.execution.batch_size.to_string());
+        assert_eq!(
+            setting(&options, "DATAFUSION.EXECUTION.BATCH_SIZE").unwrap(),
+            options.execution.batch_size.to_string()
+        );
         assert!(setting(&options, "no_such").unwrap_err().to_string().contains("unrecognized setting 'no_such'"));
     }
 }

@@ -9,9 +9,9 @@
 //! - `SHOW threads` and the other names of `dialect::settings`: the setting
 //!   under DataFusion's name.
 
-use crate::sql::catalog::{CATALOG, SCHEMA};
 use super::settings::canonical_name;
 use crate::error::{Error, Result};
+use crate::sql::catalog::{CATALOG, SCHEMA};
 use datafusion::sql::sqlparser::ast::{Ident, ShowStatementOptions, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;

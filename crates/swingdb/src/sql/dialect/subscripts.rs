@@ -12,7 +12,8 @@ use datafusion::common::{plan_err, DFSchema, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawFieldAccessExpr};
 use datafusion::logical_expr::{
-    ColumnarValue, Expr, ExprSchemable, GetFieldAccess, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Expr, ExprSchemable, GetFieldAccess, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
+    Volatility,
 };
 use std::sync::Arc;
 
@@ -21,8 +22,13 @@ use std::sync::Arc;
 pub struct StringSubscripts;
 
 impl ExprPlanner for StringSubscripts {
-    fn plan_field_access(&self, expr: RawFieldAccessExpr, schema: &DFSchema) -> Result<PlannerResult<RawFieldAccessExpr>> {
-        let is_string = matches!(expr.expr.get_type(schema), Ok(DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View));
+    fn plan_field_access(
+        &self,
+        expr: RawFieldAccessExpr,
+        schema: &DFSchema,
+    ) -> Result<PlannerResult<RawFieldAccessExpr>> {
+        let is_string =
+            matches!(expr.expr.get_type(schema), Ok(DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View));
         if !is_string {
             return Ok(PlannerResult::Original(expr));
         }
@@ -36,13 +42,18 @@ impl ExprPlanner for StringSubscripts {
             }
             GetFieldAccess::NamedStructField { .. } => return Ok(PlannerResult::Original(expr)),
         };
-        Ok(PlannerResult::Planned(Expr::ScalarFunction(ScalarFunction::new_udf(Arc::new(slice()), vec![expr.expr, start, stop]))))
+        Ok(PlannerResult::Planned(Expr::ScalarFunction(ScalarFunction::new_udf(
+            Arc::new(slice()),
+            vec![expr.expr, start, stop],
+        ))))
     }
 }
 
 /// The function a string's subscript is planned as.
 fn slice() -> ScalarUDF {
-    ScalarUDF::new_from_impl(Slice { signature: Signature::exact(vec![DataType::Utf8, DataType::Int64, DataType::Int64], Volatility::Immutable) })
+    ScalarUDF::new_from_impl(Slice {
+        signature: Signature::exact(vec![DataType::Utf8, DataType::Int64, DataType::Int64], Volatility::Immutable),
+    })
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -69,7 +80,8 @@ impl ScalarUDFImpl for Slice {
         let (starts, stops): (&Int64Array, &Int64Array) = (starts.as_primitive(), stops.as_primitive());
         let out: StringArray = (0..rows)
             .map(|i| {
-                (texts.is_valid(i) && starts.is_valid(i) && stops.is_valid(i)).then(|| characters(texts.value(i), starts.value(i), stops.value(i)))
+                (texts.is_valid(i) && starts.is_valid(i) && stops.is_valid(i))
+                    .then(|| characters(texts.value(i), starts.value(i), stops.value(i)))
             })
             .collect();
         Ok(ColumnarValue::Array(Arc::new(out)))
@@ -95,7 +107,17 @@ mod tests {
     #[test]
     fn positions_as_duckdb_counts_them() {
         // Figures from DuckDB 2.0.1.
-        let cases = [(2, 3, "el"), (1, 1, "h"), (-1, -1, "o"), (-3, -1, "llo"), (0, 2, "he"), (4, 10, "lo"), (3, 2, ""), (0, 0, ""), (9, 9, "")];
+        let cases = [
+            (2, 3, "el"),
+            (1, 1, "h"),
+            (-1, -1, "o"),
+            (-3, -1, "llo"),
+            (0, 2, "he"),
+            (4, 10, "lo"),
+            (3, 2, ""),
+            (0, 0, ""),
+            (9, 9, ""),
+        ];
         for (from, to, want) in cases {
             assert_eq!(characters("hello", from, to), want, "[{from}:{to}]");
         }

@@ -29,8 +29,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    AccessExpr, BinaryOperator, DataType as SqlDataType, Subscript, UnaryOperator, Expr, OrderByExpr, OrderByKind, Query, SelectFlavor, SelectItem, SetExpr, TableFactor, TableSample, TableSampleKind,
-    TableSampleMethod, TableSampleUnit, Value, VisitMut, VisitorMut, WildcardAdditionalOptions,
+    AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, OrderByExpr, OrderByKind, Query, SelectFlavor,
+    SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind, TableSampleMethod, TableSampleUnit,
+    UnaryOperator, Value, VisitMut, VisitorMut, WildcardAdditionalOptions,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -107,7 +108,8 @@ fn timestamp_without_seconds(expr: &mut Expr) {
     if !matches!(data_type, SqlDataType::Timestamp(..) | SqlDataType::Datetime(_) | SqlDataType::TimestampNtz(_)) {
         return;
     }
-    static MINUTES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}$").expect("valid"));
+    static MINUTES: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}$").expect("valid"));
     if let Value::SingleQuotedString(text) = value {
         if MINUTES.is_match(text.trim()) {
             *text = format!("{}:00", text.trim());
@@ -125,7 +127,10 @@ fn field_access(expr: &mut Expr) {
         match access {
             AccessExpr::Subscript(Subscript::Slice { lower_bound, upper_bound, .. }) => {
                 lower_bound.get_or_insert_with(|| Expr::value(Value::Number("1".into(), false)));
-                upper_bound.get_or_insert_with(|| Expr::UnaryOp { op: UnaryOperator::Minus, expr: Box::new(Expr::value(Value::Number("1".into(), false))) });
+                upper_bound.get_or_insert_with(|| Expr::UnaryOp {
+                    op: UnaryOperator::Minus,
+                    expr: Box::new(Expr::value(Value::Number("1".into(), false))),
+                });
             }
             AccessExpr::Dot(Expr::Identifier(field)) => {
                 *access = AccessExpr::Dot(Expr::value(Value::SingleQuotedString(field.value.clone())));
@@ -142,7 +147,9 @@ fn field_access(expr: &mut Expr) {
 fn order_by_all(query: &mut Query) -> Result<()> {
     let Some(order_by) = query.order_by.as_mut() else { return Ok(()) };
     let OrderByKind::Expressions(exprs) = &order_by.kind else { return Ok(()) };
-    let [OrderByExpr { expr: Expr::Identifier(ident), options, with_fill: None }] = exprs.as_slice() else { return Ok(()) };
+    let [OrderByExpr { expr: Expr::Identifier(ident), options, with_fill: None }] = exprs.as_slice() else {
+        return Ok(());
+    };
     if ident.quote_style.is_some() || !ident.value.eq_ignore_ascii_case("all") {
         return Ok(());
     }
@@ -159,7 +166,13 @@ fn order_by_all(query: &mut Query) -> Result<()> {
     };
     order_by.kind = match columns {
         Some(n) => OrderByKind::Expressions(
-            (1..=n).map(|i| OrderByExpr { expr: Expr::value(Value::Number(i.to_string(), false)), options: options.clone(), with_fill: None }).collect(),
+            (1..=n)
+                .map(|i| OrderByExpr {
+                    expr: Expr::value(Value::Number(i.to_string(), false)),
+                    options: options.clone(),
+                    with_fill: None,
+                })
+                .collect(),
         ),
         None => OrderByKind::All(options),
     };
@@ -194,7 +207,9 @@ fn sample_table(factor: &mut TableFactor) -> Result<()> {
         Draw::Rows(n) => ("SELECT * FROM sampled ORDER BY random() LIMIT 0", n),
     };
     let mut query = template_query(template)?;
-    let SetExpr::Select(select) = query.body.as_mut() else { return Err(Error::internal("sample template is not a SELECT")) };
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return Err(Error::internal("sample template is not a SELECT"));
+    };
     // The template's `sampled` goes, the sampled table comes in.
     std::mem::swap(&mut select.from[0].relation, factor);
     let placeholder = match (&mut select.selection, query.limit_clause.as_mut()) {
@@ -227,7 +242,12 @@ fn draw(sample: &TableSample) -> Result<Draw> {
     let Some(quantity) = &sample.quantity else { return refuse("a sample without a size") };
     let by_method = matches!(
         sample.name,
-        Some(TableSampleMethod::Bernoulli | TableSampleMethod::System | TableSampleMethod::Row | TableSampleMethod::Block)
+        Some(
+            TableSampleMethod::Bernoulli
+                | TableSampleMethod::System
+                | TableSampleMethod::Row
+                | TableSampleMethod::Block
+        )
     );
     Ok(match quantity.unit {
         Some(TableSampleUnit::Percent) => Draw::Percent(quantity.value.clone()),
@@ -279,12 +299,18 @@ mod tests {
             rewritten("SELECT * FROM t TABLESAMPLE 2 ROWS JOIN u ON true").unwrap(),
             "SELECT * FROM (SELECT * FROM t ORDER BY random() LIMIT (2)) JOIN u ON true"
         );
-        assert_eq!(rewritten("SELECT * FROM t TABLESAMPLE 5").unwrap(), "SELECT * FROM (SELECT * FROM t ORDER BY random() LIMIT (5))");
+        assert_eq!(
+            rewritten("SELECT * FROM t TABLESAMPLE 5").unwrap(),
+            "SELECT * FROM (SELECT * FROM t ORDER BY random() LIMIT (5))"
+        );
     }
 
     #[test]
     fn seeds_and_buckets_are_refused_not_ignored() {
-        for sql in ["SELECT * FROM t TABLESAMPLE BERNOULLI (10) REPEATABLE (42)", "SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4)"] {
+        for sql in [
+            "SELECT * FROM t TABLESAMPLE BERNOULLI (10) REPEATABLE (42)",
+            "SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4)",
+        ] {
             let err = rewritten(sql).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::NotSupported, "{sql}: {}", err.message());
         }

@@ -63,7 +63,9 @@ fn rewrite_lambda_keyword(sql: &str) -> Option<String> {
         let mut at = w + 1;
         let colon = loop {
             match words.get(at).map(|&j| &text.tokens[j].token) {
-                Some(Token::Word(name)) if name.quote_style.is_none() && names.len() == (at - w - 1) / 2 => names.push(name.value.clone()),
+                Some(Token::Word(name)) if name.quote_style.is_none() && names.len() == (at - w - 1) / 2 => {
+                    names.push(name.value.clone())
+                }
                 Some(Token::Comma) if !names.is_empty() => {}
                 Some(Token::Colon) if !names.is_empty() => break Some(words[at]),
                 _ => break None,
@@ -100,7 +102,8 @@ fn rewrite_attach_snapshot(sql: &str) -> Option<String> {
             continue;
         }
         let keyword = next(i + 1).filter(|&j| is_word(&tokens[j].token, "SNAPSHOT"));
-        let name = keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k].token, Token::SingleQuotedString(_)));
+        let name =
+            keyword.and_then(|j| next(j + 1)).filter(|&k| matches!(tokens[k].token, Token::SingleQuotedString(_)));
         if let (Some(j), Some(k)) = (keyword, name) {
             let (kw_start, kw_end) = (text.offset(tokens[j].span.start)?, text.offset(tokens[j].span.end)?);
             let name_end = text.offset(tokens[k].span.end)?;
@@ -315,9 +318,9 @@ impl<'a> Tokens<'a> {
     }
 }
 
-
 /// Clauses that end a FROM clause.
-const AFTER_FROM: &[&str] = &["WHERE", "GROUP", "HAVING", "WINDOW", "QUALIFY", "ORDER", "LIMIT", "OFFSET", "UNION", "EXCEPT", "INTERSECT"];
+const AFTER_FROM: &[&str] =
+    &["WHERE", "GROUP", "HAVING", "WINDOW", "QUALIFY", "ORDER", "LIMIT", "OFFSET", "UNION", "EXCEPT", "INTERSECT"];
 
 /// DuckDB's `USING SAMPLE spec`, written after the FROM, WHERE and GROUP BY
 /// clauses and meaning a sample of the FROM clause's rows (drawn before
@@ -329,7 +332,9 @@ fn rewrite_using_sample(sql: &str) -> Option<String> {
     let mut edits = Vec::new();
     let words = text.words();
     for (w, &i) in words.iter().enumerate() {
-        if !is_word(&text.tokens[i].token, "USING") || !words.get(w + 1).is_some_and(|&j| is_word(&text.tokens[j].token, "SAMPLE")) {
+        if !is_word(&text.tokens[i].token, "USING")
+            || !words.get(w + 1).is_some_and(|&j| is_word(&text.tokens[j].token, "SAMPLE"))
+        {
             continue;
         }
         let spec_start = words[w + 1] + 1;
@@ -412,7 +417,9 @@ fn sample_spec(tokens: &[TokenWithSpan]) -> Option<String> {
         at += 1;
     }
     if tokens.get(at).and_then(|t| word(t)).as_deref() == Some("REPEATABLE") {
-        let (Some(Token::LParen), Some(Token::Number(s, _)), Some(Token::RParen)) = (tokens.get(at + 1), tokens.get(at + 2), tokens.get(at + 3)) else {
+        let (Some(Token::LParen), Some(Token::Number(s, _)), Some(Token::RParen)) =
+            (tokens.get(at + 1), tokens.get(at + 2), tokens.get(at + 3))
+        else {
             return None;
         };
         seed = Some(s.clone());
@@ -463,13 +470,17 @@ fn rewrite_pivot_statements(sql: &str) -> Option<String> {
     // Where a query may start: a statement, a parenthesis, after a WITH
     // clause, EXPLAIN or DESCRIBE, or the AS of CREATE TABLE|VIEW ... AS.
     let statements = text.statement_starts();
-    let creates: Vec<usize> = statements.iter().copied().filter(|&i| is_word(&text.tokens[i].token, "CREATE")).collect();
-    let mut starts: Vec<usize> = statements.into_iter().chain(text.words_after_open_paren()).chain(text.words_after_with_clauses()).collect();
+    let creates: Vec<usize> =
+        statements.iter().copied().filter(|&i| is_word(&text.tokens[i].token, "CREATE")).collect();
+    let mut starts: Vec<usize> =
+        statements.into_iter().chain(text.words_after_open_paren()).chain(text.words_after_with_clauses()).collect();
     let words = text.words();
     for pair in words.windows(2) {
         let before = &text.tokens[pair[0]].token;
         let in_create = creates.iter().any(|&c| c < pair[0] && text.clause_end(c, &[]) > pair[0]);
-        if ["EXPLAIN", "ANALYZE", "VERBOSE", "DESCRIBE"].iter().any(|w| is_word(before, w)) || (is_word(before, "AS") && in_create) {
+        if ["EXPLAIN", "ANALYZE", "VERBOSE", "DESCRIBE"].iter().any(|w| is_word(before, w))
+            || (is_word(before, "AS") && in_create)
+        {
             starts.push(pair[1]);
         }
     }
@@ -567,15 +578,24 @@ mod tests {
             rewrite("SELECT a FROM t AS x WHERE a > 1 USING SAMPLE 10 PERCENT (bernoulli, 7) ORDER BY a"),
             "SELECT a FROM t AS x TABLESAMPLE BERNOULLI (10 PERCENT) REPEATABLE (7) WHERE a > 1 ORDER BY a"
         );
-        assert_eq!(rewrite("SELECT * FROM t, u USING SAMPLE reservoir(5 ROWS)"), "SELECT * FROM (SELECT * FROM t, u) TABLESAMPLE (5 ROWS)");
-        assert_eq!(rewrite("SELECT (SELECT 1 FROM t USING SAMPLE 3) FROM u"), "SELECT (SELECT 1 FROM t TABLESAMPLE (3 ROWS)) FROM u");
+        assert_eq!(
+            rewrite("SELECT * FROM t, u USING SAMPLE reservoir(5 ROWS)"),
+            "SELECT * FROM (SELECT * FROM t, u) TABLESAMPLE (5 ROWS)"
+        );
+        assert_eq!(
+            rewrite("SELECT (SELECT 1 FROM t USING SAMPLE 3) FROM u"),
+            "SELECT (SELECT 1 FROM t TABLESAMPLE (3 ROWS)) FROM u"
+        );
         assert_eq!(rewrite("SELECT 'USING SAMPLE 1' FROM t"), "SELECT 'USING SAMPLE 1' FROM t");
     }
 
     #[test]
     fn lambda_keywords_become_arrows() {
         assert_eq!(rewrite("SELECT list_transform(l, lambda x: x * 2)"), "SELECT list_transform(l, x -> x * 2)");
-        assert_eq!(rewrite("SELECT list_filter(l, lambda x, i: i > 1), 'lambda y: 1'"), "SELECT list_filter(l, (x, i) -> i > 1), 'lambda y: 1'");
+        assert_eq!(
+            rewrite("SELECT list_filter(l, lambda x, i: i > 1), 'lambda y: 1'"),
+            "SELECT list_filter(l, (x, i) -> i > 1), 'lambda y: 1'"
+        );
         assert_eq!(rewrite("SELECT lambda FROM t"), "SELECT lambda FROM t");
     }
 
@@ -585,7 +605,10 @@ mod tests {
             rewrite("SELECT * FROM a ASOF JOIN (SELECT * FROM b WHERE c ON d) b ON a.t >= b.t"),
             "SELECT * FROM a ASOF JOIN (SELECT * FROM b WHERE c ON d) b MATCH_CONDITION (TRUE) ON a.t >= b.t"
         );
-        assert_eq!(rewrite("FROM a ASOF LEFT JOIN b USING (k, t)"), "SELECT * FROM a ASOF JOIN b MATCH_CONDITION (FALSE) USING (k, t)");
+        assert_eq!(
+            rewrite("FROM a ASOF LEFT JOIN b USING (k, t)"),
+            "SELECT * FROM a ASOF JOIN b MATCH_CONDITION (FALSE) USING (k, t)"
+        );
     }
 
     #[test]

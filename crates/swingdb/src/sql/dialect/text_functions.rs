@@ -50,7 +50,11 @@ pub fn functions() -> Vec<ScalarUDF> {
                 Kind::FormatBytes => vec![DataType::Int64],
                 _ => vec![DataType::Utf8],
             };
-            ScalarUDF::new_from_impl(TextFunction { name, kind, signature: Signature::exact(arguments, Volatility::Immutable) })
+            ScalarUDF::new_from_impl(TextFunction {
+                name,
+                kind,
+                signature: Signature::exact(arguments, Volatility::Immutable),
+            })
         })
         .collect()
 }
@@ -76,7 +80,9 @@ impl ScalarUDFImpl for TextFunction {
 
     fn return_type(&self, _args: &[DataType]) -> Result<DataType> {
         Ok(match self.kind {
-            Kind::RegexpSplit | Kind::RegexpExtractAll => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+            Kind::RegexpSplit | Kind::RegexpExtractAll => {
+                DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
+            }
             _ => DataType::Utf8,
         })
     }
@@ -132,7 +138,8 @@ impl TextFunction {
                 continue;
             };
             if compiled.as_ref().is_none_or(|(p, _)| p != pattern) {
-                let regex = Regex::new(pattern).or_else(|e| exec_err!("{}: '{pattern}' is not a regular expression: {e}", self.name))?;
+                let regex = Regex::new(pattern)
+                    .or_else(|e| exec_err!("{}: '{pattern}' is not a regular expression: {e}", self.name))?;
                 compiled = Some((pattern.to_string(), regex));
             }
             let regex = &compiled.as_ref().expect("just compiled").1;

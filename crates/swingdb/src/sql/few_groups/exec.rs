@@ -6,22 +6,26 @@ use super::dense::DenseKeys;
 use super::keys::FewGroupValues;
 use super::Strategy;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::compute::{and, filter, filter_record_batch, prep_null_mask_filter};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{internal_err, Result};
 use datafusion::execution::TaskContext;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_plan::aggregates::group_values::{new_group_values, GroupValues};
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
-use datafusion::physical_plan::aggregates::{aggregate_expressions, AggregateExec, AggregateInputMode, AggregateOutputMode};
-use datafusion::physical_plan::execution_plan::{Boundedness, ChildrenPropertiesMode, EmissionType, ReplaceChildrenOptions};
-use datafusion::physical_plan::metrics::{BaselineMetrics, Count, ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
-use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_expr_common::physical_expr::is_volatile;
+use datafusion::physical_plan::aggregates::{
+    aggregate_expressions, AggregateExec, AggregateInputMode, AggregateOutputMode,
+};
+use datafusion::physical_plan::execution_plan::{
+    Boundedness, ChildrenPropertiesMode, EmissionType, ReplaceChildrenOptions,
+};
 use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::metrics::{BaselineMetrics, Count, ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
 use datafusion::physical_plan::projection::ProjectionExec;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties, SendableRecordBatchStream,
 };
@@ -83,9 +87,11 @@ impl Fold {
         let plans = plans_to_filter(aggregate);
         let (filter, above) = plans.split_last()?;
         let filter = filter.downcast_ref::<FilterExec>()?;
-        let projections: Vec<&ProjectionExec> = above.iter().rev().filter_map(|p| p.downcast_ref::<ProjectionExec>()).collect();
+        let projections: Vec<&ProjectionExec> =
+            above.iter().rev().filter_map(|p| p.downcast_ref::<ProjectionExec>()).collect();
         let stable = |e: &Arc<dyn PhysicalExpr>| !is_volatile(e);
-        let keys_stable = aggregate.group_expr().expr().iter().all(|(e, _)| stable(e)) && aggregate.filter_expr().iter().flatten().all(stable);
+        let keys_stable = aggregate.group_expr().expr().iter().all(|(e, _)| stable(e))
+            && aggregate.filter_expr().iter().flatten().all(stable);
         let arguments_stable = aggregate.aggr_expr().iter().all(|a| a.expressions().iter().all(stable));
         let projections_stable = projections.iter().all(|p| p.expr().iter().all(|e| stable(&e.expr)));
         if filter.fetch().is_some() || !(keys_stable && arguments_stable && projections_stable) {
@@ -94,7 +100,10 @@ impl Fold {
         Some(Self {
             predicate: filter.predicate().clone(),
             columns: filter.projection().as_ref().map(|columns| columns.to_vec()),
-            projections: projections.iter().map(|p| (p.schema(), p.expr().iter().map(|e| e.expr.clone()).collect())).collect(),
+            projections: projections
+                .iter()
+                .map(|p| (p.schema(), p.expr().iter().map(|e| e.expr.clone()).collect()))
+                .collect(),
         })
     }
 
@@ -102,7 +111,8 @@ impl Fold {
     /// projections up to the aggregate.
     fn project(&self, mut batch: RecordBatch) -> Result<RecordBatch> {
         for (schema, exprs) in &self.projections {
-            let columns = exprs.iter().map(|e| e.evaluate(&batch)?.into_array(batch.num_rows())).collect::<Result<Vec<_>>>()?;
+            let columns =
+                exprs.iter().map(|e| e.evaluate(&batch)?.into_array(batch.num_rows())).collect::<Result<Vec<_>>>()?;
             let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
             batch = RecordBatch::try_new_with_options(schema.clone(), columns, &options)?;
         }
@@ -190,7 +200,10 @@ impl ExecutionPlan for FewGroupsAggregateExec {
         Ok(Arc::new(Self::new(Arc::new(aggregate.clone()), self.strategy)))
     }
 
-    fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
         let mut recursion = self.aggregate.apply_expressions(f)?;
         if self.fold.is_some() {
             for plan in self.folded_plans() {
@@ -323,14 +336,12 @@ impl Aggregation {
         // in a final phase. `input_schema()` is the first phase's input, whose
         // columns are others (a key of another type stood at the same index).
         let input = aggregate.input().schema();
-        let types = aggregate
-            .group_expr()
-            .expr()
-            .iter()
-            .map(|(e, _)| e.data_type(&input))
-            .collect::<Result<Vec<_>>>()?;
-        let accumulators = aggregate.aggr_expr().iter().map(|a| a.create_groups_accumulator()).collect::<Result<Vec<_>>>()?;
-        let arguments = aggregate_expressions(aggregate.aggr_expr(), aggregate.mode(), aggregate.group_expr().expr().len())?;
+        let types =
+            aggregate.group_expr().expr().iter().map(|(e, _)| e.data_type(&input)).collect::<Result<Vec<_>>>()?;
+        let accumulators =
+            aggregate.aggr_expr().iter().map(|a| a.create_groups_accumulator()).collect::<Result<Vec<_>>>()?;
+        let arguments =
+            aggregate_expressions(aggregate.aggr_expr(), aggregate.mode(), aggregate.group_expr().expr().len())?;
         let groups = match (strategy, types.as_slice()) {
             (Strategy::Few, _) => Groups::Few(FewGroupValues::new(&types)),
             (Strategy::Dense { min, max }, [key]) => match DenseKeys::new(key.clone(), min, max) {
@@ -340,7 +351,16 @@ impl Aggregation {
             (Strategy::Dense { .. }, _) => return internal_err!("dense keys of {} columns", types.len()),
         };
         let merging = aggregate.mode().input_mode() == AggregateInputMode::Partial;
-        Ok(Self { aggregate: aggregate.clone(), groups, accumulators, arguments, group_ids: vec![], merging, fell_back, masked })
+        Ok(Self {
+            aggregate: aggregate.clone(),
+            groups,
+            accumulators,
+            arguments,
+            group_ids: vec![],
+            merging,
+            fell_back,
+            masked,
+        })
     }
 
     /// Aggregates a batch of the aggregate's input.

@@ -7,10 +7,12 @@
 //! one table read, where a general hash table hashes every value and
 //! compares it with the group's stored bytes.
 
-use datafusion::arrow::array::{new_empty_array, Array, ArrayRef, AsArray, BooleanArray, GenericByteArray, GenericByteViewArray};
+use datafusion::arrow::array::{
+    new_empty_array, Array, ArrayRef, AsArray, BooleanArray, GenericByteArray, GenericByteViewArray,
+};
 use datafusion::arrow::datatypes::{
-    ArrowNativeType, ByteArrayType, ByteViewType, DataType, Date32Type, Date64Type, Decimal128Type, Int16Type, Int32Type, Int64Type,
-    Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+    ArrowNativeType, ByteArrayType, ByteViewType, DataType, Date32Type, Date64Type, Decimal128Type, Int16Type,
+    Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use datafusion::common::{internal_err, Result, ScalarValue};
 use std::collections::HashMap;
@@ -129,7 +131,15 @@ fn separated(keys: &[(u128, u32)], seed: u64, size: usize) -> Option<Vec<(u128, 
 
 impl KeyColumn {
     fn new(data_type: DataType) -> Self {
-        Self { data_type, slots: vec![(0, FREE); 16], seed: FIRST_SEED, bytes: Box::new([FREE; 256]), long: HashMap::new(), null: None, values: vec![] }
+        Self {
+            data_type,
+            slots: vec![(0, FREE); 16],
+            seed: FIRST_SEED,
+            bytes: Box::new([FREE; 256]),
+            long: HashMap::new(),
+            null: None,
+            values: vec![],
+        }
     }
 
     fn len(&self) -> usize {
@@ -283,7 +293,9 @@ impl KeyColumn {
                 let values: &BooleanArray = array.as_boolean();
                 for row in 0..values.len() {
                     let id = match values.is_valid(row) {
-                        true => self.byte_id(values.value(row) as u8, values.value(row) as u128, || ScalarValue::try_from_array(array, row))?,
+                        true => self.byte_id(values.value(row) as u8, values.value(row) as u128, || {
+                            ScalarValue::try_from_array(array, row)
+                        })?,
                         false => self.null_id()?,
                     };
                     out.push(id);
@@ -305,7 +317,12 @@ impl KeyColumn {
         Ok(())
     }
 
-    fn bytes_ids<T: ByteArrayType>(&mut self, array: &ArrayRef, bytes: &GenericByteArray<T>, out: &mut Vec<u32>) -> Result<()> {
+    fn bytes_ids<T: ByteArrayType>(
+        &mut self,
+        array: &ArrayRef,
+        bytes: &GenericByteArray<T>,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
         let offsets = bytes.value_offsets();
         let data = bytes.value_data();
         // Every value one byte long (flags, codes): every row's id is a
@@ -354,7 +371,12 @@ impl KeyColumn {
         Ok(())
     }
 
-    fn view_ids<T: ByteViewType + ?Sized>(&mut self, array: &ArrayRef, views: &GenericByteViewArray<T>, out: &mut Vec<u32>) -> Result<()> {
+    fn view_ids<T: ByteViewType + ?Sized>(
+        &mut self,
+        array: &ArrayRef,
+        views: &GenericByteViewArray<T>,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
         for (row, view) in views.views().iter().enumerate() {
             if views.is_null(row) {
                 out.push(self.null_id()?);
@@ -459,13 +481,21 @@ impl FewGroupValues {
 
     /// Where each column's id starts in a table index.
     fn shifts(&self) -> Vec<u32> {
-        self.bits.iter().scan(0, |at, bits| { let shift = *at; *at += bits; Some(shift) }).collect()
+        self.bits
+            .iter()
+            .scan(0, |at, bits| {
+                let shift = *at;
+                *at += bits;
+                Some(shift)
+            })
+            .collect()
     }
 
     /// Widens the columns' bits to their ids and rebuilds the table; false
     /// when they would need more than [`TABLE_BITS`].
     fn fit_table(&mut self) -> bool {
-        let needed: Vec<u32> = self.columns.iter().map(|c| (c.len().max(2) as u32).next_power_of_two().trailing_zeros()).collect();
+        let needed: Vec<u32> =
+            self.columns.iter().map(|c| (c.len().max(2) as u32).next_power_of_two().trailing_zeros()).collect();
         if needed.iter().zip(&self.bits).all(|(n, b)| n <= b) {
             return true;
         }
@@ -515,7 +545,8 @@ mod tests {
     fn rows_get_group_ids_in_order_of_first_appearance_and_values_come_back() {
         let long = "a value longer than twelve bytes";
         let names = strings(&[Some("b"), Some("a"), None, Some("b"), Some(long), Some(""), None, Some(long)]);
-        let numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), Some(1), None, Some(1), Some(-7), None]));
+        let numbers: ArrayRef =
+            Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), Some(1), None, Some(1), Some(-7), None]));
         let mut groups = FewGroupValues::new(&[DataType::Utf8, DataType::Int64]);
         let mut ids = vec![];
         assert!(groups.intern(&[names.clone(), numbers.clone()], None, &mut ids).unwrap());
@@ -526,8 +557,12 @@ mod tests {
         assert!(groups.intern(&[more_names, more_numbers], None, &mut ids).unwrap());
         assert_eq!(ids, vec![1, 5, 6]);
         let out = groups.emit().unwrap();
-        assert_eq!(out[0].as_ref(), &strings(&[Some("b"), Some("a"), None, Some(long), Some(""), Some("c"), Some(long)]) as &dyn Array);
-        let expected: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), None, Some(1), Some(1), Some(2)]));
+        assert_eq!(
+            out[0].as_ref(),
+            &strings(&[Some("b"), Some("a"), None, Some(long), Some(""), Some("c"), Some(long)]) as &dyn Array
+        );
+        let expected: ArrayRef =
+            Arc::new(Int64Array::from(vec![Some(1), Some(1), Some(-7), None, Some(1), Some(1), Some(2)]));
         assert_eq!(out[1].as_ref(), expected.as_ref());
     }
 
@@ -542,8 +577,10 @@ mod tests {
         views.ids_of(&(Arc::new(StringViewArray::from(text.to_vec())) as ArrayRef), &mut b).unwrap();
         assert_eq!(a, vec![0, 1, 2, 3]);
         assert_eq!(a, b);
-        assert_eq!(plain.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect::<std::collections::BTreeSet<_>>(),
-                   views.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect());
+        assert_eq!(
+            plain.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect::<std::collections::BTreeSet<_>>(),
+            views.slots.iter().filter(|s| s.1 != FREE).map(|s| s.0).collect()
+        );
     }
 
     #[test]
@@ -567,14 +604,27 @@ mod tests {
         assert!(at_home(&column));
         let more: ArrayRef = Arc::new(Int64Array::from((0..1000).rev().collect::<Vec<i64>>()));
         column.ids_of(&more, &mut ids).unwrap();
-        let expected: Vec<u32> = (0..1000u32).rev().map(|v| if v < SETTLED_KEYS as u32 { v } else { 1000 + SETTLED_KEYS as u32 - 1 - v }).collect();
+        let expected: Vec<u32> = (0..1000u32)
+            .rev()
+            .map(|v| if v < SETTLED_KEYS as u32 { v } else { 1000 + SETTLED_KEYS as u32 - 1 - v })
+            .collect();
         assert_eq!(ids, expected);
         assert_eq!(column.len(), 1000);
     }
 
     #[test]
     fn one_byte_values_and_other_values_of_a_column_get_one_id_each() {
-        let numbers: ArrayRef = Arc::new(Int64Array::from(vec![Some(255), Some(256), Some(-1), Some(0), None, Some(255), Some(-1), Some(256), Some(0)]));
+        let numbers: ArrayRef = Arc::new(Int64Array::from(vec![
+            Some(255),
+            Some(256),
+            Some(-1),
+            Some(0),
+            None,
+            Some(255),
+            Some(-1),
+            Some(256),
+            Some(0),
+        ]));
         let mut column = KeyColumn::new(DataType::Int64);
         let mut ids = vec![];
         column.ids_of(&numbers, &mut ids).unwrap();

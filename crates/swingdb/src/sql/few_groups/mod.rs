@@ -31,10 +31,10 @@ mod keys;
 
 pub use exec::FewGroupsAggregateExec;
 
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
-use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, Statistics};
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -107,7 +107,9 @@ fn strategy(aggregate: &AggregateExec) -> Option<Strategy> {
     if aggregate.mode().input_mode() == AggregateInputMode::Partial {
         // A final phase: dense when the keys of the first phase's input are.
         return match first_phase(aggregate.input())? {
-            FirstPhase::Replaced(first) => matches!(first.strategy(), Strategy::Dense { .. }).then_some(first.strategy()),
+            FirstPhase::Replaced(first) => {
+                matches!(first.strategy(), Strategy::Dense { .. }).then_some(first.strategy())
+            }
             FirstPhase::DataFusion(first) => dense_keys(first, &*input_statistics(first)?).map(|dense| dense.strategy),
         };
     }
@@ -185,9 +187,11 @@ fn first_phase(input: &Arc<dyn ExecutionPlan>) -> Option<FirstPhase<'_>> {
         return Some(FirstPhase::Replaced(replaced));
     }
     if let Some(aggregate) = input.downcast_ref::<AggregateExec>() {
-        return (aggregate.mode().output_mode() == AggregateOutputMode::Partial).then_some(FirstPhase::DataFusion(aggregate));
+        return (aggregate.mode().output_mode() == AggregateOutputMode::Partial)
+            .then_some(FirstPhase::DataFusion(aggregate));
     }
-    let passes = input.downcast_ref::<RepartitionExec>().is_some() || input.downcast_ref::<CoalescePartitionsExec>().is_some();
+    let passes =
+        input.downcast_ref::<RepartitionExec>().is_some() || input.downcast_ref::<CoalescePartitionsExec>().is_some();
     match input.children().as_slice() {
         [child] if passes => first_phase(child),
         _ => None,
@@ -200,12 +204,13 @@ fn estimated_groups<'a>(
     exprs: impl Iterator<Item = &'a Arc<dyn datafusion::physical_expr::PhysicalExpr>>,
     input: &Statistics,
 ) -> Option<usize> {
-    exprs.map(|e| {
-        let column = e.downcast_ref::<Column>()?;
-        match input.column_statistics.get(column.index())?.distinct_count {
-            Precision::Exact(n) | Precision::Inexact(n) if n > 0 => Some(n),
-            _ => None,
-        }
-    })
-    .try_fold(1usize, |product, n| Some(product.saturating_mul(n?)))
+    exprs
+        .map(|e| {
+            let column = e.downcast_ref::<Column>()?;
+            match input.column_statistics.get(column.index())?.distinct_count {
+                Precision::Exact(n) | Precision::Inexact(n) if n > 0 => Some(n),
+                _ => None,
+            }
+        })
+        .try_fold(1usize, |product, n| Some(product.saturating_mul(n?)))
 }

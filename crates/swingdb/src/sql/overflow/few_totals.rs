@@ -206,11 +206,19 @@ mod vector {
     /// [`Block::add`] of 64-bit values.
     #[target_feature(enable = "avx2")]
     pub fn add_i64(block: &mut Block, values: &[i64], groups: &[usize], kept: u64) {
-        let done = four_at_a_time!(block, values.len(), groups, kept, 0b11_10_01_00, _mm256_setr_epi64x(1, 2, 4, 8), |row: usize| {
-            // SAFETY: rows row..row + 4 are within `values`.
-            let low = unsafe { _mm256_loadu_si256(values.as_ptr().add(row) as *const __m256i) };
-            (low, not_small(low))
-        });
+        let done = four_at_a_time!(
+            block,
+            values.len(),
+            groups,
+            kept,
+            0b11_10_01_00,
+            _mm256_setr_epi64x(1, 2, 4, 8),
+            |row: usize| {
+                // SAFETY: rows row..row + 4 are within `values`.
+                let low = unsafe { _mm256_loadu_si256(values.as_ptr().add(row) as *const __m256i) };
+                (low, not_small(low))
+            }
+        );
         block.add(&values[done..], &groups[done..], kept.checked_shr(done as u32).unwrap_or(0));
     }
 
@@ -218,16 +226,24 @@ mod vector {
     /// their low and high halves gathered into rows 0, 2, 1, 3.
     #[target_feature(enable = "avx2")]
     pub fn add_i128(block: &mut Block, values: &[i128], groups: &[usize], kept: u64) {
-        let done = four_at_a_time!(block, values.len(), groups, kept, 0b11_01_10_00, _mm256_setr_epi64x(1, 4, 2, 8), |row: usize| {
-            // SAFETY: rows row..row + 4 are within `values`.
-            let (a, b) = unsafe {
-                let at = values.as_ptr().add(row) as *const __m256i;
-                (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1)))
-            };
-            let (low, high) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
-            let sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), low);
-            (low, _mm256_or_si256(_mm256_xor_si256(high, sign), not_small(low)))
-        });
+        let done = four_at_a_time!(
+            block,
+            values.len(),
+            groups,
+            kept,
+            0b11_01_10_00,
+            _mm256_setr_epi64x(1, 4, 2, 8),
+            |row: usize| {
+                // SAFETY: rows row..row + 4 are within `values`.
+                let (a, b) = unsafe {
+                    let at = values.as_ptr().add(row) as *const __m256i;
+                    (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1)))
+                };
+                let (low, high) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
+                let sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), low);
+                (low, _mm256_or_si256(_mm256_xor_si256(high, sign), not_small(low)))
+            }
+        );
         block.add(&values[done..], &groups[done..], kept.checked_shr(done as u32).unwrap_or(0));
     }
 

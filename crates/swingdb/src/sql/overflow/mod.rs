@@ -17,14 +17,14 @@
 mod few_totals;
 mod sum;
 
-use crate::error::Error;
 use super::types::sql_name;
+use crate::error::Error;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Datum, Decimal128Array};
-use datafusion::arrow::compute::{binary, cast_with_options, try_binary, CastOptions};
-use datafusion::arrow::error::ArrowError;
-use datafusion::arrow::datatypes::Decimal128Type;
 use datafusion::arrow::compute::kernels::numeric;
+use datafusion::arrow::compute::{binary, cast_with_options, try_binary, CastOptions};
+use datafusion::arrow::datatypes::Decimal128Type;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::error::ArrowError;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
 use datafusion::common::{DFSchema, Result as DFResult, ScalarValue};
@@ -205,13 +205,16 @@ impl CheckedOp {
             Operator::Multiply => combine(l, r, i128::wrapping_mul),
             op => {
                 let sign: i128 = if op == Operator::Minus { -1 } else { 1 };
-                let (lm, rm) = (10i128.pow((natural_scale - s1) as u32), sign * 10i128.pow((natural_scale - s2) as u32));
+                let (lm, rm) =
+                    (10i128.pow((natural_scale - s1) as u32), sign * 10i128.pow((natural_scale - s2) as u32));
                 match (lm, rm) {
                     (1, 1) => combine(l, r, i128::wrapping_add),
                     (1, -1) => combine(l, r, i128::wrapping_sub),
                     _ if small(p1, s1) && small(p2, s2) => {
                         let (lm, rm) = (lm as i64, rm as i64);
-                        combine(l, r, move |a, b| (a as i64).wrapping_mul(lm).wrapping_add((b as i64).wrapping_mul(rm)) as i128)
+                        combine(l, r, move |a, b| {
+                            (a as i64).wrapping_mul(lm).wrapping_add((b as i64).wrapping_mul(rm)) as i128
+                        })
                     }
                     _ => combine(l, r, move |a, b| a.wrapping_mul(lm).wrapping_add(b.wrapping_mul(rm))),
                 }
@@ -227,8 +230,11 @@ impl CheckedOp {
     /// 10^precision. `None` when the types need rescaling (arrow's kernel
     /// does that).
     fn multiply_decimals(&self, args: &[ColumnarValue], target: &DataType) -> DFResult<Option<ArrayRef>> {
-        let (Some(DataType::Decimal128(_, s1)), Some(DataType::Decimal128(_, s2)), DataType::Decimal128(precision, scale)) =
-            (args.first().map(|a| a.data_type()), args.get(1).map(|a| a.data_type()), target)
+        let (
+            Some(DataType::Decimal128(_, s1)),
+            Some(DataType::Decimal128(_, s2)),
+            DataType::Decimal128(precision, scale),
+        ) = (args.first().map(|a| a.data_type()), args.get(1).map(|a| a.data_type()), target)
         else {
             return Ok(None);
         };
@@ -243,8 +249,7 @@ impl CheckedOp {
                 (Ok(a), Ok(b)) => Some(a as i128 * b as i128),
                 _ => a.checked_mul(b),
             };
-            p.filter(|p| p.unsigned_abs() < limit)
-                .ok_or_else(|| ArrowError::ArithmeticOverflow(format!("{a} * {b}")))
+            p.filter(|p| p.unsigned_abs() < limit).ok_or_else(|| ArrowError::ArithmeticOverflow(format!("{a} * {b}")))
         })?;
         Ok(Some(Arc::new(product.with_precision_and_scale(*precision, *scale)?)))
     }
@@ -279,7 +284,9 @@ impl ScalarUDFImpl for CheckedOp {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> DFResult<DataType> {
-        let (first, rest) = arg_types.split_first().ok_or_else(|| datafusion::error::DataFusionError::Plan(format!("{} needs operands", self.name)))?;
+        let (first, rest) = arg_types
+            .split_first()
+            .ok_or_else(|| datafusion::error::DataFusionError::Plan(format!("{} needs operands", self.name)))?;
         rest.iter().try_fold(first.clone(), |acc, t| BinaryTypeCoercer::new(&acc, &self.op, t).get_result_type())
     }
 
@@ -293,7 +300,9 @@ impl ScalarUDFImpl for CheckedOp {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> DFResult<ColumnarValue> {
         let target = args.return_field.data_type().clone();
         let mut operands = args.args.into_iter();
-        let first = operands.next().ok_or_else(|| datafusion::error::DataFusionError::Plan(format!("{} needs operands", self.name)))?;
+        let first = operands
+            .next()
+            .ok_or_else(|| datafusion::error::DataFusionError::Plan(format!("{} needs operands", self.name)))?;
         operands.try_fold(first, |left, right| self.invoke_pair(&[left, right], &target))
     }
 }
@@ -333,7 +342,12 @@ impl CheckedOp {
 
     /// The error for an overflow: the type, the operation, and the first pair
     /// of values that overflows.
-    fn overflow(&self, args: &[ColumnarValue], target: &DataType, err: datafusion::error::DataFusionError) -> datafusion::error::DataFusionError {
+    fn overflow(
+        &self,
+        args: &[ColumnarValue],
+        target: &DataType,
+        err: datafusion::error::DataFusionError,
+    ) -> datafusion::error::DataFusionError {
         let culprit = first_overflow(self, args, target).unwrap_or_default();
         let sql_type = sql_name(target);
         let message = match culprit {

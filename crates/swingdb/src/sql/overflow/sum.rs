@@ -10,14 +10,16 @@
 //! aggregate do not change. Partial states travel as `DECIMAL(38,s)` totals
 //! and `UBIGINT` counts.
 
+use super::few_totals;
 use crate::error::Error;
 use datafusion::arrow::array::{
-    downcast_integer, Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Float64Array, Int64Array, ListArray, PrimitiveArray, UInt64Array,
+    downcast_integer, Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Float64Array, Int64Array, ListArray,
+    PrimitiveArray, UInt64Array,
 };
 use datafusion::arrow::buffer::BooleanBuffer;
 use datafusion::arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Decimal128Type, Field, FieldRef, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
+    ArrowPrimitiveType, DataType, Decimal128Type, Field, FieldRef, Int16Type, Int32Type, Int64Type, Int8Type,
+    UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use datafusion::common::{internal_err, DFSchema, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::expr::Cast;
@@ -29,7 +31,6 @@ use datafusion::logical_expr::{
 };
 use datafusion_functions_aggregate_common::aggregate::groups_accumulator::accumulate::accumulate;
 use datafusion_functions_aggregate_common::utils::DecimalAverager;
-use super::few_totals;
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,7 +54,11 @@ pub struct WideSum {
 
 /// The widened aggregate and its arguments for `func(args)`, if `func` is
 /// DataFusion's `sum` or `avg` over an input whose total can overflow.
-pub(super) fn widened(func: &Arc<AggregateUDF>, args: &[Expr], schema: &DFSchema) -> DFResult<Option<(Arc<AggregateUDF>, Vec<Expr>)>> {
+pub(super) fn widened(
+    func: &Arc<AggregateUDF>,
+    args: &[Expr],
+    schema: &DFSchema,
+) -> DFResult<Option<(Arc<AggregateUDF>, Vec<Expr>)>> {
     let already: &dyn Any = func.inner().as_ref();
     if already.is::<WideSum>() || args.len() != 1 {
         return Ok(None);
@@ -186,15 +191,20 @@ impl Finish {
         let pairs = totals.iter().zip(counts).map(|(t, c)| (*c > 0).then_some((*t, *c)));
         Ok(match (self.kind, &self.output) {
             (Kind::Sum, DataType::Int64) => Arc::new(
-                pairs.map(|p| p.map(|(t, _)| i64::try_from(t).map_err(|_| self.out_of_range(t))).transpose()).collect::<DFResult<Int64Array>>()?,
+                pairs
+                    .map(|p| p.map(|(t, _)| i64::try_from(t).map_err(|_| self.out_of_range(t))).transpose())
+                    .collect::<DFResult<Int64Array>>()?,
             ),
             (Kind::Sum, DataType::UInt64) => Arc::new(
-                pairs.map(|p| p.map(|(t, _)| u64::try_from(t).map_err(|_| self.out_of_range(t))).transpose()).collect::<DFResult<UInt64Array>>()?,
+                pairs
+                    .map(|p| p.map(|(t, _)| u64::try_from(t).map_err(|_| self.out_of_range(t))).transpose())
+                    .collect::<DFResult<UInt64Array>>()?,
             ),
             (Kind::Sum, DataType::Decimal128(precision, scale)) => {
                 let limit = 10i128.pow(*precision as u32);
                 let fits = |t: i128| if t.unsigned_abs() < limit as u128 { Ok(t) } else { Err(self.out_of_range(t)) };
-                let values = pairs.map(|p| p.map(|(t, _)| fits(t)).transpose()).collect::<DFResult<Decimal128Array>>()?;
+                let values =
+                    pairs.map(|p| p.map(|(t, _)| fits(t)).transpose()).collect::<DFResult<Decimal128Array>>()?;
                 Arc::new(values.with_precision_and_scale(*precision, *scale)?)
             }
             (Kind::Avg, DataType::Decimal128(precision, scale)) => {
@@ -283,7 +293,8 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
         match values.nulls().filter(|n| n.null_count() > 0) {
             None => values.values().chunks(NARROW_ROWS).map(chunk).sum(),
             Some(nulls) => {
-                let kept: Vec<T::Native> = values.values().iter().zip(nulls.iter()).filter(|(_, valid)| *valid).map(|(v, _)| *v).collect();
+                let kept: Vec<T::Native> =
+                    values.values().iter().zip(nulls.iter()).filter(|(_, valid)| *valid).map(|(v, _)| *v).collect();
                 kept.chunks(NARROW_ROWS).map(chunk).sum()
             }
         }
@@ -293,8 +304,15 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
         total(values, |c| c.iter().map(|v| widen(*v)).sum::<i64>() as i128)
     }
     /// 64-bit values, added as high and low 32-bit halves.
-    fn wide<T: ArrowPrimitiveType>(values: &PrimitiveArray<T>, high: impl Fn(T::Native) -> i64, low: impl Fn(T::Native) -> i64) -> i128 {
-        total(values, |c| (c.iter().map(|v| high(*v)).sum::<i64>() as i128) * (1 << 32) + c.iter().map(|v| low(*v)).sum::<i64>() as i128)
+    fn wide<T: ArrowPrimitiveType>(
+        values: &PrimitiveArray<T>,
+        high: impl Fn(T::Native) -> i64,
+        low: impl Fn(T::Native) -> i64,
+    ) -> i128 {
+        total(values, |c| {
+            (c.iter().map(|v| high(*v)).sum::<i64>() as i128) * (1 << 32)
+                + c.iter().map(|v| low(*v)).sum::<i64>() as i128
+        })
     }
     Ok(Some(match values.data_type() {
         DataType::Int8 => narrow(values.as_primitive::<Int8Type>(), i64::from),
@@ -304,7 +322,9 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
         DataType::UInt16 => narrow(values.as_primitive::<UInt16Type>(), i64::from),
         DataType::UInt32 => narrow(values.as_primitive::<UInt32Type>(), i64::from),
         DataType::Int64 => wide(values.as_primitive::<Int64Type>(), |v| v >> 32, |v| v & 0xffff_ffff),
-        DataType::UInt64 => wide(values.as_primitive::<UInt64Type>(), |v| (v >> 32) as i64, |v| (v & 0xffff_ffff) as i64),
+        DataType::UInt64 => {
+            wide(values.as_primitive::<UInt64Type>(), |v| (v >> 32) as i64, |v| (v & 0xffff_ffff) as i64)
+        }
         _ => {
             let mut total: Option<i128> = Some(0);
             for_each_value(values, |_, v| total = total.and_then(|t| t.checked_add(v)))?;
@@ -334,7 +354,10 @@ impl Accumulator for WideAccumulator {
     }
 
     fn state(&mut self) -> DFResult<Vec<ScalarValue>> {
-        Ok(vec![ScalarValue::Decimal128(Some(self.total), 38, self.finish.scale), ScalarValue::UInt64(Some(self.count))])
+        Ok(vec![
+            ScalarValue::Decimal128(Some(self.total), 38, self.finish.scale),
+            ScalarValue::UInt64(Some(self.count)),
+        ])
     }
 
     fn evaluate(&mut self) -> DFResult<ScalarValue> {
@@ -384,7 +407,9 @@ impl Accumulator for DistinctAccumulator {
 
     fn state(&mut self) -> DFResult<Vec<ScalarValue>> {
         let values = self.finish.state_totals(self.values.keys().copied().collect())?;
-        Ok(vec![ScalarValue::List(Arc::new(datafusion::common::utils::SingleRowListArrayBuilder::new(values).build_list_array()))])
+        Ok(vec![ScalarValue::List(Arc::new(
+            datafusion::common::utils::SingleRowListArrayBuilder::new(values).build_list_array(),
+        ))])
     }
 
     fn evaluate(&mut self) -> DFResult<ScalarValue> {
@@ -419,7 +444,14 @@ struct GroupTotal {
 impl WideGroups {
     /// Adds `values` (inputs or partial totals) into the groups; `counts`
     /// (partial counts) replaces counting one per value.
-    fn add(&mut self, values: &ArrayRef, counts: Option<&UInt64Array>, groups: &[usize], filter: Option<&BooleanArray>, n: usize) -> DFResult<()> {
+    fn add(
+        &mut self,
+        values: &ArrayRef,
+        counts: Option<&UInt64Array>,
+        groups: &[usize],
+        filter: Option<&BooleanArray>,
+        n: usize,
+    ) -> DFResult<()> {
         self.grow(n);
         if counts.is_none() && n <= LANE_GROUPS {
             macro_rules! lanes {
@@ -549,7 +581,12 @@ impl WideGroups {
     /// On TPC-H Q1 (seven DECIMAL(15,2) sums and averages, alternating
     /// builds, 20 runs each) the query used 5-10 % less CPU than with
     /// 128-bit lanes only.
-    fn add_narrow<V: Copy + Into<i128>>(&mut self, raw: &[V], groups: &[usize], kept: Option<&BooleanBuffer>) -> Option<bool> {
+    fn add_narrow<V: Copy + Into<i128>>(
+        &mut self,
+        raw: &[V],
+        groups: &[usize],
+        kept: Option<&BooleanBuffer>,
+    ) -> Option<bool> {
         let n = self.groups.len();
         let mut totals = vec![0i64; LANES * n];
         let mut counts = vec![0u64; LANES * n];
@@ -636,7 +673,13 @@ impl WideGroups {
 }
 
 impl GroupsAccumulator for WideGroups {
-    fn update_batch(&mut self, values: &[ArrayRef], groups: &[usize], filter: Option<&BooleanArray>, n: usize) -> DFResult<()> {
+    fn update_batch(
+        &mut self,
+        values: &[ArrayRef],
+        groups: &[usize],
+        filter: Option<&BooleanArray>,
+        n: usize,
+    ) -> DFResult<()> {
         self.add(&values[0], None, groups, filter, n)
     }
 

@@ -11,15 +11,18 @@
 use super::SharedPlan;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::common::{internal_err, DataFusionError, Result, Statistics};
 use datafusion::common::runtime::SpawnedTask;
 use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{internal_err, DataFusionError, Result, Statistics};
 use datafusion::execution::TaskContext;
 use datafusion::logical_expr::{LogicalPlan, UserDefinedLogicalNode};
 use datafusion::physical_expr::{EquivalenceProperties, Partitioning, PhysicalExpr};
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::{collect, ChildStats, DisplayAs, StatisticsArgs, DisplayFormatType, ExecutionPlan, PlanProperties, SendableRecordBatchStream};
+use datafusion::physical_plan::{
+    collect, ChildStats, DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties, SendableRecordBatchStream,
+    StatisticsArgs,
+};
 use datafusion::physical_planner::{ExtensionPlanner, PhysicalPlanner};
 use futures::TryStreamExt;
 use std::collections::HashMap;
@@ -97,9 +100,14 @@ impl SharedExec {
     /// This use, over `children` (its input made anew), run again: every
     /// use of one shared result gets the same fresh rows from `fresh` (by the
     /// address of the rows they shared), so the result is computed once again.
-    pub fn renewed(&self, mut children: Vec<Arc<dyn ExecutionPlan>>, fresh: &mut HashMap<usize, Arc<SharedRows>>) -> Result<Arc<dyn ExecutionPlan>> {
+    pub fn renewed(
+        &self,
+        mut children: Vec<Arc<dyn ExecutionPlan>>,
+        fresh: &mut HashMap<usize, Arc<SharedRows>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
         let Some(input) = children.pop() else { return internal_err!("SharedExec needs one input") };
-        let rows = fresh.entry(Arc::as_ptr(&self.rows) as usize).or_insert_with(|| Arc::new(SharedRows::new(self.rows.id)));
+        let rows =
+            fresh.entry(Arc::as_ptr(&self.rows) as usize).or_insert_with(|| Arc::new(SharedRows::new(self.rows.id)));
         Ok(Arc::new(Self::new(input, rows.clone(), self.uses)))
     }
 }
@@ -172,7 +180,11 @@ impl ExecutionPlan for SharedExec {
         vec![ChildStats::At(None)]
     }
 
-    fn statistics_from_inputs(&self, input_stats: &[Arc<Statistics>], _args: &StatisticsArgs) -> Result<Arc<Statistics>> {
+    fn statistics_from_inputs(
+        &self,
+        input_stats: &[Arc<Statistics>],
+        _args: &StatisticsArgs,
+    ) -> Result<Arc<Statistics>> {
         match input_stats.first() {
             Some(stats) => Ok(stats.clone()),
             None => Ok(Arc::new(Statistics::new_unknown(&self.schema()))),

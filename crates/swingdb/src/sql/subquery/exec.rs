@@ -24,8 +24,7 @@ use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricB
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
     apply_expression_roots, collect, DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties,
-    PlanProperties,
-    SendableRecordBatchStream,
+    PlanProperties, SendableRecordBatchStream,
 };
 use datafusion::physical_planner::{ExtensionPlanner, PhysicalPlanner};
 use futures::TryStreamExt;
@@ -117,7 +116,13 @@ impl Members {
         let converter = RowConverter::new(vec![SortField::new(set.data_type().clone())])?;
         let rows = converter.convert_columns(std::slice::from_ref(set))?;
         let values = (0..set.len()).filter(|&i| set.is_valid(i)).map(|i| rows.row(i).as_ref().into()).collect();
-        Ok(Self { values, has_null: set.null_count() > 0, empty: set.is_empty(), data_type: set.data_type().clone(), converter })
+        Ok(Self {
+            values,
+            has_null: set.null_count() > 0,
+            empty: set.is_empty(),
+            data_type: set.data_type().clone(),
+            converter,
+        })
     }
 
     /// `left[row] IN (the rows)` for each row, with SQL's NULL rules.
@@ -242,7 +247,13 @@ impl ExecutionPlan for PerKeySubqueryExec {
 
 impl Shared {
     /// `batch` with the subquery's answer for each row appended.
-    async fn answer(&self, batch: RecordBatch, schema: &SchemaRef, context: Arc<TaskContext>, runs: &Count) -> Result<RecordBatch> {
+    async fn answer(
+        &self,
+        batch: RecordBatch,
+        schema: &SchemaRef,
+        context: Arc<TaskContext>,
+        runs: &Count,
+    ) -> Result<RecordBatch> {
         let rows = batch.num_rows();
         let key_arrays =
             self.keys.iter().map(|key| key.evaluate(&batch)?.into_array(rows)).collect::<Result<Vec<_>>>()?;
@@ -288,7 +299,9 @@ impl Shared {
                         Answer::Rows(set) => compare_with_set(&left, row, set, *op, *all)?,
                         Answer::Members(members) => match tested.entry(Arc::as_ptr(members)) {
                             std::collections::hash_map::Entry::Occupied(found) => found.get()[row],
-                            std::collections::hash_map::Entry::Vacant(slot) => slot.insert(members.contain(&left)?)[row],
+                            std::collections::hash_map::Entry::Vacant(slot) => {
+                                slot.insert(members.contain(&left)?)[row]
+                            }
                         },
                         _ => return internal_err!("comparison answered without rows"),
                     };
@@ -352,7 +365,8 @@ fn values_to_array(values: impl Iterator<Item = ScalarValue>, data_type: &DataTy
         return Ok(new_empty_array(data_type));
     }
     let typed_null = ScalarValue::try_from(data_type)?;
-    let array = ScalarValue::iter_to_array(values.map(|value| if value.is_null() { typed_null.clone() } else { value }))?;
+    let array =
+        ScalarValue::iter_to_array(values.map(|value| if value.is_null() { typed_null.clone() } else { value }))?;
     if array.data_type() == data_type {
         Ok(array)
     } else {

@@ -134,7 +134,8 @@ fn reaches_past_parent(plan: &LogicalPlan, scope: &HashSet<Column>) -> Result<bo
                         })
                     })
                 })?;
-                reaches = outside || reaches_past_parent(&nested.subquery, &with_own_columns(&nested.subquery, scope)?)?;
+                reaches =
+                    outside || reaches_past_parent(&nested.subquery, &with_own_columns(&nested.subquery, scope)?)?;
                 Ok(if reaches { TreeNodeRecursion::Stop } else { TreeNodeRecursion::Jump })
             })
         })
@@ -157,7 +158,9 @@ fn unnesting_ignores_nulls(node: &LogicalPlan, expr: &Expr) -> bool {
             // The anti join is NULL-aware only through its join key: a left
             // side without a column of the input (`5 NOT IN (...)`) makes
             // none, and a NULL in the subquery was ignored.
-            Expr::InSubquery(InSubquery { negated: true, subquery, expr }) if subquery.outer_ref_columns.is_empty() && expr.any_column_refs() => {
+            Expr::InSubquery(InSubquery { negated: true, subquery, expr })
+                if subquery.outer_ref_columns.is_empty() && expr.any_column_refs() =>
+            {
                 safe.push(conjunct)
             }
             _ => positive_tests(conjunct, &mut safe),
@@ -188,7 +191,10 @@ fn next_answer_name() -> String {
 /// `node` with the subquery expressions `select` picks planned per key: each
 /// becomes a [`PerKeySubquery`] over the input that has the columns it reads
 /// and a column reference in `node`; output names and columns stay as they were.
-fn plan_per_key(node: LogicalPlan, select: &dyn Fn(&LogicalPlan, &Expr) -> Result<bool>) -> Result<Transformed<LogicalPlan>> {
+fn plan_per_key(
+    node: LogicalPlan,
+    select: &dyn Fn(&LogicalPlan, &Expr) -> Result<bool>,
+) -> Result<Transformed<LogicalPlan>> {
     let mut chosen: Vec<Expr> = Vec::new();
     node.apply_expressions(|expr| {
         expr.apply(|e| {

@@ -4,10 +4,10 @@
 //! values of the outer columns the subquery reads.
 
 use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
 use datafusion::common::{internal_err, Column, DFSchema, DFSchemaRef, Result};
 use datafusion::logical_expr::expr::{Exists, InSubquery, SetComparison, SetQuantifier};
 use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan, Operator, Subquery, UserDefinedLogicalNodeCore};
-use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::fmt;
@@ -156,7 +156,12 @@ impl UserDefinedLogicalNodeCore for PerKeySubquery {
 /// Adds to `keys` the columns of `outer` that `plan` reads as outer references,
 /// also from its own subqueries, unless a query in between has a column of the
 /// same name (`shadowed`), which is then the one meant.
-pub fn outer_keys(plan: &LogicalPlan, outer: &DFSchema, shadowed: &HashSet<Column>, keys: &mut Vec<Column>) -> Result<()> {
+pub fn outer_keys(
+    plan: &LogicalPlan,
+    outer: &DFSchema,
+    shadowed: &HashSet<Column>,
+    keys: &mut Vec<Column>,
+) -> Result<()> {
     let inner_shadowed = with_own_columns(plan, shadowed)?;
     plan.apply(|node| {
         node.apply_expressions(|expr| {
