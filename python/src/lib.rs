@@ -7,9 +7,9 @@ mod arrow_py;
 mod convert;
 mod udf;
 
-/// Large allocations on huge pages (see `swingdb::huge_pages`).
+/// Large allocations on huge pages (see `swingdb::LargeOnHugePages`).
 #[global_allocator]
-static ALLOCATOR: swingdb::huge_pages::LargeOnHugePages = swingdb::huge_pages::LargeOnHugePages;
+static ALLOCATOR: swingdb::LargeOnHugePages = swingdb::LargeOnHugePages;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -283,14 +283,14 @@ fn import_stream(py: Python<'_>, name: &str, data: &Bound<'_, PyAny>) -> PyResul
 }
 
 /// A progress hook that calls a Python callable with the rows stored so far.
-fn progress_hook(progress: Option<Py<PyAny>>) -> Option<swingdb::api::connection::ProgressHook> {
+fn progress_hook(progress: Option<Py<PyAny>>) -> Option<swingdb::ProgressHook> {
     progress.map(|callback| {
         Arc::new(move |rows: u64| {
             Python::attach(|py| {
                 // A failing progress callback must not fail the load.
                 let _ = callback.call1(py, (rows,));
             })
-        }) as swingdb::api::connection::ProgressHook
+        }) as swingdb::ProgressHook
     })
 }
 
@@ -414,8 +414,7 @@ impl PyConnection {
                     .enumerate()
                     .map(|(i, (k, v))| Ok((k.extract::<String>()?, scalar(i, &v)?)))
                     .collect::<PyResult<Vec<_>>>()?;
-                let (numbered, values) =
-                    py.detach(|| swingdb::sql::params::name_placeholders(&sql, &pairs)).map_err(to_py)?;
+                let (numbered, values) = py.detach(|| swingdb::name_placeholders(&sql, &pairs)).map_err(to_py)?;
                 sql = numbered;
                 values
             }
@@ -442,7 +441,7 @@ impl PyConnection {
     /// Publishes what this connection sees as snapshot `name`; returns its description.
     #[pyo3(signature = (name, persist=false, replace=false))]
     fn share<'py>(&self, py: Python<'py>, name: String, persist: bool, replace: bool) -> PyResult<Bound<'py, PyDict>> {
-        let info = self.with(py, |c| c.share(&name, swingdb::share::ShareOptions { persist, replace }))?;
+        let info = self.with(py, |c| c.share(&name, swingdb::ShareOptions { persist, replace }))?;
         snapshot_dict(py, &info)
     }
 
@@ -591,7 +590,7 @@ impl PyConnection {
         kind: String,
         options: Vec<(String, Bound<'_, PyAny>)>,
     ) -> PyResult<()> {
-        use swingdb::sql::functions::{FileKind, ReadOptions};
+        use swingdb::{FileKind, ReadOptions};
         let kind = FileKind::from_name(&kind)
             .ok_or_else(|| ProgrammingError::new_err(format!("unknown file kind '{kind}'")))?;
         let mut read = ReadOptions::default();
@@ -679,7 +678,7 @@ impl PyResult_ {
     fn sql_types(&self) -> PyResult<Vec<String>> {
         let guard = self.result.lock().unwrap();
         let result = guard.as_ref().ok_or_else(|| InterfaceError::new_err("this result was already consumed"))?;
-        Ok(result.schema().fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect())
+        Ok(result.schema().fields().iter().map(|f| swingdb::sql_type_name(f.data_type())).collect())
     }
 
     /// The Arrow schema, as a PyCapsule (Arrow PyCapsule interface).
@@ -720,7 +719,7 @@ impl PyResult_ {
     }
 }
 
-fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::share::SnapshotInfo) -> PyResult<Bound<'py, PyDict>> {
+fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::SnapshotInfo) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("name", &info.name)?;
     d.set_item("path", info.path.display().to_string())?;
@@ -759,8 +758,8 @@ fn discard(py: Python<'_>, name: String) -> PyResult<()> {
 }
 
 /// A pipe URL from a name or `db://` URL plus keyword options.
-fn pipe_url(url: &str, options: Vec<(String, String)>) -> PyResult<swingdb::pipe::PipeUrl> {
-    use swingdb::pipe::PipeUrl;
+fn pipe_url(url: &str, options: Vec<(String, String)>) -> PyResult<swingdb::PipeUrl> {
+    use swingdb::PipeUrl;
     let mut parsed = if PipeUrl::is_pipe(url) { PipeUrl::parse(url) } else { PipeUrl::named(url) }.map_err(to_py)?;
     for (key, value) in options {
         parsed.set(&key, &value).map_err(to_py)?;
@@ -780,14 +779,14 @@ fn pipe_reader(py: Python<'_>, url: String, options: Vec<(String, String)>) -> P
 /// The ends of pipes waiting for a partner: `(name, role, pid, seconds)`.
 #[pyfunction]
 fn pipes_waiting(py: Python<'_>) -> PyResult<Vec<(String, String, u32, f64)>> {
-    let list = engine(py, || swingdb::pipe::Rendezvous::user()?.waiting())?;
+    let list = engine(py, || swingdb::waiting_pipes())?;
     Ok(list.into_iter().map(|w| (w.name, w.role.as_str().to_string(), w.pid, w.waited)).collect())
 }
 
 /// Writes Arrow data into a pipe (`swingdb.pipe.writer`).
 #[pyclass(name = "PipeWriter", module = "swingdb._swingdb", frozen)]
 struct PyPipeWriter {
-    writer: Mutex<Option<swingdb::pipe::PipeWriter>>,
+    writer: Mutex<Option<swingdb::PipeWriter>>,
 }
 
 #[pymethods]
@@ -806,7 +805,7 @@ impl PyPipeWriter {
         let ffi = unsafe { &*(raw.as_ptr() as *const FFI_ArrowSchema) };
         let schema = swingdb::arrow::datatypes::Schema::try_from(ffi)
             .map_err(|e| ProgrammingError::new_err(format!("not an Arrow schema: {e}")))?;
-        let writer = engine(py, || swingdb::pipe::PipeWriter::open(&url, Arc::new(schema)))?;
+        let writer = engine(py, || swingdb::PipeWriter::open(&url, Arc::new(schema)))?;
         Ok(Self { writer: Mutex::new(Some(writer)) })
     }
 
@@ -860,7 +859,7 @@ impl PyPipeWriter {
 #[pyfunction]
 fn mapped_file(address: usize) -> Option<(i32, u64)> {
     use std::os::fd::IntoRawFd;
-    swingdb::storage::segment::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
+    swingdb::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
 }
 
 #[pymodule]

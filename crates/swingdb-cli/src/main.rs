@@ -12,9 +12,9 @@ use shell::Shell;
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
-/// Large allocations on huge pages (see `swingdb::huge_pages`).
+/// Large allocations on huge pages (see `swingdb::LargeOnHugePages`).
 #[global_allocator]
-static ALLOCATOR: swingdb::huge_pages::LargeOnHugePages = swingdb::huge_pages::LargeOnHugePages;
+static ALLOCATOR: swingdb::LargeOnHugePages = swingdb::LargeOnHugePages;
 use swingdb::arrow::util::pretty::pretty_format_batches;
 use swingdb::{Database, OpenOptions};
 
@@ -78,10 +78,10 @@ fn list_snapshots() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let text = |f: &dyn Fn(&swingdb::share::SnapshotInfo) -> String| -> ArrayRef {
+    let text = |f: &dyn Fn(&swingdb::SnapshotInfo) -> String| -> ArrayRef {
         Arc::new(StringArray::from(list.iter().map(f).collect::<Vec<_>>()))
     };
-    let number = |f: &dyn Fn(&swingdb::share::SnapshotInfo) -> u64| -> ArrayRef {
+    let number = |f: &dyn Fn(&swingdb::SnapshotInfo) -> u64| -> ArrayRef {
         Arc::new(UInt64Array::from(list.iter().map(f).collect::<Vec<_>>()))
     };
     let batch = RecordBatch::try_from_iter([

@@ -7,8 +7,7 @@ use std::sync::Arc;
 use swingdb::arrow::array::{ArrayRef, StringArray, UInt64Array};
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::util::pretty::pretty_format_batches;
-use swingdb::pipe::fifo::{fifo_in, fifo_out, TextFormat};
-use swingdb::pipe::{PipeUrl, Rendezvous};
+use swingdb::{fifo_in, fifo_out, waiting_pipes, PipeUrl, TextFormat};
 use swingdb::{Database, OpenOptions, PipeSource, Result};
 
 /// Pipes: tables sent between processes as Arrow streams.
@@ -74,7 +73,7 @@ fn run(command: PipeCommand) -> Result<()> {
             eprintln!("received {rows} rows into table '{table}'");
         }
         PipeCommand::Ls => {
-            let waiting = Rendezvous::user()?.waiting()?;
+            let waiting = waiting_pipes()?;
             let batch = RecordBatch::try_from_iter([
                 (
                     "pipe",

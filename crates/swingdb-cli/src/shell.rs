@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use swingdb::datafusion::sql::sqlparser::dialect::GenericDialect;
 use swingdb::datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
-use swingdb::sql::functions::{FileKind, ReadOptions};
 use swingdb::{Connection, Database, OpenOptions};
+use swingdb::{FileKind, ReadOptions};
 
 const HELP: &str = "\
 Statements end with ';' and may span lines. Ctrl-C cancels a running statement;
@@ -116,7 +116,7 @@ fn terminal_width() -> Option<usize> {
 impl Shell {
     /// A shell on `con`, printing in `mode`.
     pub fn new(con: Connection, mode: Mode) -> Self {
-        let progress = Some(swingdb::api::interrupt::PROGRESS_AFTER);
+        let progress = Some(swingdb::PROGRESS_AFTER);
         cancel::show_progress(&con, progress);
         let shell = Self {
             con,
@@ -195,7 +195,7 @@ impl Shell {
             }
             Ok((None, schema, batches)) if !schema.fields().is_empty() => {
                 let types: Vec<String> =
-                    schema.fields().iter().map(|f| swingdb::sql::types::sql_name(f.data_type())).collect();
+                    schema.fields().iter().map(|f| swingdb::sql_type_name(f.data_type())).collect();
                 let on_screen = self.once.is_none() && matches!(self.output, Output::Screen);
                 let limits = Limits { max_rows: self.max_rows, width: if on_screen { terminal_width() } else { None } };
                 let text = render(self.mode, &schema, &types, &batches, limits, self.null.as_deref());
@@ -373,7 +373,7 @@ impl Shell {
             }
             ".share" => match args.as_slice() {
                 [name] | [name, "persist"] => {
-                    let options = swingdb::share::ShareOptions { persist: args.len() == 2, replace: false };
+                    let options = swingdb::ShareOptions { persist: args.len() == 2, replace: false };
                     let info = self.con.share(name, options).map_err(|e| e.to_string())?;
                     self.emit(&format!(
                         "shared '{}': {} table{}, {} rows, {} bytes{}",
@@ -404,7 +404,7 @@ impl Shell {
             }
             ".progress" => {
                 self.progress = match args.as_slice() {
-                    ["on"] => Some(swingdb::api::interrupt::PROGRESS_AFTER),
+                    ["on"] => Some(swingdb::PROGRESS_AFTER),
                     ["off"] => None,
                     [secs] => match secs.parse::<f64>() {
                         Ok(s) if s.is_finite() && s >= 0.0 => Some(std::time::Duration::from_secs_f64(s)),

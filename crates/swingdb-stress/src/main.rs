@@ -246,7 +246,7 @@ fn check_snapshot(con: &Connection, what: &str) -> Res<()> {
 }
 
 fn sharer(id: u64, seed: u64, seconds: f64, names: u64) -> Res<()> {
-    use swingdb::share::ShareOptions;
+    use swingdb::ShareOptions;
     let mut rng = Rng(seed | 1);
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let mut db = Database::in_memory().map_err(|e| e.to_string())?;
@@ -507,15 +507,13 @@ fn main() -> ExitCode {
             }
         }),
         "piper" => piper(num(1), num(2), arg(3).parse().unwrap_or(1.0), num(4).max(1)),
-        "pipesweep" => {
-            swingdb::pipe::Rendezvous::user().and_then(|r| r.waiting()).map_err(|e| e.to_string()).map(|list| {
-                for w in list {
-                    println!("{} {} {}", w.name, w.role.as_str(), w.pid);
-                }
-            })
-        }
+        "pipesweep" => swingdb::waiting_pipes().map_err(|e| e.to_string()).map(|list| {
+            for w in list {
+                println!("{} {} {}", w.name, w.role.as_str(), w.pid);
+            }
+        }),
         "failpoints" => {
-            println!("{}", swingdb::storage::failpoint::commit_path().collect::<Vec<_>>().join("\n"));
+            println!("{}", swingdb::testing::commit_path().collect::<Vec<_>>().join("\n"));
             Ok(())
         }
         _ => Err("usage: swingdb-stress setup|writer|reader|state|failpoints ... (see the source)".into()),

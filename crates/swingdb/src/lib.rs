@@ -14,24 +14,39 @@
 //! # Ok::<(), swingdb::Error>(())
 //! ```
 
-pub mod api;
-pub mod coalesce;
-pub mod error;
-pub mod gather;
-pub mod huge_pages;
-pub mod pipe;
-pub mod share;
-pub mod signal;
-pub mod sql;
-pub mod storage;
+#![warn(missing_docs)]
+
+mod api;
+mod coalesce;
+mod error;
+mod gather;
+mod huge_pages;
+mod pipe;
+mod share;
+mod signal;
+mod sql;
+mod storage;
 #[cfg(test)]
 mod test_mappings;
 
 pub use api::{
-    Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressReport,
-    QueryResult, VerifyReport,
+    Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressHook,
+    ProgressReport, QueryResult, VerifyReport, PROGRESS_AFTER,
 };
 pub use arrow;
 pub use datafusion;
 pub use error::{Error, ErrorKind, Result};
+pub use huge_pages::LargeOnHugePages;
+pub use pipe::{fifo_in, fifo_out, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
+pub use share::{ShareOptions, SnapshotInfo};
 pub use signal::set_signal_check;
+pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions};
+pub use storage::locate_mapped;
+
+/// Failpoints for tests and the torture suite: named places in the storage,
+/// sharing and pipe paths where a process can be made to wait, fail or die.
+/// Only in builds with the `failpoints` feature.
+#[cfg(feature = "failpoints")]
+pub mod testing {
+    pub use crate::storage::failpoint::{commit_path, set, NAMES};
+}

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 use swingdb::arrow::array::{Array, Int64Array};
-use swingdb::storage::failpoint;
+use swingdb::testing as failpoint;
 use swingdb::{Connection, Database, OpenOptions};
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -189,7 +189,7 @@ fn a_discard_waits_for_an_attach_in_progress() {
     let con = db.connect().unwrap();
     con.execute("CREATE TABLE t AS SELECT value AS v FROM range(1000)", &[]).unwrap();
     con.execute("CREATE TABLE u AS SELECT value AS v FROM range(10)", &[]).unwrap();
-    con.share("racy", swingdb::share::ShareOptions { persist: true, ..Default::default() }).unwrap();
+    con.share("racy", swingdb::ShareOptions { persist: true, ..Default::default() }).unwrap();
     failpoint::set("attach.after_lock", "1*delay(400)");
     let attacher =
         thread::spawn(|| Database::attach("racy", OpenOptions::default()).map(|db| count(&db.connect().unwrap(), "t")));

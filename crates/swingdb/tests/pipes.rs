@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::Duration;
 use swingdb::arrow::array::{Array, Int64Array};
-use swingdb::pipe::{PipeUrl, Rendezvous};
+use swingdb::{waiting_pipes, PipeUrl};
 use swingdb::{Connection, Database, ErrorKind, PipeSource};
 
 fn runtime_home() -> &'static PathBuf {
@@ -110,7 +110,7 @@ fn either_side_may_start_first_and_the_api_works_like_sql() {
         (rows, b)
     });
     thread::sleep(Duration::from_millis(200));
-    assert_eq!(Rendezvous::user().unwrap().waiting().unwrap().iter().filter(|w| w.name == "api").count(), 1);
+    assert_eq!(waiting_pipes().unwrap().iter().filter(|w| w.name == "api").count(), 1);
     assert_eq!(
         a.pipe_to(&PipeUrl::named("api").unwrap(), PipeSource::Query("SELECT x FROM t WHERE x < 10")).unwrap(),
         10

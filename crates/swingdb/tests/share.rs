@@ -6,8 +6,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use swingdb::arrow::array::{Array, Int64Array};
-use swingdb::share::{ShareOptions, SnapshotInfo};
 use swingdb::{Connection, Database, ErrorKind, OpenOptions};
+use swingdb::{ShareOptions, SnapshotInfo};
 
 /// One private runtime home for this test binary (its tests run as threads of
 /// one process, and the variable is process-wide).

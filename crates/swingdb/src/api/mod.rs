@@ -5,7 +5,7 @@ pub mod database;
 pub mod interrupt;
 pub mod result;
 
-pub use connection::{Connection, DatabaseEntry, PipeSource};
+pub use connection::{Connection, DatabaseEntry, PipeSource, ProgressHook};
 pub use database::{Database, OpenOptions, VerifyReport};
-pub use interrupt::{Interrupt, ProgressDisplay, ProgressReport};
+pub use interrupt::{Interrupt, ProgressDisplay, ProgressReport, PROGRESS_AFTER};
 pub use result::QueryResult;

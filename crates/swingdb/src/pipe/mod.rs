@@ -41,14 +41,21 @@ pub mod url;
 pub mod wire;
 pub mod writer;
 
-pub use rendezvous::{Rendezvous, Waiting};
+pub use fifo::{fifo_in, fifo_out, TextFormat};
+pub use rendezvous::{Rendezvous, WaitingPipe};
 pub use table::{PendingImport, PipeTable};
-pub use transfer::{Receiver, Sender, StreamSink, StreamSource};
-pub use url::{Compression, PipeUrl};
+pub use transfer::{Receiver, Sender};
+pub use url::PipeUrl;
 pub use wire::Offer;
 pub use writer::PipeWriter;
 
 use crate::error::Result;
+
+/// The pipe ends waiting at this user's rendezvous for a partner (what
+/// `swingdb pipes` and `swingdb.pipes()` list).
+pub fn waiting_pipes() -> Result<Vec<WaitingPipe>> {
+    Rendezvous::user()?.waiting()
+}
 
 /// Which end of a pipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

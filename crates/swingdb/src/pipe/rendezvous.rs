@@ -66,7 +66,7 @@ pub struct Rendezvous {
 
 /// Someone waiting at the rendezvous (see [`Rendezvous::waiting`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Waiting {
+pub struct WaitingPipe {
     /// The pipe's name.
     pub name: String,
     /// Which end is waiting.
@@ -77,13 +77,10 @@ pub struct Waiting {
     pub waited: f64,
 }
 
-/// The two ends of a pipe, connected, plus the transfer's id (the name of
-/// the socket they met at).
+/// The two ends of a pipe, connected.
 pub struct Met {
     /// The control connection.
     pub stream: UnixStream,
-    /// The transfer's id.
-    pub transfer: String,
 }
 
 /// A directory opened `O_PATH`, to reach sockets by a short path.
@@ -172,7 +169,7 @@ impl Rendezvous {
                     let _ = fs::remove_dir(&dir_path);
                     super::failpoint_hit("pipe.after_connect")?;
                     drop(guard);
-                    return Ok(Met { stream, transfer: file });
+                    return Ok(Met { stream });
                 }
                 Err(e) if matches!(e.raw_os_error(), Some(libc::ECONNREFUSED | libc::ENOENT)) => {
                     // Its process is gone: nobody will ever accept there.
@@ -223,18 +220,18 @@ impl Rendezvous {
                 // Taken while we gave up: the partner's connection is queued.
                 // A timeout takes it; a user who stopped closes it at once,
                 // and the partner hears that this side went away.
-                let met = accept_within(&listener, Duration::from_secs(5), name, file)?;
+                let met = accept_within(&listener, Duration::from_secs(5), name)?;
                 return if stopped { Err(gave_up()) } else { Ok(met) };
             }
             let step = wait.map_or(STOP_TICK, |w| w.min(STOP_TICK));
             if poll_readable(&listener, step).map_err(|e| Error::io(format!("waiting on pipe '{name}'"), e))? {
-                return accept_within(&listener, Duration::from_secs(5), name, file);
+                return accept_within(&listener, Duration::from_secs(5), name);
             }
         }
     }
 
     /// Everyone waiting at the rendezvous now, oldest first (dead waiters are swept).
-    pub fn waiting(&self) -> Result<Vec<Waiting>> {
+    pub fn waiting(&self) -> Result<Vec<WaitingPipe>> {
         self.sweep()?;
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_nanos();
         let mut found = Vec::new();
@@ -245,7 +242,7 @@ impl Rendezvous {
                 if let Some((role, nanos, pid)) = entry.file_name().to_str().and_then(parse_socket_name) {
                     found.push((
                         nanos,
-                        Waiting { name: name.clone(), role, pid, waited: now.saturating_sub(nanos) as f64 / 1e9 },
+                        WaitingPipe { name: name.clone(), role, pid, waited: now.saturating_sub(nanos) as f64 / 1e9 },
                     ));
                 }
             }
@@ -297,17 +294,18 @@ fn poll_readable(listener: &UnixListener, timeout: Duration) -> io::Result<bool>
     }
 }
 
-fn accept_within(listener: &UnixListener, timeout: Duration, name: &str, file: String) -> Result<Met> {
+fn accept_within(listener: &UnixListener, timeout: Duration, name: &str) -> Result<Met> {
     if !poll_readable(listener, timeout).map_err(|e| Error::io(format!("waiting on pipe '{name}'"), e))? {
         return Err(Error::operational(format!("pipe '{name}': the partner that took this endpoint never connected")));
     }
     let (stream, _) = listener.accept().map_err(|e| Error::io(format!("accepting on pipe '{name}'"), e))?;
-    Ok(Met { stream, transfer: file })
+    Ok(Met { stream })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Read, Write};
 
     fn home() -> (tempfile::TempDir, Rendezvous) {
         let tmp = tempfile::tempdir().unwrap();
@@ -318,45 +316,55 @@ mod tests {
         (tmp, r)
     }
 
+    /// Says `id` to the partner on the other end of `met`.
+    fn say(mut met: Met, id: u8) {
+        met.stream.write_all(&[id]).unwrap();
+    }
+
+    /// What the partner on the other end of `met` said.
+    fn hear(mut met: Met) -> u8 {
+        let mut id = [0u8];
+        met.stream.read_exact(&mut id).unwrap();
+        id[0]
+    }
+
     #[test]
     fn either_side_may_come_first_and_pairs_never_mix() {
         let (_tmp, r) = home();
         let name = "n".repeat(128);
-        for first in [Role::Export, Role::Import] {
+        for (id, first) in [Role::Export, Role::Import].into_iter().enumerate() {
             let r2 = r.clone();
             let n2 = name.clone();
             let waiter =
-                std::thread::spawn(move || r2.meet(&n2, first, Some(Duration::from_secs(10))).map(|m| m.transfer));
+                std::thread::spawn(move || say(r2.meet(&n2, first, Some(Duration::from_secs(10))).unwrap(), id as u8));
             while r.waiting().unwrap().is_empty() {
                 std::thread::sleep(Duration::from_millis(1));
             }
             let w = r.waiting().unwrap();
             assert_eq!((w[0].role, w[0].pid, w.len()), (first, std::process::id(), 1));
             let joined = r.meet(&name, first.partner(), Some(Duration::from_secs(10))).unwrap();
-            assert_eq!(waiter.join().unwrap().unwrap(), joined.transfer);
+            waiter.join().unwrap();
+            assert_eq!(hear(joined), id as u8, "the joiner is connected to the waiter");
             assert!(!r.root.join(&name).exists(), "a pipe's directory goes with its last endpoint");
             assert!(r.waiting().unwrap().is_empty());
         }
         // Three waiting exporters are taken one each, oldest first.
-        let waiters: Vec<_> = (0..3)
+        let waiters: Vec<_> = (0..3u8)
             .map(|i| {
                 let r2 = r.clone();
                 let h = std::thread::spawn(move || {
-                    r2.meet("p", Role::Export, Some(Duration::from_secs(10))).unwrap().transfer
+                    say(r2.meet("p", Role::Export, Some(Duration::from_secs(10))).unwrap(), i)
                 });
-                while r.waiting().unwrap().len() <= i {
+                while r.waiting().unwrap().len() <= i as usize {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 h
             })
             .collect();
-        let mut taken: Vec<String> =
-            (0..3).map(|_| r.meet("p", Role::Import, Some(Duration::from_secs(10))).unwrap().transfer).collect();
-        let mut served: Vec<String> = waiters.into_iter().map(|h| h.join().unwrap()).collect();
-        assert!(taken.windows(2).all(|w| w[0] < w[1]), "oldest first: {taken:?}");
-        taken.sort();
-        served.sort();
-        assert_eq!(taken, served);
+        let taken: Vec<u8> =
+            (0..3).map(|_| hear(r.meet("p", Role::Import, Some(Duration::from_secs(10))).unwrap())).collect();
+        waiters.into_iter().for_each(|h| h.join().unwrap());
+        assert_eq!(taken, [0, 1, 2], "each waiter taken once, oldest first");
     }
 
     #[test]

@@ -42,5 +42,7 @@ pub mod using_joins;
 pub mod views;
 pub mod watch;
 
-pub use catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG, SCHEMA};
-pub use table::SegmentTable;
+pub use catalog::{Attached, Databases, Registered, Tables, TablesSchema, CATALOG, SCHEMA};
+pub use functions::{FileKind, ReadOptions};
+pub use params::name_placeholders;
+pub use types::sql_name as sql_type_name;

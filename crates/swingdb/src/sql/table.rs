@@ -80,20 +80,6 @@ impl SegmentTable {
         ((id >> ROW_BITS) as usize, (id & ((1 << ROW_BITS) - 1)) as usize)
     }
 
-    /// The batches of the segments that may hold rows matching `filters`, in
-    /// segment order, with the columns of `projection` (indices into
-    /// [`TableProvider::schema`], all when `None`): zero-copy views into the
-    /// mapped files, each column checked against its checksum on first use.
-    pub fn batches(
-        &self,
-        state: Option<&dyn Session>,
-        filters: &[Expr],
-        projection: Option<&[usize]>,
-    ) -> DFResult<Vec<RecordBatch>> {
-        let keep = self.kept_segments(state, filters)?;
-        self.batches_of(&keep, filters, projection)
-    }
-
     /// Per segment, whether it may hold rows matching `filters` (by its statistics).
     fn kept_segments(&self, state: Option<&dyn Session>, filters: &[Expr]) -> DFResult<Vec<bool>> {
         match (state, conjunction(filters.iter().cloned())) {
@@ -102,7 +88,10 @@ impl SegmentTable {
         }
     }
 
-    /// [`Self::batches`] of the segments `keep` marks.
+    /// The batches of the segments `keep` marks, in segment order, with the
+    /// columns of `projection` (indices into [`TableProvider::schema`], all
+    /// when `None`): zero-copy views into the mapped files, each column
+    /// checked against its checksum on first use.
     fn batches_of(&self, keep: &[bool], filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
         let width = self.meta.schema.fields().len();
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();

@@ -53,6 +53,7 @@ pub const NAMES: &[&str] = &[
 ];
 
 /// The failpoints a commit passes (the crash scenario aborts at each in turn).
+#[cfg(feature = "failpoints")]
 pub fn commit_path() -> impl Iterator<Item = &'static str> {
     NAMES
         .iter()

@@ -76,11 +76,6 @@ impl InlineRows {
         &self.0.batches
     }
 
-    /// Number of rows.
-    pub fn rows(&self) -> usize {
-        self.0.batches.iter().map(|b| b.num_rows()).sum()
-    }
-
     /// These rows followed by `batch`. Batches are joined as they come in so
     /// that they stay few: the newest is joined with the one before while it
     /// is at least as large (like carries of a binary counter), so n appended

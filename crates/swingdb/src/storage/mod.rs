@@ -17,14 +17,10 @@ pub mod sequence;
 pub mod store;
 pub mod writer;
 
-pub use dir::{CommitLock, DbDir, GcReport};
+pub use dir::{DbDir, GcReport};
 pub use distinct::DistinctSketch;
-pub use manifest::{
-    same_tables, ColumnIds, ColumnStats, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta,
-    FORMAT_VERSION,
-};
-pub use segment::MappedSegment;
-pub use segment_write::write_segment;
+pub use manifest::{same_tables, ColumnStats, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta};
+pub use segment::{locate_mapped, MappedSegment};
 pub use sequence::Sequence;
-pub use store::{SegmentStore, SegmentView};
+pub use store::SegmentStore;
 pub use writer::{compact, write_out_inline, TableWriter};

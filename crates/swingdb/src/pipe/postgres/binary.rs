@@ -239,11 +239,6 @@ impl Decoder {
         }
     }
 
-    /// The schema of the batches.
-    pub fn schema(&self) -> &SchemaRef {
-        &self.schema
-    }
-
     /// Takes the next chunk of the stream; returns the batches completed.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<RecordBatch>> {
         self.buffer.extend_from_slice(chunk);
