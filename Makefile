@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: hot-code setup debs build demo test test-rust test-python stress bench clean
+.PHONY: hot-code setup debs build demo lint test test-rust test-python stress bench clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -61,7 +61,15 @@ test-rust:
 test-python: build debs
 	PATH=$(VENV)/bin:$$PATH $(PY) -m pytest -q tests
 
-test: build test-rust test-python
+# Formatting and lints (rustfmt.toml, [workspace.lints] in Cargo.toml, ruff.toml),
+# all as errors; the core is linted with and without its failpoints.
+lint: setup
+	cargo fmt --all -- --check
+	cargo clippy --release -q --workspace --all-targets -- -D warnings
+	cargo clippy --release -q -p swingdb --lib -- -D warnings
+	$(VENV)/bin/ruff check python tests bench stress examples
+
+test: lint build test-rust test-python
 
 # The full torture run (make stress STRESS_ARGS="--minutes 90 --report docs/reliability.md").
 STRESS_ARGS ?= --minutes 10

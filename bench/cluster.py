@@ -20,7 +20,6 @@ import time
 import duckdb
 import numpy as np
 import pyarrow as pa
-
 import swingdb
 
 from .common import machine

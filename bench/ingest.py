@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import statistics
 import sqlite3
+import statistics
 import subprocess
 import time
 import warnings
@@ -24,13 +24,11 @@ import warnings
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
-
 import swingdb
 
 from .common import lineitem_args, machine, timed
 from .report import markdown_table, replace_section, save
 from .tpch import generate
-
 
 
 def disk_write_mb_s(directory: str, megabytes: int = 1024) -> float:

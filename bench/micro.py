@@ -77,9 +77,9 @@ def generate(size: str, work: str) -> dict:
 def load(paths: dict, work: str, size: str, pg) -> dict:
     """Loads the tables into each database once (kept on disk between runs);
     returns every path a worker needs."""
-    import duckdb
     import sqlite3
 
+    import duckdb
     import swingdb
 
     base = os.path.join(work, f"micro-{size}")

@@ -20,7 +20,6 @@ import tempfile
 import time
 
 import duckdb
-
 import swingdb
 
 from .common import machine

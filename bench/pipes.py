@@ -269,7 +269,6 @@ done()
 def make_datasets(args, work: str) -> dict:
     """swingdb and DuckDB copies of each dataset (built once per size)."""
     import duckdb
-
     import swingdb
 
     sets = {}
@@ -299,12 +298,12 @@ def make_datasets(args, work: str) -> dict:
             con.close()
             open(os.path.join(lineitem, ".complete"), "w").close()
         sets["lineitem"] = {"src": lineitem, "table": "lineitem", "key": "l_orderkey"}
-    for name, d in sets.items():
+    for d in sets.values():
         path = d["src"] + ".duckdb"
         if not os.path.exists(path):
             duck = duckdb.connect(path + ".tmp")
             con = swingdb.connect(d["src"])
-            reader = con.sql(f"SELECT * FROM {d['table']}").fetch_record_batch()
+            reader = con.sql(f"SELECT * FROM {d['table']}").fetch_record_batch()  # noqa: F841 (read by name)
             duck.sql(f"CREATE TABLE {d['table']} AS SELECT * FROM reader")
             duck.close()
             con.close()

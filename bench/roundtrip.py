@@ -18,7 +18,6 @@ import time
 
 import duckdb
 import numpy as np
-
 import swingdb
 
 from .common import ROOT, machine, report_target

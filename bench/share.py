@@ -30,12 +30,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import textwrap
 import time
 
 import numpy as np
 import pyarrow as pa
-
 import swingdb
 
 from .common import ROOT, machine, report_target
@@ -321,7 +319,7 @@ def run_transfer(args, report: list[str], img_dir: str) -> None:
         lines.append(f"| {m} | " + " | ".join(f"{1e3 * by[(s, m)]['seconds']:.1f}" if (s, m) in by else "" for s in sizes) + " |")
     lines.append("| swingdb attach alone | " + " | ".join(f"{1e3 * by[(s, 'swingdb')]['attach']:.3f}" for s in sizes) + " |")
     lines.append("")
-    lines.append("(milliseconds, median of %d; from the sender's start until the receiver holds every column)" % args.runs)
+    lines.append(f"(milliseconds, median of {args.runs}; from the sender's start until the receiver holds every column)")
     for s in sizes:
         peers = [by[(s, m)]["seconds"] for m in dict.fromkeys(r["method"] for r in results) if m != "swingdb" and (s, m) in by]
         movers = [by[(s, m)]["seconds"] for m in ("pipe", "socket", "pickle", "shared_memory") if (s, m) in by]
@@ -507,8 +505,9 @@ def run_analysis(args, report: list[str], img_dir: str) -> None:
     results = []
     try:
         if args.postgres:
-            from .postgres import LocalPostgres
             import adbc_driver_postgresql.dbapi as pgdb
+
+            from .postgres import LocalPostgres
 
             pg = LocalPostgres().__enter__()
             with pgdb.connect(pg.uri) as c:
@@ -550,7 +549,7 @@ def run_analysis(args, report: list[str], img_dir: str) -> None:
         "(counted as query) and query in process (transfer: fetching the rows as numpy, a view where the filter keeps everything); "
         "DuckDB: open the file another process wrote, read-only; PostgreSQL: ADBC over the Unix socket. Query = the same filter "
         "with `count(*)`; transfer = fetching the rows minus that.\n\n"
-        + "\n".join(lines) + "\n\n(milliseconds, median of %d)\n\n![analysis](img/share-analysis.png)\n" % args.runs
+        + "\n".join(lines) + f"\n\n(milliseconds, median of {args.runs})\n\n![analysis](img/share-analysis.png)\n"
     )
 
 

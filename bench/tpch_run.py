@@ -13,13 +13,11 @@ import shutil
 import time
 
 import duckdb
-
 import swingdb
 
 from .common import machine, parse_scale_args, same_rows, scale_parser, timed
 from .report import replace_section, save
 from .tpch import QUERIES, TABLES, generate
-
 
 
 def load(scale: float, data: str, work: str):

@@ -24,7 +24,6 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
-
 import swingdb
 
 from .common import lineitem_args, machine, timed

@@ -11,7 +11,6 @@ import sys
 import time
 
 import numpy as np
-
 import swingdb
 
 HERE = os.path.dirname(os.path.abspath(__file__))

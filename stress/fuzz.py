@@ -9,9 +9,9 @@ import json
 import os
 import random
 import shutil
-import tempfile
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 #: Statements the mutations start from: every kind of statement users run.

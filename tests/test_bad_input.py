@@ -8,7 +8,6 @@ import os
 import random
 
 import pytest
-
 import swingdb
 
 WORDS = [

@@ -7,7 +7,6 @@ import re
 import numpy as np
 import pyarrow as pa
 import pytest
-
 import swingdb
 
 

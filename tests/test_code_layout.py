@@ -26,13 +26,6 @@ TOP = {()}
 MAX_LINES = 600
 
 KNOWN_CYCLES = {
-    frozenset({"storage/key_runs", "storage/keys"}),
-    frozenset({"storage/inline", "storage/manifest", "storage/segment", "storage/segment_write"}),
-    frozenset({"sql/few_groups", "sql/few_groups/exec"}),
-    frozenset({"sql/overflow", "sql/overflow/sum"}),
-    frozenset(
-        {"sql/catalog", "sql/dialect/macros", "sql/dialect/sequences", "sql/dialect/text", "sql/parse", "sql/views"}
-    ),
     frozenset(
         {
             "api/connection",
@@ -55,13 +48,11 @@ KNOWN_LONG = {
     "api/connection/mod.rs",
     "pipe/postgres/binary.rs",
     "pipe/transfer.rs",
-    "sql/dialect/text.rs",
     "sql/few_groups/keys.rs",
     "sql/functions.rs",
     "sql/overflow/sum.rs",
     "storage/dir.rs",
     "storage/manifest.rs",
-    "storage/segment_write.rs",
 }
 
 PATH = re.compile(r"\b(crate|super)((?:::(?:super|[A-Za-z_][A-Za-z0-9_]*))+)(::\{)?")

@@ -15,7 +15,6 @@ import sqlite3
 
 import duckdb
 import pytest
-
 import swingdb
 
 QUERIES = int(os.environ.get("SWINGDB_DIFF_QUERIES", "300"))
@@ -79,11 +78,11 @@ class Generator:
         corr = f"t2.k {self.r.choice(['=', '<', '>='])} t1.{self.r.choice(['a', 'b'])}"
         return self.r.choice([
             f"t1.a IN (SELECT k FROM t2 WHERE {self.predicate('t2')})",
-            f"t1.b NOT IN (SELECT k FROM t2 WHERE k IS NOT NULL)",
+            "t1.b NOT IN (SELECT k FROM t2 WHERE k IS NOT NULL)",
             f"EXISTS (SELECT 1 FROM t2 WHERE {corr})",
             f"NOT EXISTS (SELECT 1 FROM t2 WHERE {corr} AND {self.predicate('t2')})",
-            f"t1.a > (SELECT min(v) FROM t2)",
-            f"t1.b = (SELECT max(v) FROM t2 WHERE t2.k = t1.a)",
+            "t1.a > (SELECT min(v) FROM t2)",
+            "t1.b = (SELECT max(v) FROM t2 WHERE t2.k = t1.a)",
         ])
 
     def correlation(self, inner="t2.k", outer=None):
@@ -111,7 +110,7 @@ class Generator:
             f"SELECT t1.a, count(*) FROM t1 GROUP BY t1.a HAVING count(*) >= (SELECT count(*) FROM t2 WHERE {self.correlation(outer='t1.a')})",
             f"SELECT t1.a, t1.b FROM t1 ORDER BY (SELECT {agg} FROM t2 WHERE {corr}), t1.a",
             f"SELECT t1.a, t2.k FROM t1 JOIN t2 ON t2.v >= (SELECT min(x.v) FROM t2 AS x WHERE {self.correlation('x.k')})",
-            f"SELECT t1.a, (SELECT v FROM t2 WHERE t2.k = t1.a) FROM t1",
+            "SELECT t1.a, (SELECT v FROM t2 WHERE t2.k = t1.a) FROM t1",
             f"SELECT t1.a, (SELECT v FROM t2 WHERE {corr} ORDER BY t2.k LIMIT 1) FROM t1",
             f"SELECT t1.a, (SELECT count(*) FROM t2 WHERE {corr} AND EXISTS "
             f"(SELECT 1 FROM t1 AS y WHERE y.b {op} t2.v AND y.a <> t1.a)) FROM t1",
@@ -292,7 +291,9 @@ class JoinGenerator:
                 inputs.append(f"(SELECT a, count(*) AS b FROM u{self.r.randint(1, 4)} GROUP BY a) AS {alias}")
             else:
                 inputs.append(f"u{self.r.randint(1, 4)} AS {alias}")
-        col = lambda i: f"x{i}.{self.r.choice(['a', 'b'])}"
+        def col(i):
+            return f"x{i}.{self.r.choice(['a', 'b'])}"
+
         # A spanning tree of equalities, then sometimes more (cycles).
         conditions = [f"{col(i)} = {col(self.r.randrange(i))}" for i in range(1, n)]
         for _ in range(self.r.choice([0, 0, 1, 2])):

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import duckdb
-
 import swingdb
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "duckdb.md"

@@ -8,7 +8,6 @@ import re
 
 import duckdb
 import pytest
-
 import swingdb
 
 SETUP = [

@@ -5,7 +5,6 @@ import pyarrow.csv
 import pyarrow.feather
 import pyarrow.parquet as pq
 import pytest
-
 import swingdb
 
 
@@ -98,7 +97,9 @@ def test_read_csv_options_and_type_detection_agree_with_duckdb(tmp_path):
     ]
     assert ours.fetchall() == expected
     theirs = duckdb.read_csv(str(data), delimiter=";", na_values="NA", date_format="%d/%m/%Y").fetchall()
-    drop_iso = lambda rows: [r[:3] + r[4:] for r in rows]  # DuckDB reads the ISO column as TIMESTAMP once a date format is set
+    def drop_iso(rows):  # DuckDB reads the ISO column as TIMESTAMP once a date format is set
+        return [r[:3] + r[4:] for r in rows]
+
     assert drop_iso(theirs) == drop_iso(expected)
     # The same options in SQL, DuckDB's spelling (name = value, or =>).
     plain = tmp_path / "plain.csv"

@@ -5,7 +5,6 @@ import random
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-
 import swingdb
 
 

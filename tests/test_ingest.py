@@ -9,7 +9,6 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
-
 import swingdb
 
 

@@ -10,7 +10,6 @@ import json
 import os
 
 import pytest
-
 import swingdb
 from conftest import run_python
 

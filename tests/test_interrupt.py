@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-
 import swingdb
 
 # Seconds of work on this machine for each (checked: they outlast the delays below).

@@ -3,7 +3,6 @@ across reopening, exported, named like DuckDB names their columns."""
 
 import duckdb
 import pytest
-
 import swingdb
 
 

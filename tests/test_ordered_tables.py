@@ -8,7 +8,6 @@ import pyarrow as pa
 import pyarrow.csv
 import pyarrow.parquet as pq
 import pytest
-
 import swingdb
 
 

@@ -18,8 +18,8 @@ import uuid
 
 import pyarrow as pa
 import pytest
-
 import swingdb
+
 from stress import peers
 from stress.peers import SCHEMA, FakeExporter
 

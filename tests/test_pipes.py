@@ -16,7 +16,6 @@ import uuid
 
 import pyarrow as pa
 import pytest
-
 import swingdb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -127,7 +126,7 @@ def test_duckdb_polars_and_pyarrow_use_pipes_without_csv():
     name = _name()
     sender = threading.Thread(target=con.pipe_to, args=(name, "t"))
     sender.start()
-    reader = swingdb.pipe.reader(name)
+    reader = swingdb.pipe.reader(name)  # noqa: F841 (DuckDB reads it by name)
     assert duckdb.sql("SELECT count(*), sum(x), sum(y) FROM reader").fetchall() == [(200000, 19999900000, 4999975000.0)]
     sender.join()
     # DuckDB -> swingdb: DuckDB's Arrow output goes into a writer.

@@ -10,9 +10,7 @@ import textwrap
 import time
 
 import pytest
-
 import swingdb
-
 
 WRITER = textwrap.dedent(
     """

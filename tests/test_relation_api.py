@@ -12,7 +12,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 import swingdb
 
 
@@ -97,7 +96,7 @@ def test_set_operations_keep_duplicates_as_duckdb(pair):
     for op in ("union", "except_", "intersect"):
         def run(c):
             dup = c.table("dup")
-            return sorted(getattr(dup, op)(dup.filter("x < 3").limit(2)).fetchall())
+            return sorted(getattr(dup, op)(dup.filter("x < 3").limit(2)).fetchall())  # noqa: B023 (called at once)
         assert run(ours) == run(theirs), op
     assert sorted(ours.table("dup").distinct().fetchall()) == [(1,), (2,), (3,)]
     assert ours.table("dup").union(ours.table("dup")).distinct().aggregate("count(*)").fetchall() == [(3,)]

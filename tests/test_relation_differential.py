@@ -15,7 +15,6 @@ import random
 
 import duckdb
 import pytest
-
 import swingdb
 
 CHAINS = int(os.environ.get("SWINGDB_RELATION_CHAINS", "400"))

@@ -5,7 +5,6 @@ unchecked manifests, full and read-only disks, and the smaller ones."""
 
 import decimal
 import glob
-import json
 import os
 import shutil
 import stat
@@ -17,7 +16,6 @@ import time
 
 import pyarrow as pa
 import pytest
-
 import swingdb
 from conftest import run_python
 
@@ -405,7 +403,7 @@ def test_full_disk_readers_work_writers_get_clear_errors_small_writes_skip_compa
     db = os.path.join(small_disk, "d.swingdb")
     con = swingdb.connect(db)
     con.sql("CREATE TABLE t (x BIGINT)")
-    for k in range(9):  # nine small segments: the next commit would compact them
+    for _ in range(9):  # nine small segments: the next commit would compact them
         con.execute("INSERT INTO t SELECT value FROM range(400000)")
     con.close()
     filler = _fill(small_disk, 256 * 1024)
@@ -488,7 +486,7 @@ def test_external_access_off_refuses_files(tmp_path):
     with pytest.raises(swingdb.ProgrammingError, match="external access is disabled"):
         con.sql(f"SELECT * FROM '{csv}'")
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.parquet").exists()
-    df = pa.table({"a": [5]})
+    df = pa.table({"a": [5]})  # noqa: F841 (the query reads it by name)
     assert con.sql("SELECT a FROM df").fetchall() == [(5,)]  # in-process data stays usable
     open_con = swingdb.connect()
     assert open_con.sql(f"SELECT count(*) FROM '{csv}'").fetchall() == [(2,)]

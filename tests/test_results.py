@@ -3,7 +3,6 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-
 import swingdb
 from conftest import run_python
 

@@ -11,7 +11,6 @@ import textwrap
 import time
 
 import pytest
-
 import swingdb
 
 TAKER = textwrap.dedent(
@@ -101,7 +100,9 @@ def test_values_taken_in_a_rolled_back_transaction_are_not_given_again(con):
 def test_a_dropped_sequences_counter_is_collected(db_path):
     con = swingdb.connect(db_path)
     con.sql("CREATE SEQUENCE s")
-    counters = lambda: [f for f in os.listdir(os.path.join(db_path, "segments")) if f.endswith(".seq")]
+    def counters():
+        return [f for f in os.listdir(os.path.join(db_path, "segments")) if f.endswith(".seq")]
+
     assert len(counters()) == 1
     con.sql("DROP SEQUENCE s")
     con.close()

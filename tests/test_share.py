@@ -9,11 +9,10 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
-
 import swingdb
 from conftest import run_python
+
 from stress.records import LEAVE_FREE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -3,7 +3,6 @@ import re
 from decimal import Decimal
 
 import pytest
-
 import swingdb
 
 

@@ -4,7 +4,6 @@ DuckDB (see tests/sqllogic.py for the format)."""
 from pathlib import Path
 
 import pytest
-
 from sqllogic import parse, run_file
 
 FILES = sorted((Path(__file__).parent / "sql").glob("*.slt"))

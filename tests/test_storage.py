@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-
 import swingdb
 
 

@@ -66,7 +66,7 @@ fn few_distinct(rows: usize, values: &Values<'_>) -> bool {
     }
     let middle = rows / 2 - SAMPLE / 2;
     let sample = (0..SAMPLE).chain(middle..middle + SAMPLE).chain(rows - SAMPLE..rows);
-    let distinct: HashSet<Option<&[u8]>> = sample.map(|i| values(i)).collect();
+    let distinct: HashSet<Option<&[u8]>> = sample.map(values).collect();
     distinct.len() * FEW_DISTINCT <= 3 * SAMPLE
 }
 

@@ -16,6 +16,7 @@ point into the database's memory-mapped files.
 from importlib.metadata import PackageNotFoundError as _NotFound
 from importlib.metadata import version as _version
 
+from . import pipe
 from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     ConflictError,
     CorruptionError,
@@ -32,11 +33,6 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     Warning,
 )
 from .connection import Connection, Cursor, connect
-from .progress import set_progress
-from .relation import Relation
-from .result import Result
-from .share import Snapshot, attach, discard, snapshots
-from . import pipe
 from .dbapi import (  # noqa: F401
     BINARY,
     DATETIME,
@@ -54,6 +50,10 @@ from .dbapi import (  # noqa: F401
     paramstyle,
     threadsafety,
 )
+from .progress import set_progress
+from .relation import Relation
+from .result import Result
+from .share import Snapshot, attach, discard, snapshots
 
 _default: Connection | None = None
 

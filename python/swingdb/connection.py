@@ -104,7 +104,7 @@ class _Registration:
 
     _numbers = itertools.count(1)  # next() is atomic: threads never share a name
 
-    def __init__(self, connection: "Connection"):
+    def __init__(self, connection: Connection):
         self.name = f"__swingdb_relation_{os.getpid()}_{next(_Registration._numbers)}"
         self._con = connection._con
 
@@ -121,7 +121,7 @@ def connect(
     read_only: bool = False,
     verify_checksums: bool = True,
     external_access: bool = True,
-) -> "Connection":
+) -> Connection:
     """Opens a database.
 
     ``connect()`` or ``connect(":memory:")`` gives a private in-memory database;
@@ -210,7 +210,7 @@ class Connection:
         register(registration.name)
         return Relation(self, f"SELECT * FROM {quote_identifier(registration.name)}", keep=(registration,))
 
-    def execute(self, query: str, params=None) -> "Cursor":
+    def execute(self, query: str, params=None) -> Cursor:
         """Runs SQL on a new cursor and returns it (like ``sqlite3``)."""
         return self.cursor().execute(query, params)
 
@@ -236,7 +236,7 @@ class Connection:
                 self._con.unregister(name)
 
     # -- Python data -------------------------------------------------------
-    def register(self, name: str, data) -> "Connection":
+    def register(self, name: str, data) -> Connection:
         """Makes ``data`` (pandas / polars DataFrame or LazyFrame, dict of numpy
         arrays, numpy structured array, pyarrow Table / RecordBatch /
         RecordBatchReader / Dataset, or anything with ``__arrow_c_stream__``)
@@ -245,7 +245,7 @@ class Connection:
         self._con.register(name, ingest.to_arrow(data, name))
         return self
 
-    def unregister(self, name: str) -> "Connection":
+    def unregister(self, name: str) -> Connection:
         """Removes a registration made with :meth:`register`."""
         if not self._con.unregister(name):
             raise _swingdb.ProgrammingError(f"nothing is registered as '{name}'")
@@ -272,11 +272,11 @@ class Connection:
         report = progress_for(f"loading {name}", total, progress)
         return self._con.store(name, arrow, create, report)
 
-    def executemany(self, query: str, seq_of_params) -> "Cursor":
+    def executemany(self, query: str, seq_of_params) -> Cursor:
         """Runs SQL once per parameter set, all in one transaction."""
         return self.cursor().executemany(query, seq_of_params)
 
-    def cursor(self) -> "Cursor":
+    def cursor(self) -> Cursor:
         """A new DB-API cursor on this connection."""
         self._check_open()
         return Cursor(self)
@@ -299,7 +299,7 @@ class Connection:
             self._con.execute("ROLLBACK")
 
     def create_function(self, name: str, function, parameters=None, return_type=None, *, type: str = "native",
-                        null_handling: str = "default", side_effects: bool = False) -> "Connection":
+                        null_handling: str = "default", side_effects: bool = False) -> Connection:
         """Makes the Python `function` callable in SQL as `name` (as DuckDB's
         ``create_function``). ``type="native"`` calls it per row with Python
         values (a NULL argument gives NULL without a call, unless
@@ -348,7 +348,7 @@ class Connection:
         options = [(k, v) for k, v in given.items() if v is not None]
         return self._registered_relation(lambda name: self._con.register_file(name, os.fspath(path), kind, options))
 
-    def remove_function(self, name: str) -> "Connection":
+    def remove_function(self, name: str) -> Connection:
         """Removes the SQL function `name` made by :meth:`create_function`."""
         self._con.remove_function(name)
         return self
@@ -484,7 +484,7 @@ class Cursor:
         self._check_not_closed()
         self.connection._check_open()
 
-    def execute(self, query: str, params=None) -> "Cursor":
+    def execute(self, query: str, params=None) -> Cursor:
         """Runs one SQL string (may hold several statements; the last one's rows are kept)."""
         self._check()
         self._result = Result(self.connection._run(query, _params(params)), restarts=False)
@@ -492,7 +492,7 @@ class Cursor:
         self._rowcount = -1 if affected is None else affected
         return self
 
-    def executemany(self, query: str, seq_of_params) -> "Cursor":
+    def executemany(self, query: str, seq_of_params) -> Cursor:
         """Runs ``query`` for each parameter set, atomically (one transaction)."""
         self._check()
         con = self.connection

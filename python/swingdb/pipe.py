@@ -66,7 +66,7 @@ class Writer:
         self.schema = schema
         self.rows = 0
 
-    def write(self, data) -> "Writer":
+    def write(self, data) -> Writer:
         """Sends ``data``: a pyarrow Table / RecordBatch / RecordBatchReader, a
         polars DataFrame, a DuckDB result, or anything with ``__arrow_c_stream__``.
         Batches are sent as they are read; a slow importer makes this wait."""

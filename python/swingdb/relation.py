@@ -58,42 +58,42 @@ class Composable:
     """The composing methods shared by :class:`Relation` and query results
     (``con.sql(...).filter(...)``); each returns a new lazy :class:`Relation`."""
 
-    def _relation(self) -> "Relation":
+    def _relation(self) -> Relation:
         raise NotImplementedError
 
-    def set_alias(self, alias: str) -> "Relation":
+    def set_alias(self, alias: str) -> Relation:
         """These rows under the name `alias`, to qualify columns with in :meth:`join` conditions."""
         return self._relation().set_alias(alias)
 
-    def filter(self, condition: str) -> "Relation":
+    def filter(self, condition: str) -> Relation:
         """The rows for which the SQL `condition` holds."""
         rel = self._relation()
         return rel._wrap(f"SELECT * FROM {rel._from()} WHERE {condition}")
 
-    def project(self, *expressions: str) -> "Relation":
+    def project(self, *expressions: str) -> Relation:
         """Columns computed by SQL `expressions` (``"a", "b * 2 AS c"``)."""
         if not expressions:
             raise _swingdb.ProgrammingError("project needs at least one expression")
         rel = self._relation()
         return rel._wrap(f"SELECT {', '.join(expressions)} FROM {rel._from()}")
 
-    def select(self, *expressions: str) -> "Relation":
+    def select(self, *expressions: str) -> Relation:
         """The same as :meth:`project`."""
         return self.project(*expressions)
 
-    def aggregate(self, expressions: str, group_by: str | None = None) -> "Relation":
+    def aggregate(self, expressions: str, group_by: str | None = None) -> Relation:
         """`expressions` (aggregates, and the group's columns to keep) over
         groups of `group_by` (none: the whole relation is one group)."""
         rel = self._relation()
         grouping = f" GROUP BY {group_by}" if group_by else ""
         return rel._wrap(f"SELECT {expressions} FROM {rel._from()}{grouping}")
 
-    def order(self, expressions: str) -> "Relation":
+    def order(self, expressions: str) -> Relation:
         """Sorted by the SQL `expressions` (``"total DESC, region"``)."""
         rel = self._relation()
         return rel._wrap(f"SELECT * FROM {rel._from()} ORDER BY {expressions}")
 
-    def limit(self, n: int, offset: int = 0) -> "Relation":
+    def limit(self, n: int, offset: int = 0) -> Relation:
         """At most `n` rows, after skipping `offset`."""
         for name, value in (("n", n), ("offset", offset)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -101,12 +101,12 @@ class Composable:
         rel = self._relation()
         return rel._wrap(f"SELECT * FROM {rel._from()} LIMIT {n} OFFSET {offset}")
 
-    def distinct(self) -> "Relation":
+    def distinct(self) -> Relation:
         """Each distinct row once."""
         rel = self._relation()
         return rel._wrap(f"SELECT DISTINCT * FROM {rel._from()}")
 
-    def join(self, other, condition: str | None = None, how: str = "inner") -> "Relation":
+    def join(self, other, condition: str | None = None, how: str = "inner") -> Relation:
         """This relation joined with `other` (a relation or result of the same
         connection). `condition` is a SQL condition over both aliases
         (``"l.id = r.id"``, see :meth:`set_alias`) or the names of columns both
@@ -139,26 +139,26 @@ class Composable:
         rel._joined = joined  # the next step reads the join itself: both aliases stay in scope
         return rel
 
-    def union(self, other) -> "Relation":
+    def union(self, other) -> Relation:
         """The rows of both (``UNION ALL``: duplicates kept, as DuckDB's ``union``)."""
         return self._set_operation(other, "UNION ALL")
 
-    def except_(self, other) -> "Relation":
+    def except_(self, other) -> Relation:
         """The rows not in `other` (``EXCEPT ALL``: each row of `other` removes one match)."""
         return self._set_operation(other, "EXCEPT ALL")
 
-    def intersect(self, other) -> "Relation":
+    def intersect(self, other) -> Relation:
         """The rows in both (``INTERSECT ALL``: as many times as in both)."""
         return self._set_operation(other, "INTERSECT ALL")
 
-    def _set_operation(self, other, operator: str) -> "Relation":
+    def _set_operation(self, other, operator: str) -> Relation:
         left, right = self._relation(), _as_relation(other, operator.split()[0].lower())
         left._same_connection(right, operator)
         query = f"SELECT * FROM {left._from()} {operator} SELECT * FROM {right._from()}"
         return left._combine(right, query)
 
 
-def _as_relation(other, what: str) -> "Relation":
+def _as_relation(other, what: str) -> Relation:
     if not isinstance(other, Composable):
         raise _swingdb.ProgrammingError(f"{what}: expected a relation or query result, not {type(other).__name__}")
     return other._relation()
@@ -195,16 +195,16 @@ class Relation(Composable):
         conditions (a table's name for ``con.table(name)``)."""
         return self._alias
 
-    def set_alias(self, alias: str) -> "Relation":
+    def set_alias(self, alias: str) -> Relation:
         """The same rows under another :attr:`alias`."""
         if not isinstance(alias, str) or not alias:
             raise _swingdb.ProgrammingError(f"an alias must be a non-empty string, not {alias!r}")
         return Relation(self._connection, self._query, self._params, alias, self._keep)
 
-    def _relation(self) -> "Relation":
+    def _relation(self) -> Relation:
         return self
 
-    def _wrap(self, query: str) -> "Relation":
+    def _wrap(self, query: str) -> Relation:
         return Relation(self._connection, query, self._params, None, self._keep)
 
     def _from(self) -> str:
@@ -215,11 +215,11 @@ class Relation(Composable):
         """This relation as one table, under its alias."""
         return f"(\n{self._query}\n) AS {quote_identifier(self._alias)}"
 
-    def _same_connection(self, other: "Relation", what: str) -> None:
+    def _same_connection(self, other: Relation, what: str) -> None:
         if other._connection is not self._connection:
             raise _swingdb.ProgrammingError(f"{what}: both relations must come from the same connection")
 
-    def _combine(self, other: "Relation", query: str) -> "Relation":
+    def _combine(self, other: Relation, query: str) -> Relation:
         """A relation of `query` over this one and `other`, with both's parameters."""
         params = _join_params(self._params, other._params)
         return Relation(self._connection, query, params, None, self._keep + other._keep)

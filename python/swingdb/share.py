@@ -58,7 +58,7 @@ class Snapshot:
         return "persisted" if self.persist else self.pid
 
     @classmethod
-    def _from(cls, d: dict) -> "Snapshot":
+    def _from(cls, d: dict) -> Snapshot:
         created = _dt.datetime.fromtimestamp(d["created"], tz=_dt.timezone.utc)
         return cls(d["name"], d["path"], d["persist"], d["pid"], d["source"], tuple(d["tables"]), d["rows"], d["bytes"], created, d["attached"], d["damaged"])
 

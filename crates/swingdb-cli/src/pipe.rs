@@ -7,7 +7,7 @@ use std::sync::Arc;
 use swingdb::arrow::array::{ArrayRef, StringArray, UInt64Array};
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::util::pretty::pretty_format_batches;
-use swingdb::{fifo_in, fifo_out, waiting_pipes, PipeUrl, TextFormat};
+use swingdb::{fifo_in, waiting_pipes, PipeUrl, TextFormat};
 use swingdb::{Database, OpenOptions, PipeSource, Result};
 
 /// Pipes: tables sent between processes as Arrow streams.
@@ -102,7 +102,7 @@ fn run(command: PipeCommand) -> Result<()> {
             let url = url(&name)?;
             let rows = if out {
                 let con = Database::in_memory()?.connect()?;
-                fifo_out(&con, &url, &path)?
+                con.fifo_out(&url, &path)?
             } else {
                 fifo_in(&url, &path, TextFormat::parse(&format)?)?
             };

@@ -281,7 +281,7 @@ fn table(
                 hi -= 1;
             }
         }
-        if left.is_empty() && names.len() > 0 {
+        if left.is_empty() && !names.is_empty() {
             left.push(0);
         }
         picked = left.into_iter().map(Some).chain(std::iter::once(None)).chain(right.into_iter().map(Some)).collect();

@@ -104,7 +104,8 @@ fn join_column(first: &ArrayData, len: usize) -> ArrayData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::{write_segment, MappedSegment};
+    use crate::storage::segment_write::write_segment;
+    use crate::storage::MappedSegment;
     use datafusion::arrow::array::{Array, BooleanArray, Int64Array, StringArray};
     use datafusion::arrow::datatypes::{Field, Schema};
     use std::sync::Arc;

@@ -336,7 +336,7 @@ mod tests {
         for k in 0..40 {
             let n = 30_000 + k;
             let ints: Vec<Option<i32>> =
-                (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some((k * 100_000 + i) as i32) }).collect();
+                (0..n).map(|i| if k >= 3 && i % 7 == 0 { None } else { Some(k * 100_000 + i) }).collect();
             let floats: Vec<f64> = (0..n).map(|i| i as f64 / 2.0).collect();
             let bools: Vec<bool> = (0..n).map(|i| (i + k) % 3 == 0).collect();
             let b = batch(&schema, ints, floats, bools);

@@ -37,7 +37,7 @@ pub use arrow;
 pub use datafusion;
 pub use error::{Error, ErrorKind, Result};
 pub use huge_pages::LargeOnHugePages;
-pub use pipe::{fifo_in, fifo_out, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
+pub use pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
 pub use share::{ShareOptions, SnapshotInfo};
 pub use signal::set_signal_check;
 pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions};

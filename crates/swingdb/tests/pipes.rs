@@ -175,7 +175,7 @@ fn a_schema_mismatch_and_a_partial_read_fail_on_both_sides() {
         || b.execute("INSERT INTO dst SELECT * FROM 'db://mismatch'", &[]),
     );
     assert!(got.is_err());
-    let err = sent.err().expect("the exporter fails too");
+    let err = sent.expect_err("the exporter fails too");
     assert!(err.message().contains("pipe 'mismatch'"), "{err}");
     assert_eq!(int(&b, "SELECT count(*) FROM dst"), 0);
     // An importer that needs only some rows ends the transfer; the exporter says so.

@@ -14,6 +14,7 @@
 //! [`ErrorKind::Interrupted`]; the connection stays usable.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::watch::Run;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,49 +84,15 @@ impl ProgressReport {
     }
 }
 
-/// One statement's shared state: whether it is cancelled (its plans watch
-/// the flag, see [`crate::sql::watch`]) and what its scans have read.
-#[derive(Debug)]
-pub struct Run {
-    /// Raised when the statement is cancelled.
-    pub cancelled: AtomicBool,
-    /// Rows the scans read so far.
-    pub rows: std::sync::atomic::AtomicU64,
-    /// Bytes of those rows.
-    pub bytes: std::sync::atomic::AtomicU64,
-    /// Rows the scans read in all (those that know it).
-    pub total: std::sync::atomic::AtomicU64,
-    /// Some scan does not know its size.
-    pub unknown_size: AtomicBool,
-    started: Instant,
-    /// When progress was last shown, if it was.
-    shown: Mutex<Option<Instant>>,
-}
-
-impl Default for Run {
-    fn default() -> Self {
-        Self {
-            cancelled: AtomicBool::new(false),
-            rows: Default::default(),
-            bytes: Default::default(),
-            total: Default::default(),
-            unknown_size: AtomicBool::new(false),
-            started: Instant::now(),
-            shown: Mutex::new(None),
-        }
-    }
-}
-
-impl Run {
-    fn report(&self) -> ProgressReport {
-        ProgressReport {
-            rows: self.rows.load(Ordering::Relaxed),
-            bytes: self.bytes.load(Ordering::Relaxed),
-            total_rows: (!self.unknown_size.load(Ordering::Relaxed))
-                .then(|| self.total.load(Ordering::Relaxed))
-                .filter(|&t| t > 0),
-            elapsed: self.started.elapsed(),
-        }
+/// What statement `run` has done so far.
+fn report_of(run: &Run) -> ProgressReport {
+    ProgressReport {
+        rows: run.rows.load(Ordering::Relaxed),
+        bytes: run.bytes.load(Ordering::Relaxed),
+        total_rows: (!run.unknown_size.load(Ordering::Relaxed))
+            .then(|| run.total.load(Ordering::Relaxed))
+            .filter(|&t| t > 0),
+        elapsed: run.started.elapsed(),
     }
 }
 
@@ -168,7 +135,7 @@ impl Interrupt {
         }
         *shown = Some(Instant::now());
         drop(shown);
-        display(Some(&run.report()));
+        display(Some(&report_of(&run)));
     }
 
     /// Clears a progress display shown for the running statement.

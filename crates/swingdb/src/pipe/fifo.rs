@@ -17,8 +17,8 @@
 
 use super::url::PipeUrl;
 use super::writer::PipeWriter;
-use crate::api::Connection;
 use crate::error::{Error, Result};
+use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::csv;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::json;
@@ -241,18 +241,23 @@ pub fn fifo_in(url: &PipeUrl, path: &Path, format: TextFormat) -> Result<u64> {
     writer.close()
 }
 
-/// Makes a FIFO at `path`, waits for a program to open it for reading, and
-/// writes the rows of pipe `url` into it as CSV with a header. Returns the rows.
-pub fn fifo_out(con: &Connection, url: &PipeUrl, path: &Path) -> Result<u64> {
+/// Makes a FIFO at `path`, calls `rows` for the rows of pipe `url` (which
+/// waits for its exporter), waits for a program to open the FIFO for reading,
+/// and writes the rows into it as CSV with a header. Returns the rows.
+pub fn fifo_out<R>(url: &PipeUrl, path: &Path, rows: impl FnOnce() -> Result<R>) -> Result<u64>
+where
+    R: Iterator<Item = Result<RecordBatch>>,
+{
     let fifo = Fifo::create(path)?;
-    let mut result = con.pipe_reader(url)?;
+    let batches = rows()?;
     let file = fifo.open_write(url.timeout)?;
     let mut writer = csv::WriterBuilder::new().with_header(true).build(io::BufWriter::with_capacity(1 << 20, file));
     let mut rows = 0;
     let broken = |e: &dyn std::fmt::Display| {
         Error::operational(format!("FIFO {}: {e} (did the reader stop early?)", path.display()))
     };
-    while let Some(batch) = result.next_batch()? {
+    for batch in batches {
+        let batch = batch?;
         rows += batch.num_rows() as u64;
         writer.write(&batch).map_err(|e| broken(&e))?;
     }

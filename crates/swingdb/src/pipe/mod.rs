@@ -41,7 +41,7 @@ pub mod url;
 pub mod wire;
 pub mod writer;
 
-pub use fifo::{fifo_in, fifo_out, TextFormat};
+pub use fifo::{fifo_in, TextFormat};
 pub use rendezvous::{Rendezvous, WaitingPipe};
 pub use table::{PendingImport, PipeTable};
 pub use transfer::{Receiver, Sender};
@@ -76,7 +76,7 @@ impl Role {
     }
 
     /// The role named `text`.
-    pub fn from_str(text: &str) -> Option<Self> {
+    pub fn named(text: &str) -> Option<Self> {
         match text {
             "export" => Some(Role::Export),
             "import" => Some(Role::Import),

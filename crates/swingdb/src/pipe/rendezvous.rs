@@ -110,7 +110,7 @@ fn socket_name(role: Role) -> String {
 fn parse_socket_name(file: &str) -> Option<(Role, u128, u32)> {
     let stem = file.strip_suffix(".sock")?;
     let mut parts = stem.splitn(4, '-');
-    let role = Role::from_str(parts.next()?)?;
+    let role = Role::named(parts.next()?)?;
     let nanos = parts.next()?.parse().ok()?;
     let pid = parts.next()?.parse().ok()?;
     Some((role, nanos, pid))
@@ -247,7 +247,7 @@ impl Rendezvous {
                 }
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.sort_by_key(|a| a.0);
         Ok(found.into_iter().map(|(_, w)| w).collect())
     }
 

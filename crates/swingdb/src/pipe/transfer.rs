@@ -281,7 +281,7 @@ impl StreamSink {
     /// Ends the stream; its rows and the CRC-32 of its bytes (0 without verify).
     pub fn close(mut self) -> Result<(u64, u32)> {
         self.writer.finish().map_err(|e| self.failed(e))?;
-        let buffered = self.writer.into_inner().map_err(|e| Error::from(e))?;
+        let buffered = self.writer.into_inner().map_err(Error::from)?;
         let counted = buffered.into_inner().map_err(|e| wire::lost(&self.name, "importer", e.into_error()))?;
         Ok((self.rows, counted.crc.map_or(0, |c| c.finalize())))
     }
@@ -398,7 +398,7 @@ impl Receiver {
                             )));
                         }
                         let batch = datafusion::arrow::compute::concat_batches(rows.schema(), rows.batches())?;
-                        crate::storage::inline::inline_segment(target.new_inline_name()?, batch)?
+                        crate::storage::inline_segment::inline_segment(target.new_inline_name()?, batch)?
                     }
                     None => {
                         let to = target.new_segment_path()?;

@@ -5,7 +5,7 @@
 //! table, the condition and the row's values. NULL passes, as in SQL.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::storage::keys::describe_row;
+use crate::storage::key_columns::describe_row;
 use crate::storage::{SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::DataType;

@@ -48,11 +48,10 @@ pub async fn order_joins(plan: LogicalPlan, session: &dyn Session) -> Result<Log
     }
     let mut estimates = HashMap::new();
     for input in inputs {
-        if !estimates.contains_key(&input) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = estimates.entry(input.clone()) {
             // An input that cannot be estimated keeps its tree's order; it
             // never fails the query.
-            let estimate = estimate(&input, session).await.unwrap_or(None);
-            estimates.insert(input, estimate);
+            slot.insert(estimate(&input, session).await.unwrap_or(None));
         }
     }
     reorder(plan, &estimates)

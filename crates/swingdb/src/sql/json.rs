@@ -195,23 +195,6 @@ impl ExprPlanner for JsonOperators {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_walk_objects_and_arrays() {
-        let doc: Value = serde_json::from_str(r#"{"a": {"b c": [10, {"d": "x"}]}, "n": null}"#).unwrap();
-        let at = |p: &str| walk(&doc, &parse_path(p).unwrap()).map(|v| v.to_string());
-        assert_eq!(at("$.a[\"b c\"][0]").as_deref(), Some("10"));
-        assert_eq!(at("$.a['b c'][-1].d").as_deref(), Some("\"x\""));
-        assert_eq!(at("a").as_deref(), Some(r#"{"b c":[10,{"d":"x"}]}"#));
-        assert_eq!(at("$.missing"), None);
-        assert_eq!(at("$.a[\"b c\"][5]"), None);
-        assert!(parse_path("$x").is_none());
-    }
-}
-
 /// `j ->> 'k' = 'v'` as `(j ->> 'k') = 'v'`, as PostgreSQL and DuckDB read
 /// it: the parser binds `->`/`->>` looser than comparisons.
 fn bind_arrows_tighter(e: &mut datafusion::sql::sqlparser::ast::Expr) {
@@ -273,4 +256,21 @@ pub fn json_as_text(statement: &mut datafusion::sql::parser::Statement) {
         bind_arrows_tighter(e);
         std::ops::ControlFlow::<()>::Continue(())
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_walk_objects_and_arrays() {
+        let doc: Value = serde_json::from_str(r#"{"a": {"b c": [10, {"d": "x"}]}, "n": null}"#).unwrap();
+        let at = |p: &str| walk(&doc, &parse_path(p).unwrap()).map(|v| v.to_string());
+        assert_eq!(at("$.a[\"b c\"][0]").as_deref(), Some("10"));
+        assert_eq!(at("$.a['b c'][-1].d").as_deref(), Some("\"x\""));
+        assert_eq!(at("a").as_deref(), Some(r#"{"b c":[10,{"d":"x"}]}"#));
+        assert_eq!(at("$.missing"), None);
+        assert_eq!(at("$.a[\"b c\"][5]"), None);
+        assert!(parse_path("$x").is_none());
+    }
 }

@@ -108,7 +108,7 @@ fn recompute() -> ReplaceChildrenOptions {
 /// Skips the batch-coalescing operators on top of `plan`.
 fn under_coalescing(mut plan: &Arc<dyn ExecutionPlan>) -> &Arc<dyn ExecutionPlan> {
     while plan.name() == "CoalesceBatchesExec" {
-        plan = &plan.children()[0];
+        plan = plan.children()[0];
     }
     plan
 }
@@ -130,7 +130,7 @@ fn one_step(plan: &Arc<dyn ExecutionPlan>) -> Result<Option<(AggregateExec, bool
     if !fits {
         return Ok(None);
     }
-    let Some(first) = under_coalescing(&exchange.children()[0]).downcast_ref::<AggregateExec>() else {
+    let Some(first) = under_coalescing(exchange.children()[0]).downcast_ref::<AggregateExec>() else {
         return Ok(None);
     };
     let groups = first.group_expr();

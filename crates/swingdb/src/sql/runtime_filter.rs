@@ -288,7 +288,10 @@ mod tests {
         )
         .unwrap();
         let condition = binary(k, Operator::GtEq, lit(60000i64), &schema).unwrap();
-        assert_eq!(rows(filtered(scan(batches.clone()), &[keys.clone()], Some(&condition))).await, [1, 1, 1, 1]);
+        assert_eq!(
+            rows(filtered(scan(batches.clone()), std::slice::from_ref(&keys), Some(&condition))).await,
+            [1, 1, 1, 1]
+        );
         assert_eq!(rows(filtered(scan(batches), &[keys], None)).await, [60001, 60001, 65536, 65536]);
     }
 }

@@ -172,7 +172,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     for aggregate in super::dialect::aggregates::functions() {
         ctx.register_udaf(aggregate);
     }
-    for function in super::dialect::sequences::functions(&own, tables.clone(), store.dir().clone()) {
+    for function in super::dialect::sequence_values::functions(&own, tables.clone(), store.dir().clone()) {
         ctx.register_udf(function);
     }
     let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));

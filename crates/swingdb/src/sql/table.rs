@@ -359,7 +359,7 @@ fn short_tail(rows: usize, batch_size: usize) -> Option<(usize, usize)> {
     }
     // Two slices of (batch + remainder) rows are over half a batch each unless
     // the remainder is one row of an even batch size: then three of 2 batches + 1.
-    if remainder == 1 && batch_size % 2 == 0 && rows > 2 * batch_size {
+    if remainder == 1 && batch_size.is_multiple_of(2) && rows > 2 * batch_size {
         return Some((2 * batch_size + 1, 3));
     }
     Some((batch_size + remainder, 2))

@@ -10,7 +10,6 @@
 //! error within one batch's work, so cancelled work does not keep running
 //! on the engine's threads after the caller has moved on.
 
-use crate::api::interrupt::Run;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{DataFusionError, Result};
@@ -22,8 +21,44 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
 use datafusion::physical_plan::{StatisticsArgs, StatisticsContext};
 use futures::StreamExt;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// One statement's shared state: whether it is cancelled (its plans watch
+/// the flag, see [`watch_plan`]) and what its scans have read.
+#[derive(Debug)]
+pub struct Run {
+    /// Raised when the statement is cancelled.
+    pub cancelled: AtomicBool,
+    /// Rows the scans read so far.
+    pub rows: std::sync::atomic::AtomicU64,
+    /// Bytes of those rows.
+    pub bytes: std::sync::atomic::AtomicU64,
+    /// Rows the scans read in all (those that know it).
+    pub total: std::sync::atomic::AtomicU64,
+    /// Some scan does not know its size.
+    pub unknown_size: AtomicBool,
+    /// When the statement started.
+    pub started: Instant,
+    /// When progress was last shown, if it was.
+    pub shown: Mutex<Option<Instant>>,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Self {
+            cancelled: AtomicBool::new(false),
+            rows: Default::default(),
+            bytes: Default::default(),
+            total: Default::default(),
+            unknown_size: AtomicBool::new(false),
+            started: Instant::now(),
+            shown: Mutex::new(None),
+        }
+    }
+}
 
 /// `plan` with every operator wrapped in a [`Watched`] of statement `run`;
 /// `EXPLAIN ANALYZE` as it is (it prints the plan it ran).

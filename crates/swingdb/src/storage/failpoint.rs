@@ -125,9 +125,7 @@ mod imp {
         if percent >= 100 {
             return true;
         }
-        let mut byte = [0u8; 4];
-        let _ = std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom").expect("urandom"), &mut byte);
-        u32::from_le_bytes(byte) % 100 < percent
+        getrandom::u32().expect("random numbers") % 100 < percent
     }
 
     pub fn set(name: &str, action: &str) {

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{self, Read};
+use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -172,11 +172,11 @@ pub fn byte_locked_elsewhere(file: &File, byte: u64) -> io::Result<bool> {
     Ok(lock.l_type != libc::F_UNLCK as libc::c_short)
 }
 
-/// 16 random hex digits (from /dev/urandom; the clock and pid if it cannot be read):
-/// ids of leases and of private directories.
+/// 16 random hex digits (from the system's generator; the clock and pid if it
+/// cannot be read): ids of leases and of private directories.
 pub fn random_id() -> String {
     let mut bytes = [0u8; 8];
-    if File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes)).is_err() {
+    if getrandom::fill(&mut bytes).is_err() {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         bytes = (t.as_nanos() as u64 ^ ((std::process::id() as u64) << 32)).to_le_bytes();
     }

@@ -12,7 +12,8 @@
 //! second of the two to commit gets a ConflictError and, retried, sees the
 //! other's change.
 
-use super::keys::{check_keys, describe_row, KeyColumns, KeyIndexes};
+use super::key_columns::{describe_row, KeyColumns};
+use super::keys::{check_keys, KeyIndexes};
 use super::{ForeignKey, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::arrow::array::ArrayRef;

@@ -26,7 +26,7 @@
 //! yet; that costs a rebuild, never a wrong answer. Runs are not fsynced: a
 //! run torn by a crash fails its checksum and is rebuilt.
 
-use super::keys::KeyColumns;
+use super::key_columns::KeyColumns;
 use super::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use crate::error::Result;
 use memmap2::Mmap;

@@ -7,6 +7,7 @@
 use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
 use super::sequence::Sequence;
+use super::stats::ColumnStats;
 use crate::error::{Error, Result};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
@@ -41,23 +42,6 @@ pub const PLAIN_FORMAT_VERSION: u32 = 2;
 
 /// The first format version whose manifests must carry a checksum.
 const CHECKSUMMED_SINCE: u32 = 2;
-
-/// Minimum and maximum of one column in one segment, as text in the column's own
-/// type (cast back on use), its NULL count and a sketch of its distinct values.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ColumnStats {
-    /// Smallest non-NULL value, if known.
-    pub min: Option<String>,
-    /// Largest non-NULL value, if known.
-    pub max: Option<String>,
-    /// Number of NULLs.
-    pub nulls: u64,
-    /// Its distinct non-NULL values, for types that have a sketch. Absent in
-    /// manifests written before sketches, and for segments holding no value of
-    /// the column (all NULL, or written before the column was added).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub distinct: Option<DistinctSketch>,
-}
 
 /// One immutable Arrow IPC file holding some rows of one table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -265,7 +265,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
     }
     let columns = found.fields().len();
     let stats = (0..columns)
-        .map(|c| super::segment_write::column_stats(&batches.iter().map(|b| b.column(c).clone()).collect::<Vec<_>>()))
+        .map(|c| super::stats::column_stats(&batches.iter().map(|b| b.column(c).clone()).collect::<Vec<_>>()))
         .collect::<Result<Vec<_>>>()?;
     Ok(SegmentMeta {
         file: name.to_string(),

@@ -17,16 +17,14 @@
 //! Types whose buffers are not laid out flat (nested, dictionaries, views)
 //! are concatenated and written by arrow-rs's writer.
 
-use super::distinct::{le_word, DistinctSketch};
 use super::files::create_private_file;
-use super::manifest::{ColumnStats, SegmentMeta};
+use super::manifest::SegmentMeta;
 use super::segment::{written_checksums, ALIGNMENT};
+use super::stats::column_stats;
 use crate::error::{Error, Result};
-use datafusion::arrow::array::{
-    Array, ArrayData, ArrayRef, AsArray, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch, StringArray,
-};
+use datafusion::arrow::array::{Array, ArrayData, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
-use datafusion::arrow::compute::{cast, concat_batches};
+use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::arrow::ipc::convert::IpcSchemaEncoder;
@@ -34,8 +32,6 @@ use datafusion::arrow::ipc::writer::{write_message, DictionaryTracker, FileWrite
 use datafusion::arrow::ipc::{
     Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder,
 };
-use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
-use datafusion::logical_expr::Accumulator;
 use flatbuffers::FlatBufferBuilder;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -45,9 +41,6 @@ use std::path::Path;
 /// Segments of fewer rows compute their statistics before writing rather than
 /// on a thread of their own, whose start would cost more than it saves.
 const PARALLEL_STATS_ROWS: usize = 1 << 16;
-
-/// Longest string value kept as a min/max statistic; longer ones are not recorded.
-const MAX_STAT_LEN: usize = 64;
 
 /// Bytes a [`SegmentFileWriter`] hands the kernel at once, and after which it
 /// asks the kernel to start writing them to disk.
@@ -122,107 +115,6 @@ impl Write for SegmentFileWriter {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
-    }
-}
-
-fn has_stats(dt: &DataType) -> bool {
-    dt.is_numeric()
-        || dt.is_temporal()
-        || matches!(dt, DataType::Boolean | DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
-}
-
-fn scalar_text(value: datafusion::scalar::ScalarValue) -> Result<Option<String>> {
-    if value.is_null() {
-        return Ok(None);
-    }
-    let array = value.to_array()?;
-    let text = cast(&array, &DataType::Utf8)?;
-    let text = text.as_any().downcast_ref::<StringArray>().expect("cast to Utf8");
-    Ok(stat_text(text.value(0)))
-}
-
-/// `s` as a stored min/max, unless it is too long to keep.
-fn stat_text(s: &str) -> Option<String> {
-    (s.len() <= MAX_STAT_LEN).then(|| s.to_string())
-}
-
-/// Min / max / null count / distinct-value sketch of one column, given as the
-/// pieces it is stored from (one or more arrays of one type).
-pub fn column_stats(pieces: &[ArrayRef]) -> Result<ColumnStats> {
-    let nulls = pieces.iter().map(|p| p.null_count() as u64).sum::<u64>();
-    let rows = pieces.iter().map(|p| p.len() as u64).sum::<u64>();
-    let Some(first) = pieces.first() else { return Ok(ColumnStats { min: None, max: None, nulls, distinct: None }) };
-    if !has_stats(first.data_type()) || nulls == rows {
-        return Ok(ColumnStats { min: None, max: None, nulls, distinct: None });
-    }
-    let mut distinct = DistinctSketch::of(first);
-    for piece in &pieces[1..] {
-        distinct = distinct.zip(DistinctSketch::of(piece)).map(|(a, b)| a.merged(&b));
-    }
-    let (min, max) = match first.data_type() {
-        DataType::Utf8 => {
-            string_extremes::<i32>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max)))
-        }
-        DataType::LargeUtf8 => {
-            string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max)))
-        }
-        data_type => {
-            let mut min = MinAccumulator::try_new(data_type)?;
-            let mut max = MaxAccumulator::try_new(data_type)?;
-            for piece in pieces {
-                min.update_batch(std::slice::from_ref(piece))?;
-                max.update_batch(std::slice::from_ref(piece))?;
-            }
-            (scalar_text(min.evaluate()?)?, scalar_text(max.evaluate()?)?)
-        }
-    };
-    Ok(ColumnStats { min, max, nulls, distinct })
-}
-
-/// The least and greatest non-NULL strings of `pieces` (bytewise, as SQL
-/// compares them), in one pass. Most comparisons are decided by the first 8
-/// bytes read as one number; only ties compare the strings (DataFusion's
-/// accumulators called memcmp for every value, twice: one pass for each bound).
-fn string_extremes<O: OffsetSizeTrait>(pieces: &[ArrayRef]) -> Option<(&str, &str)> {
-    let mut extremes = None;
-    for piece in pieces {
-        let strings = piece.as_string::<O>();
-        if strings.null_count() == 0 {
-            let values = strings.value_data();
-            strings
-                .value_offsets()
-                .windows(2)
-                .for_each(|w| widen(&mut extremes, &values[w[0].as_usize()..w[1].as_usize()]));
-        } else {
-            strings.iter().flatten().for_each(|s| widen(&mut extremes, s.as_bytes()));
-        }
-    }
-    let ((_, min), (_, max)) = extremes?;
-    Some((std::str::from_utf8(min).ok()?, std::str::from_utf8(max).ok()?))
-}
-
-/// A byte string and its first 8 bytes as one number (big-endian,
-/// zero-padded): a < b whenever key(a) < key(b).
-type Keyed<'a> = (u64, &'a [u8]);
-
-/// Makes the least and greatest strings so far (`extremes`) include `s`.
-fn widen<'a>(extremes: &mut Option<(Keyed<'a>, Keyed<'a>)>, s: &'a [u8]) {
-    // With equal keys, strings of at most 8 bytes differ only in trailing NUL
-    // bytes, so the shorter is the lesser.
-    let less = |(ka, a): Keyed, (kb, b): Keyed| {
-        ka < kb || (ka == kb && if a.len().max(b.len()) <= 8 { a.len() < b.len() } else { a < b })
-    };
-    let this = (le_word(&s[..s.len().min(8)]).swap_bytes(), s);
-    match extremes {
-        None => *extremes = Some((this, this)),
-        Some((min, max)) => {
-            if less(this, *min) {
-                *min = this;
-            }
-            if less(*max, this) {
-                *max = this;
-            }
-        }
     }
 }
 
@@ -673,25 +565,6 @@ mod tests {
         let path = dir.path().join("t.arrow");
         let whole_meta = write_segment(&path, &schema, &[whole]).unwrap();
         assert_eq!(whole_meta.column_crc32, meta.column_crc32);
-    }
-
-    #[test]
-    fn string_bounds_are_the_bytewise_least_and_greatest_values() {
-        let values = ["b", "a\0", "a", "", "abcdefgh", "abcdefgh\0", "abcdefghi", "abcdefgg~", "zz", "z", "é", "ė"];
-        let pieces: Vec<ArrayRef> =
-            values.chunks(5).map(|c| Arc::new(StringArray::from(c.to_vec())) as ArrayRef).collect();
-        let (min, max) = (values.iter().min().unwrap(), values.iter().max().unwrap());
-        assert_eq!(string_extremes::<i32>(&pieces), Some((*min, *max)));
-        let mut reversed: Vec<&str> = values.to_vec();
-        reversed.reverse();
-        assert_eq!(string_extremes::<i32>(&[Arc::new(StringArray::from(reversed)) as ArrayRef]), Some((*min, *max)));
-        for (i, a) in values.iter().enumerate() {
-            for b in &values[i..] {
-                let one: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![Some(*a), None, Some(*b)]))];
-                assert_eq!(string_extremes::<i32>(&one), Some((*a.min(b), *a.max(b))), "{a:?} {b:?}");
-            }
-        }
-        assert_eq!(string_extremes::<i32>(&[Arc::new(StringArray::from(vec![None::<&str>])) as ArrayRef]), None);
     }
 
     #[test]

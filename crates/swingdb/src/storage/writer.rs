@@ -3,7 +3,8 @@
 
 use super::ascending::CLUSTER_ORDER;
 use super::dir::DbDir;
-use super::inline::{inline_segment, INLINE_MAX_BYTES};
+use super::inline::INLINE_MAX_BYTES;
+use super::inline_segment::inline_segment;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment_write::write_segment;
 use super::store::SegmentStore;

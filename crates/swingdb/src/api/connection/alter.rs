@@ -2,7 +2,7 @@
 //! changing a column's type, NOT NULL and DEFAULT.
 //!
 //! Adding and dropping columns rewrites no segment: the table's columns get
-//! ids and each segment says which it holds (see [`crate::storage::ColumnIds`]),
+//! ids and each segment says which it holds (see [`crate::storage::manifest::ColumnIds`]),
 //! so an added column reads as its DEFAULT (evaluated once, as PostgreSQL
 //! does for a non-volatile default) in the rows it did not exist for. A
 //! volatile DEFAULT (`random()`) and a type change rewrite the table's rows.

@@ -18,7 +18,7 @@ use super::{object_name, Connection, SCHEMA};
 use crate::api::result::QueryResult;
 use crate::error::Result;
 use crate::sql::parse::{identifier, parse};
-use crate::storage::inline::inline_segment;
+use crate::storage::inline_segment::inline_segment;
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::common::ScalarValue;

@@ -17,9 +17,9 @@
 //! joined into one array per column).
 
 use super::off_thread_buffered;
-use crate::api::interrupt::Run;
 use crate::error::Result;
 use crate::sql::watch::watch_plan;
+use crate::sql::watch::Run;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::datasource::physical_plan::{FileGroup, FileGroupPartitioner, FileScanConfig, FileScanConfigBuilder};
 use datafusion::datasource::source::DataSourceExec;

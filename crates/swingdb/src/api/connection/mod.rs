@@ -44,7 +44,7 @@ use crate::sql::types::sql_name;
 use crate::sql::watch::watch_plan;
 use crate::sql::{Attached, Databases, Registered, Tables, CATALOG, SCHEMA};
 use crate::storage::foreign_keys::{check_foreign_keys, referencing};
-use crate::storage::inline::grow_tail;
+use crate::storage::inline_segment::grow_tail;
 use crate::storage::keys::{check_keys, KeyIndexes};
 use crate::storage::{Manifest, SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};

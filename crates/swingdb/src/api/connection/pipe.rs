@@ -16,6 +16,7 @@ use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, Partitioning};
 use futures::StreamExt;
+use std::path::Path;
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -87,6 +88,16 @@ impl Connection {
             })
         })?;
         Ok(result.rows_affected().unwrap_or(0))
+    }
+
+    /// Writes the rows of pipe `url` as CSV into a FIFO it makes at `path`,
+    /// for a program that can only read files (see `swingdb pipe fifo-out`).
+    /// Returns the rows.
+    pub fn fifo_out(&self, url: &PipeUrl, path: &Path) -> Result<u64> {
+        crate::pipe::fifo::fifo_out(url, path, || {
+            let mut result = self.pipe_reader(url)?;
+            Ok(std::iter::from_fn(move || result.next_batch().transpose()))
+        })
     }
 
     /// The rows of the pipe `url` as a streaming result (read once).

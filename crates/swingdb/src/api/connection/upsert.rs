@@ -14,7 +14,7 @@ use super::{conform, not_null_violation, u64_values, Connection};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::identifier;
-use crate::storage::keys::KeyColumns;
+use crate::storage::key_columns::KeyColumns;
 use crate::storage::TableMeta;
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
 use datafusion::arrow::compute::filter_record_batch;
@@ -31,8 +31,10 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-/// What to do with a row whose key is already in the table.
+/// What to do with a row whose key is already in the table. (One per
+/// statement: its size does not matter.)
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Action {
     /// Keep the existing row (`DO NOTHING`, `OR IGNORE`).
     Ignore,

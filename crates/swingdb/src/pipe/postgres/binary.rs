@@ -339,7 +339,7 @@ fn be<const N: usize>(column: &str, v: &[u8]) -> Result<[u8; N]> {
     v.try_into().map_err(|_| bad(column, format!("a value of {} bytes where {N} were expected", v.len())))
 }
 
-fn downcast<'a, T: 'static>(builder: &'a mut dyn ArrayBuilder) -> &'a mut T {
+fn downcast<T: 'static>(builder: &mut dyn ArrayBuilder) -> &mut T {
     builder.as_any_mut().downcast_mut::<T>().expect("builder matches its kind")
 }
 
@@ -652,7 +652,7 @@ mod tests {
                 Some(0),
                 Some(1),
                 Some(-12_345_678),
-                Some(10_000_00),
+                Some(1_000_000),
                 None,
                 Some(i128::from(i64::MAX) * 1000),
                 Some(5),

@@ -57,24 +57,18 @@ impl std::fmt::Debug for PgUrl {
     }
 }
 
+/// `text` with its percent-escapes decoded; an escape without two hex digits
+/// is an error (a lenient decoder would pass it on as text).
 fn percent_decode(text: &str) -> Result<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-            let value = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(|| {
-                Error::programming(format!("bad percent-escape '%{}' in a PostgreSQL URL", hex.unwrap_or("")))
-            })?;
-            out.push(value);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
+    for (i, _) in text.match_indices('%') {
+        let hex = text.get(i + 1..i + 3);
+        if !hex.is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit())) {
+            let shown: String = text[i + 1..].chars().take(2).collect();
+            return Err(Error::programming(format!("bad percent-escape '%{shown}' in a PostgreSQL URL")));
         }
     }
-    String::from_utf8(out).map_err(|_| Error::programming("a PostgreSQL URL parameter is not UTF-8"))
+    let decoded = percent_encoding::percent_decode_str(text).decode_utf8();
+    Ok(decoded.map_err(|_| Error::programming("a PostgreSQL URL parameter is not UTF-8"))?.into_owned())
 }
 
 impl PgUrl {
@@ -462,4 +456,20 @@ pub async fn write(url: &PgUrl, schema: &SchemaRef, mut stream: SendableRecordBa
         return Err(Error::operational(format!("{}: {rows} rows were sent but PostgreSQL stored {copied}", url.shown)));
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_parameters_are_percent_decoded_and_bad_escapes_refused() {
+        assert_eq!(percent_decode("select%20*%20from%20%22T%22").unwrap(), "select * from \"T\"");
+        assert_eq!(percent_decode("caf%C3%A9").unwrap(), "café");
+        for bad in ["a%2", "a%zz", "%", "%é1"] {
+            let err = percent_decode(bad).unwrap_err().to_string();
+            assert!(err.contains("bad percent-escape"), "{bad}: {err}");
+        }
+        assert!(percent_decode("%FF").unwrap_err().to_string().contains("not UTF-8"));
+    }
 }

@@ -6,7 +6,7 @@
 //! before it is planned. A scalar body reads its parameters only (and
 //! tables in subqueries), as in DuckDB.
 
-use super::text::{is_word, Tokens};
+use super::tokens::{is_word, Tokens};
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{

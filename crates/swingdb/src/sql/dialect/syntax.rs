@@ -153,7 +153,7 @@ fn order_by_all(query: &mut Query) -> Result<()> {
     if ident.quote_style.is_some() || !ident.value.eq_ignore_ascii_case("all") {
         return Ok(());
     }
-    let options = options.clone();
+    let options = *options;
     let columns = match query.body.as_ref() {
         SetExpr::Select(select) if select.projection.iter().any(|item| matches!(item, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..))) => None,
         SetExpr::Select(select) => Some(select.projection.len()),
@@ -169,7 +169,7 @@ fn order_by_all(query: &mut Query) -> Result<()> {
             (1..=n)
                 .map(|i| OrderByExpr {
                     expr: Expr::value(Value::Number(i.to_string(), false)),
-                    options: options.clone(),
+                    options,
                     with_fill: None,
                 })
                 .collect(),

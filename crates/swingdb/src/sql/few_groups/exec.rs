@@ -4,7 +4,6 @@
 
 use super::dense::DenseKeys;
 use super::keys::FewGroupValues;
-use super::Strategy;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{and, filter, filter_record_batch, prep_null_mask_filter};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -31,6 +30,15 @@ use datafusion::physical_plan::{
 };
 use futures::StreamExt;
 use std::sync::Arc;
+
+/// How [`FewGroupsAggregateExec`] gives rows group ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// [`FewGroupValues`]: the grouping columns' values are few.
+    Few,
+    /// [`DenseKeys`] over keys the statistics put in `min..=max`.
+    Dense { min: i64, max: i64 },
+}
 
 /// Does what the [`AggregateExec`] it replaces does (same input, output
 /// schema, partitioning and mode), computing group ids with

@@ -29,7 +29,7 @@ mod dense;
 mod exec;
 mod keys;
 
-pub use exec::FewGroupsAggregateExec;
+pub use exec::{FewGroupsAggregateExec, Strategy};
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::config::ConfigOptions;
@@ -74,15 +74,6 @@ impl PhysicalOptimizerRule for FewGroupsAggregation {
     fn schema_check(&self) -> bool {
         true
     }
-}
-
-/// How [`FewGroupsAggregateExec`] gives rows group ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Strategy {
-    /// [`keys::FewGroupValues`]: the grouping columns' values are few.
-    Few,
-    /// [`dense::DenseKeys`] over keys the statistics put in `min..=max`.
-    Dense { min: i64, max: i64 },
 }
 
 /// How `aggregate` is to be computed by [`FewGroupsAggregateExec`], if it

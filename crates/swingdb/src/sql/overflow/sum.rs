@@ -177,7 +177,7 @@ impl Finish {
     }
 
     fn out_of_range(&self, total: i128) -> datafusion::error::DataFusionError {
-        let sql_type = super::sql_name(&self.output);
+        let sql_type = crate::sql::types::sql_name(&self.output);
         let shown = ScalarValue::Decimal128(Some(total), 38, self.scale);
         Error::data(format!(
             "{} is out of range for {sql_type}: the total is {shown}; aggregate a wider type, e.g. CAST(... AS DECIMAL(38,{}))",
@@ -227,7 +227,7 @@ impl Finish {
     /// The error for a running total beyond even 128 bits (DECIMAL(38,s)
     /// inputs only: integers would need 2^64 rows).
     fn overflow(&self) -> datafusion::error::DataFusionError {
-        Error::data(format!("{} is out of range for {}", self.name, super::sql_name(&self.output))).into()
+        Error::data(format!("{} is out of range for {}", self.name, crate::sql::types::sql_name(&self.output))).into()
     }
 }
 

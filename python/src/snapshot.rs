@@ -1,0 +1,50 @@
+//! Snapshots shared between processes: attach, list, discard.
+
+use crate::connection::*;
+use crate::errors::*;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swingdb::OpenOptions;
+
+pub(crate) fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::SnapshotInfo) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &info.name)?;
+    d.set_item("path", info.path.display().to_string())?;
+    d.set_item("persist", info.persist)?;
+    d.set_item("pid", info.pid)?;
+    d.set_item("source", &info.source)?;
+    d.set_item("tables", info.tables.clone())?;
+    d.set_item("rows", info.rows)?;
+    d.set_item("bytes", info.bytes)?;
+    d.set_item("created", info.created)?;
+    d.set_item("attached", info.attached)?;
+    d.set_item("damaged", &info.damaged)?;
+    Ok(d)
+}
+
+/// Attaches snapshot `name` as a new private database of this process.
+#[pyfunction]
+#[pyo3(signature = (name, verify_checksums=true, external_access=true))]
+pub(crate) fn attach(
+    py: Python<'_>,
+    name: String,
+    verify_checksums: bool,
+    external_access: bool,
+) -> PyResult<PyDatabase> {
+    let options = OpenOptions { read_only: false, create: false, verify_checksums, external_access };
+    let db = engine(py, || swingdb::Database::attach(&name, options))?;
+    Ok(PyDatabase { db })
+}
+
+/// The snapshots of this user that can be attached.
+#[pyfunction]
+pub(crate) fn snapshots(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    let list = engine(py, swingdb::Database::snapshots)?;
+    list.iter().map(|info| snapshot_dict(py, info)).collect()
+}
+
+/// Removes snapshot `name`; databases attached from it keep what they have.
+#[pyfunction]
+pub(crate) fn discard(py: Python<'_>, name: String) -> PyResult<()> {
+    engine(py, || swingdb::Database::discard(&name))
+}
