@@ -5,6 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use swingdb::arrow::array::{make_array, ArrayRef};
 use swingdb::arrow::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use swingdb::arrow::ffi_stream::ArrowArrayStreamReader;
+
+use crate::errors::{DataError, ProgrammingError};
 
 /// `array` as a pyarrow array sharing its buffers.
 pub fn to_pyarrow<'py>(py: Python<'py>, array: &ArrayRef) -> PyResult<Bound<'py, PyAny>> {
@@ -34,4 +37,19 @@ pub fn from_pyarrow(answer: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
     }
     .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     Ok(make_array(data))
+}
+
+/// The Arrow C stream of `data` (an object with `__arrow_c_stream__`), moved
+/// out of its capsule; a stream that cannot be read is a `DataError` saying
+/// "cannot {what}: ...".
+pub fn stream_reader(data: &Bound<'_, PyAny>, what: &str) -> PyResult<ArrowArrayStreamReader> {
+    let capsule = data.call_method0("__arrow_c_stream__")?;
+    let capsule = capsule
+        .cast::<PyCapsule>()
+        .map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
+    let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+    // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
+    // moves it out and leaves a released stream behind for the capsule to drop.
+    unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
+        .map_err(|e| DataError::new_err(format!("cannot {what}: {e}")))
 }

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::RecordBatchReader;
 use swingdb::arrow::datatypes::SchemaRef;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
-use swingdb::arrow::ffi_stream::ArrowArrayStreamReader;
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::OpenOptions;
 
@@ -21,15 +20,7 @@ pub(crate) fn import_stream(
     name: &str,
     data: &Bound<'_, PyAny>,
 ) -> PyResult<(SchemaRef, Vec<RecordBatch>)> {
-    let capsule = data.call_method0("__arrow_c_stream__")?;
-    let capsule = capsule
-        .cast::<PyCapsule>()
-        .map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
-    let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
-    // SAFETY: the capsule holds an ArrowArrayStream (checked by name); from_raw
-    // moves it out and leaves a released stream behind for the capsule to drop.
-    let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
-        .map_err(|e| DataError::new_err(format!("cannot import '{name}' as Arrow data: {e}")))?;
+    let reader = crate::arrow_py::stream_reader(data, &format!("import '{name}' as Arrow data"))?;
     let schema = reader.schema();
     let batches = py
         .detach(|| reader.collect::<Result<Vec<_>, _>>())

@@ -6,7 +6,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use std::sync::{Arc, Mutex};
 use swingdb::arrow::ffi::FFI_ArrowSchema;
-use swingdb::arrow::ffi_stream::ArrowArrayStreamReader;
 
 /// A pipe URL from a name or `db://` URL plus keyword options.
 pub(crate) fn pipe_url(url: &str, options: Vec<(String, String)>) -> PyResult<swingdb::PipeUrl> {
@@ -62,14 +61,7 @@ impl PyPipeWriter {
 
     /// Sends every batch of `data` (with `__arrow_c_stream__`) as it is read.
     fn write(&self, py: Python<'_>, data: Bound<'_, PyAny>) -> PyResult<u64> {
-        let capsule = data.call_method0("__arrow_c_stream__")?;
-        let capsule = capsule
-            .cast::<PyCapsule>()
-            .map_err(|_| ProgrammingError::new_err("__arrow_c_stream__ did not return a capsule"))?;
-        let raw = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
-        // SAFETY: as in import_stream.
-        let reader = unsafe { ArrowArrayStreamReader::from_raw(raw.as_ptr().cast()) }
-            .map_err(|e| DataError::new_err(format!("cannot read the data as Arrow: {e}")))?;
+        let reader = crate::arrow_py::stream_reader(&data, "read the data as Arrow")?;
         py.detach(|| {
             let mut guard = self.writer.lock().unwrap();
             let writer = guard.as_mut().ok_or_else(|| ProgrammingError::new_err("this pipe writer is closed"))?;

@@ -41,19 +41,29 @@ impl std::fmt::Debug for QueryResult {
 }
 
 impl QueryResult {
-    /// A result without rows or columns (DDL, transaction control).
-    pub(crate) fn empty() -> Self {
+    /// A result of `schema` that streams `stream` after the batches `ready`.
+    fn new(
+        schema: SchemaRef,
+        stream: Option<SendableRecordBatchStream>,
+        ready: Vec<RecordBatch>,
+        rows_affected: Option<u64>,
+    ) -> Self {
         Self {
-            schema: Arc::new(Schema::empty()),
-            stream: None,
-            ready: Vec::new().into_iter(),
+            schema,
+            stream,
+            ready: ready.into_iter(),
             run: Vec::new(),
-            rows_affected: None,
+            rows_affected,
             gather: false,
             held: None,
             interrupt: Interrupt::default(),
             sql: None,
         }
+    }
+
+    /// A result without rows or columns (DDL, transaction control).
+    pub(crate) fn empty() -> Self {
+        Self::new(Arc::new(Schema::empty()), None, Vec::new(), None)
     }
 
     /// A result of a DML statement: one row, one `count` column.
@@ -61,47 +71,17 @@ impl QueryResult {
         let schema = Arc::new(Schema::new(vec![Field::new("count", DataType::UInt64, false)]));
         let batch =
             RecordBatch::try_new(schema.clone(), vec![Arc::new(UInt64Array::from(vec![n]))]).expect("count batch");
-        Self {
-            schema,
-            stream: None,
-            ready: vec![batch].into_iter(),
-            run: Vec::new(),
-            rows_affected: Some(n),
-            gather: false,
-            held: None,
-            interrupt: Interrupt::default(),
-            sql: None,
-        }
+        Self::new(schema, None, vec![batch], Some(n))
     }
 
     /// A result of rows computed already.
     pub(crate) fn rows(batch: RecordBatch) -> Self {
-        Self {
-            schema: batch.schema(),
-            stream: None,
-            ready: vec![batch].into_iter(),
-            run: Vec::new(),
-            rows_affected: None,
-            gather: false,
-            held: None,
-            interrupt: Interrupt::default(),
-            sql: None,
-        }
+        Self::new(batch.schema(), None, vec![batch], None)
     }
 
     /// A result that streams `stream`.
     pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self {
-            schema: stream.schema(),
-            stream: Some(stream),
-            ready: Vec::new().into_iter(),
-            run: Vec::new(),
-            rows_affected: None,
-            gather: false,
-            held: None,
-            interrupt: Interrupt::default(),
-            sql: None,
-        }
+        Self::new(stream.schema(), Some(stream), Vec::new(), None)
     }
 
     /// This result, whose fetch errors point at their place in `sql` (the

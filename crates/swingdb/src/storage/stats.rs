@@ -1,8 +1,10 @@
 //! Column statistics: what a segment's manifest entry records of each of its
 //! columns (least and greatest value, NULL count, a sketch of the distinct
 //! values), computed from the pieces a segment is written from, and merged
-//! when an inline tail grows. The planner prunes segments and estimates
-//! selectivities from them; they never decide an answer on their own.
+//! when an inline tail grows. Scans skip segments by them and the planner
+//! estimates sizes from them, so a bound must hold for every row of its
+//! segment (a wrong one would skip rows): they are covered by the manifest's
+//! checksum.
 
 use super::distinct::{le_word, DistinctSketch};
 use crate::error::Result;
