@@ -19,6 +19,11 @@ The format is the one SQLite, DuckDB and DataFusion keep their SQL tests in::
     1 x
     2 NULL
 
+A ``plan contains TEXT`` (or ``plan lacks TEXT``) record runs on swingdb
+alone: the ``EXPLAIN`` of its query (logical and physical plan) must
+contain (or must not contain) ``TEXT``; with ``SET disabled_optimizers``
+around it, it shows what an optimizer rule changes.
+
 A query's letters give each column's rendering: ``I`` integer, ``R`` real
 (three decimals), ``T`` text, ``B`` boolean; ``rowsort`` sorts the rendered
 rows before comparing. ``NULL`` is SQL NULL, ``(empty)`` the empty string.
@@ -26,6 +31,11 @@ An error's pattern is a regular expression matched against swingdb's
 ``ClassName: message``; the peers must only fail. ``onlyif ENGINE`` runs a
 record on that engine alone, ``skipif ENGINE`` everywhere but there
 (engines: ``swingdb``, ``sqlite``, ``duckdb``).
+
+Our own runner rather than the ``sqllogictest`` crate: every record runs on
+three engines, DuckDB through its Python package; the crate would need
+``duckdb-rs``, which compiles DuckDB's C++ from source (longer than the rest
+of the build on this 2-core machine), to compare with DuckDB at all.
 """
 
 from __future__ import annotations
@@ -45,10 +55,11 @@ class Record:
     """One statement or query of a file, with where it starts."""
 
     line: int
-    kind: str  # "statement" or "query"
+    kind: str  # "statement", "query" or "plan"
     sql: str
     error: str | None = None  # pattern, when an error is expected
     types: str = ""
+    plan: tuple[str, str] | None = None  # ("contains" | "lacks", text) of a plan record
     rowsort: bool = False
     expected: list[str] = dataclasses.field(default_factory=list)
     skip: set[str] = dataclasses.field(default_factory=set)
@@ -79,9 +90,14 @@ def parse(path: Path) -> list[Record]:
         start = i + 1
         head = line.split(maxsplit=2)
         record = Record(line=start, kind=head[0], sql="", skip=skip, only=only)
-        if head[0] not in ("statement", "query"):
-            raise ValueError(f"{path}:{start}: expected 'statement' or 'query', found {line!r}")
-        if len(head) > 1 and head[1] == "error":
+        if head[0] not in ("statement", "query", "plan"):
+            raise ValueError(f"{path}:{start}: expected 'statement', 'query' or 'plan', found {line!r}")
+        if head[0] == "plan":
+            if len(head) < 3 or head[1] not in ("contains", "lacks"):
+                raise ValueError(f"{path}:{start}: expected 'plan contains TEXT' or 'plan lacks TEXT'")
+            record.plan = (head[1], head[2])
+            record.only = {"swingdb"}
+        elif len(head) > 1 and head[1] == "error":
             record.error = line.split("error", 1)[1].strip()
         elif head[0] == "query":
             record.types = head[1]
@@ -145,6 +161,12 @@ class Engine:
 
 def check(record: Record, engine: Engine) -> str | None:
     """None when ``engine`` answers ``record`` as the file expects, else why not."""
+    if record.plan is not None:
+        word, text = record.plan
+        plan = "\n".join(f"{kind}:\n{step}" for kind, step in engine.run("EXPLAIN " + record.sql))
+        if (text in plan) != (word == "contains"):
+            return f"the plan {'does not contain' if word == 'contains' else 'contains'} {text!r}:\n{plan}"
+        return None
     try:
         rows = engine.run(record.sql)
     except Exception as e:  # every engine's error is an answer here

@@ -3,9 +3,9 @@
 - Layers: every file imports only from its own layer or the layers below
   (storage <- share <- pipe <- sql <- api; the base modules at the top of
   `src/` -- errors, signals, allocation, array helpers -- sit under all of them).
-- No import cycles between files, beyond the ones listed in KNOWN_CYCLES
-  (a ratchet: the list may only shrink; issue 42 removes the rest).
-- No source file over MAX_LINES lines, beyond those in KNOWN_LONG (a ratchet too).
+- No import cycles between files.
+- No source file over MAX_LINES lines (split it by concept; test modules
+  live in their own file, `x/tests.rs` beside `x.rs`).
 
 A file's imports are the `crate::...` and `super::...` paths it names and, in a
 `mod.rs`, the paths into its own child modules; each resolves to the longest
@@ -24,36 +24,6 @@ LAYERS = {"storage": 1, "share": 2, "pipe": 3, "sql": 4, "api": 5}
 TOP = {()}
 
 MAX_LINES = 600
-
-KNOWN_CYCLES = {
-    frozenset(
-        {
-            "api/connection",
-            "api/connection/attach",
-            "api/connection/ddl",
-            "api/connection/dml",
-            "api/connection/export",
-            "api/connection/fast_insert",
-            "api/connection/file_order",
-            "api/connection/plan_cache",
-            "api/connection/summarize",
-            "api/connection/upsert",
-            "api/database",
-            "api/result",
-        }
-    ),
-}
-
-KNOWN_LONG = {
-    "api/connection/mod.rs",
-    "pipe/postgres/binary.rs",
-    "pipe/transfer.rs",
-    "sql/few_groups/keys.rs",
-    "sql/functions.rs",
-    "sql/overflow/sum.rs",
-    "storage/dir.rs",
-    "storage/manifest.rs",
-}
 
 PATH = re.compile(r"\b(crate|super)((?:::(?:super|[A-Za-z_][A-Za-z0-9_]*))+)(::\{)?")
 
@@ -199,17 +169,13 @@ def test_no_file_imports_from_a_layer_above_its_own():
     )
 
 
-def test_no_new_import_cycles_between_files():
-    found = set(cycles(GRAPH))
-    new = [sorted(c) for c in found if not any(c <= known for known in KNOWN_CYCLES)]
-    assert new == [], f"new import cycles between files: {new}"
-    gone = [sorted(k) for k in KNOWN_CYCLES if not any(c & k for c in found)]
-    assert gone == [], f"these cycles are gone: remove them from KNOWN_CYCLES: {gone}"
+def test_no_import_cycles_between_files():
+    found = [sorted(c) for c in cycles(GRAPH)]
+    assert found == [], f"import cycles between files: {found}"
 
 
-def test_no_new_file_over_the_line_limit():
-    long = {
+def test_no_file_over_the_line_limit():
+    long = sorted(
         str(p.relative_to(SRC)) for p in SRC.rglob("*.rs") if len(p.read_text().splitlines()) > MAX_LINES
-    }
-    assert long - KNOWN_LONG == set(), f"split these files (over {MAX_LINES} lines): {sorted(long - KNOWN_LONG)}"
-    assert KNOWN_LONG - long == set(), f"now short enough, remove from KNOWN_LONG: {sorted(KNOWN_LONG - long)}"
+    )
+    assert long == [], f"split these files (over {MAX_LINES} lines): {long}"

@@ -30,3 +30,17 @@ def test_runner_reads_conditions(tmp_path):
     [record] = parse(path)
     assert record.skip == {"sqlite"} and record.only == {"duckdb"} and record.rowsort
     assert record.runs_on("duckdb") and not record.runs_on("swingdb") and not record.runs_on("sqlite")
+
+
+def test_runner_checks_plans(tmp_path):
+    path = tmp_path / "p.slt"
+    path.write_text(
+        "statement ok\nCREATE TABLE t (a INTEGER)\n\n"
+        "plan contains TableScan: t\nSELECT a FROM t\n\n"
+        "plan lacks TableScan: t\nSELECT a FROM t\n"
+    )
+    records = parse(path)
+    assert [r.plan for r in records[1:]] == [("contains", "TableScan: t"), ("lacks", "TableScan: t")]
+    assert all(r.only == {"swingdb"} for r in records[1:])
+    [failure] = run_file(path)
+    assert ":7 [swingdb]" in failure and "contains 'TableScan: t'" in failure, failure

@@ -4,24 +4,16 @@
 //! its progress.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 
-static PRESSED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_sigint(_: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
-    PRESSED.store(true, Ordering::SeqCst);
-}
+static PRESSED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
 /// Routes SIGINT to the running statement instead of ending the process.
+/// (signal-hook's handler only sets the flag, and restarts interrupted
+/// system calls, as the line editor's reads expect.)
 pub fn install() {
-    // SAFETY: the handler only stores to an atomic; sigaction is given a
-    // zeroed, valid struct.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as usize;
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGINT, PRESSED.clone()) {
+        eprintln!("Ctrl-C will end the shell instead of the statement: {e}");
     }
     swingdb::set_signal_check(Box::new(|| PRESSED.swap(false, Ordering::SeqCst)));
 }

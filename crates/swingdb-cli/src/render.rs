@@ -2,6 +2,12 @@
 //! line`. The table modes cut long values, long results (first and last rows,
 //! with how many were left out) and results wider than the terminal (middle
 //! columns, with how many were left out), as DuckDB's shell does.
+//!
+//! The table and box renderers are our own rather than `comfy-table`'s (which
+//! Arrow's pretty printer uses): comfy-table fits a table to the terminal by
+//! wrapping cells, where DuckDB's shell (which our users compare with) leaves
+//! out middle columns and rows and says how many, adds a row of types, and
+//! aligns numbers right; those are most of the code here.
 
 use std::fmt::Write;
 use swingdb::arrow::array::Array;

@@ -7,6 +7,14 @@ use datafusion::error::DataFusionError;
 use std::fmt;
 
 /// What kind of failure happened; decides the Python exception class.
+///
+/// ```edition2024
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// let err = con.execute("SELECT * FROM no_such_table", &[]).unwrap_err();
+/// assert_eq!(err.kind(), swingdb::ErrorKind::Programming);
+/// assert!(err.message().contains("no_such_table"));
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// Bad SQL or API misuse: syntax error, unknown table or column, wrong parameter count.
@@ -30,6 +38,15 @@ pub enum ErrorKind {
 }
 
 /// The error type of the swingdb core.
+///
+/// ```edition2024
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// let err = con.execute("SELECT 9223372036854775807 + 1", &[])
+///     .and_then(|mut r| r.collect_batches())
+///     .unwrap_err();
+/// assert_eq!(err.kind(), swingdb::ErrorKind::Data);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Error {
     kind: ErrorKind,

@@ -56,6 +56,14 @@ const LARGE: usize = 32 << 20;
 /// up in an array of 60M entries (DataFusion's `ArrayMap`, 240 MB, zeroed
 /// for each query): on 4 KiB pages that was 125K page faults a query, half
 /// reading the zero page and half writing it, 20 % of Q3's time.
+///
+/// ```edition2024,standalone_crate
+/// // In a program (not a library) that embeds swingdb:
+/// #[global_allocator]
+/// static ALLOCATOR: swingdb::LargeOnHugePages = swingdb::LargeOnHugePages;
+/// let big = vec![0u8; 8 << 20]; // large: advised onto huge pages
+/// assert_eq!(big.len(), 8 << 20);
+/// ```
 pub struct LargeOnHugePages;
 
 /// Advises huge pages under the `size` bytes at `ptr` when that is large.

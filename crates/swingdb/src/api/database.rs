@@ -1,19 +1,29 @@
 //! `Database`: one open database (a directory, or a private in-memory one), the
 //! factory of connections, and the place where transactions commit.
 
-use super::connection::{AttachedDatabases, Connection};
+use super::connection::Connection;
+use super::core::DbCore;
 use super::result::QueryResult;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::share::home::Home;
-use crate::share::{Published, SnapshotInfo};
-use crate::sql::Attached;
-use crate::storage::{compact, write_out_inline, DbDir, GcReport, Manifest, MappedSegment, SegmentStore, TableMeta};
-use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use crate::share::SnapshotInfo;
+use crate::storage::{DbDir, GcReport, Manifest, MappedSegment};
+use std::path::Path;
+use std::sync::Arc;
 
 /// How to open a database.
+///
+/// ```edition2024
+/// use swingdb::{Database, OpenOptions};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("sales.swingdb");
+/// let missing = Database::open(&path, OpenOptions { create: false, ..OpenOptions::default() });
+/// assert!(missing.is_err(), "create: false refuses a database that is not there");
+/// Database::open(&path, OpenOptions::default())?; // creates it
+/// let db = Database::open(&path, OpenOptions { read_only: true, ..OpenOptions::default() })?;
+/// assert!(db.connect()?.execute("CREATE TABLE t (a INTEGER)", &[]).is_err());
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct OpenOptions {
     /// Refuse every write.
@@ -35,200 +45,15 @@ impl Default for OpenOptions {
     }
 }
 
-/// Stack of the engine's worker threads. Physical expressions of statements at
-/// the expression-depth limit (`sql::parse::MAX_EXPRESSION_DEPTH`) are
-/// evaluated recursively, one or more frames per level; 16 MiB (tokio's
-/// default is 2) leaves ample room for that. It is address space only: pages
-/// are used only as deep as a thread recurses.
-const WORKER_STACK: usize = 16 << 20;
-
-/// The tokio runtime all swingdb work runs on (one per process).
-pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
-    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread()
-            .thread_name("swingdb")
-            .thread_stack_size(WORKER_STACK)
-            .enable_all()
-            .build()
-            .expect("tokio runtime starts")
-    })
-}
-
-/// State shared by a database handle and all its connections.
-#[derive(Debug)]
-pub(crate) struct DbCore {
-    pub(crate) store: Arc<SegmentStore>,
-    pub(crate) external_access: bool,
-    /// Where this database's snapshots and the databases attached from them live.
-    pub(crate) home: Home,
-    /// Snapshots published from this handle that end with it.
-    pub(crate) shares: Mutex<Vec<Published>>,
-    /// Snapshots attached in SQL (`ATTACH SNAPSHOT 'name' AS alias`), by alias.
-    pub(crate) attached: Attached,
-    /// Databases attached in SQL (`ATTACH 'path' AS alias`), by alias.
-    pub(crate) databases: AttachedDatabases,
-    /// Commits since this handle last collected garbage.
-    commits_without_gc: AtomicU32,
-}
-
-/// Every this many commits a handle collects garbage even when its commits
-/// dropped no segment file, and at its first (see [`DbCore::commit`]).
-const GC_EVERY_COMMITS: u32 = 32;
-
-impl DbCore {
-    pub(crate) fn dir(&self) -> &DbDir {
-        self.store.dir()
-    }
-
-    /// Keeps `published` alive as long as this handle, forgetting snapshots
-    /// that were discarded or replaced meanwhile.
-    pub(crate) fn keep_share(&self, published: Published) {
-        let mut shares = self.shares.lock().unwrap();
-        shares.retain(Published::is_current);
-        shares.push(published);
-    }
-
-    /// Commits the tables `working` that a transaction derived from `base`.
-    /// Tables the transaction did not change are taken from the newest version,
-    /// so non-overlapping writers never conflict; a table both changed is a
-    /// [`ErrorKind::Conflict`]. `new_files` gains the files compaction writes.
-    pub(crate) fn commit(
-        &self,
-        base: &Manifest,
-        working: &BTreeMap<String, Arc<TableMeta>>,
-        new_files: &mut Vec<PathBuf>,
-    ) -> Result<Option<u64>> {
-        let mut changed: BTreeMap<&str, Option<Arc<TableMeta>>> = BTreeMap::new();
-        for (name, table) in working {
-            if !base.tables.get(name).is_some_and(|b| Arc::ptr_eq(b, table)) {
-                changed.insert(name, Some(table.clone()));
-            }
-        }
-        for name in base.tables.keys() {
-            if !working.contains_key(name) {
-                changed.insert(name, None);
-            }
-        }
-        if changed.is_empty() {
-            return Ok(None);
-        }
-        let dir = self.dir();
-        // Before compaction writes anything.
-        dir.refuse_read_only()?;
-        for table in changed.values_mut().flatten() {
-            // A transaction's tail too large for the manifest becomes a file.
-            if let Some((written, files)) = write_out_inline(dir, table)? {
-                new_files.extend(files);
-                *table = Arc::new(written);
-            }
-            // Compaction is housekeeping: if it cannot run (a full disk needs
-            // room for a second copy of the small segments), the commit goes
-            // ahead without it and a later one compacts.
-            match compact(&self.store, table) {
-                Ok(Some((compacted, files))) => {
-                    new_files.extend(files);
-                    *table = Arc::new(compacted);
-                }
-                Ok(None) => {}
-                Err(e) => log::info!("compaction skipped: {e}"),
-            }
-        }
-        // New files' names must be durable before a manifest names them (a
-        // commit of inline rows only created none).
-        if !new_files.is_empty() {
-            dir.sync_segments()?;
-        }
-        let (version, frees_files) = {
-            // Under the commit lock the newest version cannot change and no
-            // garbage is collected: the number picked here was never used.
-            let lock = dir.lock_commits()?;
-            let latest_version = dir.latest_version()?;
-            let latest = if latest_version == base.version {
-                Arc::new(base.clone())
-            } else {
-                dir.read_manifest(latest_version)?
-            };
-            for name in changed.keys() {
-                let before = base.tables.get(*name).map(|t| t.modified);
-                let now = latest.tables.get(*name).map(|t| t.modified);
-                if before != now {
-                    return Err(Error::new(
-                        ErrorKind::Conflict,
-                        format!(
-                            "table '{name}' was changed by another transaction (committed as version {}) since this one began; \
-                             nothing was written: retry the transaction",
-                            now.or(before).unwrap_or(latest_version)
-                        ),
-                    ));
-                }
-            }
-            let version = latest_version + 1;
-            let mut tables = latest.tables.clone();
-            for (name, table) in &changed {
-                match table {
-                    Some(t) => {
-                        let mut t = t.as_ref().clone();
-                        t.modified = version;
-                        tables.insert(name.to_string(), Arc::new(t));
-                    }
-                    None => {
-                        tables.remove(*name);
-                    }
-                }
-            }
-            let next = Manifest { version, tables };
-            if !dir.publish(&next, &lock)? {
-                return Err(Error::internal(format!(
-                    "version {version} of {} was published by a process that did not hold its commit lock \
-                     (an older swingdb?); nothing was written: retry",
-                    dir.root().display()
-                )));
-            }
-            let live: HashSet<&str> = next.segment_files().collect();
-            self.store.retain(&live);
-            // Segments this transaction wrote but never published (compaction
-            // merged them away before the commit) are garbage already.
-            new_files.retain(|f| {
-                let published = f.file_name().and_then(|n| n.to_str()).is_some_and(|n| live.contains(n));
-                if !published {
-                    let _ = std::fs::remove_file(f);
-                }
-                published
-            });
-            (version, base.segment_files().any(|f| !live.contains(f)))
-        };
-        // The commit is durable; collecting garbage is housekeeping whose
-        // failure (or a lock held elsewhere) must not turn it into an error.
-        // It lists and reads every manifest, so it runs when this commit
-        // dropped segment files; a commit that only added rows leaves the
-        // older manifest as its only garbage (which frees no segment with
-        // it) and collection waits for every GC_EVERY_COMMITS-th commit, so
-        // at most that many old manifests of this handle wait on disk.
-        let since = self.commits_without_gc.fetch_add(1, Ordering::Relaxed) + 1;
-        if frees_files || since >= GC_EVERY_COMMITS {
-            self.commits_without_gc.store(0, Ordering::Relaxed);
-            if let Err(e) = dir.collect_garbage(false) {
-                log::info!("garbage collection after commit {version} failed: {e}");
-            }
-        }
-        Ok(Some(version))
-    }
-}
-
-/// Whether `path` is on a tmpfs (memory) filesystem.
-fn on_tmpfs(path: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
-    // SAFETY: a zeroed statfs is a valid value of this plain C struct; statfs
-    // only writes into it.
-    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
-    // SAFETY: c_path is a valid NUL-terminated string and stat lives across the call.
-    let rc = unsafe { libc::statfs(c_path.as_ptr(), &mut stat) };
-    rc == 0 && stat.f_type == libc::TMPFS_MAGIC
-}
-
 /// What [`Database::verify`] checked.
+///
+/// ```edition2024
+/// let db = swingdb::Database::in_memory()?;
+/// db.connect()?.execute("CREATE TABLE t AS SELECT value AS a FROM range(2)", &[])?;
+/// let report = db.verify()?;
+/// assert_eq!((report.tables, report.rows), (1, 2));
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyReport {
     /// The version checked.
@@ -242,6 +67,18 @@ pub struct VerifyReport {
 }
 
 /// An open database. Cheap to clone; every clone shares one handle.
+///
+/// ```edition2024
+/// use swingdb::{Database, OpenOptions};
+/// let dir = tempfile::tempdir().unwrap();
+/// let db = Database::open(dir.path().join("db"), OpenOptions::default())?;
+/// db.connect()?.execute("CREATE TABLE t (a INTEGER)", &[])?;
+/// assert_eq!(db.version()?, 1, "one commit so far");
+/// // Another handle (here, or in another process) sees the committed table.
+/// let other = Database::open(dir.path().join("db"), OpenOptions::default())?;
+/// assert_eq!(other.connect()?.table_names()?, ["t"]);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Database {
     pub(crate) core: Arc<DbCore>,
@@ -281,19 +118,7 @@ impl Database {
     }
 
     fn from_dir(dir: DbDir, options: &OpenOptions, home: Home) -> Self {
-        let verify = options.verify_checksums && !on_tmpfs(dir.root());
-        let store = Arc::new(SegmentStore::new(Arc::new(dir), verify));
-        let core = DbCore {
-            store,
-            external_access: options.external_access,
-            home,
-            shares: Mutex::new(Vec::new()),
-            attached: Attached::default(),
-            databases: AttachedDatabases::default(),
-            // The first commit collects: it cleans up after writers that crashed.
-            commits_without_gc: AtomicU32::new(GC_EVERY_COMMITS - 1),
-        };
-        Self { core: Arc::new(core) }
+        Self { core: Arc::new(DbCore::new(dir, options.verify_checksums, options.external_access, home)) }
     }
 
     /// The snapshots of this user that can be attached (see [`crate::share::snapshots`]).

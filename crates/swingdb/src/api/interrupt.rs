@@ -29,6 +29,19 @@ const SIGNAL_TICK: Duration = Duration::from_millis(25);
 
 /// The interrupt state of one connection; cheap to clone and to send to
 /// another thread, which may call [`Interrupt::interrupt`] at any time.
+///
+/// ```edition2024
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// let handle = con.interrupt_handle();
+/// std::thread::spawn(move || {
+///     std::thread::sleep(std::time::Duration::from_millis(200));
+///     handle.interrupt(); // as Ctrl-C does
+/// });
+/// let slow = "SELECT count(*) FROM range(1000000000) a, range(1000) b WHERE a.value + b.value = 7";
+/// let err = con.execute(slow, &[]).and_then(|mut r| r.collect_batches().map(|_| ())).unwrap_err();
+/// assert_eq!(err.kind(), swingdb::ErrorKind::Interrupted);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
     inner: Arc<State>,
@@ -63,6 +76,14 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 pub type ProgressDisplay = Arc<dyn Fn(Option<&ProgressReport>) + Send + Sync>;
 
 /// How far a statement has come.
+///
+/// ```edition2024
+/// use std::time::Duration;
+/// let report = swingdb::ProgressReport {
+///     rows: 250, bytes: 2000, total_rows: Some(1000), elapsed: Duration::from_secs(1),
+/// };
+/// assert_eq!(report.seconds_left(), Some(3.0)); // 750 rows left at 250 a second
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressReport {
     /// Rows its scans have read so far.

@@ -1,6 +1,7 @@
 //! The public face of the core: [`Database`], [`Connection`], [`QueryResult`].
 
 pub mod connection;
+mod core;
 pub mod database;
 pub mod interrupt;
 pub mod result;

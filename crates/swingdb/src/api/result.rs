@@ -1,7 +1,7 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use super::database::runtime;
+use super::core::runtime;
 use super::interrupt::Interrupt;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
@@ -15,6 +15,19 @@ use std::sync::Arc;
 
 /// The outcome of one statement: a schema, a stream of batches, and for DML the
 /// number of rows it changed.
+///
+/// ```edition2024
+/// use swingdb::arrow::array::{AsArray, RecordBatch};
+/// use swingdb::arrow::datatypes::Int64Type;
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// con.execute("CREATE TABLE t AS SELECT value AS v FROM range(5)", &[])?;
+/// let mut result = con.execute("SELECT v * 2 AS w FROM t ORDER BY v", &[])?;
+/// assert_eq!(result.schema().field(0).name(), "w");
+/// let batches: Vec<RecordBatch> = result.collect_batches()?;
+/// let w = batches[0].column(0).as_primitive::<Int64Type>();
+/// assert_eq!(w.values(), &[0, 2, 4, 6, 8]);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 pub struct QueryResult {
     schema: SchemaRef,
     stream: Option<SendableRecordBatchStream>,

@@ -31,6 +31,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Text formats the shim speaks.
+///
+/// ```edition2024
+/// use swingdb::TextFormat;
+/// assert!(TextFormat::parse("csv").is_ok());
+/// assert!(TextFormat::parse("xml").is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextFormat {
     /// Comma-separated values with a header line.

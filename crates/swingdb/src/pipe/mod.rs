@@ -58,6 +58,12 @@ pub fn waiting_pipes() -> Result<Vec<WaitingPipe>> {
 }
 
 /// Which end of a pipe.
+///
+/// ```edition2024
+/// use swingdb::Role;
+/// assert_eq!(Role::named(Role::Export.as_str()), Some(Role::Export));
+/// assert_eq!(Role::named("sideways"), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     /// Sends rows.

@@ -65,6 +65,13 @@ pub struct Rendezvous {
 }
 
 /// Someone waiting at the rendezvous (see [`Rendezvous::waiting`]).
+///
+/// ```edition2024
+/// // Nobody waits on a pipe of this name, so it is not listed.
+/// let name = format!("doc-waiting-{}", std::process::id());
+/// assert!(swingdb::waiting_pipes()?.iter().all(|w| w.name != name));
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaitingPipe {
     /// The pipe's name.

@@ -40,6 +40,16 @@ impl Compression {
 }
 
 /// A parsed pipe endpoint: the pipe's name and the options of this side.
+///
+/// ```edition2024
+/// use swingdb::PipeUrl;
+/// assert!(PipeUrl::is_pipe("db://sales"));
+/// assert!(!PipeUrl::is_pipe("sales.csv"));
+/// let url = PipeUrl::parse("db://sales?workers=2")?;
+/// assert!(PipeUrl::parse("db://a/b").is_err(), "a name is one file name");
+/// # let _ = url;
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct PipeUrl {
     /// The pipe's name (validated like snapshot names).

@@ -9,6 +9,26 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 
 /// Writes batches into a pipe, spreading them over the agreed streams.
+///
+/// ```edition2024
+/// use swingdb::arrow::array::{Int64Array, RecordBatch};
+/// use swingdb::{Database, PipeUrl, PipeWriter};
+/// use std::sync::Arc;
+/// let url = PipeUrl::parse(&format!("db://doc-writer-{}", std::process::id()))?;
+/// let importer = {
+///     let url = url.clone();
+///     std::thread::spawn(move || -> swingdb::Result<u64> {
+///         let con = Database::in_memory()?.connect()?;
+///         con.pipe_from(&url, "t", true)
+///     })
+/// };
+/// let batch = RecordBatch::try_from_iter([("a", Arc::new(Int64Array::from(vec![1, 2, 3])) as _)])?;
+/// let mut writer = PipeWriter::open(&url, batch.schema())?; // waits for the importer
+/// writer.write(&batch)?;
+/// assert_eq!(writer.close()?, 3);
+/// assert_eq!(importer.join().unwrap()?, 3);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 pub struct PipeWriter {
     name: String,
     schema: SchemaRef,

@@ -95,6 +95,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How to share.
+///
+/// ```edition2024
+/// use swingdb::{Database, ShareOptions};
+/// let con = Database::in_memory()?.connect()?;
+/// con.execute("CREATE TABLE t AS SELECT value AS v FROM range(3)", &[])?;
+/// let name = format!("doc-share-{}", std::process::id());
+/// let info = con.share(&name, ShareOptions::default())?; // instant: nothing is copied
+/// assert_eq!((info.tables.as_slice(), info.rows), (&["t".to_string()][..], 3));
+/// // Another process would do the same: a private copy-on-write copy.
+/// let copy = Database::attach(&name, Default::default())?.connect()?;
+/// assert_eq!(copy.table_names()?, ["t"]);
+/// Database::discard(&name)?;
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ShareOptions {
     /// Keep the snapshot after the publisher closes or exits, until it is
@@ -105,6 +119,17 @@ pub struct ShareOptions {
 }
 
 /// A snapshot as [`snapshots`] lists it.
+///
+/// ```edition2024
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// let name = format!("doc-info-{}", std::process::id());
+/// con.share(&name, Default::default())?;
+/// let listed = swingdb::Database::snapshots()?;
+/// let info = listed.iter().find(|s| s.name == name).expect("listed");
+/// assert_eq!(info.pid, std::process::id());
+/// swingdb::Database::discard(&name)?;
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotInfo {
     /// Its name.

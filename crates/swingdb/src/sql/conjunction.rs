@@ -127,15 +127,17 @@ pub struct AllOf {
     parts: Vec<Arc<dyn PhysicalExpr>>,
 }
 
+/// Shown as `all_of(a, b, ...)`, so that EXPLAIN tells it from DataFusion's AND.
 impl fmt::Display for AllOf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "all_of(")?;
         for (i, part) in self.parts.iter().enumerate() {
             if i > 0 {
-                write!(f, " AND ")?;
+                write!(f, ", ")?;
             }
             write!(f, "{part}")?;
         }
-        Ok(())
+        write!(f, ")")
     }
 }
 
@@ -217,7 +219,7 @@ mod tests {
         let pattern = like(false, false, col("s", &schema).unwrap(), lit("x%"), &schema).unwrap();
         let predicate = and(and(cmp(Operator::GtEq, 1), pattern), cmp(Operator::Lt, 9));
         let gathered = regrouped(&predicate).unwrap();
-        assert_eq!(gathered.to_string(), "a@0 >= 1 AND a@0 < 9 AND s@1 LIKE x%");
+        assert_eq!(gathered.to_string(), "all_of(a@0 >= 1, a@0 < 9) AND s@1 LIKE x%");
         let answer =
             |p: &Arc<dyn PhysicalExpr>| p.evaluate(&batch).unwrap().into_array(5).unwrap().as_boolean().clone();
         // NULL where no part is false but one is NULL, as DataFusion's AND.
@@ -230,7 +232,7 @@ mod tests {
         // The part a scan may compute cheaply: numbers, not strings.
         let text = binary(col("s", &schema).unwrap(), Operator::Eq, lit("y"), &schema).unwrap();
         let cheap = |p| fixed_width_comparisons(&p, &schema).map(|c| c.to_string());
-        assert_eq!(cheap(and(gathered.clone(), text.clone())).as_deref(), Some("a@0 >= 1 AND a@0 < 9"));
+        assert_eq!(cheap(and(gathered.clone(), text.clone())).as_deref(), Some("all_of(a@0 >= 1, a@0 < 9)"));
         assert_eq!(cheap(and(text.clone(), cmp(Operator::Gt, 2))).as_deref(), Some("a@0 > 2"));
         assert_eq!(cheap(text), None);
     }

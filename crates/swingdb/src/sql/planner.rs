@@ -3,6 +3,7 @@
 
 use super::estimate_barrier::{is_estimate_failure, without_estimates};
 use super::join_order::order_joins;
+use super::rules::is_enabled;
 use super::shared::{share_repeated, SharedPlanner};
 use super::subquery::PerKeySubqueryPlanner;
 use super::unique_key_join::key_joins_on_unique_columns;
@@ -18,7 +19,8 @@ use std::sync::Arc;
 /// rewrites DataFusion's optimizer would undo or not see: inner joins in the
 /// order estimated cheapest (`sql::join_order`), joins keyed on one side's
 /// unique columns only (`sql::unique_key_join`), and subplans used more than
-/// once computed once (`sql::shared`).
+/// once computed once (`sql::shared`). Each can be switched off (see
+/// `sql::rules`).
 #[derive(Debug, Default)]
 pub struct SwingQueryPlanner;
 
@@ -29,8 +31,17 @@ impl QueryPlanner for SwingQueryPlanner {
         plan: &LogicalPlan,
         session: &dyn datafusion::catalog::Session,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let plan = order_joins(plan.clone(), session).await?;
-        let plan = share_repeated(key_joins_on_unique_columns(plan)?)?;
+        let config = session.config_options();
+        let mut plan = plan.clone();
+        if is_enabled(config, "join_order") {
+            plan = order_joins(plan, session).await?;
+        }
+        if is_enabled(config, "unique_key_join") {
+            plan = key_joins_on_unique_columns(plan)?;
+        }
+        if is_enabled(config, "shared_subplans") {
+            plan = share_repeated(plan)?;
+        }
         let planner = DefaultPhysicalPlanner::with_extension_planners(vec![
             Arc::new(PerKeySubqueryPlanner),
             Arc::new(SharedPlanner),

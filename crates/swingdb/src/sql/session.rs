@@ -11,6 +11,7 @@ use super::overflow::CheckedArithmetic;
 use super::planner::SwingQueryPlanner;
 use super::range_aggregate::RangeAggregation;
 use super::reuse::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
+use super::rules::{SwingOptions, Switchable};
 use super::selectivity::FilterSelectivity;
 use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::error::Result;
@@ -79,18 +80,20 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// and aggregations into few groups computed by swingdb's operator
 /// ([`FewGroupsAggregation`]: other rules look for DataFusion's), and
 /// aggregations over partitions that share no group finished in one step
-/// ([`RangeAggregation`], after the plan's distribution is checked). The plan
+/// ([`RangeAggregation`], after the plan's distribution is checked); each of
+/// swingdb's rules that only makes plans faster can be switched off by name
+/// ([`Switchable`], see `sql::rules`). The plan
 /// as it is before runtime filters are pushed down is left in `kept`
 /// ([`KeepPlanBeforeRuntimeFilters`]), for a repeated query to start from.
 fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
-    rules.insert(joins, Arc::new(FilterSelectivity));
+    rules.insert(joins, Arc::new(Switchable(FilterSelectivity)));
     rules.push(Arc::new(RuntimeFilterPlacement));
-    rules.push(Arc::new(CheapConjunctions));
-    rules.push(Arc::new(ConditionAboveScans));
-    rules.push(Arc::new(FewGroupsAggregation));
-    rules.push(Arc::new(RangeAggregation));
+    rules.push(Arc::new(Switchable(CheapConjunctions)));
+    rules.push(Arc::new(Switchable(ConditionAboveScans)));
+    rules.push(Arc::new(Switchable(FewGroupsAggregation)));
+    rules.push(Arc::new(Switchable(RangeAggregation)));
     KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
     super::limit_barrier::place(&mut rules);
     rules
@@ -146,7 +149,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     config.options_mut().execution.time_zone = Some("UTC".to_string());
     // Where the plan of a query is kept for reuse (see `sql::reuse`).
     let kept = Arc::new(PlanBeforeRuntimeFilters::default());
-    let config = config.with_extension(kept.clone());
+    let config = config.with_extension(kept.clone()).with_option_extension(SwingOptions::default());
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features()

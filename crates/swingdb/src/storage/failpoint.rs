@@ -10,6 +10,14 @@
 //! `[P%][N*]kind` with kind one of `delay(ms)`, `error`, `abort`, `off`; `P%`
 //! fires with probability P, `N*` only the first N times.
 //! Example: `publish.before_link=delay(500);gc.before_unlink=10%abort`.
+//!
+//! The grammar is the `fail` crate's (as TiKV uses it); the crate itself is
+//! not used: the torture suite configures its many worker processes through
+//! the environment, and there the `fail` crate offers no action that kills
+//! the process at once (its `panic` unwinds, running destructors that tidy
+//! files up, which a crash never does; a callback that aborts can only be
+//! set from code). Keeping the names in one list (`NAMES`) also lets a test
+//! that sets an unknown one fail instead of silently testing nothing.
 
 use crate::error::Result;
 

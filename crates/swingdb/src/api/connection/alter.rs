@@ -19,12 +19,14 @@
 //! wrote the same table meanwhile fails its commit with a ConflictError
 //! (the commit's per-table version check) instead of mixing layouts.
 
-use super::ddl::{check_cluster_columns, cluster_columns, foreign_key, storage_type, take_column_rules};
-use super::{object_name, Connection};
+use super::ddl::storage_type;
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::checks::check_conditions;
+use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
+use crate::sql::prepare::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
 use crate::sql::table::SegmentTable;
 use crate::storage::foreign_keys::referencing;
 use crate::storage::{ForeignKey, TableMeta};

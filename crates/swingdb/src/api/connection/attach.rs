@@ -23,7 +23,9 @@
 //! no file beyond what opening that database does; the other database's
 //! garbage collection respects the members' pins like any connection's.
 
+use super::transaction::Transaction;
 use super::{Connection, CATALOG, SCHEMA};
+use crate::api::core::AttachedDatabase;
 use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
@@ -34,20 +36,18 @@ use datafusion::sql::sqlparser::ast::{
     AttachDuckDBDatabaseOption, CopySource, FromTable, ObjectName, ObjectType, Statement as SqlStatement, TableFactor,
     TableObject, TableWithJoins,
 };
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A database attached to a handle with `ATTACH` (see the module's doc).
-#[derive(Debug)]
-pub(crate) struct AttachedDatabase {
-    db: Database,
-    /// The path as attached, made absolute (`None` in memory).
-    path: Option<PathBuf>,
-    read_only: bool,
-}
-
 /// One database a connection works on, as [`Connection::databases`] lists it.
+///
+/// ```edition2024
+/// let con = swingdb::Database::in_memory()?.connect()?;
+/// con.execute("ATTACH ':memory:' AS scratch", &[])?;
+/// let names: Vec<String> = con.databases().into_iter().map(|d| d.name).collect();
+/// assert_eq!(names, ["main", "scratch"]);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatabaseEntry {
     /// `main`, or the alias it is attached under.
@@ -261,7 +261,7 @@ impl Connection {
                     "a database is already attached as '{alias}'; DETACH {alias} first"
                 )));
             }
-            databases.insert(alias, AttachedDatabase { db, path, read_only: request.read_only });
+            databases.insert(alias, AttachedDatabase { core: db.core, path, read_only: request.read_only });
         }
         self.sync_attached()?;
         Ok(QueryResult::empty())
@@ -293,7 +293,7 @@ impl Connection {
         if self.own != SCHEMA {
             return Ok(()); // members do not attach in turn
         }
-        let open = self.txn.lock().unwrap().as_ref().map(|t| t.explicit);
+        let open = self.txn.lock().unwrap().as_ref().map(Transaction::is_explicit);
         let databases = self.core.databases.lock().unwrap();
         let mut members = self.attached.lock().unwrap();
         let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
@@ -308,7 +308,7 @@ impl Connection {
                 continue;
             }
             let member = Connection::member(
-                attached.db.core.clone(),
+                attached.core.clone(),
                 alias,
                 self.databases.clone(),
                 self.core.attached.clone(),
@@ -353,7 +353,7 @@ impl Connection {
 
     /// Whether this connection's open transaction has changed any table.
     pub(super) fn has_changes(&self) -> bool {
-        let Some(base) = self.txn.lock().unwrap().as_ref().map(|t| t.base.clone()) else { return false };
+        let Some(base) = self.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
         !same_tables(&base.tables, &self.tables.lock().unwrap())
     }
 
@@ -387,6 +387,3 @@ fn absolute(path: &str) -> Result<PathBuf> {
     }
     std::path::absolute(path).map_err(|e| Error::operational(format!("cannot attach '{path}': {e}")))
 }
-
-/// The databases attached to a handle, by alias.
-pub(crate) type AttachedDatabases = std::sync::Mutex<BTreeMap<String, AttachedDatabase>>;

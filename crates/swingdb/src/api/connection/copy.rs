@@ -2,12 +2,14 @@
 //! `COPY (query) TO 'file'` and `COPY t FROM 'file'`; a `db://NAME` target or
 //! source is a pipe (see `super::pipe`).
 
-use super::{object_name, u64_values, Connection};
+use super::run_plan::u64_values;
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::postgres::{self, PgUrl};
 use crate::pipe::PipeUrl;
 use crate::sql::functions::{file_table, FileKind, ReadOptions};
+use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
 use crate::sql::remote;
 use datafusion::common::{Column, TableReference};

@@ -16,7 +16,7 @@
 //! 18 GB now, most of it the writer's (a 32M-row segment is gathered, then
 //! joined into one array per column).
 
-use super::off_thread_buffered;
+use super::run_plan::off_thread_buffered;
 use crate::error::Result;
 use crate::sql::watch::watch_plan;
 use crate::sql::watch::Run;

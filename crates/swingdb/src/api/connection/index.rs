@@ -5,9 +5,10 @@
 //! and kept with its table, but no scan uses it (scans skip segments by their
 //! min/max statistics): EXPLAIN says so on the table's scan, and so do the docs.
 
-use super::{object_name, Connection};
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};

@@ -2,12 +2,12 @@
 //! stored as its `CREATE MACRO` statement in the catalog beside the tables;
 //! queries have its calls replaced by its body (see `sql::dialect::macros`).
 
-use super::{object_name, Connection};
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::dialect::macros::{expand, Macro};
+use crate::sql::dialect::macros::Macro;
+use crate::sql::names::object_name;
 use crate::storage::TableMeta;
-use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{FunctionDesc, MacroArg, MacroDefinition, ObjectName};
 use std::sync::Arc;
 
@@ -46,18 +46,5 @@ impl Connection {
     /// `DROP MACRO [TABLE] [IF EXISTS] name, ...` (parsed as DROP FUNCTION).
     pub(super) fn drop_macros(&self, functions: &[FunctionDesc], if_exists: bool) -> Result<QueryResult> {
         self.drop_entries(functions.iter().map(|f| &f.name), if_exists, "macro")
-    }
-
-    /// `statement` with the calls of this database's macros replaced by their bodies.
-    pub(super) fn expand_macros(&self, statement: &mut DFStatement) -> Result<()> {
-        let tables = {
-            let tables = self.tables.lock().unwrap();
-            if !tables.values().any(|t| t.macro_sql().is_some()) {
-                return Ok(());
-            }
-            tables.clone()
-        };
-        let find = |name: &str| tables.get(name).and_then(|t| t.macro_sql()).map(Macro::parse);
-        expand(statement, &find)
     }
 }

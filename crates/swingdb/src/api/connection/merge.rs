@@ -10,11 +10,13 @@
 //! that two source rows would change is an error, as in PostgreSQL.
 
 use super::dml::ROW_ID;
-use super::upsert::assigned_column;
-use super::{bind_params, object_name, u64_values, Connection};
+use super::run_plan::u64_values;
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
+use crate::sql::prepare::{assigned_column, bind_params};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
 use datafusion::functions::core::expr_fn::coalesce;

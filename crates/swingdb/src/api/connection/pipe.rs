@@ -3,7 +3,7 @@
 //! and the handover of stored segments between two swingdb databases.
 
 use super::{not_null_violation, Connection};
-use crate::api::database::runtime;
+use crate::api::core::runtime;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::{Offer, PipeTable, PipeUrl, Receiver, Rendezvous, Sender};
@@ -22,6 +22,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// What [`Connection::pipe_to`] sends.
+///
+/// ```edition2024
+/// use swingdb::{Database, PipeSource, PipeUrl};
+/// let url = PipeUrl::parse(&format!("db://doc-source-{}", std::process::id()))?;
+/// let importer = {
+///     let url = url.clone();
+///     std::thread::spawn(move || Database::in_memory()?.connect()?.pipe_from(&url, "copy", true))
+/// };
+/// let con = Database::in_memory()?.connect()?;
+/// con.execute("CREATE TABLE t AS SELECT value AS v FROM range(10)", &[])?;
+/// assert_eq!(con.pipe_to(&url, PipeSource::Query("SELECT v FROM t WHERE v < 4"))?, 4);
+/// assert_eq!(importer.join().unwrap()?, 4);
+/// # Ok::<(), swingdb::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub enum PipeSource<'a> {
     /// A stored table by name (taken as it is, as if quoted): its segments are
@@ -68,7 +82,7 @@ impl Connection {
     /// `create`, else appended by column position), atomically; returns the rows.
     pub fn pipe_from(&self, url: &PipeUrl, table: &str, create: bool) -> Result<u64> {
         self.check_external_access("a pipe")?;
-        super::check_table_name(table)?;
+        crate::sql::names::check_table_name(table)?;
         if !create && !self.table_names()?.iter().any(|t| t == table) {
             // Reported before anyone waits for the exporter.
             return Err(Error::programming(format!("table '{table}' does not exist")));

@@ -33,13 +33,9 @@
 //! that version's tables are the ones it maps; nothing here creates, deletes
 //! or locks a file.
 
-use super::{reads_in_storage_order, Connection};
-use crate::api::result::QueryResult;
 use crate::error::Result;
-use crate::sql::output_names::{restore_names, OutputNames};
-use crate::sql::reuse::{
-    operators, renewable, renewal_resets_shared_state, renewed, PlanBeforeRuntimeFilters, RuntimeRules,
-};
+use crate::sql::output_names::OutputNames;
+use crate::sql::reuse::{PlanBeforeRuntimeFilters, RuntimeRules};
 use crate::storage::{same_tables, TableMeta};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
@@ -60,23 +56,23 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// Most plans kept per connection; past it the cache starts over.
-const MAX_PLANS: usize = 64;
+pub(super) const MAX_PLANS: usize = 64;
 
 /// A kept physical plan, what it was made from, and how it runs again.
 pub(super) struct CachedPlan {
-    tables: BTreeMap<String, Arc<TableMeta>>,
-    kept: Kept,
-    task_ctx: Arc<TaskContext>,
-    names: OutputNames,
+    pub(super) tables: BTreeMap<String, Arc<TableMeta>>,
+    pub(super) kept: Kept,
+    pub(super) task_ctx: Arc<TaskContext>,
+    pub(super) names: OutputNames,
     /// For a plan with state that renewal resets for every run at once (see
     /// `sql::reuse::renewal_resets_shared_state`): held by every result
     /// stream of the plan until it ends, and the plan is renewed only when no
     /// earlier run can still read that state.
-    runs: Option<Arc<()>>,
+    pub(super) runs: Option<Arc<()>>,
 }
 
 /// The plan kept of a query (see the module's doc).
-enum Kept {
+pub(super) enum Kept {
     /// A plain read, as planned (renewed).
     Read(Arc<dyn ExecutionPlan>),
     /// Any other query, as it was before runtime filters were pushed down
@@ -86,20 +82,20 @@ enum Kept {
 
 impl CachedPlan {
     /// Whether `tables` are the very tables this plan was made from.
-    fn made_from(&self, tables: &BTreeMap<String, Arc<TableMeta>>) -> bool {
+    pub(super) fn made_from(&self, tables: &BTreeMap<String, Arc<TableMeta>>) -> bool {
         same_tables(&self.tables, tables)
     }
 }
 
 /// The kept plans of one connection, by SQL text.
 pub(super) struct PlanCache {
-    plans: HashMap<String, Arc<CachedPlan>>,
+    pub(super) plans: HashMap<String, Arc<CachedPlan>>,
     /// Statements answered from a kept plan so far.
-    uses: u64,
+    pub(super) uses: u64,
     /// Where the session's optimizer leaves the plan of a query to keep.
-    before_runtime_filters: Arc<PlanBeforeRuntimeFilters>,
+    pub(super) before_runtime_filters: Arc<PlanBeforeRuntimeFilters>,
     /// The optimizer rules a kept plan goes through again at each run.
-    runtime_rules: RuntimeRules,
+    pub(super) runtime_rules: RuntimeRules,
 }
 
 impl PlanCache {
@@ -152,120 +148,6 @@ pub(super) fn stream_in_order(
     let schema = plan.schema();
     let streams = execute_stream_partitioned(plan, task_ctx)?;
     Ok(Box::pin(RecordBatchStreamAdapter::new(schema, futures::stream::iter(streams).flatten())))
-}
-
-impl Connection {
-    /// How many statements of this connection were answered from a plan kept
-    /// from an earlier run of the same query (see `plan_cache.rs`).
-    pub fn cached_plan_uses(&self) -> u64 {
-        self.plan_cache.lock().unwrap().uses
-    }
-
-    /// Whether plans may be cached now (nothing attached; see the module's doc).
-    fn plans_may_be_kept(&self) -> bool {
-        self.attached.lock().unwrap().is_empty() && self.core.attached.lock().unwrap().is_empty()
-    }
-
-    /// The result of the query `sql` from its kept plan, if there is one
-    /// made from the tables this connection sees now.
-    pub(super) fn cached_query(&self, sql: &str) -> Result<Option<QueryResult>> {
-        let Some(cached) = self.plan_cache.lock().unwrap().plans.get(sql).cloned() else { return Ok(None) };
-        if !self.plans_may_be_kept() {
-            return Ok(None);
-        }
-        let implicit = self.txn.lock().unwrap().is_none();
-        if implicit {
-            self.begin(false)?;
-        }
-        let fresh = cached.made_from(&self.tables.lock().unwrap());
-        if implicit {
-            self.finish(true)?;
-        }
-        let forget = || {
-            self.plan_cache.lock().unwrap().plans.remove(sql);
-            Ok(None)
-        };
-        if !fresh {
-            return forget();
-        }
-        if cached.runs.as_ref().is_some_and(|runs| Arc::strong_count(runs) > 1) {
-            return Ok(None); // an earlier run is still being read: plan anew
-        }
-        let task_ctx = cached.task_ctx.clone();
-        let stream = match &cached.kept {
-            Kept::Read(plan) => stream_in_order(renewed(plan)?, task_ctx)?,
-            Kept::BeforeRuntimeFilters { plan, operators: planned } => {
-                let rules = self.plan_cache.lock().unwrap().runtime_rules.clone();
-                let plan = rules.apply(renewed(plan)?, task_ctx.session_config().options())?;
-                if operators(&plan) != *planned {
-                    return forget();
-                }
-                self.stream_physical(plan, task_ctx)?
-            }
-        };
-        self.plan_cache.lock().unwrap().uses += 1;
-        let stream = match &cached.runs {
-            Some(runs) => while_running(stream, runs.clone()),
-            None => stream,
-        };
-        Ok(Some(QueryResult::streaming(restore_names(stream, cached.names.clone())?)))
-    }
-
-    /// Asks the optimizer to keep the plan of the query about to be planned
-    /// (see [`Connection::remember_plan`]).
-    pub(super) fn keep_next_plan(&self) {
-        self.plan_cache.lock().unwrap().before_runtime_filters.arm();
-    }
-
-    /// The plan the optimizer kept since [`Connection::keep_next_plan`], if
-    /// any; it keeps no more.
-    pub(super) fn take_kept_plan(&self) -> Option<Arc<dyn ExecutionPlan>> {
-        self.plan_cache.lock().unwrap().before_runtime_filters.take()
-    }
-
-    /// Keeps the plan of the query `sql`, which was planned as `physical`
-    /// and was `before_runtime_filters` before runtime filters were pushed
-    /// down (see the module's doc for which plans are kept). What it answers,
-    /// if anything, is to be held by the stream of `physical` until it ends
-    /// (see [`while_running`]).
-    pub(super) fn remember_plan(
-        &self,
-        sql: String,
-        before_runtime_filters: Option<Arc<dyn ExecutionPlan>>,
-        physical: &Arc<dyn ExecutionPlan>,
-        task_ctx: &Arc<TaskContext>,
-        names: &OutputNames,
-    ) -> Option<Arc<()>> {
-        if !self.plans_may_be_kept() {
-            return None;
-        }
-        let kept = if reads_in_storage_order(physical) {
-            renewable(physical).then(|| renewed(physical).ok().map(Kept::Read)).flatten()
-        } else {
-            before_runtime_filters.filter(renewable).and_then(|plan| {
-                let plan = renewed(&plan).ok()?;
-                Some(Kept::BeforeRuntimeFilters { plan, operators: operators(physical) })
-            })
-        };
-        let kept = kept?;
-        let runs = match &kept {
-            Kept::BeforeRuntimeFilters { plan, .. } if renewal_resets_shared_state(plan) => Some(Arc::new(())),
-            _ => None,
-        };
-        let cached = CachedPlan {
-            tables: self.tables.lock().unwrap().clone(),
-            kept,
-            task_ctx: task_ctx.clone(),
-            names: names.clone(),
-            runs: runs.clone(),
-        };
-        let mut cache = self.plan_cache.lock().unwrap();
-        if cache.plans.len() >= MAX_PLANS {
-            cache.clear();
-        }
-        cache.plans.insert(sql, Arc::new(cached));
-        runs
-    }
 }
 
 /// `stream`, holding `run` (a kept plan's [`CachedPlan::runs`]) until it

@@ -2,10 +2,11 @@
 //! (its options) and a counter file (see `storage::sequence`), which this
 //! transaction creates and which is deleted with it if it does not commit.
 
-use super::{object_name, Connection};
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::dialect::sequences::read_create;
+use crate::sql::names::object_name;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{DataType, ObjectName, SequenceOptions};
 use std::sync::Arc;

@@ -4,9 +4,10 @@
 //! one aggregate pass with DataFusion's expression API: no SQL text is built from the
 //! table's or columns' names.
 
-use super::{object_name, Connection};
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
+use crate::sql::names::object_name;
 use crate::sql::parse::{identifier, parse};
 use crate::sql::types::sql_name;
 use datafusion::arrow::array::{ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};

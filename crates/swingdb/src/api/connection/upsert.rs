@@ -10,10 +10,11 @@
 //! an upsert writes go through the same key check as every write.
 
 use super::dml::ROW_ID;
-use super::{conform, not_null_violation, u64_values, Connection};
+use super::run_plan::u64_values;
+use super::{conform, not_null_violation, Connection};
 use crate::api::result::QueryResult;
-use crate::error::{Error, ErrorKind, Result};
-use crate::sql::parse::identifier;
+use crate::error::{Error, Result};
+use crate::sql::prepare::{qualify, Action, Upsert};
 use crate::storage::key_columns::KeyColumns;
 use crate::storage::TableMeta;
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
@@ -21,111 +22,10 @@ use datafusion::arrow::compute::filter_record_batch;
 use datafusion::common::{Column, DFSchema, JoinType, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::{col, Expr, LogicalPlan, LogicalPlanBuilder};
-use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, Assignment, AssignmentTarget, ConflictTarget, Expr as SqlExpr, Ident, OnConflictAction,
-    OnInsert, SqliteOnConflict, Statement as SqlStatement,
-};
+use datafusion::sql::sqlparser::ast::Expr as SqlExpr;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 use std::sync::Arc;
-
-/// What to do with a row whose key is already in the table. (One per
-/// statement: its size does not matter.)
-#[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)]
-pub(super) enum Action {
-    /// Keep the existing row (`DO NOTHING`, `OR IGNORE`).
-    Ignore,
-    /// Delete the existing row, insert the new one (`OR REPLACE`, `REPLACE INTO`).
-    Replace,
-    /// Change the existing row (`DO UPDATE SET column = value ... [WHERE condition]`).
-    Update { set: Vec<(String, SqlExpr)>, only_if: Option<SqlExpr> },
-}
-
-/// An INSERT's conflict clause: the key it names (the primary key if none) and the action.
-#[derive(Debug, Clone)]
-pub(super) struct Upsert {
-    target: Option<Vec<String>>,
-    action: Action,
-}
-
-/// Takes the conflict clause off an INSERT statement, returning it.
-pub(super) fn take_upsert(statement: &mut DFStatement) -> Result<Option<Upsert>> {
-    let DFStatement::Statement(s) = statement else { return Ok(None) };
-    let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(None) };
-    let action = match (insert.or.take(), insert.on.take(), std::mem::take(&mut insert.replace_into)) {
-        (Some(SqliteOnConflict::Ignore), None, _) => Some(Upsert { target: None, action: Action::Ignore }),
-        (Some(SqliteOnConflict::Replace), None, _) | (None, None, true) => {
-            Some(Upsert { target: None, action: Action::Replace })
-        }
-        (Some(other), _, _) => {
-            return Err(Error::new(
-                ErrorKind::NotSupported,
-                format!("INSERT OR {other} is not supported; use OR IGNORE or OR REPLACE"),
-            ))
-        }
-        (None, Some(OnInsert::OnConflict(conflict)), _) => {
-            let target = match conflict.conflict_target {
-                None => None,
-                Some(ConflictTarget::Columns(columns)) => Some(columns.iter().map(identifier).collect()),
-                Some(ConflictTarget::OnConstraint(name)) => {
-                    return Err(Error::new(
-                        ErrorKind::NotSupported,
-                        format!("ON CONFLICT ON CONSTRAINT {name}: name the key's columns instead"),
-                    ))
-                }
-            };
-            let action = match conflict.action {
-                OnConflictAction::DoNothing => Action::Ignore,
-                OnConflictAction::DoUpdate(update) => {
-                    let set = update
-                        .assignments
-                        .into_iter()
-                        .map(|a| Ok((assigned_column(&a)?, a.value)))
-                        .collect::<Result<_>>()?;
-                    Action::Update { set, only_if: update.selection }
-                }
-            };
-            Some(Upsert { target, action })
-        }
-        (None, Some(OnInsert::DuplicateKeyUpdate(_)), _) => {
-            return Err(Error::new(
-                ErrorKind::NotSupported,
-                "ON DUPLICATE KEY UPDATE is not supported; use ON CONFLICT (key) DO UPDATE SET ...",
-            ))
-        }
-        (None, Some(other), _) => return Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported"))),
-        (None, None, false) => None,
-    };
-    Ok(action)
-}
-
-/// The column a `SET column = value` assignment (of DO UPDATE or MERGE) writes.
-pub(super) fn assigned_column(assignment: &Assignment) -> Result<String> {
-    match &assignment.target {
-        AssignmentTarget::ColumnName(name) => match name.0.last().and_then(|p| p.as_ident()) {
-            Some(ident) => Ok(identifier(ident)),
-            None => Err(Error::programming(format!("cannot assign to {name}"))),
-        },
-        AssignmentTarget::Tuple(_) => {
-            Err(Error::new(ErrorKind::NotSupported, "SET (a, b) = ... is not supported; assign each column"))
-        }
-    }
-}
-
-/// Qualifies the unqualified column names of a SET expression with `table`
-/// (in `DO UPDATE`, a bare name is the existing row's column, as in PostgreSQL).
-fn qualify(mut expr: SqlExpr, table: &str) -> SqlExpr {
-    let _ = visit_expressions_mut(&mut expr, |e| {
-        if let SqlExpr::Identifier(ident) = e {
-            *e = SqlExpr::CompoundIdentifier(vec![Ident::with_quote('"', table), ident.clone()]);
-        }
-        ControlFlow::<()>::Continue(())
-    });
-    expr
-}
 
 /// `batches` with one row per key (NULL keys all kept): the first of each,
 /// or the last with `last`.

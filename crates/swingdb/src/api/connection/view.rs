@@ -2,9 +2,10 @@
 //! the catalog beside the tables (see `sql::views`); a temporary view is
 //! this connection's alone and is never stored.
 
-use super::{object_name, table_name, Connection};
+use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::names::{object_name, table_name};
 use crate::sql::views::{check_acyclic, in_schema};
 use crate::storage::TableMeta;
 use datafusion::datasource::{TableType, ViewTable};

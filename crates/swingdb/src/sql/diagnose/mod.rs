@@ -5,6 +5,7 @@
 
 mod advice;
 mod locate;
+pub(crate) mod unknown;
 
 use crate::error::{Error, SqlSpan};
 use crate::sql::suggest::closest;

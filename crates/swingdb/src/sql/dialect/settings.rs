@@ -8,6 +8,8 @@
 //! - Sizes that decide allocations are bounded when set: a batch size of
 //!   `9223372036854775807` was accepted and every later scan of the session
 //!   panicked; now the `SET` is refused with the allowed range.
+//! - `SET disabled_optimizers = 'rule,...'` (DuckDB's) switches swingdb's
+//!   optimizer rules off by name (see `sql::rules`); unknown names are refused.
 //! - `current_setting(name)` answers any setting's current value as text,
 //!   as in PostgreSQL and DuckDB.
 
@@ -24,6 +26,7 @@ use std::sync::Arc;
 const ALIASES: &[(&str, &str)] = &[
     ("threads", "datafusion.execution.target_partitions"),
     ("worker_threads", "datafusion.execution.target_partitions"),
+    ("disabled_optimizers", "swingdb.disabled_optimizers"),
 ];
 
 /// Settings whose value is bounded: name, least and greatest value. A batch
@@ -50,6 +53,10 @@ pub fn checked(set: SetVariable) -> Result<SetVariable> {
                 set.variable, set.value
             )));
         }
+    }
+    if variable.eq_ignore_ascii_case("swingdb.disabled_optimizers") {
+        let value = crate::sql::rules::checked_rule_list(&set.value)?;
+        return Ok(SetVariable { variable, value });
     }
     Ok(SetVariable { variable, value: set.value })
 }

@@ -16,6 +16,8 @@
 
 mod few_totals;
 mod sum;
+mod sum_groups;
+mod wide;
 
 use super::types::sql_name;
 use crate::error::Error;

@@ -1,0 +1,160 @@
+//! Running plans: a logical plan to its physical plan, streamed (off the
+//! caller's thread when its operators compute without yielding, in storage
+//! order when it only reads stored tables), collected, or written into a
+//! table's new segments.
+
+use super::plan_cache;
+use super::{conform, file_order, Connection};
+use crate::error::Result;
+use crate::sql::source::SegmentSource;
+use crate::sql::watch::watch_plan;
+use crate::storage::{SegmentMeta, TableWriter};
+use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::datasource::physical_plan::FileScanConfig;
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::physical_plan::stream::RecordBatchReceiverStream;
+use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
+use futures::StreamExt;
+use std::sync::Arc;
+
+/// Whether `plan` is a chain of order-preserving single-input operators over a
+/// scan of stored segments or registered in-memory data.
+pub(super) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    let stored = |scan: &DataSourceExec| {
+        let source = scan.data_source();
+        source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+    };
+    passes_rows_of(plan, &stored)
+}
+
+/// Whether `plan` is a chain of order-preserving single-input operators over
+/// a scan for which `scans` holds.
+pub(super) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&DataSourceExec) -> bool) -> bool {
+    match plan.children().as_slice() {
+        [] => plan.downcast_ref::<DataSourceExec>().is_some_and(scans),
+        [child] => plan.maintains_input_order().first() == Some(&true) && passes_rows_of(child, scans),
+        _ => false,
+    }
+}
+
+/// The values of a UInt64 column (row ids, counts) across batches.
+pub(super) fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
+    let mut ids = Vec::new();
+    for batch in batches {
+        let array = batch.column(column).as_any().downcast_ref::<UInt64Array>().expect("a UInt64 column");
+        ids.extend(array.values().iter().copied());
+    }
+    ids
+}
+
+/// `stream`, computed by a task on the engine's worker threads. A plan
+/// whose operators compute a batch without ever yielding (an aggregate over
+/// a single-partition join runs for seconds in one poll) would otherwise
+/// run inside the caller's poll, where nothing else gets a turn: the caller
+/// now only waits for batches, so it notices an interrupt (Ctrl-C) at once.
+/// Dropping the stream stops the task. Plain reads of stored data (cheap per
+/// batch) skip the hop.
+pub(super) fn off_thread(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+    off_thread_buffered(stream, 2)
+}
+
+/// [`off_thread`], the task running ahead of the reader by up to `batches`.
+pub(super) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches: usize) -> SendableRecordBatchStream {
+    let mut builder = RecordBatchReceiverStream::builder(stream.schema(), batches);
+    let tx = builder.tx();
+    builder.spawn(async move {
+        while let Some(item) = stream.next().await {
+            if tx.send(item).await.is_err() {
+                break; // the reader is gone
+            }
+        }
+        Ok(())
+    });
+    builder.build()
+}
+
+impl Connection {
+    /// The rows of `plan`, optimized and planned.
+    pub(super) async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
+        let (physical, task_ctx) = self.physical_plan(plan).await?;
+        self.stream_physical(physical, task_ctx)
+    }
+
+    /// The optimized physical plan of `plan`, and the context to run it in.
+    pub(super) async fn physical_plan(&self, plan: LogicalPlan) -> Result<(Arc<dyn ExecutionPlan>, Arc<TaskContext>)> {
+        let df = self.ctx.execute_logical_plan(plan).await?;
+        let task_ctx = Arc::new(df.task_ctx());
+        Ok((df.create_physical_plan().await?, task_ctx))
+    }
+
+    /// The rows of `physical`.
+    pub(super) fn stream_physical(
+        &self,
+        physical: Arc<dyn ExecutionPlan>,
+        task_ctx: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
+        if physical.output_partitioning().partition_count() > 1 && reads_in_storage_order(&physical) {
+            // A plain read of stored tables: DataFusion split the scan into
+            // contiguous ranges; reading them one after the other keeps storage
+            // order, so adjacent slices can be joined back into whole arrays.
+            return plan_cache::stream_in_order(physical, task_ctx);
+        }
+        let physical = watch_plan(physical, &self.interrupt.run())?;
+        Ok(off_thread(execute_stream(physical, task_ctx)?))
+    }
+
+    pub(super) async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
+        let stream = self.stream_plan(plan).await?;
+        Ok(datafusion::physical_plan::common::collect(stream).await?)
+    }
+
+    /// Stores the rows of `plan` as new segments of `table` (shaped as
+    /// `schema`), in the order its source holds them where the plan only
+    /// passes on the rows of files it reads: DataFusion splits a file into
+    /// contiguous ranges, one per partition, and the partitions are written
+    /// one after the other (computed at once). Rows stay in the file's order,
+    /// as DuckDB keeps them, and a file sorted by a column gives a table
+    /// sorted by it (see `sql::ordered_scan`).
+    pub(super) async fn write_plan(
+        &self,
+        plan: LogicalPlan,
+        schema: &SchemaRef,
+        table: &str,
+    ) -> Result<Vec<SegmentMeta>> {
+        let (physical, task_ctx) = self.physical_plan(plan).await?;
+        let files = |scan: &DataSourceExec| scan.data_source().downcast_ref::<FileScanConfig>().is_some();
+        let stream = if physical.output_partitioning().partition_count() > 1 && passes_rows_of(&physical, &files) {
+            file_order::in_file_order(physical, task_ctx, &self.interrupt.run())?
+        } else {
+            self.stream_physical(physical, task_ctx)?
+        };
+        self.write_stream(stream, schema, table).await
+    }
+
+    /// Drains `stream` into new segments of `table` (shaped as `schema`).
+    pub(super) async fn write_stream(
+        &self,
+        mut stream: SendableRecordBatchStream,
+        schema: &SchemaRef,
+        table: &str,
+    ) -> Result<Vec<SegmentMeta>> {
+        let mut writer = TableWriter::new(self.core.dir(), schema.clone());
+        let progress = self.progress.lock().unwrap().clone();
+        let mut rows = 0;
+        while let Some(batch) = stream.next().await {
+            let batch = batch?;
+            rows += batch.num_rows() as u64;
+            writer.push(conform(&batch, schema, table)?)?;
+            if let Some(report) = &progress {
+                report(rows);
+            }
+        }
+        let (segments, files) = writer.finish()?;
+        self.record_files(files);
+        Ok(segments)
+    }
+}

@@ -1,0 +1,160 @@
+//! The exporting end of a transfer: [`Sender`] and its outgoing streams.
+
+use super::*;
+
+/// The exporting end of a transfer.
+pub struct Sender {
+    name: String,
+    control: Link,
+    agreed: Agreed,
+    take: bool,
+    data: Vec<UnixStream>,
+    /// Longest silence accepted from the importer (see [`Link`]).
+    timeout: Option<std::time::Duration>,
+}
+
+impl Sender {
+    /// Meets the importer of `url` (waiting for it up to the URL's timeout),
+    /// offering `offer` (stored segments of exactly `schema`) if given, and
+    /// waits for what the importer wants: the segments or streams.
+    pub fn open(rendezvous: &Rendezvous, url: &PipeUrl, schema: &SchemaRef, offer: Option<Offer>) -> Result<Self> {
+        let name = url.name.clone();
+        let met = rendezvous.meet(&name, Role::Export, url.timeout)?;
+        let mut control = Link::new(met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
+        let mine = hello(url, encode_schema(schema)?, offer);
+        let theirs = exchange(&name, &mut control, &mine, Role::Import)?;
+        let agreed = agree(&mine, &theirs);
+        crate::pipe::failpoint_hit("pipe.export.after_hello")?;
+        let take = match wire::receive(&mut control).map_err(|e| wire::lost(&name, "importer", e))? {
+            Message::Take if mine.offer.is_some() => true,
+            Message::Stream => false,
+            other => return Err(unexpected(&name, Role::Import, &other)),
+        };
+        Ok(Self { name, control, agreed, take, data: Vec::new(), timeout: url.timeout })
+    }
+
+    /// Whether the importer takes the offered segment files (then call
+    /// [`Sender::finish_handover`]); otherwise call [`Sender::open_streams`].
+    pub fn handing_over(&self) -> bool {
+        self.take
+    }
+
+    /// Waits while the importer links the offered segments; the rows it took.
+    /// The caller keeps the segments alive (pinned) until this returns.
+    pub fn finish_handover(mut self) -> Result<u64> {
+        self.await_done()
+    }
+
+    /// Creates the data sockets, hands the importer its ends and returns one
+    /// writer per stream.
+    pub fn open_streams(&mut self, schema: &SchemaRef) -> Result<Vec<StreamSink>> {
+        let n = self.agreed.streams;
+        let mut ours = Vec::with_capacity(n);
+        let mut theirs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (a, b) = UnixStream::pair()
+                .map_err(|e| Error::io(format!("pipe '{}': creating a data socket", self.name), e))?;
+            ours.push(Link::new(a, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?);
+            theirs.push(b);
+        }
+        wire::send(&mut self.control, &Message::Sockets { count: n })
+            .map_err(|e| wire::lost(&self.name, "importer", e))?;
+        let fds: Vec<_> = theirs.iter().map(|s| s.as_raw_fd()).collect();
+        wire::send_fds(&self.control, &fds).map_err(|e| wire::lost(&self.name, "importer", e))?;
+        drop(theirs);
+        let mut options = IpcWriteOptions::default();
+        if let Some(c) = self.agreed.compression {
+            let kind = if c == Compression::Lz4 { CompressionType::LZ4_FRAME } else { CompressionType::ZSTD };
+            options = options.try_with_compression(Some(kind))?;
+        }
+        let mut sinks = Vec::with_capacity(n);
+        for socket in ours {
+            self.data.push(socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
+            let counted = Counted { inner: socket, crc: self.agreed.verify.then(crc32fast::Hasher::new) };
+            let writer = StreamWriter::try_new_with_options(
+                BufWriter::with_capacity(STREAM_BUFFER, counted),
+                schema,
+                options.clone(),
+            )?;
+            sinks.push(StreamSink { name: self.name.clone(), writer, rows: 0 });
+        }
+        Ok(sinks)
+    }
+
+    /// After every stream was closed: tells the importer what was sent and
+    /// waits for it to confirm; the rows transferred.
+    pub fn finish(mut self, sent: Vec<(u64, u32)>) -> Result<u64> {
+        let (rows, crc32): (Vec<u64>, Vec<u32>) = sent.into_iter().unzip();
+        let crc32 = if self.agreed.verify { crc32 } else { Vec::new() };
+        crate::pipe::failpoint_hit("pipe.export.before_sent")?;
+        wire::send(&mut self.control, &Message::Sent { rows, crc32 })
+            .map_err(|e| wire::lost(&self.name, "importer", e))?;
+        self.await_done()
+    }
+
+    /// The error to report for `failure` (a stream that could not be
+    /// written): the importer's own reason if it sent one, else `failure`
+    /// (at once when the user stopped the transfer).
+    pub fn explain(&mut self, failure: Error) -> Error {
+        if failure.kind() == ErrorKind::Interrupted {
+            return failure;
+        }
+        self.control.set_patience(Some(std::time::Duration::from_secs(1)));
+        match wire::receive(&mut self.control) {
+            Ok(Message::Abort { message }) => {
+                Error::operational(format!("pipe '{}': the importer gave up: {message}", self.name))
+            }
+            _ => failure,
+        }
+    }
+
+    /// Gives up: tells the importer why and ends every stream at once.
+    pub fn abort(mut self, why: &str) {
+        let _ = wire::send(&mut self.control, &Message::Abort { message: why.to_string() });
+        self.end_streams();
+    }
+
+    /// Ends every stream at once (from any thread): their blocked writes fail.
+    pub fn end_streams(&self) {
+        for s in &self.data {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn await_done(&mut self) -> Result<u64> {
+        match wire::receive(&mut self.control).map_err(|e| wire::lost(&self.name, "importer", e))? {
+            Message::Done { rows } => Ok(rows),
+            other => Err(unexpected(&self.name, Role::Import, &other)),
+        }
+    }
+}
+
+/// One outgoing Arrow IPC stream.
+pub struct StreamSink {
+    name: String,
+    writer: StreamWriter<BufWriter<Counted<Link>>>,
+    rows: u64,
+}
+
+impl StreamSink {
+    /// Sends `batch` (blocks while the importer is behind: backpressure).
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows() as u64;
+        self.writer.write(batch).map_err(|e| self.failed(e))
+    }
+
+    /// Ends the stream; its rows and the CRC-32 of its bytes (0 without verify).
+    pub fn close(mut self) -> Result<(u64, u32)> {
+        self.writer.finish().map_err(|e| self.failed(e))?;
+        let buffered = self.writer.into_inner().map_err(Error::from)?;
+        let counted = buffered.into_inner().map_err(|e| wire::lost(&self.name, "importer", e.into_error()))?;
+        Ok((self.rows, counted.crc.map_or(0, |c| c.finalize())))
+    }
+
+    fn failed(&self, e: ArrowError) -> Error {
+        match e {
+            ArrowError::IoError(_, e) => wire::lost(&self.name, "importer", e),
+            e => e.into(),
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Garbage collection: deleting the manifests no one pins, the segment
+//! files no kept manifest names and the leases of handles that are gone
+//! (the interleavings with other processes are in `storage/dir.rs`).
+
+use super::*;
+
+/// The lease id a segment or temporary file belongs to (the part before the first '-').
+pub(super) fn owner_of(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("tmp-").unwrap_or(name);
+    rest.split_once('-').map(|(id, _)| id)
+}
+
+/// The segment a key run file (`<segment>.<fingerprint>.keys`) belongs to;
+/// `None` for a temporary file.
+pub(super) fn key_run_segment(name: &str) -> Option<&str> {
+    name.strip_suffix(".keys")?.rsplit_once('.').map(|(segment, _)| segment)
+}
+
+/// What `DbDir::collect_garbage` removed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct GcReport {
+    /// Manifests deleted.
+    pub manifests: usize,
+    /// Segment files deleted.
+    pub segments: usize,
+    /// Dead leases (of crashed or exited processes) cleared.
+    pub leases: usize,
+    /// Whether the collection was skipped because another process held a lock.
+    pub skipped: bool,
+    /// A manifest that could not be read, for which no segment was removed.
+    pub kept_for: Option<PathBuf>,
+}
+
+impl DbDir {
+    /// Is the lease `id` held by a live handle (in any process)? A dead lease's
+    /// file is removed on the way (only while holding its lock, so a lease that
+    /// is being created is never removed after its owner locked it).
+    pub(super) fn lease_alive(&self, id: &str, own: Option<&str>) -> bool {
+        if Some(id) == own {
+            return true;
+        }
+        let path = self.root.join(LEASES).join(format!("{id}.lease"));
+        // Only a lease file that is not there proves its writer gone (a
+        // writer locks its lease before it makes any file named after it); a
+        // file that could not be opened (no free descriptor) proves nothing.
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) => return e.kind() != io::ErrorKind::NotFound,
+        };
+        match try_flock(&file, libc::LOCK_EX) {
+            Ok(true) => {
+                if still_named(&file, &path) {
+                    let _ = fs::remove_file(&path);
+                }
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// Deletes manifests no live handle pins (keeping the newest), the segments
+    /// only they referenced, and files left by crashed writers. Never removes
+    /// anything a live reader in any process still pins. With `wait`, waits for
+    /// the locks; without, skips the collection if another process holds them.
+    ///
+    /// Only what is proven dead is removed, nothing is concluded from a read
+    /// that failed:
+    /// - a lease, when its lock was taken here (its writer is gone);
+    /// - a file named after a lease, when that lease is dead: its lock was
+    ///   free, or its file is absent (`ENOENT`; any other failure to open it
+    ///   counts as alive);
+    /// - a manifest, when it is readable, older than the newest and pinned by
+    ///   nobody; a damaged one is kept for `verify()` to report;
+    /// - a segment, when a collected manifest named it and no kept one does,
+    ///   or its writer's lease is dead. While any manifest is unreadable no
+    ///   segment is removed (it may name any of them: [`GcReport::kept_for`]);
+    /// - a key run (a cache), when its segment is gone.
+    pub fn collect_garbage(&self, wait: bool) -> Result<GcReport> {
+        if self.read_only {
+            return Ok(GcReport::default());
+        }
+        let skipped = GcReport { skipped: true, ..Default::default() };
+        let commit_path = self.root.join(COMMIT_LOCK);
+        let Some(commit_file) = open_lock_file(&commit_path)? else { return Ok(skipped) };
+        let gc_path = self.root.join(GC_LOCK);
+        let Some(gc_file) = open_lock_file(&gc_path)? else { return Ok(skipped) };
+        let commit_held = if wait {
+            flock_exclusive_within(&commit_file, COMMIT_LOCK_TIMEOUT)
+        } else {
+            try_flock(&commit_file, libc::LOCK_EX)
+        };
+        if !commit_held.map_err(io_err("locking", &commit_path))? {
+            return if wait {
+                Err(Error::operational(format!(
+                    "{} stayed locked for {} s; garbage was not collected",
+                    commit_path.display(),
+                    COMMIT_LOCK_TIMEOUT.as_secs()
+                )))
+            } else {
+                Ok(skipped)
+            };
+        }
+        let gc_held =
+            if wait { flock(&gc_file, libc::LOCK_EX).map(|_| true) } else { try_flock(&gc_file, libc::LOCK_EX) };
+        if !gc_held.map_err(io_err("locking", &gc_path))? {
+            return Ok(skipped);
+        }
+        failpoint::hit("gc.after_lock")?;
+        // Both locks are released when the files close at the end of this call.
+        self.collect_locked(&gc_file)
+    }
+
+    pub(super) fn collect_locked(&self, gc_file: &File) -> Result<GcReport> {
+        let own_lease = self.lease.lock().unwrap().as_ref().map(|l| l.id.clone());
+        let own = own_lease.as_deref();
+        let mut report = GcReport::default();
+
+        // Leases: clear dead ones.
+        let leases_dir = self.root.join(LEASES);
+        let mut alive: HashMap<String, bool> = HashMap::new();
+        for entry in fs::read_dir(&leases_dir).map_err(io_err("listing", &leases_dir))? {
+            let name = entry.map_err(io_err("listing", &leases_dir))?.file_name().to_string_lossy().into_owned();
+            let Some(id) = name.strip_suffix(".lease") else { continue };
+            let live = self.lease_alive(id, own);
+            if !live {
+                report.leases += 1;
+            }
+            alive.insert(id.to_string(), live);
+        }
+
+        // Manifests: keep the newest and every pinned one.
+        let manifests_dir = self.root.join(MANIFESTS);
+        let latest = self.latest_version()?;
+        let mut keep_files = HashSet::new();
+        let mut garbage_files = HashSet::new();
+        let mut unreadable = None;
+        for entry in fs::read_dir(&manifests_dir).map_err(io_err("listing", &manifests_dir))? {
+            let name = entry.map_err(io_err("listing", &manifests_dir))?.file_name().to_string_lossy().into_owned();
+            let path = manifests_dir.join(&name);
+            let Some(version) = parse_manifest_name(&name) else {
+                // A temporary manifest of a writer that died before publishing.
+                let owner = owner_of(&name).unwrap_or_default().to_string();
+                if !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own)) {
+                    let _ = fs::remove_file(&path);
+                }
+                continue;
+            };
+            let manifest = match self.read_manifest_uncached(version) {
+                Ok(m) => m,
+                Err(e) if version == latest => return Err(e),
+                // A damaged old manifest: keep it (and so its files) for
+                // verify() to report; never guess what it referenced.
+                Err(_) => {
+                    unreadable = Some(path);
+                    continue;
+                }
+            };
+            let files = manifest.segment_files().map(str::to_string);
+            let pinned = byte_locked_elsewhere(gc_file, version)
+                .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
+            if version >= latest || pinned {
+                keep_files.extend(files);
+            } else {
+                garbage_files.extend(files);
+                failpoint::hit("gc.before_unlink")?;
+                fs::remove_file(&path).map_err(io_err("removing manifest", &path))?;
+                report.manifests += 1;
+            }
+        }
+
+        // Segments: remove committed garbage, and orphans of dead writers;
+        // none while a manifest could not be read, whose files are not known.
+        if let Some(path) = unreadable {
+            report.kept_for = Some(path);
+            return Ok(report);
+        }
+        let segments_dir = self.root.join(SEGMENTS);
+        let mut present = HashSet::new();
+        for entry in fs::read_dir(&segments_dir).map_err(io_err("listing", &segments_dir))? {
+            let name = entry.map_err(io_err("listing", &segments_dir))?.file_name().to_string_lossy().into_owned();
+            if keep_files.contains(&name) {
+                continue;
+            }
+            present.insert(name.clone());
+            let remove = garbage_files.contains(&name) || {
+                let owner = owner_of(&name).unwrap_or_default().to_string();
+                !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
+            };
+            if remove {
+                let path = segments_dir.join(&name);
+                match fs::remove_file(&path) {
+                    Ok(()) => report.segments += 1,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(format!("removing segment {}", path.display()), e)),
+                }
+                present.remove(&name);
+            }
+        }
+
+        // Key runs: a cache of their segment, removed with it (listed after
+        // the segments, so a run of a segment created since may go too,
+        // which costs a rebuild only), and temporary files of dead writers.
+        let keys_dir = self.root.join(KEYS);
+        let Ok(runs) = fs::read_dir(&keys_dir) else { return Ok(report) };
+        for entry in runs {
+            let name = entry.map_err(io_err("listing", &keys_dir))?.file_name().to_string_lossy().into_owned();
+            let remove = match key_run_segment(&name) {
+                Some(segment) => !keep_files.contains(segment) && !present.contains(segment),
+                None => {
+                    let owner = owner_of(&name).unwrap_or_default().to_string();
+                    !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
+                }
+            };
+            if remove {
+                let _ = fs::remove_file(keys_dir.join(&name));
+            }
+        }
+        Ok(report)
+    }
+}

@@ -1,0 +1,200 @@
+//! A manifest as stored: checksummed JSON, read back with every older
+//! format version (see the versions in `storage/manifest.rs`).
+
+use super::*;
+
+#[derive(Serialize, Deserialize)]
+pub(super) struct TableJson {
+    pub(super) columns: Vec<ColumnMeta>,
+    pub(super) segments: Vec<SegmentMeta>,
+    pub(super) modified: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) view: Option<String>,
+    #[serde(default, rename = "macro", skip_serializing_if = "Option::is_none")]
+    pub(super) macro_sql: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) sequence: Option<Sequence>,
+    #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+    pub(super) constraints: Constraints,
+    /// [`ColumnIds::next`], in tables whose columns were added or dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) next_column_id: Option<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+pub(super) struct ManifestJson {
+    pub(super) format_version: u32,
+    pub(super) version: u64,
+    pub(super) tables: BTreeMap<String, TableJson>,
+    /// CRC-32 of the compact JSON of everything else (this field absent), so
+    /// that the check does not depend on whitespace or pretty-printing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) crc32: Option<u32>,
+}
+
+pub(super) fn encode_columns(table: &TableMeta) -> Vec<ColumnMeta> {
+    let ids = &table.column_ids;
+    table
+        .schema
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| ColumnMeta {
+            name: f.name().clone(),
+            data_type: f.data_type().to_string(),
+            nullable: f.is_nullable(),
+            id: ids.ids.get(i).copied(),
+            fill: ids.fills.get(i).cloned().flatten(),
+        })
+        .collect()
+}
+
+pub(super) fn decode_schema(columns: &[ColumnMeta]) -> Result<SchemaRef> {
+    let fields = columns
+        .iter()
+        .map(|c| {
+            let dt = DataType::from_str(&c.data_type).map_err(|e| {
+                Error::corruption(format!("manifest has unknown type {:?} for column '{}': {e}", c.data_type, c.name))
+            })?;
+            Ok(Field::new(&c.name, dt, c.nullable))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Arc::new(Schema::new(fields)))
+}
+
+/// The column ids of a table as stored: on every column and the next one
+/// in the table, or nowhere.
+pub(super) fn decode_column_ids(
+    name: &str,
+    columns: &[ColumnMeta],
+    next: Option<u32>,
+    origin: &str,
+) -> Result<ColumnIds> {
+    let ids: Vec<u32> = columns.iter().filter_map(|c| c.id).collect();
+    match next {
+        None if ids.is_empty() => Ok(ColumnIds::default()),
+        Some(next) if ids.len() == columns.len() && ids.iter().all(|&id| id < next) => {
+            Ok(ColumnIds { ids, fills: columns.iter().map(|c| c.fill.clone()).collect(), next })
+        }
+        _ => Err(Error::corruption(format!(
+            "manifest {origin} is damaged: the column ids of table '{name}' are incomplete"
+        ))),
+    }
+}
+impl ManifestJson {
+    pub(super) fn checksum(&self) -> u32 {
+        debug_assert!(self.crc32.is_none());
+        crc32fast::hash(&serde_json::to_vec(self).expect("manifest serializes"))
+    }
+}
+
+/// A column as stored in a manifest: the Arrow type is kept as its textual form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct ColumnMeta {
+    name: String,
+    #[serde(rename = "type")]
+    data_type: String,
+    nullable: bool,
+    /// Its id, in tables whose columns were added or dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<u32>,
+    /// Its value in segments written before it was added, when not NULL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fill: Option<String>,
+}
+
+impl Manifest {
+    /// Serializes to the JSON stored on disk.
+    pub fn to_json(&self) -> Vec<u8> {
+        let tables = self
+            .tables
+            .iter()
+            .map(|(name, t)| {
+                let json = TableJson {
+                    columns: encode_columns(t),
+                    segments: t.segments.clone(),
+                    modified: t.modified,
+                    view: t.view_sql().map(str::to_string),
+                    macro_sql: t.macro_sql().map(str::to_string),
+                    sequence: t.as_sequence().cloned(),
+                    constraints: t.constraints.clone(),
+                    next_column_id: t.is_altered().then_some(t.column_ids.next),
+                };
+                (name.clone(), json)
+            })
+            .collect();
+        let format_version = if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
+            FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
+            INLINE_FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.is_altered()) {
+            ALTERED_FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty()) {
+            CONSTRAINED_FORMAT_VERSION
+        } else {
+            PLAIN_FORMAT_VERSION
+        };
+        let mut json = ManifestJson { format_version, version: self.version, tables, crc32: None };
+        json.crc32 = Some(json.checksum());
+        serde_json::to_vec_pretty(&json).expect("manifest serializes")
+    }
+
+    /// Parses a manifest read from `origin` (a path, for error messages).
+    pub fn from_json(bytes: &[u8], origin: &str) -> Result<Self> {
+        let mut json: ManifestJson = serde_json::from_slice(bytes)
+            .map_err(|e| Error::corruption(format!("manifest {origin} is damaged: {e}")))?;
+        if json.format_version > FORMAT_VERSION {
+            return Err(Error::operational(format!(
+                "manifest {origin} has format version {}, this swingdb reads up to {FORMAT_VERSION}: upgrade swingdb",
+                json.format_version
+            )));
+        }
+        match json.crc32.take() {
+            Some(stored) if stored != json.checksum() => {
+                return Err(Error::corruption(format!(
+                    "manifest {origin} is damaged: its checksum does not match its content (was it edited?)"
+                )))
+            }
+            None if json.format_version >= CHECKSUMMED_SINCE => {
+                return Err(Error::corruption(format!("manifest {origin} is damaged: its checksum is missing")))
+            }
+            _ => {}
+        }
+        let tables = json
+            .tables
+            .into_iter()
+            .map(|(name, t)| {
+                let schema = decode_schema(&t.columns)?;
+                let column_ids = decode_column_ids(&name, &t.columns, t.next_column_id, origin)?;
+                let definition = match (t.view, t.macro_sql, t.sequence) {
+                    (None, None, None) => None,
+                    (Some(sql), None, None) => Some(Definition::View(sql)),
+                    (None, Some(sql), None) => Some(Definition::Macro(sql)),
+                    (None, None, Some(sequence)) => match sequence.problem() {
+                        None => Some(Definition::Sequence(sequence)),
+                        Some(problem) => {
+                            return Err(Error::corruption(format!(
+                                "manifest {origin} is damaged: sequence '{name}': {problem}"
+                            )))
+                        }
+                    },
+                    _ => {
+                        return Err(Error::corruption(format!(
+                            "manifest {origin} is damaged: '{name}' is defined as more than one kind of object"
+                        )))
+                    }
+                };
+                let meta = TableMeta {
+                    schema,
+                    segments: t.segments,
+                    modified: t.modified,
+                    definition,
+                    constraints: t.constraints,
+                    column_ids,
+                };
+                Ok((name, Arc::new(meta)))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self { version: json.version, tables })
+    }
+}
