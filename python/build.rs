@@ -29,6 +29,13 @@ fn main() {
         );
     }
     println!("cargo:rustc-env=SWINGDB_HOT_CODE_FIRST={applies}");
+    // The list's content in the build script's output: cargo relinks the
+    // extension when this output changes, not when a file a link argument
+    // names does (a regenerated list otherwise took effect only in a fresh
+    // target directory).
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&std::fs::read(&list).unwrap_or_default(), &mut hasher);
+    println!("cargo:rustc-env=SWINGDB_HOT_CODE_LIST={:016x}", std::hash::Hasher::finish(&hasher));
 }
 
 /// Whether rustc links this target with its self-contained LLD by default and
