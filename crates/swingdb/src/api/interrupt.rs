@@ -31,15 +31,26 @@ const SIGNAL_TICK: Duration = Duration::from_millis(25);
 /// another thread, which may call [`Interrupt::interrupt`] at any time.
 ///
 /// ```edition2024
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::sync::Arc;
 /// let con = swingdb::Database::in_memory()?.connect()?;
 /// let handle = con.interrupt_handle();
-/// std::thread::spawn(move || {
-///     std::thread::sleep(std::time::Duration::from_millis(200));
-///     handle.interrupt(); // as Ctrl-C does
-/// });
+/// let done = Arc::new(AtomicBool::new(false));
+/// let canceller = {
+///     let done = done.clone();
+///     std::thread::spawn(move || {
+///         while !done.load(Ordering::SeqCst) {
+///             std::thread::sleep(std::time::Duration::from_millis(100));
+///             handle.interrupt(); // as Ctrl-C does
+///         }
+///     })
+/// };
 /// let slow = "SELECT count(*) FROM range(1000000000) a, range(1000) b WHERE a.value + b.value = 7";
 /// let err = con.execute(slow, &[]).and_then(|mut r| r.collect_batches().map(|_| ())).unwrap_err();
+/// done.store(true, Ordering::SeqCst);
+/// canceller.join().unwrap();
 /// assert_eq!(err.kind(), swingdb::ErrorKind::Interrupted);
+/// assert!(con.execute("SELECT 1", &[]).is_ok(), "the connection stays usable");
 /// # Ok::<(), swingdb::Error>(())
 /// ```
 #[derive(Clone, Debug, Default)]
