@@ -184,11 +184,10 @@ impl Connection {
                 _ => {}
             }
         }
-        let tables = self.tables.lock().unwrap().clone();
         let state = self.ctx.state();
         let cx = PrepareContext {
             state: &state,
-            tables: &tables,
+            tables: &self.tables,
             own: &self.own,
             external_access: self.core.external_access,
         };

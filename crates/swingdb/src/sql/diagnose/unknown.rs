@@ -6,18 +6,15 @@
 use crate::error::{Error, ErrorKind};
 use crate::sql::diagnose::suggest_table;
 use crate::sql::suggest::closest;
-use crate::sql::{CATALOG, SCHEMA};
-use crate::storage::TableMeta;
+use crate::sql::{Tables, CATALOG, SCHEMA};
 use datafusion::execution::SessionState;
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// `err` (from planning a statement with `state`, whose own database has
 /// `tables` under schema `own`) made helpful.
 pub(crate) fn explain(
     err: Error,
     state: &SessionState,
-    tables: &BTreeMap<String, Arc<TableMeta>>,
+    tables: &Tables,
     own: &str,
     external_access: bool,
 ) -> Error {
@@ -27,8 +24,9 @@ pub(crate) fn explain(
 
 /// `err` about a table not found, made helpful: the close name among
 /// the tables of the schema it was looked up in, or that no database is
-/// attached under that schema's name.
-fn unknown_table(err: Error, state: &SessionState, tables: &BTreeMap<String, Arc<TableMeta>>, own: &str) -> Error {
+/// attached under that schema's name. (`tables` is locked only to look the
+/// name up: the catalog's schema locks it too while listing table names.)
+fn unknown_table(err: Error, state: &SessionState, tables: &Tables, own: &str) -> Error {
     let message = err.message();
     let Some(name) = message.strip_prefix("table '").and_then(|r| r.strip_suffix("' not found")) else {
         return err;
@@ -39,9 +37,8 @@ fn unknown_table(err: Error, state: &SessionState, tables: &BTreeMap<String, Arc
         [schema, table] if *schema == own => Some(*table),
         _ => None,
     };
-    if let Some((table, other)) =
-        in_own.and_then(|table| Some((table, tables.get(table)?))).filter(|(_, m)| !m.is_relation())
-    {
+    let found = in_own.and_then(|table| Some((table, tables.lock().unwrap().get(table).cloned()?)));
+    if let Some((table, other)) = found.filter(|(_, m)| !m.is_relation()) {
         let message = format!("'{table}' is a {}, not a table; only tables and views can be read", other.kind());
         return err.with_message(message);
     }

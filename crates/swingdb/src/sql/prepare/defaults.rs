@@ -3,13 +3,11 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
-use crate::storage::TableMeta;
+use crate::sql::Tables;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     Expr as SqlExpr, Ident, ObjectName, SetExpr, Statement as SqlStatement, TableObject, Value as SqlValue,
 };
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// `INSERT ... VALUES` with `DEFAULT` for a column (PostgreSQL, DuckDB), or
 /// NULL for an identity column (SQLite's way to ask for the next number):
@@ -17,13 +15,13 @@ use std::sync::Arc;
 /// the statement, and gets its DEFAULT (or next number) as a column left out.
 pub(crate) fn take_default_values(
     statement: &mut DFStatement,
-    tables: &BTreeMap<String, Arc<TableMeta>>,
+    tables: &Tables,
     own: &str,
 ) -> Result<()> {
     let DFStatement::Statement(s) = statement else { return Ok(()) };
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(()) };
     let TableObject::TableName(name) = &insert.table else { return Ok(()) };
-    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.get(&n).cloned()) else { return Ok(()) };
+    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.lock().unwrap().get(&n).cloned()) else { return Ok(()) };
     let Some(SetExpr::Values(values)) = insert.source.as_mut().map(|q| q.body.as_mut()) else { return Ok(()) };
     let columns: Vec<String> = match insert.columns.is_empty() {
         true => meta.schema.fields().iter().map(|f| f.name().clone()).collect(),

@@ -37,6 +37,7 @@ use crate::sql::diagnose::unknown;
 use crate::sql::dialect::macros::{expand, Macro};
 use crate::sql::dialect::settings;
 use crate::sql::output_names::{plan_output_names, OutputNames};
+use crate::sql::Tables;
 use crate::storage::{Constraints, TableMeta};
 use datafusion::common::{ParamValues, ScalarValue};
 use datafusion::execution::SessionState;
@@ -50,8 +51,9 @@ use std::sync::Arc;
 pub(crate) struct PrepareContext<'a> {
     /// The session that plans (functions, settings, catalog).
     pub state: &'a SessionState,
-    /// The tables (and views, macros, sequences) of the database it changes.
-    pub tables: &'a BTreeMap<String, Arc<TableMeta>>,
+    /// The tables (and views, macros, sequences) of the database it changes,
+    /// locked only while a step looks one up (planning locks them too).
+    pub tables: &'a Tables,
     /// That database's schema name: `main`, or an attached database's alias.
     pub own: &'a str,
     /// Whether the database may read and write files (for error messages).
@@ -117,11 +119,13 @@ pub(crate) async fn prepare(
 
 /// `statement` with the calls of the database's macros (stored among
 /// `tables`) replaced by their bodies.
-fn expand_macros(statement: &mut DFStatement, tables: &BTreeMap<String, Arc<TableMeta>>) -> Result<()> {
-    if !tables.values().any(|t| t.macro_sql().is_some()) {
+fn expand_macros(statement: &mut DFStatement, tables: &Tables) -> Result<()> {
+    let macros: BTreeMap<String, Arc<TableMeta>> =
+        tables.lock().unwrap().iter().filter(|(_, t)| t.macro_sql().is_some()).map(|(n, t)| (n.clone(), t.clone())).collect();
+    if macros.is_empty() {
         return Ok(());
     }
-    let find = |name: &str| tables.get(name).and_then(|t| t.macro_sql()).map(Macro::parse);
+    let find = |name: &str| macros.get(name).and_then(|t| t.macro_sql()).map(Macro::parse);
     expand(statement, &find)
 }
 
