@@ -11,13 +11,7 @@ use datafusion::execution::SessionState;
 
 /// `err` (from planning a statement with `state`, whose own database has
 /// `tables` under schema `own`) made helpful.
-pub(crate) fn explain(
-    err: Error,
-    state: &SessionState,
-    tables: &Tables,
-    own: &str,
-    external_access: bool,
-) -> Error {
+pub(crate) fn explain(err: Error, state: &SessionState, tables: &Tables, own: &str, external_access: bool) -> Error {
     let err = missing_file(suggest_function(err, state), external_access);
     unknown_table(err, state, tables, own)
 }

@@ -13,15 +13,13 @@ use datafusion::sql::sqlparser::ast::{
 /// NULL for an identity column (SQLite's way to ask for the next number):
 /// DataFusion plans neither, so a column given so in every row is taken off
 /// the statement, and gets its DEFAULT (or next number) as a column left out.
-pub(crate) fn take_default_values(
-    statement: &mut DFStatement,
-    tables: &Tables,
-    own: &str,
-) -> Result<()> {
+pub(crate) fn take_default_values(statement: &mut DFStatement, tables: &Tables, own: &str) -> Result<()> {
     let DFStatement::Statement(s) = statement else { return Ok(()) };
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(()) };
     let TableObject::TableName(name) = &insert.table else { return Ok(()) };
-    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.lock().unwrap().get(&n).cloned()) else { return Ok(()) };
+    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.lock().unwrap().get(&n).cloned()) else {
+        return Ok(());
+    };
     let Some(SetExpr::Values(values)) = insert.source.as_mut().map(|q| q.body.as_mut()) else { return Ok(()) };
     let columns: Vec<String> = match insert.columns.is_empty() {
         true => meta.schema.fields().iter().map(|f| f.name().clone()).collect(),
