@@ -23,7 +23,7 @@ import pyarrow as pa
 import swingdb
 
 from .common import machine
-from .report import bar_plot, replace_section
+from .report import bar_plot, replace_section, table
 
 SHARES = (0.00001, 0.001, 0.1)
 
@@ -97,14 +97,16 @@ def main():
         f"(unclustered {load_plain:.1f} s: the sort). "
         f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}.",
         "",
-        "| share of rows | swingdb CLUSTER BY | swingdb unclustered | DuckDB in key order | DuckDB unordered | DuckDB in key order / swingdb CLUSTER BY |",
-        "|---|---:|---:|---:|---:|---:|",
     ]
+    rows = []
     for share in SHARES:
         case = f"{100 * share:g} % of rows"
         ours, plain = by[(case, "swingdb", "CLUSTER BY k")], by[(case, "swingdb", "unclustered")]
         theirs, theirs_plain = by[(case, "DuckDB", "inserted in key order")], by[(case, "DuckDB", "unordered")]
-        lines.append(f"| {100 * share:g} % | {ours:.2f} | {plain:.2f} | {theirs:.2f} | {theirs_plain:.2f} | {theirs / ours:.1f}x |")
+        rows.append([f"{100 * share:g} %", f"{ours:.2f}", f"{plain:.2f}", f"{theirs:.2f}", f"{theirs_plain:.2f}", f"{theirs / ours:.1f}x"])
+    headers = ["share of rows", "swingdb CLUSTER BY", "swingdb unclustered", "DuckDB in key order", "DuckDB unordered",
+               "DuckDB in key order / swingdb CLUSTER BY"]
+    lines.append(table(headers, rows))
     lines.append("\n(milliseconds)\n")
     doc = "bench/results/benchmarks-quick.md" if args.quick else "docs/benchmarks.md"
     img = os.path.join(os.path.dirname(doc), "img")

@@ -23,7 +23,7 @@ import duckdb
 import swingdb
 
 from .common import machine
-from .report import replace_section
+from .report import replace_section, table
 
 CREATE = "CREATE TABLE t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)"
 
@@ -133,13 +133,13 @@ def main():
         f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files. "
         f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}, SQLite {info['sqlite']}.",
         "",
-        "| system | one transaction (inserts/s) | autocommit (inserts/s) | first insert after opening (ms) |",
-        "|---|---:|---:|---:|",
     ]
-    for name in SYSTEMS:
-        lines.append(
-            f"| {name} | {results[(name, 'one transaction')]:,.0f} | {results[(name, 'autocommit')]:,.0f} | {results[(name, 'first')]:.1f} |"
-        )
+    rows = [
+        [name, f"{results[(name, 'one transaction')]:,.0f}", f"{results[(name, 'autocommit')]:,.0f}", f"{results[(name, 'first')]:.1f}"]
+        for name in SYSTEMS
+    ]
+    headers = ["system", "one transaction (inserts/s)", "autocommit (inserts/s)", "first insert after opening (ms)"]
+    lines.append(table(headers, rows))
     doc = "bench/results/benchmarks-quick.md" if args.quick else "docs/benchmarks.md"
     os.makedirs(os.path.dirname(doc), exist_ok=True)
     replace_section(doc, "oltp", "\n".join(lines) + "\n")

@@ -30,7 +30,7 @@ import time
 import uuid
 
 from .common import ROOT, machine, report_target
-from .report import replace_section
+from .report import replace_section, table
 
 PRELUDE = """
 import json, os, sys, time
@@ -439,7 +439,8 @@ def write_report(args, rows: list[dict], doc: str, img: str) -> None:
         "",
     ]
     for label in dict.fromkeys(r["dataset"] for r in rows):
-        lines += ["", f"### {label}", "", "| transfer | method | seconds | vs CSV | export RSS MB | import RSS MB | runs |", "|---|---|---:|---:|---:|---:|---|"]
+        lines += ["", f"### {label}", ""]
+        cells = []
         csv_time = {}
         for r in rows:
             if r["dataset"] == label and r["method"].startswith("CSV"):
@@ -449,7 +450,9 @@ def write_report(args, rows: list[dict], doc: str, img: str) -> None:
                 continue
             base = csv_time.get(r["transfer"])
             ratio = f"{base / r['seconds']:.1f}x" if base and r["seconds"] > 0 else ""
-            lines.append(f"| {r['transfer']} | {r['method']} | {r['seconds']:.3f} | {ratio} | {r['export_rss_mb']} | {r['import_rss_mb']} | {r['runs']} |")
+            cells.append([r["transfer"], r["method"], f"{r['seconds']:.3f}", ratio, r["export_rss_mb"], r["import_rss_mb"], r["runs"]])
+        headers = ["transfer", "method", "seconds", "vs CSV", "export RSS MB", "import RSS MB", "runs"]
+        lines.append(table(headers, cells, right=2))
         path = os.path.join(img, f"pipes-{label}.png")
         plot(rows, label, path)
         lines += ["", f"![pipes, {label}](img/{os.path.basename(path)})", ""]

@@ -7,6 +7,15 @@ import os
 import re
 from collections import defaultdict
 
+from tabulate import tabulate
+
+
+def table(headers: list[str], rows: list[list], right: int = 1) -> str:
+    """A Markdown (pipe) table of already formatted cells: the first `right`
+    columns left-aligned (labels), the others right-aligned (numbers)."""
+    align = ["left"] * right + ["right"] * (len(headers) - right)
+    return tabulate(rows, headers, tablefmt="pipe", colalign=align, disable_numparse=True)
+
 
 def markdown_table(results: list[dict], ratio_target: str | None = None) -> str:
     """One row per case, one column per system/target, milliseconds; with
@@ -20,16 +29,14 @@ def markdown_table(results: list[dict], ratio_target: str | None = None) -> str:
     for r in results:
         by_case[r["case"]][(r["system"], r["target"])] = r["seconds"]
     ratio_head = [f"DuckDB / swingdb ({ratio_target})"] if ratio_target else []
-    head = "| " + " | ".join(["case"] + [f"{s} {t}" for s, t in columns] + ratio_head) + " |"
-    sep = "|---|" + "---:|" * (len(columns) + len(ratio_head))
-    lines = [head, sep]
+    rows = []
     for case, cells in by_case.items():
         row = [case] + [f"{1e3 * cells[c]:.2f}" if c in cells else "" for c in columns]
         if ratio_target:
             ours, theirs = cells.get(("swingdb", ratio_target)), cells.get(("DuckDB", ratio_target))
             row.append(f"{theirs / ours:.1f}x" if ours and theirs else "")
-        lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines) + "\n\n(milliseconds)\n"
+        rows.append(row)
+    return table(["case"] + [f"{s} {t}" for s, t in columns] + ratio_head, rows) + "\n\n(milliseconds)\n"
 
 
 def bar_plot(results: list[dict], path: str, title: str) -> None:
@@ -96,8 +103,7 @@ def size_table(results: list[dict]) -> str:
     cells = defaultdict(dict)
     for r in results:
         cells[(r["operation"], r["size"])][r["system"]] = r["seconds"] if r["status"] == "ok" else None
-    head = "| operation | size | " + " | ".join(systems) + " | swingdb / fastest other |"
-    lines = [head, "|---|---|" + "---:|" * (len(systems) + 1)]
+    lines = []
     for (operation, size), by_system in cells.items():
         done = {s: t for s, t in by_system.items() if t is not None}
         best = min(done.values()) if done else None
@@ -112,8 +118,9 @@ def size_table(results: list[dict]) -> str:
                 row.append(f"**{text}**" if by_system[s] == best else text)
         others = [t for s, t in done.items() if s != "swingdb"]
         ratio = f"{done['swingdb'] / min(others):.2f}" if "swingdb" in done and others else ""
-        lines.append(f"| {operation} | {size} | " + " | ".join(row) + f" | {ratio} |")
-    return "\n".join(lines) + "\n\n(milliseconds, median; below 1.00 in the last column means swingdb was fastest)\n"
+        lines.append([operation, size] + row + [ratio])
+    headers = ["operation", "size"] + systems + ["swingdb / fastest other"]
+    return table(headers, lines, right=2) + "\n\n(milliseconds, median; below 1.00 in the last column means swingdb was fastest)\n"
 
 
 def panel_plot(results: list[dict], path: str, title: str) -> str:

@@ -16,7 +16,7 @@ import duckdb
 import swingdb
 
 from .common import machine, parse_scale_args, same_rows, scale_parser, timed
-from .report import replace_section, save
+from .report import replace_section, save, table
 from .tpch import QUERIES, TABLES, generate
 
 
@@ -137,14 +137,14 @@ def main():
         if key in r
     ]
     img = save(timings, args.out, args.img, f"tpch-{args.tag}", f"TPC-H SF{args.scale:g}, median of {args.runs} (log scale)")
-    cold_head = "" if args.no_cold else " swingdb cold (ms) | DuckDB cold (ms) | cold ratio |"
-    lines = ["| query | swingdb (ms) | DuckDB (ms) | swingdb / DuckDB |" + cold_head + " answer |",
-             "|---:|---:|---:|---:|" + ("" if args.no_cold else "---:|---:|---:|") + "---|"]
+    cold_head = [] if args.no_cold else ["swingdb cold (ms)", "DuckDB cold (ms)", "cold ratio"]
+    cells = []
     for r in rows:
-        cold = "" if args.no_cold else f" {1e3 * r['swingdb_cold_s']:.1f} | {1e3 * r['duckdb_cold_s']:.1f} | {r['cold_ratio']:.2f} |"
-        lines.append(
-            f"| {r['query']} | {1e3 * r['swingdb_s']:.1f} | {1e3 * r['duckdb_s']:.1f} | {r['ratio']:.2f} |{cold} {'same' if r['match'] else 'DIFFERENT'} |"
-        )
+        cold = [] if args.no_cold else [f"{1e3 * r['swingdb_cold_s']:.1f}", f"{1e3 * r['duckdb_cold_s']:.1f}", f"{r['cold_ratio']:.2f}"]
+        cells.append([str(r["query"]), f"{1e3 * r['swingdb_s']:.1f}", f"{1e3 * r['duckdb_s']:.1f}", f"{r['ratio']:.2f}"] + cold
+                     + ["same" if r["match"] else "DIFFERENT"])
+    headers = ["query", "swingdb (ms)", "DuckDB (ms)", "swingdb / DuckDB"] + cold_head + ["answer"]
+    lines = [table(headers, cells, right=0)]
     body = (
         f"Data generated locally with `tpchgen-cli` (Parquet), loaded into a swingdb database directory and a DuckDB "
         f"file with `CREATE TABLE ... AS SELECT * FROM <parquet>` (swingdb {loads['swingdb']:.2f} s, DuckDB "

@@ -29,10 +29,7 @@ mod storage;
 #[cfg(test)]
 mod test_mappings;
 
-pub use api::{
-    Connection, Database, DatabaseEntry, Interrupt, OpenOptions, PipeSource, ProgressDisplay, ProgressHook,
-    ProgressReport, QueryResult, VerifyReport, PROGRESS_AFTER,
-};
+pub use api::{Connection, Database, DatabaseEntry, OpenOptions, PipeSource, QueryResult, VerifyReport};
 pub use arrow;
 pub use datafusion;
 pub use error::{Error, ErrorKind, Result};
@@ -40,6 +37,8 @@ pub use huge_pages::LargeOnHugePages;
 pub use pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
 pub use share::{ShareOptions, SnapshotInfo};
 pub use signal::set_signal_check;
+pub use sql::interrupt::{Interrupt, ProgressDisplay, ProgressReport, PROGRESS_AFTER};
+pub use sql::statements::ProgressHook;
 pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions};
 pub use storage::locate_mapped;
 

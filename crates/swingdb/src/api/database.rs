@@ -2,11 +2,11 @@
 //! factory of connections, and the place where transactions commit.
 
 use super::connection::Connection;
-use super::core::DbCore;
 use super::result::QueryResult;
 use crate::error::Result;
 use crate::share::home::Home;
 use crate::share::SnapshotInfo;
+use crate::sql::core::DbCore;
 use crate::storage::{DbDir, GcReport, Manifest, MappedSegment};
 use std::path::Path;
 use std::sync::Arc;

@@ -1,11 +1,12 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use super::core::runtime;
-use super::interrupt::Interrupt;
 use crate::coalesce::{continues, join_run};
 use crate::error::Result;
 use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
+use crate::sql::core::runtime;
+use crate::sql::interrupt::Interrupt;
+use crate::sql::statements::Output;
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
@@ -227,5 +228,16 @@ impl Iterator for QueryResult {
 impl RecordBatchReader for QueryResult {
     fn schema(&self) -> SchemaRef {
         self.schema.clone()
+    }
+}
+
+impl From<Output> for QueryResult {
+    fn from(output: Output) -> Self {
+        match output {
+            Output::Empty => Self::empty(),
+            Output::Count(n) => Self::count(n),
+            Output::Rows(batch) => Self::rows(batch),
+            Output::Stream(stream) => Self::streaming(stream),
+        }
     }
 }

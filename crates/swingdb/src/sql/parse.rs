@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 
 /// Deepest nesting of expressions and subqueries a statement may have (DuckDB's
 /// `max_expression_depth` default). Plans at this depth run on the stacks the
-/// engine's threads get (see `api::core::runtime`).
+/// engine's threads get (see `sql::core::runtime`).
 pub const MAX_EXPRESSION_DEPTH: usize = 1000;
 
 /// Most items one SELECT list may have (PostgreSQL allows 1,664). DataFusion

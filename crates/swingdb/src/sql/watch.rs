@@ -1,7 +1,7 @@
 //! [`Watched`]: wraps each operator of a physical plan so that a cancelled
 //! statement stops computing at its next batch, and each scan (an operator
 //! without inputs) so that the statement's progress can be shown: rows and
-//! bytes read, of how many rows (see [`crate::api::interrupt`]).
+//! bytes read, of how many rows (see [`crate::sql::interrupt`]).
 //!
 //! Dropping a plan's streams stops DataFusion's tasks only where they yield,
 //! and some operators compute for seconds without yielding (a cross join

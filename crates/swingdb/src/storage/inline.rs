@@ -10,7 +10,7 @@
 //! into one inline segment or, once that would be too large, into a file.
 //!
 //! Inside a transaction, the rows its INSERTs add to a table grow one inline
-//! *tail* segment in memory (see `api::connection`): an insert costs its own
+//! *tail* segment in memory (see `sql::statements`): an insert costs its own
 //! row, not a new segment. The commit writes a tail that grew too large to
 //! inline as a regular segment file (see `api::database`).
 //!

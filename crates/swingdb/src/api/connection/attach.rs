@@ -23,13 +23,14 @@
 //! no file beyond what opening that database does; the other database's
 //! garbage collection respects the members' pins like any connection's.
 
-use super::transaction::Transaction;
-use super::{Connection, CATALOG, SCHEMA};
-use crate::api::core::AttachedDatabase;
+use super::Connection;
 use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
+use crate::sql::core::AttachedDatabase;
 use crate::sql::parse::identifier;
+use crate::sql::statements::Transaction;
+use crate::sql::{CATALOG, SCHEMA};
 use crate::storage::same_tables;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
@@ -181,13 +182,13 @@ impl Connection {
     /// The databases this connection works on: `main`, then the attached
     /// ones by alias (DuckDB's `.databases`).
     pub fn databases(&self) -> Vec<DatabaseEntry> {
-        let dir = self.core.dir();
+        let dir = self.exec.core.dir();
         let main = DatabaseEntry {
             name: SCHEMA.to_string(),
             path: (!dir.is_private()).then(|| dir.root().to_path_buf()),
             read_only: dir.read_only(),
         };
-        let attached = self.core.databases.lock().unwrap();
+        let attached = self.exec.core.databases.lock().unwrap();
         let others = attached.iter().map(|(alias, a)| DatabaseEntry {
             name: alias.clone(),
             path: a.path.clone(),
@@ -200,7 +201,7 @@ impl Connection {
     /// transaction: what is attached stays attached; inside an open
     /// transaction the database joins it at once.
     pub(super) fn attach_database(&self, request: AttachRequest) -> Result<QueryResult> {
-        self.check_external_access("ATTACH")?;
+        self.exec.check_external_access("ATTACH")?;
         let alias = request.alias()?;
         if alias == SCHEMA || alias == CATALOG || alias.eq_ignore_ascii_case("information_schema") {
             return Err(Error::programming(format!(
@@ -213,7 +214,7 @@ impl Connection {
             false => Some(absolute(&request.path)?),
         };
         {
-            let databases = self.core.databases.lock().unwrap();
+            let databases = self.exec.core.databases.lock().unwrap();
             if let Some(existing) = databases.get(&alias) {
                 if request.if_not_exists && existing.path == path && !in_memory {
                     return Ok(QueryResult::empty());
@@ -227,7 +228,7 @@ impl Connection {
                 let same = |other: &Path| {
                     canonical.as_deref().is_some_and(|c| std::fs::canonicalize(other).ok().as_deref() == Some(c))
                 };
-                if same(self.core.dir().root()) {
+                if same(self.exec.core.dir().root()) {
                     return Err(Error::programming(format!(
                         "{} is this connection's own database (main); its tables need no ATTACH",
                         path.display()
@@ -238,13 +239,13 @@ impl Connection {
                 }
             }
         }
-        if self.core.attached.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.attached.lock().unwrap().contains_key(&alias) {
             return Err(Error::programming(format!("a snapshot is attached as '{alias}'; DETACH {alias} first")));
         }
         let options = OpenOptions {
             read_only: request.read_only,
             create: !request.read_only,
-            external_access: self.core.external_access,
+            external_access: self.exec.core.external_access,
             ..OpenOptions::default()
         };
         let db = match &path {
@@ -255,7 +256,7 @@ impl Connection {
             })?,
         };
         {
-            let mut databases = self.core.databases.lock().unwrap();
+            let mut databases = self.exec.core.databases.lock().unwrap();
             if databases.contains_key(&alias) {
                 return Err(Error::programming(format!(
                     "a database is already attached as '{alias}'; DETACH {alias} first"
@@ -270,7 +271,7 @@ impl Connection {
     /// `DETACH alias` of a database; `false` if none is attached as `alias`.
     /// Refused while this connection's transaction has changed it.
     pub(super) fn detach_database(&self, alias: &str) -> Result<bool> {
-        if !self.core.databases.lock().unwrap().contains_key(alias) {
+        if !self.exec.core.databases.lock().unwrap().contains_key(alias) {
             return Ok(false);
         }
         let member = self.attached.lock().unwrap().get(alias).cloned();
@@ -279,7 +280,7 @@ impl Connection {
                 "this transaction has changed database '{alias}'; COMMIT or ROLLBACK before DETACH {alias}"
             )));
         }
-        self.core.databases.lock().unwrap().remove(alias);
+        self.exec.core.databases.lock().unwrap().remove(alias);
         self.sync_attached()?;
         Ok(true)
     }
@@ -290,17 +291,17 @@ impl Connection {
     /// transaction, having changed nothing, ends with it). Members that are
     /// part of an open transaction stay until it ends.
     fn sync_attached(&self) -> Result<()> {
-        if self.own != SCHEMA {
+        if self.exec.own != SCHEMA {
             return Ok(()); // members do not attach in turn
         }
-        let open = self.txn.lock().unwrap().as_ref().map(Transaction::is_explicit);
-        let databases = self.core.databases.lock().unwrap();
+        let open = self.exec.txn.lock().unwrap().as_ref().map(Transaction::is_explicit);
+        let databases = self.exec.core.databases.lock().unwrap();
         let mut members = self.attached.lock().unwrap();
         let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
         for alias in gone {
             if members.get(&alias).is_some_and(|m| open.is_none() || !m.has_changes()) {
                 members.remove(&alias);
-                self.databases.lock().unwrap().remove(&alias);
+                self.exec.databases.lock().unwrap().remove(&alias);
             }
         }
         for (alias, attached) in databases.iter() {
@@ -310,9 +311,9 @@ impl Connection {
             let member = Connection::member(
                 attached.core.clone(),
                 alias,
-                self.databases.clone(),
-                self.core.attached.clone(),
-                self.interrupt.clone(),
+                self.exec.databases.clone(),
+                self.exec.core.attached.clone(),
+                self.exec.interrupt.clone(),
             )?;
             if let Some(explicit) = open {
                 member.begin(explicit)?;
@@ -353,8 +354,8 @@ impl Connection {
 
     /// Whether this connection's open transaction has changed any table.
     pub(super) fn has_changes(&self) -> bool {
-        let Some(base) = self.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
-        !same_tables(&base.tables, &self.tables.lock().unwrap())
+        let Some(base) = self.exec.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
+        !same_tables(&base.tables, &self.exec.tables.lock().unwrap())
     }
 
     /// Refuses a second changed database in one transaction: `writer` (this
@@ -371,7 +372,7 @@ impl Connection {
             Some(other) => Err(Error::programming(format!(
                 "this transaction has already changed database '{}'; a transaction changes one database: \
                  COMMIT, then change '{}' in a transaction of its own",
-                other.own, writer.own
+                other.exec.own, writer.exec.own
             ))),
         }
     }

@@ -2,55 +2,30 @@
 //! atomic (a failed one changes nothing); outside `BEGIN ... COMMIT` each one
 //! commits on its own.
 
-mod alter;
 mod atomic;
 mod attach;
-mod copy;
-mod ddl;
-mod dml;
-mod export;
-mod fast_insert;
-mod file_order;
-mod index;
-mod insert_shape;
-mod macros;
-mod merge;
+mod files;
 mod pipe;
-mod plan_cache;
-mod repeated_queries;
 mod route;
-mod run_plan;
-mod sequence;
 mod share;
-mod summarize;
-mod transaction;
-mod upsert;
-mod view;
-mod working_tables;
 
 pub use attach::DatabaseEntry;
 pub use pipe::PipeSource;
 
-use dml::{conform, not_null_violation};
-
-use super::core::{runtime, DbCore};
-use super::interrupt::Interrupt;
 use super::result::QueryResult;
 use crate::error::{Error, Result};
-use crate::sql::diagnose;
+use crate::sql::core::{runtime, DbCore};
+use crate::sql::interrupt::Interrupt;
 use crate::sql::names::check_table_name;
 use crate::sql::parse::parse;
-use crate::sql::session::{new_context, ContextParts};
-use crate::sql::types::sql_name;
-use crate::sql::{Attached, Databases, Registered, Tables, CATALOG, SCHEMA};
-use crate::storage::keys::KeyIndexes;
-use datafusion::arrow::array::{RecordBatch, StringArray};
-use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use crate::sql::statements::{describe_columns, Executor, ProgressHook};
+use crate::sql::{diagnose, Attached, Databases, SCHEMA};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// A connection to a [`super::Database`]. Statements on one connection run one
@@ -78,57 +53,19 @@ use std::sync::{Arc, Mutex};
 /// # Ok::<(), swingdb::Error>(())
 /// ```
 pub struct Connection {
-    core: Arc<DbCore>,
-    /// The schema this connection's tables are known by: `main`, or for a
-    /// connection kept on an attached database, its alias.
-    own: String,
-    /// Every database this connection's statements see (see [`Databases`]).
-    databases: Databases,
+    /// The SQL side: the session, the tables of the open transaction, and
+    /// the statements' executors (see `sql::statements`).
+    exec: Executor,
     /// The connections this one keeps on the attached databases, by alias:
     /// they run the statements that change those databases, inside this
     /// connection's transaction (see `attach.rs`).
     attached: Mutex<BTreeMap<String, Arc<Connection>>>,
-    ctx: SessionContext,
-    tables: Tables,
-    registered: Registered,
-    txn: Mutex<Option<transaction::Transaction>>,
     busy: tokio::sync::Mutex<()>,
-    progress: Mutex<Option<ProgressHook>>,
-    key_indexes: Mutex<KeyIndexes>,
-    remembered: Mutex<insert_shape::Remembered>,
-    fast_inserts: AtomicBool,
-    interrupt: Interrupt,
-    /// Physical plans of repeated queries (see `plan_cache.rs`).
-    plan_cache: Mutex<plan_cache::PlanCache>,
-    /// The SQL text of the query being run, while its plan may be kept.
-    remember_as: Mutex<Option<String>>,
-    /// Pipes the running statement imported rows from, confirmed to their
-    /// exporters when it succeeds (see [`Self::atomically`]).
-    pending_imports: Mutex<Vec<crate::pipe::PendingImport>>,
 }
-
-/// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
-/// `DECIMAL(10,2)`, not Arrow's `Int64`) and whether it may hold NULL.
-fn describe_columns(schema: &Schema) -> Result<QueryResult> {
-    let fields = schema.fields();
-    let names = StringArray::from_iter_values(fields.iter().map(|f| f.name().clone()));
-    let types = StringArray::from_iter_values(fields.iter().map(|f| sql_name(f.data_type())));
-    let nullable = StringArray::from_iter_values(fields.iter().map(|f| if f.is_nullable() { "YES" } else { "NO" }));
-    let out = Schema::new(vec![
-        Field::new("column_name", DataType::Utf8, false),
-        Field::new("data_type", DataType::Utf8, false),
-        Field::new("is_nullable", DataType::Utf8, false),
-    ]);
-    let batch = RecordBatch::try_new(Arc::new(out), vec![Arc::new(names), Arc::new(types), Arc::new(nullable)])?;
-    Ok(QueryResult::rows(batch))
-}
-
-/// Called with the number of rows written so far while a statement stores rows.
-pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
 
 impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Connection").field("database", &self.core.dir().root()).finish()
+        f.debug_struct("Connection").field("database", &self.exec.core.dir().root()).finish()
     }
 }
 
@@ -161,57 +98,31 @@ impl Connection {
         snapshots: Attached,
         interrupt: Interrupt,
     ) -> Result<Self> {
-        let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
-        let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
-        let ctx = new_context(ContextParts {
-            own: own.to_string(),
-            tables: tables.clone(),
-            registered: registered.clone(),
-            databases: databases.clone(),
-            snapshots,
-            store: core.store.clone(),
-            external_access: core.external_access,
-        })?;
-        let plan_cache = plan_cache::PlanCache::new(&ctx);
         Ok(Self {
-            core,
-            own: own.to_string(),
-            databases,
+            exec: Executor::new(core, own, databases, snapshots, interrupt)?,
             attached: Mutex::default(),
-            ctx,
-            tables,
-            registered,
-            txn: Mutex::new(None),
             busy: tokio::sync::Mutex::new(()),
-            progress: Mutex::new(None),
-            key_indexes: Mutex::default(),
-            remembered: Mutex::default(),
-            fast_inserts: AtomicBool::new(true),
-            interrupt,
-            plan_cache: Mutex::new(plan_cache),
-            remember_as: Mutex::default(),
-            pending_imports: Mutex::default(),
         })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
     /// parameters (`?` or `$1`) and returns the last statement's result.
     pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
-        self.interrupt.clear();
+        self.exec.interrupt.clear();
         let result = on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 // Placeholders, so parameters: the only statements worth remembering.
-                let prepared = if params.is_empty() { None } else { self.prepared_insert(sql) };
+                let prepared = if params.is_empty() { None } else { self.exec.prepared_insert(sql) };
                 if let Some(insert) = prepared {
                     return self
                         .atomically(|| async {
-                            match self.run_fast_insert(&insert, params)? {
+                            match self.exec.run_fast_insert(&insert, params)? {
                                 Some(done) => Ok(done),
                                 None => {
                                     let statement =
                                         parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
-                                    self.run_in_txn(statement, params, true).await
+                                    self.exec.run_in_txn(statement, params, true).await
                                 }
                             }
                         })
@@ -221,20 +132,20 @@ impl Connection {
             })
         });
         let result = result.map_err(|e| diagnose::explain(e, sql))?;
-        Ok(result.interruptible_by(&self.interrupt).explained_by(sql))
+        Ok(result.interruptible_by(&self.exec.interrupt).explained_by(sql))
     }
 
     /// What cancels this connection's running statement or fetch from
     /// another thread (see [`Interrupt::interrupt`]) and shows its progress.
     pub fn interrupt_handle(&self) -> Interrupt {
-        self.interrupt.clone()
+        self.exec.interrupt.clone()
     }
 
     /// Turns the short way of single-row `INSERT ... VALUES (?, ...)` on or
     /// off (on by default; off, DataFusion plans every statement, which
     /// tests compare the short way with).
     pub fn set_fast_inserts(&self, on: bool) {
-        self.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
+        self.exec.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Makes `batches` queryable as table `name` on this connection, without
@@ -243,8 +154,8 @@ impl Connection {
     pub fn register(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<()> {
         let name = name.to_string();
         let table = MemTable::try_new(schema, vec![batches])?;
-        self.registered.lock().unwrap().insert(name, Arc::new(table));
-        self.plan_cache.lock().unwrap().clear();
+        self.exec.registered.lock().unwrap().insert(name, Arc::new(table));
+        self.exec.forget_plans();
         Ok(())
     }
 
@@ -253,16 +164,16 @@ impl Connection {
     /// The name is taken as it is (as if quoted in SQL); no SQL is built from it.
     pub fn store(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>, create: bool) -> Result<QueryResult> {
         check_table_name(name)?;
-        self.interrupt.clear();
+        self.exec.interrupt.clear();
         let source = Arc::new(MemTable::try_new(schema, vec![batches])?);
         on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 self.atomically(|| async {
                     if create {
-                        self.create_table_from(name, source).await
+                        self.exec.create_table_from(name, source).await
                     } else {
-                        self.append_from(name, source).await
+                        self.exec.append_from(name, source).await
                     }
                 })
                 .await
@@ -272,38 +183,45 @@ impl Connection {
 
     /// Removes a registration; returns whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
-        self.plan_cache.lock().unwrap().clear();
-        self.registered.lock().unwrap().remove(name).is_some()
+        self.exec.forget_plans();
+        self.exec.registered.lock().unwrap().remove(name).is_some()
     }
 
     /// Sets (or with `None` clears) the hook told how many rows statements have
     /// stored so far, for progress bars on long loads.
     pub fn set_progress(&self, hook: Option<ProgressHook>) {
-        *self.progress.lock().unwrap() = hook;
+        *self.exec.progress.lock().unwrap() = hook;
     }
 
     /// Whether an explicit transaction (`BEGIN`) is open.
     pub fn in_transaction(&self) -> bool {
-        self.txn.lock().unwrap().as_ref().is_some_and(|t| t.is_explicit())
+        self.exec.txn.lock().unwrap().as_ref().is_some_and(|t| t.is_explicit())
     }
 
     /// Names of the tables (and views) this connection sees.
     pub fn table_names(&self) -> Result<Vec<String>> {
-        Ok(self.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n).collect())
+        Ok(self.exec.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n).collect())
     }
 
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
     /// type, nullable); a ProgrammingError naming it if there is none.
     pub fn describe(&self, name: &str) -> Result<QueryResult> {
-        describe_columns(&self.visible_table(name)?.schema)
+        Ok(describe_columns(&self.exec.visible_table(name)?.schema)?.into())
+    }
+
+    /// The statement(s) that make table or view `name` again, as EXPORT
+    /// DATABASE writes them into `schema.sql`: columns, types, keys,
+    /// defaults, checks, clustering and indexes (the shell's `.schema`).
+    pub fn create_statement(&self, name: &str) -> Result<String> {
+        self.exec.create_statement(name)
     }
 
     /// The underlying DataFusion session (for registering functions, tuning).
     /// Plans this connection kept for repeated reads are forgotten: what is
     /// done with the session may change what they mean.
     pub fn session(&self) -> &SessionContext {
-        self.plan_cache.lock().unwrap().clear();
-        &self.ctx
+        self.exec.forget_plans();
+        &self.exec.ctx
     }
 }
 

@@ -19,7 +19,7 @@ impl Connection {
     /// can then [`Database::attach`] it. Unless `options.persist`, the
     /// snapshot ends when this database handle is closed (or its process exits).
     pub fn share(&self, name: &str, options: ShareOptions) -> Result<SnapshotInfo> {
-        let dir = self.core.dir();
+        let dir = self.exec.core.dir();
         if dir.read_only() {
             return Err(Error::operational(format!(
                 "cannot share {}: it is open read-only, and a snapshot's files are links made in the database's \
@@ -27,20 +27,20 @@ impl Connection {
                 dir.root().display()
             )));
         }
-        let in_txn = self.txn.lock().unwrap().is_some();
+        let in_txn = self.exec.txn.lock().unwrap().is_some();
         let (tables, pinned) = if in_txn {
-            (self.tables.lock().unwrap().clone(), None)
+            (self.exec.tables.lock().unwrap().clone(), None)
         } else {
             let manifest = dir.pin_latest()?;
             (manifest.tables.clone(), Some(manifest.version))
         };
-        let result = crate::share::publish(&self.core.home, dir, &tables, name, options);
+        let result = crate::share::publish(&self.exec.core.home, dir, &tables, name, options);
         if let Some(version) = pinned {
             dir.unpin(version);
         }
         let (info, published) = result?;
         if let Some(published) = published {
-            self.core.keep_share(published);
+            self.exec.core.keep_share(published);
         }
         Ok(info)
     }
@@ -60,22 +60,24 @@ impl Connection {
                 "'{alias}' is taken by swingdb's own schema; attach under another name"
             )));
         }
-        if self.core.attached.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.attached.lock().unwrap().contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a snapshot is already attached as '{alias}'; DETACH {alias} first"
             )));
         }
-        if self.core.databases.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.databases.lock().unwrap().contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a database is already attached as '{alias}'; DETACH {alias} first"
             )));
         }
-        let db =
-            Database::attach(&name, OpenOptions { external_access: self.core.external_access, ..Default::default() })?;
+        let db = Database::attach(
+            &name,
+            OpenOptions { external_access: self.exec.core.external_access, ..Default::default() },
+        )?;
         let dir = db.core.dir();
         let manifest = dir.read_manifest(dir.latest_version()?)?;
         let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), db.core.store.clone());
-        let mut attached = self.core.attached.lock().unwrap();
+        let mut attached = self.exec.core.attached.lock().unwrap();
         if attached.contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a snapshot is already attached as '{alias}'; DETACH {alias} first"
@@ -87,7 +89,7 @@ impl Connection {
 
     /// `DETACH [IF EXISTS] alias`.
     pub(super) fn detach(&self, alias: &Ident, if_exists: bool) -> Result<QueryResult> {
-        let removed = self.core.attached.lock().unwrap().remove(&alias.value);
+        let removed = self.exec.core.attached.lock().unwrap().remove(&alias.value);
         if removed.is_none() && !if_exists {
             return Err(Error::programming(format!("no database or snapshot is attached as '{}'", alias.value)));
         }

@@ -2,7 +2,7 @@
 //! statements: every change is checked against the table's keys, CHECKs and
 //! FOREIGN KEYs before it is made.
 
-use super::Connection;
+use super::Executor;
 use crate::error::{Error, Result};
 use crate::sql::checks::check_conditions;
 use crate::storage::foreign_keys::{check_foreign_keys, referencing};
@@ -21,10 +21,10 @@ fn mark_written(tables: &mut BTreeMap<String, Arc<TableMeta>>, touched: Vec<Stri
     }
 }
 
-impl Connection {
+impl Executor {
     /// Whether `name` is a stored table (its segments can be handed over) rather
     /// than a view; an error if it is neither.
-    pub(super) fn is_stored_table(&self, name: &str) -> Result<bool> {
+    pub(crate) fn is_stored_table(&self, name: &str) -> Result<bool> {
         match self.tables.lock().unwrap().get(name) {
             Some(meta) if meta.is_relation() => Ok(meta.is_table()),
             Some(meta) => Err(Error::programming(format!("'{name}' is a {}, not a table", meta.kind()))),
@@ -33,7 +33,7 @@ impl Connection {
     }
 
     /// The stored table `name`, to change: a view is refused.
-    pub(super) fn table(&self, name: &str) -> Result<Arc<TableMeta>> {
+    pub(crate) fn table(&self, name: &str) -> Result<Arc<TableMeta>> {
         let meta = self
             .tables
             .lock()
@@ -54,7 +54,7 @@ impl Connection {
 
     /// Makes `meta` the table `name` of this transaction, once its rows keep
     /// every key (an `IntegrityError` otherwise, and nothing changes).
-    pub(super) fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
+    pub(crate) fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
         crate::sql::identity::advance(&mut meta);
         if !meta.constraints.checks.is_empty() {
             let before = self.tables.lock().unwrap().get(name).cloned();
@@ -77,7 +77,7 @@ impl Connection {
 
     /// Checks every row of `meta` (table `name`, its FOREIGN KEYs just
     /// declared) against the tables it references, marking them as written.
-    pub(super) fn check_all_foreign_keys(&self, name: &str, meta: &TableMeta) -> Result<()> {
+    pub(crate) fn check_all_foreign_keys(&self, name: &str, meta: &TableMeta) -> Result<()> {
         let mut tables = self.tables.lock().unwrap();
         let mut indexes = self.key_indexes.lock().unwrap();
         let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, None, meta)?;
@@ -86,7 +86,7 @@ impl Connection {
     }
 
     /// The tables this connection sees: its transaction's, or the newest version's outside one.
-    pub(super) fn visible_tables(&self) -> Result<BTreeMap<String, Arc<TableMeta>>> {
+    pub(crate) fn visible_tables(&self) -> Result<BTreeMap<String, Arc<TableMeta>>> {
         let implicit = self.txn.lock().unwrap().is_none();
         if implicit {
             let manifest = self.core.dir().pin_latest()?;
@@ -98,7 +98,7 @@ impl Connection {
 
     /// Table or view `name` as this connection sees it; a ProgrammingError
     /// naming it (and the tables there are) if there is none.
-    pub(super) fn visible_table(&self, name: &str) -> Result<Arc<TableMeta>> {
+    pub(crate) fn visible_table(&self, name: &str) -> Result<Arc<TableMeta>> {
         let tables = self.visible_tables()?;
         tables.get(name).cloned().ok_or_else(|| {
             let known = tables.keys().cloned().collect::<Vec<_>>().join(", ");

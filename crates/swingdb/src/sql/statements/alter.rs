@@ -20,8 +20,8 @@
 //! (the commit's per-table version check) instead of mixing layouts.
 
 use super::ddl::storage_type;
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::checks::check_conditions;
 use crate::sql::names::object_name;
@@ -52,23 +52,23 @@ const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
                          ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT, \
                          CLUSTER BY (columns), DROP CLUSTERING KEY";
 
-impl Connection {
+impl Executor {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
-    pub(super) async fn alter_table(&self, alter: &AlterTable) -> Result<QueryResult> {
+    pub(crate) async fn alter_table(&self, alter: &AlterTable) -> Result<Output> {
         let name = object_name(&alter.name, &self.own)?;
         if let [AlterTableOperation::RenameTable { table_name }] = alter.operations.as_slice() {
             return self.rename_table(&name, table_name, alter.if_exists);
         }
         let exists = self.tables.lock().unwrap().contains_key(&name);
         if !exists && alter.if_exists {
-            return Ok(QueryResult::empty());
+            return Ok(Output::Empty);
         }
         let mut meta = self.table(&name)?.as_ref().clone();
         for operation in &alter.operations {
             meta = self.apply(&name, meta, operation).await?;
         }
         self.set_table(&name, meta)?;
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// The FOREIGN KEYs that reference table `name` (its own included), with their tables.
@@ -77,7 +77,7 @@ impl Connection {
         referencing(&tables, name).map(|(child, _, fk)| (child.clone(), fk.clone())).collect()
     }
 
-    fn rename_table(&self, old: &str, table_name: &RenameTableNameKind, if_exists: bool) -> Result<QueryResult> {
+    fn rename_table(&self, old: &str, table_name: &RenameTableNameKind, if_exists: bool) -> Result<Output> {
         let new = match table_name {
             RenameTableNameKind::To(n) | RenameTableNameKind::As(n) => object_name(n, &self.own)?,
         };
@@ -90,7 +90,7 @@ impl Connection {
         let mut tables = self.tables.lock().unwrap();
         let Some(meta) = tables.get(old).cloned() else {
             if if_exists {
-                return Ok(QueryResult::empty());
+                return Ok(Output::Empty);
             }
             return Err(Error::programming(format!("table '{old}' does not exist")));
         };
@@ -100,7 +100,7 @@ impl Connection {
         tables.remove(old);
         // A renamed table is a new entry for conflict detection.
         tables.insert(new, Arc::new(meta.as_ref().clone()));
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `meta` (of table `name`) changed by one operation.

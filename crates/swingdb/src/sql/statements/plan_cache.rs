@@ -12,7 +12,7 @@
 //! - no statement other than a query ran on the connection since (those may
 //!   change settings, functions or views: the cache is emptied), and no data
 //!   was registered or unregistered, and the session was not handed out for
-//!   changes ([`Connection::session`]);
+//!   changes (`Connection::session`);
 //! - nothing is attached (attached databases and snapshots have tables of
 //!   their own, which the key does not cover).
 //!
@@ -56,10 +56,10 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// Most plans kept per connection; past it the cache starts over.
-pub(super) const MAX_PLANS: usize = 64;
+pub(crate) const MAX_PLANS: usize = 64;
 
 /// A kept physical plan, what it was made from, and how it runs again.
-pub(super) struct CachedPlan {
+pub(crate) struct CachedPlan {
     pub(super) tables: BTreeMap<String, Arc<TableMeta>>,
     pub(super) kept: Kept,
     pub(super) task_ctx: Arc<TaskContext>,
@@ -72,7 +72,7 @@ pub(super) struct CachedPlan {
 }
 
 /// The plan kept of a query (see the module's doc).
-pub(super) enum Kept {
+pub(crate) enum Kept {
     /// A plain read, as planned (renewed).
     Read(Arc<dyn ExecutionPlan>),
     /// Any other query, as it was before runtime filters were pushed down
@@ -82,13 +82,13 @@ pub(super) enum Kept {
 
 impl CachedPlan {
     /// Whether `tables` are the very tables this plan was made from.
-    pub(super) fn made_from(&self, tables: &BTreeMap<String, Arc<TableMeta>>) -> bool {
+    pub(crate) fn made_from(&self, tables: &BTreeMap<String, Arc<TableMeta>>) -> bool {
         same_tables(&self.tables, tables)
     }
 }
 
 /// The kept plans of one connection, by SQL text.
-pub(super) struct PlanCache {
+pub(crate) struct PlanCache {
     pub(super) plans: HashMap<String, Arc<CachedPlan>>,
     /// Statements answered from a kept plan so far.
     pub(super) uses: u64,
@@ -100,7 +100,7 @@ pub(super) struct PlanCache {
 
 impl PlanCache {
     /// An empty cache for the queries of `ctx`.
-    pub(super) fn new(ctx: &SessionContext) -> Self {
+    pub(crate) fn new(ctx: &SessionContext) -> Self {
         let state = ctx.state();
         Self {
             plans: HashMap::new(),
@@ -111,20 +111,20 @@ impl PlanCache {
     }
 
     /// Forgets every plan.
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.plans.clear();
     }
 
     /// Forgets the plans not made from `tables` (a new transaction's): a kept
     /// plan holds the segments it maps, and those of versions gone by must
     /// not stay mapped (their space on disk would not be freed).
-    pub(super) fn keep_made_from(&mut self, tables: &BTreeMap<String, Arc<TableMeta>>) {
+    pub(crate) fn keep_made_from(&mut self, tables: &BTreeMap<String, Arc<TableMeta>>) {
         self.plans.retain(|_, plan| plan.made_from(tables));
     }
 }
 
 /// Whether `statement` is a query (a SELECT, VALUES, a set operation, ...).
-pub(super) fn is_query(statement: &DFStatement) -> bool {
+pub(crate) fn is_query(statement: &DFStatement) -> bool {
     matches!(statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::Query(_)))
 }
 
@@ -132,7 +132,7 @@ pub(super) fn is_query(statement: &DFStatement) -> bool {
 /// tables: it calls no function that is not immutable (`now()` and
 /// `current_date` are folded into constants when the plan is made, `random()`
 /// and Python functions with side effects must run anew).
-pub(super) fn same_every_run(plan: &LogicalPlan) -> bool {
+pub(crate) fn same_every_run(plan: &LogicalPlan) -> bool {
     let changing =
         |e: &Expr| matches!(e, Expr::ScalarFunction(f) if f.func.signature().volatility != Volatility::Immutable);
     let found =
@@ -141,7 +141,7 @@ pub(super) fn same_every_run(plan: &LogicalPlan) -> bool {
 }
 
 /// The partitions of `plan` one after the other: storage order.
-pub(super) fn stream_in_order(
+pub(crate) fn stream_in_order(
     plan: Arc<dyn ExecutionPlan>,
     task_ctx: Arc<TaskContext>,
 ) -> Result<SendableRecordBatchStream> {
@@ -152,7 +152,7 @@ pub(super) fn stream_in_order(
 
 /// `stream`, holding `run` (a kept plan's [`CachedPlan::runs`]) until it
 /// ends or is dropped.
-pub(super) fn while_running(stream: SendableRecordBatchStream, run: Arc<()>) -> SendableRecordBatchStream {
+pub(crate) fn while_running(stream: SendableRecordBatchStream, run: Arc<()>) -> SendableRecordBatchStream {
     Box::pin(WhileRunning { stream, run: Some(run) })
 }
 

@@ -2,8 +2,8 @@
 //! stored as its `CREATE MACRO` statement in the catalog beside the tables;
 //! queries have its calls replaced by its body (see `sql::dialect::macros`).
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::dialect::macros::Macro;
 use crate::sql::names::object_name;
@@ -11,16 +11,16 @@ use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{FunctionDesc, MacroArg, MacroDefinition, ObjectName};
 use std::sync::Arc;
 
-impl Connection {
+impl Executor {
     /// `CREATE [OR REPLACE] MACRO name(params) AS expr | AS TABLE query`.
-    pub(super) fn create_macro(
+    pub(crate) fn create_macro(
         &self,
         name: &ObjectName,
         or_replace: bool,
         temporary: bool,
         args: Option<&[MacroArg]>,
         body: &MacroDefinition,
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let name = object_name(name, &self.own)?;
         if temporary {
             return Err(Error::new(
@@ -40,11 +40,11 @@ impl Connection {
             _ => {}
         }
         tables.insert(name, Arc::new(TableMeta::macro_defined_by(sql)));
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `DROP MACRO [TABLE] [IF EXISTS] name, ...` (parsed as DROP FUNCTION).
-    pub(super) fn drop_macros(&self, functions: &[FunctionDesc], if_exists: bool) -> Result<QueryResult> {
+    pub(crate) fn drop_macros(&self, functions: &[FunctionDesc], if_exists: bool) -> Result<Output> {
         self.drop_entries(functions.iter().map(|f| &f.name), if_exists, "macro")
     }
 }

@@ -2,8 +2,8 @@
 //! (its options) and a counter file (see `storage::sequence`), which this
 //! transaction creates and which is deleted with it if it does not commit.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::dialect::sequences::read_create;
 use crate::sql::names::object_name;
@@ -11,16 +11,16 @@ use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{DataType, ObjectName, SequenceOptions};
 use std::sync::Arc;
 
-impl Connection {
+impl Executor {
     /// `CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] name [options]`.
-    pub(super) fn create_sequence(
+    pub(crate) fn create_sequence(
         &self,
         name: &ObjectName,
         temporary: bool,
         if_not_exists: bool,
         data_type: Option<&DataType>,
         options: &[SequenceOptions],
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let name = object_name(name, &self.own)?;
         if temporary {
             return Err(Error::new(
@@ -31,7 +31,7 @@ impl Connection {
         let mut create = read_create(&name, data_type, options)?;
         match self.tables.lock().unwrap().get(&name) {
             Some(existing) if existing.as_sequence().is_none() => return Err(existing.name_taken(&name, "sequence")),
-            Some(_) if if_not_exists => return Ok(QueryResult::empty()),
+            Some(_) if if_not_exists => return Ok(Output::Empty),
             Some(_) if !create.or_replace => {
                 return Err(Error::programming(format!(
                     "sequence '{name}' already exists; use CREATE OR REPLACE SEQUENCE, CREATE SEQUENCE IF NOT EXISTS, or DROP SEQUENCE first"
@@ -44,22 +44,22 @@ impl Connection {
         create.sequence.create_counter(&path)?;
         self.record_files(vec![path]);
         self.tables.lock().unwrap().insert(name, Arc::new(TableMeta::sequence(create.sequence)));
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `DROP SEQUENCE [IF EXISTS] name, ...`.
-    pub(super) fn drop_sequences(&self, names: &[ObjectName], if_exists: bool) -> Result<QueryResult> {
+    pub(crate) fn drop_sequences(&self, names: &[ObjectName], if_exists: bool) -> Result<Output> {
         self.drop_entries(names.iter(), if_exists, "sequence")
     }
 
     /// Drops the catalog entries `names`, each of which must be a `kind`
     /// ("sequence", "macro": see [`TableMeta::kind`]); all or none.
-    pub(super) fn drop_entries<'a>(
+    pub(crate) fn drop_entries<'a>(
         &self,
         names: impl Iterator<Item = &'a ObjectName>,
         if_exists: bool,
         kind: &str,
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let mut tables = self.tables.lock().unwrap().clone();
         for written in names {
             let name = object_name(written, &self.own)?;
@@ -78,6 +78,6 @@ impl Connection {
             }
         }
         *self.tables.lock().unwrap() = tables;
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 }

@@ -11,8 +11,8 @@
 
 use super::dml::ROW_ID;
 use super::run_plan::u64_values;
-use super::{conform, not_null_violation, Connection};
-use crate::api::result::QueryResult;
+use super::Output;
+use super::{conform, not_null_violation, Executor};
 use crate::error::{Error, Result};
 use crate::sql::prepare::{qualify, Action, Upsert};
 use crate::storage::key_columns::KeyColumns;
@@ -50,15 +50,15 @@ fn one_per_key(batches: Vec<RecordBatch>, meta: &TableMeta, key: &[String], last
     batches.iter().zip(keep).map(|(batch, keep)| Ok(filter_record_batch(batch, &BooleanArray::from(keep))?)).collect()
 }
 
-impl Connection {
+impl Executor {
     /// Runs an INSERT of `input` (rows shaped as table `name`) with the conflict clause `upsert`.
-    pub(super) async fn upsert(
+    pub(crate) async fn upsert(
         &self,
         name: &str,
         meta: Arc<TableMeta>,
         input: LogicalPlan,
         upsert: Upsert,
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let no_keys = meta.constraints.keys().next().is_none();
         if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
             // Nothing can conflict (PostgreSQL and SQLite insert every row).
@@ -67,7 +67,7 @@ impl Connection {
             let mut all = meta.segments.clone();
             all.extend(segments);
             self.set_table(name, meta.with_segments(all))?;
-            return Ok(QueryResult::count(rows));
+            return Ok(Output::Count(rows));
         }
         let key = self.conflict_key(name, &meta, upsert.target.as_deref())?;
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
@@ -152,7 +152,7 @@ impl Connection {
             }
         }
         self.replace_rows(name, &meta, ids, new_rows).await?;
-        Ok(QueryResult::count(written))
+        Ok(Output::Count(written))
     }
 
     /// The key an upsert conflicts on: the one it names, else the primary key

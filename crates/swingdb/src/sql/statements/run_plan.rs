@@ -4,7 +4,7 @@
 //! table's new segments.
 
 use super::plan_cache;
-use super::{conform, file_order, Connection};
+use super::{conform, file_order, Executor};
 use crate::error::Result;
 use crate::sql::source::SegmentSource;
 use crate::sql::watch::watch_plan;
@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.
-pub(super) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
+pub(crate) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
     let stored = |scan: &DataSourceExec| {
         let source = scan.data_source();
         source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
@@ -33,7 +33,7 @@ pub(super) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
 
 /// Whether `plan` is a chain of order-preserving single-input operators over
 /// a scan for which `scans` holds.
-pub(super) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&DataSourceExec) -> bool) -> bool {
+pub(crate) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&DataSourceExec) -> bool) -> bool {
     match plan.children().as_slice() {
         [] => plan.downcast_ref::<DataSourceExec>().is_some_and(scans),
         [child] => plan.maintains_input_order().first() == Some(&true) && passes_rows_of(child, scans),
@@ -42,7 +42,7 @@ pub(super) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&Data
 }
 
 /// The values of a UInt64 column (row ids, counts) across batches.
-pub(super) fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
+pub(crate) fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
     let mut ids = Vec::new();
     for batch in batches {
         let array = batch.column(column).as_any().downcast_ref::<UInt64Array>().expect("a UInt64 column");
@@ -58,12 +58,12 @@ pub(super) fn u64_values(batches: &[RecordBatch], column: usize) -> Vec<u64> {
 /// now only waits for batches, so it notices an interrupt (Ctrl-C) at once.
 /// Dropping the stream stops the task. Plain reads of stored data (cheap per
 /// batch) skip the hop.
-pub(super) fn off_thread(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+pub(crate) fn off_thread(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
     off_thread_buffered(stream, 2)
 }
 
 /// [`off_thread`], the task running ahead of the reader by up to `batches`.
-pub(super) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches: usize) -> SendableRecordBatchStream {
+pub(crate) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches: usize) -> SendableRecordBatchStream {
     let mut builder = RecordBatchReceiverStream::builder(stream.schema(), batches);
     let tx = builder.tx();
     builder.spawn(async move {
@@ -77,22 +77,22 @@ pub(super) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches
     builder.build()
 }
 
-impl Connection {
+impl Executor {
     /// The rows of `plan`, optimized and planned.
-    pub(super) async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
+    pub(crate) async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
         let (physical, task_ctx) = self.physical_plan(plan).await?;
         self.stream_physical(physical, task_ctx)
     }
 
     /// The optimized physical plan of `plan`, and the context to run it in.
-    pub(super) async fn physical_plan(&self, plan: LogicalPlan) -> Result<(Arc<dyn ExecutionPlan>, Arc<TaskContext>)> {
+    pub(crate) async fn physical_plan(&self, plan: LogicalPlan) -> Result<(Arc<dyn ExecutionPlan>, Arc<TaskContext>)> {
         let df = self.ctx.execute_logical_plan(plan).await?;
         let task_ctx = Arc::new(df.task_ctx());
         Ok((df.create_physical_plan().await?, task_ctx))
     }
 
     /// The rows of `physical`.
-    pub(super) fn stream_physical(
+    pub(crate) fn stream_physical(
         &self,
         physical: Arc<dyn ExecutionPlan>,
         task_ctx: Arc<TaskContext>,
@@ -107,7 +107,7 @@ impl Connection {
         Ok(off_thread(execute_stream(physical, task_ctx)?))
     }
 
-    pub(super) async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
+    pub(crate) async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
         let stream = self.stream_plan(plan).await?;
         Ok(datafusion::physical_plan::common::collect(stream).await?)
     }
@@ -119,7 +119,7 @@ impl Connection {
     /// one after the other (computed at once). Rows stay in the file's order,
     /// as DuckDB keeps them, and a file sorted by a column gives a table
     /// sorted by it (see `sql::ordered_scan`).
-    pub(super) async fn write_plan(
+    pub(crate) async fn write_plan(
         &self,
         plan: LogicalPlan,
         schema: &SchemaRef,
@@ -136,7 +136,7 @@ impl Connection {
     }
 
     /// Drains `stream` into new segments of `table` (shaped as `schema`).
-    pub(super) async fn write_stream(
+    pub(crate) async fn write_stream(
         &self,
         mut stream: SendableRecordBatchStream,
         schema: &SchemaRef,

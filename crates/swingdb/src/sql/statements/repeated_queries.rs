@@ -1,37 +1,39 @@
 //! A connection's repeated queries answered from the plans it kept (see
 //! `plan_cache.rs` for which plans are kept and why that is safe).
 
-use super::plan_cache::{stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
+use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
 use super::run_plan::reads_in_storage_order;
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::{Executor, Output};
 use crate::error::Result;
 use crate::sql::output_names::{restore_names, OutputNames};
 use crate::sql::reuse::{operators, renewable, renewal_resets_shared_state, renewed};
+use datafusion::common::ScalarValue;
 use datafusion::execution::TaskContext;
 use datafusion::physical_plan::ExecutionPlan;
+use datafusion::sql::parser::Statement as DFStatement;
 use std::sync::Arc;
 
-impl Connection {
+impl Executor {
     /// How many statements of this connection were answered from a plan kept
     /// from an earlier run of the same query (see `plan_cache.rs`).
-    pub fn cached_plan_uses(&self) -> u64 {
+    pub(crate) fn cached_plan_uses(&self) -> u64 {
         self.plan_cache.lock().unwrap().uses
     }
 
     /// Whether plans may be cached now (nothing attached; see the module's doc).
     fn plans_may_be_kept(&self) -> bool {
-        self.attached.lock().unwrap().is_empty() && self.core.attached.lock().unwrap().is_empty()
+        self.databases.lock().unwrap().is_empty() && self.core.attached.lock().unwrap().is_empty()
     }
 
     /// The result of the query `sql` from its kept plan, if there is one
     /// made from the tables this connection sees now.
-    pub(super) fn cached_query(&self, sql: &str) -> Result<Option<QueryResult>> {
+    pub(crate) fn cached_query(&self, sql: &str) -> Result<Option<Output>> {
         let Some(cached) = self.plan_cache.lock().unwrap().plans.get(sql).cloned() else { return Ok(None) };
         if !self.plans_may_be_kept() {
             return Ok(None);
         }
         let implicit = self.txn.lock().unwrap().is_none();
+        // Nothing is attached, so the connection's own transaction is all of it.
         if implicit {
             self.begin(false)?;
         }
@@ -66,18 +68,35 @@ impl Connection {
             Some(runs) => while_running(stream, runs.clone()),
             None => stream,
         };
-        Ok(Some(QueryResult::streaming(restore_names(stream, cached.names.clone())?)))
+        Ok(Some(Output::Stream(restore_names(stream, cached.names.clone())?)))
+    }
+
+    /// Readies the cache for running `statements` with `params`: other
+    /// statements than queries may change settings, functions or views, so
+    /// every kept plan is forgotten; whether the plan of the one query may
+    /// be kept (see [`Self::remember_as`]).
+    pub(crate) fn plans_to_keep(&self, statements: &[DFStatement], params: &[ScalarValue]) -> bool {
+        if !statements.iter().all(is_query) {
+            self.forget_plans();
+        }
+        params.is_empty() && statements.len() == 1 && is_query(&statements[0])
+    }
+
+    /// Names the query about to run `sql` (its whole text), whose plan may
+    /// then be kept for its next run; `None` after it ran.
+    pub(crate) fn remember_as(&self, sql: Option<&str>) {
+        *self.remember_as.lock().unwrap() = sql.map(str::to_string);
     }
 
     /// Asks the optimizer to keep the plan of the query about to be planned
-    /// (see [`Connection::remember_plan`]).
-    pub(super) fn keep_next_plan(&self) {
+    /// (see [`Executor::remember_plan`]).
+    pub(crate) fn keep_next_plan(&self) {
         self.plan_cache.lock().unwrap().before_runtime_filters.arm();
     }
 
-    /// The plan the optimizer kept since [`Connection::keep_next_plan`], if
+    /// The plan the optimizer kept since [`Executor::keep_next_plan`], if
     /// any; it keeps no more.
-    pub(super) fn take_kept_plan(&self) -> Option<Arc<dyn ExecutionPlan>> {
+    pub(crate) fn take_kept_plan(&self) -> Option<Arc<dyn ExecutionPlan>> {
         self.plan_cache.lock().unwrap().before_runtime_filters.take()
     }
 
@@ -86,7 +105,7 @@ impl Connection {
     /// down (see the module's doc for which plans are kept). What it answers,
     /// if anything, is to be held by the stream of `physical` until it ends
     /// (see [`while_running`]).
-    pub(super) fn remember_plan(
+    pub(crate) fn remember_plan(
         &self,
         sql: String,
         before_runtime_filters: Option<Arc<dyn ExecutionPlan>>,

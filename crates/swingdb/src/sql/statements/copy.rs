@@ -3,8 +3,8 @@
 //! source is a pipe (see `super::pipe`).
 
 use super::run_plan::u64_values;
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::postgres::{self, PgUrl};
 use crate::pipe::PipeUrl;
@@ -21,13 +21,13 @@ use datafusion::sql::sqlparser::ast::{CopyOption, CopySource, CopyTarget, Statem
 use std::collections::HashMap;
 use std::sync::Arc;
 
-impl Connection {
-    pub(super) async fn copy_to(
+impl Executor {
+    pub(crate) async fn copy_to(
         &self,
         source: &CopySource,
         target: &CopyTarget,
         options: &[CopyOption],
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let CopyTarget::File { filename } = target else {
             return Err(Error::new(ErrorKind::NotSupported, "COPY TO writes files only, e.g. COPY t TO 'out.parquet'"));
         };
@@ -85,7 +85,7 @@ impl Connection {
     }
 
     /// Runs the COPY `plan`, which writes `target`; the rows written.
-    pub(super) async fn run_copy(&self, plan: LogicalPlan, target: &str) -> Result<QueryResult> {
+    pub(crate) async fn run_copy(&self, plan: LogicalPlan, target: &str) -> Result<Output> {
         // DataFusion writes a new file and renames it into place, and reports
         // a failed rename (onto /dev/null, say) as a bug of its own.
         let batches = self.collect_plan(plan).await.map_err(|e| match e.kind() {
@@ -95,12 +95,12 @@ impl Connection {
             )),
             _ => e,
         })?;
-        Ok(QueryResult::count(u64_values(&batches, 0).iter().sum()))
+        Ok(Output::Count(u64_values(&batches, 0).iter().sum()))
     }
 
     /// DataFusion's `COPY t TO 'url'` / `COPY (query) TO 'url'` with a pipe or
     /// database URL as the target.
-    pub(super) async fn copy_statement_to_url(&self, copy: &CopyToStatement) -> Result<QueryResult> {
+    pub(crate) async fn copy_statement_to_url(&self, copy: &CopyToStatement) -> Result<Output> {
         if !copy.options.is_empty() || copy.stored_as.is_some() || !copy.partitioned_by.is_empty() {
             return Err(Error::programming(format!(
                 "COPY to '{}' takes its options in the URL, not in the statement",
@@ -126,22 +126,22 @@ impl Connection {
 
     /// Sends the rows of `input` to the pipe or database `url`; `whole_table`
     /// names the stored table `input` reads whole (offered for handover).
-    async fn copy_to_url(&self, input: LogicalPlan, whole_table: Option<&str>, url: &str) -> Result<QueryResult> {
+    async fn copy_to_url(&self, input: LogicalPlan, whole_table: Option<&str>, url: &str) -> Result<Output> {
         if PgUrl::is_postgres(url) {
             let url = PgUrl::parse(url)?;
             let schema = Arc::new(input.schema().as_arrow().clone());
             let stream = self.stream_plan(input).await?;
-            return Ok(QueryResult::count(postgres::write(&url, &schema, stream).await?));
+            return Ok(Output::Count(postgres::write(&url, &schema, stream).await?));
         }
         self.copy_to_pipe(input, whole_table, url).await
     }
 
-    pub(super) async fn copy_from(
+    pub(crate) async fn copy_from(
         &self,
         source: &CopySource,
         target: &CopyTarget,
         options: &[CopyOption],
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         let CopySource::Table { table_name, columns } = source else {
             return Err(Error::programming("COPY (query) FROM is not valid; COPY FROM loads into a table"));
         };
@@ -216,29 +216,27 @@ impl CopyOptions {
     }
 }
 
-impl Connection {
+impl Executor {
     /// The rows of the file at `path` (a local path or glob), read as `kind`
-    /// with `options`, its schema inferred. The path is not SQL: a name of
-    /// any shape is just a name.
-    pub fn read_file(&self, path: &str, kind: FileKind, options: &ReadOptions) -> Result<QueryResult> {
+    /// with `options`, its schema inferred.
+    pub(crate) fn read_file(&self, path: &str, kind: FileKind, options: &ReadOptions) -> Result<Output> {
         self.check_external_access(kind.function_name())?;
-        super::runtime().block_on(async {
+        crate::sql::core::runtime().block_on(async {
             let state = self.ctx.state();
             let provider = file_table(&state, path, kind, options).await?;
             let stream = self.ctx.read_table(provider)?.execute_stream().await?;
-            Ok(QueryResult::streaming(stream).interruptible_by(&self.interrupt))
+            Ok(Output::Stream(stream))
         })
     }
 
-    /// Makes the file(s) at `path` (read as `kind` with `options`, schema
-    /// inferred now) queryable as `name` on this connection, read afresh by
-    /// each query, until [`Connection::unregister`]; shadows a stored table
-    /// of that name. Neither the name nor the path becomes SQL text.
-    pub fn register_file(&self, name: &str, path: &str, kind: FileKind, options: &ReadOptions) -> Result<()> {
+    /// Registers the file(s) at `path` (read as `kind` with `options`,
+    /// schema inferred now) as `name`.
+    pub(crate) fn register_file(&self, name: &str, path: &str, kind: FileKind, options: &ReadOptions) -> Result<()> {
         self.check_external_access(kind.function_name())?;
-        let provider = super::runtime().block_on(async { file_table(&self.ctx.state(), path, kind, options).await })?;
+        let provider =
+            crate::sql::core::runtime().block_on(async { file_table(&self.ctx.state(), path, kind, options).await })?;
         self.registered.lock().unwrap().insert(name.to_string(), provider);
-        self.plan_cache.lock().unwrap().clear();
+        self.forget_plans();
         Ok(())
     }
 }

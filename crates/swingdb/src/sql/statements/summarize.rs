@@ -4,8 +4,8 @@
 //! one aggregate pass with DataFusion's expression API: no SQL text is built from the
 //! table's or columns' names.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, Result};
 use crate::sql::names::object_name;
 use crate::sql::parse::{identifier, parse};
@@ -23,7 +23,7 @@ use datafusion::sql::sqlparser::parser::Parser;
 use std::sync::Arc;
 
 /// What follows `SUMMARIZE` in `sql`, if the statement is one.
-pub(super) fn summarize_target(sql: &str) -> Option<&str> {
+pub(crate) fn summarize_target(sql: &str) -> Option<&str> {
     let text = sql.trim_start();
     let keyword = text.get(..9)?;
     if !keyword.eq_ignore_ascii_case("summarize") || !text[9..].starts_with(char::is_whitespace) {
@@ -35,9 +35,9 @@ pub(super) fn summarize_target(sql: &str) -> Option<&str> {
 /// Statistics of one column, each a kind of value the column can have.
 const STATS: usize = 9;
 
-impl Connection {
+impl Executor {
     /// Runs `SUMMARIZE target` (a table name or a query).
-    pub(super) async fn summarize(&self, target: &str) -> Result<QueryResult> {
+    pub(crate) async fn summarize(&self, target: &str) -> Result<Output> {
         // A query parses as one; a table name does not (and is parsed as a name).
         let frame = match parse(target).ok().and_then(|mut s| s.pop()) {
             Some(DFStatement::Statement(s)) if matches!(s.as_ref(), SqlStatement::Query(_)) => {
@@ -178,6 +178,6 @@ impl Connection {
             Arc::new(Int64Array::from(counts)),
             Arc::new(Float64Array::from(nulls)),
         ];
-        Ok(QueryResult::rows(RecordBatch::try_new(Arc::new(out), arrays)?))
+        Ok(Output::Rows(RecordBatch::try_new(Arc::new(out), arrays)?))
     }
 }

@@ -11,8 +11,8 @@
 
 use super::dml::ROW_ID;
 use super::run_plan::u64_values;
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
@@ -55,9 +55,9 @@ fn not_supported(message: String) -> Error {
     Error::new(ErrorKind::NotSupported, message)
 }
 
-impl Connection {
+impl Executor {
     /// Runs a MERGE statement with the values of its placeholders.
-    pub(super) async fn merge(&self, merge: &Merge, params: &[ScalarValue]) -> Result<QueryResult> {
+    pub(crate) async fn merge(&self, merge: &Merge, params: &[ScalarValue]) -> Result<Output> {
         let bind = |plan: LogicalPlan| bind_params(plan, params);
         let TableFactor::Table { name: target, alias, .. } = &merge.table else {
             return Err(Error::programming("MERGE INTO needs a table name"));
@@ -245,6 +245,6 @@ impl Connection {
         }
         let written = removed.len() as u64 + inserted.iter().map(|b| b.num_rows() as u64).sum::<u64>();
         self.replace_rows(&name, &meta, removed, updated.into_iter().chain(inserted).collect()).await?;
-        Ok(QueryResult::count(written))
+        Ok(Output::Count(written))
     }
 }

@@ -2,8 +2,8 @@
 //! the catalog beside the tables (see `sql::views`); a temporary view is
 //! this connection's alone and is never stored.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::names::{object_name, table_name};
 use crate::sql::views::{check_acyclic, in_schema};
@@ -14,9 +14,9 @@ use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{Ident, ObjectName, Statement as SqlStatement};
 use std::sync::Arc;
 
-impl Connection {
+impl Executor {
     /// `CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name [(columns)] AS query`.
-    pub(super) async fn create_view(&self, statement: &DFStatement) -> Result<QueryResult> {
+    pub(crate) async fn create_view(&self, statement: &DFStatement) -> Result<Output> {
         let DFStatement::Statement(s) = statement else { unreachable!("called for CREATE VIEW only") };
         let SqlStatement::CreateView(create) = s.as_ref() else { unreachable!("called for CREATE VIEW only") };
         if create.materialized {
@@ -53,18 +53,18 @@ impl Connection {
             let mut registered = self.registered.lock().unwrap();
             if registered.contains_key(&name) && !or_replace {
                 if if_not_exists {
-                    return Ok(QueryResult::empty());
+                    return Ok(Output::Empty);
                 }
                 return Err(already_exists(&name, "a temporary view or registered data"));
             }
             let view = ViewTable::new(Arc::unwrap_or_clone(planned.input), Some(sql));
             registered.insert(name, Arc::new(view));
-            return Ok(QueryResult::empty());
+            return Ok(Output::Empty);
         }
         let mut tables = self.tables.lock().unwrap().clone();
         match tables.get(&name) {
             Some(existing) if !existing.is_view() => return Err(existing.name_taken(&name, "view")),
-            Some(_) if if_not_exists => return Ok(QueryResult::empty()),
+            Some(_) if if_not_exists => return Ok(Output::Empty),
             Some(_) if !or_replace => return Err(already_exists(&name, "a view")),
             _ => {}
         }
@@ -72,24 +72,24 @@ impl Connection {
         tables.insert(name.clone(), Arc::new(TableMeta::view(schema, sql)));
         check_acyclic(&name, &tables)?;
         *self.tables.lock().unwrap() = tables;
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `DROP VIEW [IF EXISTS] name`: a temporary view, else a stored one.
-    pub(super) fn drop_view(&self, drop: &DropView) -> Result<QueryResult> {
+    pub(crate) fn drop_view(&self, drop: &DropView) -> Result<Output> {
         let name = table_name(&drop.name, &self.own)?;
         if self.registered.lock().unwrap().get(&name).is_some_and(|t| t.table_type() == TableType::View) {
             self.registered.lock().unwrap().remove(&name);
-            return Ok(QueryResult::empty());
+            return Ok(Output::Empty);
         }
         let mut tables = self.tables.lock().unwrap();
         match tables.get(&name) {
             Some(meta) if meta.is_view() => {
                 tables.remove(&name);
-                Ok(QueryResult::empty())
+                Ok(Output::Empty)
             }
             Some(other) => Err(other.not_a(&name, "view")),
-            None if drop.if_exists => Ok(QueryResult::empty()),
+            None if drop.if_exists => Ok(Output::Empty),
             None => {
                 Err(Error::programming(format!("view '{name}' does not exist (use DROP VIEW IF EXISTS to ignore)")))
             }

@@ -3,8 +3,8 @@
 //! rewritten without them (copy-on-write at segment granularity).
 
 use super::run_plan::u64_values;
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::names::table_name;
 use crate::sql::prepare::Upsert;
@@ -25,10 +25,10 @@ use std::sync::Arc;
 
 /// Name of the row-id column DML adds to its private scans of the target table.
 /// The row-id column DELETE, UPDATE and upserts find rows by.
-pub(super) const ROW_ID: &str = "__swingdb_row_id";
+pub(crate) const ROW_ID: &str = "__swingdb_row_id";
 
 /// Casts `batch` to the table's `schema` column by column and enforces NOT NULL.
-pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
+pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
     if batch.num_columns() != schema.fields().len() {
         return Err(Error::programming(format!(
             "table '{table}' has {} columns but {} values were supplied",
@@ -71,7 +71,7 @@ pub(super) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> R
 /// is declared as non-nullable but contains null values"); say it in the
 /// table's terms. The name is the table's, or one of `input`'s (its VALUES,
 /// whose projection says which table column each fills).
-pub(super) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: &LogicalPlan) -> Error {
+pub(crate) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: &LogicalPlan) -> Error {
     if !err.message().contains("non-nullable but contains null") {
         return err;
     }
@@ -134,9 +134,9 @@ fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn Tabl
     Ok(replaced.data)
 }
 
-impl Connection {
+impl Executor {
     /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict clause.
-    pub(super) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<QueryResult> {
+    pub(crate) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<Output> {
         let name = table_name(&dml.table_name, &self.own)?;
         let meta = self.table(&name)?;
         if let (WriteOp::Insert(InsertOp::Append), Some(upsert)) = (&dml.op, upsert) {
@@ -159,7 +159,7 @@ impl Connection {
                     _ => self.appended(&meta, added)?,
                 };
                 self.set_table(&name, meta.with_segments(segments))?;
-                Ok(QueryResult::count(count))
+                Ok(Output::Count(count))
             }
             WriteOp::Delete => {
                 let source = self.row_id_source(&meta);
@@ -172,7 +172,7 @@ impl Connection {
                 let count = row_ids.len() as u64;
                 let segments = self.remove_rows(&meta, row_ids)?;
                 self.set_table(&name, meta.with_segments(segments))?;
-                Ok(QueryResult::count(count))
+                Ok(Output::Count(count))
             }
             WriteOp::Update => {
                 let LogicalPlan::Projection(projection) = dml.input.as_ref() else {
@@ -225,20 +225,20 @@ impl Connection {
                 let mut segments = self.remove_rows(&meta, row_ids)?;
                 segments.extend(added);
                 self.set_table(&name, meta.with_segments(segments))?;
-                Ok(QueryResult::count(count))
+                Ok(Output::Count(count))
             }
             other => Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),
         }
     }
 
     /// The table `meta` with a row-id column, as a plan source.
-    pub(super) fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
+    pub(crate) fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
         provider_as_source(Arc::new(SegmentTable::new(meta.clone(), self.core.store.clone()).with_row_ids(ROW_ID)))
     }
 
     /// Makes table `name` (now `meta`) lose the rows `row_ids` and gain
     /// `new_rows` (shaped as the table, cast to its types), in one write.
-    pub(super) async fn replace_rows(
+    pub(crate) async fn replace_rows(
         &self,
         name: &str,
         meta: &Arc<TableMeta>,
@@ -254,7 +254,7 @@ impl Connection {
     }
 
     /// Rewrites the segments that contain any of `row_ids` without those rows.
-    pub(super) fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
+    pub(crate) fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
         let mut by_segment: HashMap<usize, Vec<usize>> = HashMap::new();
         for id in row_ids {
             let (seg, row) = SegmentTable::split_row_id(id);

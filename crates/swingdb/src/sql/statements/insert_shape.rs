@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How many statement texts a connection remembers the shape of.
-pub(super) const REMEMBERED: usize = 256;
+pub(crate) const REMEMBERED: usize = 256;
 
 /// A recognized `INSERT ... VALUES (placeholders)`.
 #[derive(Debug)]
-pub(super) struct PreparedInsert {
+pub(crate) struct PreparedInsert {
     pub(super) table: String,
     /// The columns named, or `None` for all in order.
     pub(super) columns: Option<Vec<String>>,
@@ -23,10 +23,10 @@ pub(super) struct PreparedInsert {
 }
 
 /// The statement shapes of the SQL texts seen, by text (`None`: not a fast insert).
-pub(super) type Remembered = HashMap<String, Option<Arc<PreparedInsert>>>;
+pub(crate) type Remembered = HashMap<String, Option<Arc<PreparedInsert>>>;
 
 /// `sql` as a fast insert, if it is one.
-pub(super) fn recognize(sql: &str) -> Option<PreparedInsert> {
+pub(crate) fn recognize(sql: &str) -> Option<PreparedInsert> {
     let mut statements = parse(sql).ok()?;
     let [DFStatement::Statement(statement)] = statements.as_mut_slice() else { return None };
     let SqlStatement::Insert(insert) = statement.as_ref() else { return None };

@@ -1,8 +1,8 @@
 //! CREATE and DROP TABLE, and storing Python data as a table (passed by name,
 //! never pasted into SQL). ALTER TABLE is [`super::alter`].
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, Result};
 use crate::sql::names::table_name;
 use crate::sql::prepare::check_cluster_columns;
@@ -25,7 +25,7 @@ fn already_exists(name: &str) -> Error {
 /// DECIMAL faster (TPC-H lineitem in memory, this machine: Q1 12 % and Q6
 /// 33 % slower with its DECIMAL(15,2) columns held in 64 bits) and every
 /// function of it takes that width.
-pub(super) fn storage_type(data_type: &DataType) -> DataType {
+pub(crate) fn storage_type(data_type: &DataType) -> DataType {
     match data_type {
         DataType::Utf8View => DataType::Utf8,
         DataType::BinaryView => DataType::Binary,
@@ -59,10 +59,10 @@ fn constraints(create: &CreateMemoryTable, rules: Constraints) -> Result<Constra
     Ok(out)
 }
 
-impl Connection {
+impl Executor {
     /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`;
     /// `rules` are its defaults and checks (see [`crate::sql::prepare::take_column_rules`]).
-    pub(super) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<QueryResult> {
+    pub(crate) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<Output> {
         let name = table_name(&create.name, &self.own)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();
         if let Some(other) = existing.as_ref().filter(|t| !t.is_table()) {
@@ -70,7 +70,7 @@ impl Connection {
         }
         let exists = existing.is_some();
         if exists && create.if_not_exists {
-            return Ok(QueryResult::empty());
+            return Ok(Output::Empty);
         }
         if exists && !create.or_replace {
             return Err(already_exists(&name));
@@ -106,13 +106,13 @@ impl Connection {
         ));
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// Names the referenced columns of the FOREIGN KEYs of new table `name`
     /// that did not (its parent's PRIMARY KEY) and checks that each references
     /// a key of an existing table (or of `name` itself) with as many columns.
-    pub(super) fn resolve_foreign_keys(
+    pub(crate) fn resolve_foreign_keys(
         &self,
         name: &str,
         constraints: &mut Constraints,
@@ -160,7 +160,7 @@ impl Connection {
     }
 
     /// `DROP TABLE [IF EXISTS] name`.
-    pub(super) fn drop_table(&self, drop: &DropTable) -> Result<QueryResult> {
+    pub(crate) fn drop_table(&self, drop: &DropTable) -> Result<Output> {
         let name = table_name(&drop.name, &self.own)?;
         let mut tables = self.tables.lock().unwrap();
         if let Some(other) = tables.get(&name).filter(|t| !t.is_table()) {
@@ -178,11 +178,11 @@ impl Connection {
                 "table '{name}' does not exist (use DROP TABLE IF EXISTS to ignore)"
             )));
         }
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// Stores the rows of `source` as the new table `name`.
-    pub(super) async fn create_table_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
+    pub(crate) async fn create_table_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<Output> {
         if self.tables.lock().unwrap().contains_key(name) {
             return Err(already_exists(name));
         }
@@ -191,11 +191,11 @@ impl Connection {
         let segments = self.store_rows(plan, &schema, name, &[]).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
         self.set_table(name, TableMeta::table(schema, segments, 0))?;
-        Ok(QueryResult::count(rows))
+        Ok(Output::Count(rows))
     }
 
     /// Appends the rows of `source` to table `name`, matching columns by position.
-    pub(super) async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<QueryResult> {
+    pub(crate) async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<Output> {
         let meta = self.table(name)?;
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
         let added = self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?;
@@ -203,6 +203,6 @@ impl Connection {
         let mut segments = meta.segments.clone();
         segments.extend(added);
         self.set_table(name, meta.with_segments(segments))?;
-        Ok(QueryResult::count(rows))
+        Ok(Output::Count(rows))
     }
 }

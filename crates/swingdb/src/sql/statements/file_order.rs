@@ -46,7 +46,7 @@ const RANGES_AHEAD: usize = 2;
 /// The rows of `plan` (a chain of order-preserving operators over a scan of
 /// files, with more than one partition) in the files' order, run as
 /// statement `run`; see the module documentation.
-pub(super) fn in_file_order(
+pub(crate) fn in_file_order(
     plan: Arc<dyn ExecutionPlan>,
     ctx: Arc<TaskContext>,
     run: &Arc<Run>,

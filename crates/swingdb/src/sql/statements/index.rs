@@ -5,17 +5,17 @@
 //! and kept with its table, but no scan uses it (scans skip segments by their
 //! min/max statistics): EXPLAIN says so on the table's scan, and so do the docs.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::names::object_name;
 use crate::sql::parse::identifier;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
 
-impl Connection {
+impl Executor {
     /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column, ...)`.
-    pub(super) fn create_index(&self, create: &CreateIndex) -> Result<QueryResult> {
+    pub(crate) fn create_index(&self, create: &CreateIndex) -> Result<Output> {
         if create.unique && (create.predicate.is_some() || !create.include.is_empty()) {
             return Err(Error::new(ErrorKind::NotSupported, "partial and covering unique indexes are not supported"));
         }
@@ -43,7 +43,7 @@ impl Connection {
         };
         if self.index_owner(&name).is_some() {
             if create.if_not_exists {
-                return Ok(QueryResult::empty());
+                return Ok(Output::Empty);
             }
             return Err(Error::programming(format!("index '{name}' already exists (use CREATE INDEX IF NOT EXISTS)")));
         }
@@ -53,11 +53,11 @@ impl Connection {
             false => changed.constraints.indexes.insert(name, columns),
         };
         self.set_table(&table, changed)?;
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `DROP INDEX [IF EXISTS] name`.
-    pub(super) fn drop_index(&self, names: &[ObjectName], if_exists: bool) -> Result<QueryResult> {
+    pub(crate) fn drop_index(&self, names: &[ObjectName], if_exists: bool) -> Result<Output> {
         for name in names {
             let name = object_name(name, &self.own)?;
             let Some(table) = self.index_owner(&name) else {
@@ -74,7 +74,7 @@ impl Connection {
             changed.constraints.indexes.remove(&name);
             self.set_table(&table, changed)?;
         }
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// The table that has the index `name`.

@@ -223,7 +223,7 @@ fn on_tmpfs(path: &Path) -> bool {
     rc == 0 && stat.f_type == libc::TMPFS_MAGIC
 }
 
-/// A database attached to a handle with `ATTACH` (see `connection/attach.rs`).
+/// A database attached to a handle with `ATTACH` (see `api::connection`'s `attach.rs`).
 #[derive(Debug)]
 pub(crate) struct AttachedDatabase {
     pub(crate) core: Arc<DbCore>,

@@ -5,12 +5,12 @@
 //! the import runs both, reading the files from that directory wherever it
 //! has moved. Identifiers in the written SQL are quoted (quotes doubled).
 
-use super::{Connection, CATALOG};
-use crate::api::result::QueryResult;
+use super::{Executor, Output};
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::parse::parse;
 use crate::sql::quote::{identifier as ident, string as literal};
 use crate::sql::types::sql_name;
+use crate::sql::CATALOG;
 use crate::storage::{Definition, TableMeta};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::sql::parser::Statement as DFStatement;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 /// The file format EXPORT DATABASE writes each table in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Format {
+pub(crate) enum Format {
     /// Parquet (the default).
     Parquet,
     /// CSV with a header line.
@@ -30,7 +30,7 @@ pub(super) enum Format {
 
 /// A parsed `EXPORT DATABASE 'dir' [(FORMAT parquet|csv)]` or `IMPORT DATABASE 'dir'`.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Transfer {
+pub(crate) struct Transfer {
     /// Export (else import).
     pub export: bool,
     /// The directory.
@@ -41,7 +41,7 @@ pub(super) struct Transfer {
 
 /// `EXPORT DATABASE 'dir' [(FORMAT ...)]` or `IMPORT DATABASE 'dir'` in
 /// `sql`; an error for options this cannot honour; `None` for other statements.
-pub(super) fn export_or_import(sql: &str) -> Option<Result<Transfer>> {
+pub(crate) fn export_or_import(sql: &str) -> Option<Result<Transfer>> {
     let text = sql.trim().trim_end_matches(';');
     let (verb, rest) = text.split_once(char::is_whitespace)?;
     let (noun, rest) = rest.trim_start().split_once(char::is_whitespace)?;
@@ -192,11 +192,10 @@ fn file_name(position: usize, name: &str, format: Format) -> String {
     format!("{position:03}_{safe}.{extension}")
 }
 
-impl Connection {
-    /// The statement(s) that make table or view `name` again, as EXPORT
-    /// DATABASE writes them into `schema.sql`: columns, types, keys,
-    /// defaults, checks, clustering and indexes (the shell's `.schema`).
-    pub fn create_statement(&self, name: &str) -> Result<String> {
+impl Executor {
+    /// The statement(s) that make table or view `name` again (see
+    /// `Connection::create_statement`).
+    pub(crate) fn create_statement(&self, name: &str) -> Result<String> {
         self.definition(name, self.visible_table(name)?.as_ref())
     }
 
@@ -220,7 +219,7 @@ impl Connection {
     }
 
     /// `EXPORT DATABASE 'dir'`: see the module doc.
-    pub(super) async fn export_database(&self, dir: &str, format: Format) -> Result<QueryResult> {
+    pub(crate) async fn export_database(&self, dir: &str, format: Format) -> Result<Output> {
         self.check_external_access("EXPORT DATABASE")?;
         let root = PathBuf::from(dir);
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("creating {}", root.display()), e))?;
@@ -267,12 +266,12 @@ impl Connection {
             let path = root.join(file);
             std::fs::write(&path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
         }
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 
     /// `IMPORT DATABASE 'dir'`: runs its `schema.sql`, then its `load.sql`
     /// with each COPY reading from `dir`.
-    pub(super) async fn import_database(&self, dir: &str) -> Result<QueryResult> {
+    pub(crate) async fn import_database(&self, dir: &str) -> Result<Output> {
         self.check_external_access("IMPORT DATABASE")?;
         let root = Path::new(dir);
         let read = |file: &str| {
@@ -298,7 +297,7 @@ impl Connection {
             }
             self.run_in_txn(statement, &[], true).await?;
         }
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 }
 

@@ -15,8 +15,8 @@
 
 use super::dml::conform;
 use super::insert_shape::{recognize, PreparedInsert, REMEMBERED};
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Executor;
+use super::Output;
 use crate::error::Result;
 use crate::storage::inline_segment::inline_segment;
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
@@ -24,9 +24,9 @@ use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::common::ScalarValue;
 use std::sync::Arc;
 
-impl Connection {
+impl Executor {
     /// The fast insert `sql` is, if it is one (remembered per text).
-    pub(super) fn prepared_insert(&self, sql: &str) -> Option<Arc<PreparedInsert>> {
+    pub(crate) fn prepared_insert(&self, sql: &str) -> Option<Arc<PreparedInsert>> {
         if !self.fast_inserts.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
@@ -44,11 +44,7 @@ impl Connection {
 
     /// Runs `insert` with `params` inside the open transaction; `None` (and
     /// nothing done) when the general path must run it instead.
-    pub(super) fn run_fast_insert(
-        &self,
-        insert: &PreparedInsert,
-        params: &[ScalarValue],
-    ) -> Result<Option<QueryResult>> {
+    pub(crate) fn run_fast_insert(&self, insert: &PreparedInsert, params: &[ScalarValue]) -> Result<Option<Output>> {
         let Ok(meta) = self.table(&insert.table) else { return Ok(None) };
         let distinct: std::collections::BTreeSet<usize> = insert.params.iter().copied().collect();
         if distinct.len() != params.len() || distinct.last().is_some_and(|&last| last >= params.len()) {
@@ -92,6 +88,6 @@ impl Connection {
         let segment = inline_segment(self.core.dir().new_inline_name()?, row)?;
         let segments = self.appended(&meta, vec![segment])?;
         self.set_table(&insert.table, meta.with_segments(segments))?;
-        Ok(Some(QueryResult::count(1)))
+        Ok(Some(Output::Count(1)))
     }
 }

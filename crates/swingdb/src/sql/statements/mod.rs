@@ -1,0 +1,167 @@
+//! Statement executors: what runs one statement inside a connection's open
+//! transaction. An [`Executor`] holds the SQL side of one connection: its
+//! DataFusion session, the tables of its open [`Transaction`], the data
+//! registered on it, and the plans of its repeated queries. Each kind of
+//! statement has its own file here (DDL, DML, upsert, MERGE, ALTER, COPY,
+//! indexes, sequences, macros, views, SUMMARIZE, pipes); `run.rs` routes a
+//! statement to them, `prepare` readying the ones DataFusion plans.
+//!
+//! The executors are methods of the executor rather than functions over a
+//! `&mut Transaction`: the transaction's tables are shared with the catalog
+//! DataFusion plans against (`TablesSchema` locks them while a statement is
+//! planned, and planning awaits), so no borrow can span a statement.
+//!
+//! What spans connections lives above, in `api`: the transaction's begin
+//! and end across attached databases, a statement being atomic, ATTACH,
+//! snapshots, EXPORT/IMPORT DATABASE and the public methods.
+
+mod alter;
+mod copy;
+mod ddl;
+mod dml;
+mod export;
+mod fast_insert;
+mod file_order;
+mod index;
+mod insert_shape;
+mod macros;
+mod merge;
+mod pipe;
+mod plan_cache;
+mod repeated_queries;
+mod run;
+mod run_plan;
+mod sequence;
+mod summarize;
+mod transaction;
+mod upsert;
+mod view;
+mod working_tables;
+
+pub(crate) use run::TextStatement;
+pub(crate) use transaction::Transaction;
+
+use dml::{conform, not_null_violation};
+
+use crate::error::Result;
+use crate::pipe::PendingImport;
+use crate::sql::core::DbCore;
+use crate::sql::interrupt::Interrupt;
+use crate::sql::session::{new_context, ContextParts};
+use crate::sql::types::sql_name;
+use crate::sql::{Attached, Databases, Registered, Tables};
+use crate::storage::keys::KeyIndexes;
+use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::prelude::SessionContext;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+/// Called with the number of rows written so far while a statement stores rows.
+pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
+
+/// What a statement returns, before the public result type wraps it.
+pub(crate) enum Output {
+    /// Nothing (DDL, transaction control).
+    Empty,
+    /// The number of rows a statement changed or sent.
+    Count(u64),
+    /// Rows computed already.
+    Rows(RecordBatch),
+    /// Rows computed as they are read.
+    Stream(SendableRecordBatchStream),
+}
+
+/// The SQL side of one connection (see the module doc). Its fields are
+/// the connection's state; `api::Connection` begins and ends its
+/// transaction and routes statements to it.
+pub(crate) struct Executor {
+    pub(crate) core: Arc<DbCore>,
+    /// The schema this connection's tables are known by: `main`, or for a
+    /// connection kept on an attached database, its alias.
+    pub(crate) own: String,
+    /// Every database this connection's statements see (see [`Databases`]).
+    pub(crate) databases: Databases,
+    pub(crate) ctx: SessionContext,
+    pub(crate) tables: Tables,
+    pub(crate) registered: Registered,
+    pub(crate) txn: Mutex<Option<Transaction>>,
+    pub(crate) progress: Mutex<Option<ProgressHook>>,
+    key_indexes: Mutex<KeyIndexes>,
+    remembered: Mutex<insert_shape::Remembered>,
+    pub(crate) fast_inserts: AtomicBool,
+    pub(crate) interrupt: Interrupt,
+    /// Physical plans of repeated queries (see `plan_cache.rs`).
+    plan_cache: Mutex<plan_cache::PlanCache>,
+    /// The SQL text of the query being run, while its plan may be kept.
+    remember_as: Mutex<Option<String>>,
+    /// Pipes the running statement imported rows from, confirmed to their
+    /// exporters when it succeeds (see `api`'s `atomically`).
+    pub(crate) pending_imports: Mutex<Vec<PendingImport>>,
+}
+
+impl Executor {
+    /// The executor of a connection to `core` whose tables are schema `own`
+    /// of `databases`, beside `snapshots`, cancelled through `interrupt`.
+    pub(crate) fn new(
+        core: Arc<DbCore>,
+        own: &str,
+        databases: Databases,
+        snapshots: Attached,
+        interrupt: Interrupt,
+    ) -> Result<Self> {
+        let tables: Tables = Arc::new(Mutex::new(BTreeMap::new()));
+        let registered: Registered = Arc::new(Mutex::new(BTreeMap::new()));
+        let ctx = new_context(ContextParts {
+            own: own.to_string(),
+            tables: tables.clone(),
+            registered: registered.clone(),
+            databases: databases.clone(),
+            snapshots,
+            store: core.store.clone(),
+            external_access: core.external_access,
+        })?;
+        let plan_cache = plan_cache::PlanCache::new(&ctx);
+        Ok(Self {
+            core,
+            own: own.to_string(),
+            databases,
+            ctx,
+            tables,
+            registered,
+            txn: Mutex::new(None),
+            progress: Mutex::new(None),
+            key_indexes: Mutex::default(),
+            remembered: Mutex::default(),
+            fast_inserts: AtomicBool::new(true),
+            interrupt,
+            plan_cache: Mutex::new(plan_cache),
+            remember_as: Mutex::default(),
+            pending_imports: Mutex::default(),
+        })
+    }
+
+    /// Forgets the kept plans of repeated queries: what was registered,
+    /// set or defined since may change what they mean.
+    pub(crate) fn forget_plans(&self) {
+        self.plan_cache.lock().unwrap().clear();
+    }
+}
+
+/// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
+/// `DECIMAL(10,2)`, not Arrow's `Int64`) and whether it may hold NULL.
+pub(crate) fn describe_columns(schema: &Schema) -> Result<Output> {
+    let fields = schema.fields();
+    let names = StringArray::from_iter_values(fields.iter().map(|f| f.name().clone()));
+    let types = StringArray::from_iter_values(fields.iter().map(|f| sql_name(f.data_type())));
+    let nullable = StringArray::from_iter_values(fields.iter().map(|f| if f.is_nullable() { "YES" } else { "NO" }));
+    let out = Schema::new(vec![
+        Field::new("column_name", DataType::Utf8, false),
+        Field::new("data_type", DataType::Utf8, false),
+        Field::new("is_nullable", DataType::Utf8, false),
+    ]);
+    let batch = RecordBatch::try_new(Arc::new(out), vec![Arc::new(names), Arc::new(types), Arc::new(nullable)])?;
+    Ok(Output::Rows(batch))
+}

@@ -1,0 +1,185 @@
+//! [`Transaction`]: what one open transaction owns (the version it read,
+//! the files it wrote, the inline tails it grows), and how it ends; an
+//! executor begins and ends its own (`api`'s `atomic.rs` does so across
+//! attached databases), takes savepoints for each statement, and changes
+//! its tables (`working_tables.rs`).
+//!
+//! Files: a transaction creates segment files only through `TableWriter`s
+//! (random names, never reused) and records them here; a failed statement
+//! deletes the ones it recorded since its savepoint, a rollback or failed
+//! commit all of them. Another process never sees them before the commit
+//! publishes a manifest naming them (see `storage::dir` for the commit's
+//! interleavings), so deleting them races with no one.
+
+use super::Executor;
+use crate::error::{Error, Result};
+use crate::sql::core::DbCore;
+use crate::storage::inline_segment::grow_tail;
+use crate::storage::{Manifest, SegmentMeta, TableMeta};
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// An open transaction: the pinned version it started from, the segment
+/// files it has written so far (deleted again if it does not commit) and
+/// the names of the inline segments its INSERTs grow (see
+/// [`crate::storage::inline`]; only this transaction's own, never a
+/// committed one).
+pub(crate) struct Transaction {
+    base: Arc<Manifest>,
+    explicit: bool,
+    new_files: Vec<PathBuf>,
+    tails: HashSet<String>,
+}
+
+impl Transaction {
+    pub(crate) fn new(base: Arc<Manifest>, explicit: bool) -> Self {
+        Self { base, explicit, new_files: Vec::new(), tails: HashSet::new() }
+    }
+
+    /// Whether BEGIN opened it (else it is one statement's own).
+    pub(crate) fn is_explicit(&self) -> bool {
+        self.explicit
+    }
+
+    /// The version it started from.
+    pub(crate) fn base(&self) -> Arc<Manifest> {
+        self.base.clone()
+    }
+
+    /// Where a statement starts: [`Self::undo_since`] it undoes its files.
+    pub(crate) fn savepoint(&self) -> usize {
+        self.new_files.len()
+    }
+
+    /// Deletes the files recorded since `savepoint` (a failed statement's).
+    pub(crate) fn undo_since(&mut self, savepoint: usize) {
+        for f in self.new_files.drain(savepoint.min(self.new_files.len())..) {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
+    pub(crate) fn record(&mut self, files: Vec<PathBuf>) {
+        self.new_files.extend(files);
+    }
+
+    /// The segments of `meta` followed by `added` (new rows of an INSERT): an
+    /// inline segment joins the table's tail if this transaction grows one
+    /// (see [`crate::storage::inline`]), else becomes one.
+    pub(crate) fn append(&mut self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
+        let mut segments = meta.segments.clone();
+        for mut segment in added {
+            if meta.is_altered() && segment.column_ids.is_none() {
+                segment.column_ids = Some(meta.column_ids.ids.clone());
+            }
+            if let Some(tail) = segments.last_mut().filter(|s| self.tails.contains(&s.file)) {
+                if let Some(grown) = grow_tail(tail, &segment)? {
+                    *tail = grown;
+                    continue;
+                }
+            }
+            if segment.inline.is_some() {
+                self.tails.insert(segment.file.clone());
+            }
+            segments.push(segment);
+        }
+        Ok(segments)
+    }
+
+    /// Ends the transaction: commits `working` (the tables as it left them)
+    /// if given, else rolls back; after a rollback or a failed commit the
+    /// files it wrote are deleted. Its version is unpinned either way.
+    pub(crate) fn end(mut self, core: &DbCore, working: Option<&BTreeMap<String, Arc<TableMeta>>>) -> Result<()> {
+        let outcome = match working {
+            Some(tables) => core.commit(&self.base, tables, &mut self.new_files).map(|_| ()),
+            None => Ok(()),
+        };
+        if working.is_none() || outcome.is_err() {
+            self.undo_since(0);
+        }
+        core.dir().unpin(self.base.version);
+        outcome
+    }
+}
+
+/// The state of a transaction before a statement (see [`Executor::savepoint`]).
+pub(crate) struct Savepoint {
+    tables: BTreeMap<String, Arc<TableMeta>>,
+    files: usize,
+}
+
+impl Executor {
+    /// Opens this connection's own transaction (not its attached databases').
+    pub(crate) fn begin(&self, explicit: bool) -> Result<()> {
+        let manifest = self.core.dir().pin_latest()?;
+        // Segments of older versions leave the handle's cache (queries and
+        // results still using them keep their own references): a reader that
+        // never commits would otherwise keep every segment it ever read open
+        // and mapped, until it runs out of file descriptors, and keep the
+        // space of collected files from being freed.
+        self.core.store.retain(&manifest.segment_files().collect());
+        self.plan_cache.lock().unwrap().keep_made_from(&manifest.tables);
+        *self.tables.lock().unwrap() = manifest.tables.clone();
+        *self.txn.lock().unwrap() = Some(Transaction::new(manifest, explicit));
+        Ok(())
+    }
+
+    /// Ends this connection's own transaction (not its attached databases').
+    pub(crate) fn finish(&self, commit: bool) -> Result<()> {
+        let Some(txn) = self.txn.lock().unwrap().take() else { return Ok(()) };
+        // The tables stay visible after the transaction ends: results still being
+        // streamed (information_schema, say) read the catalog as they execute.
+        let working = commit.then(|| self.tables.lock().unwrap().clone());
+        txn.end(&self.core, working.as_ref())
+    }
+
+    /// Files this transaction wrote: deleted again unless it commits.
+    pub(crate) fn record_files(&self, files: Vec<PathBuf>) {
+        if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+            txn.record(files);
+        }
+    }
+
+    /// The segments of `meta` followed by `added` (see [`Transaction::append`]).
+    pub(crate) fn appended(&self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
+        let mut txn = self.txn.lock().unwrap();
+        txn.as_mut().ok_or_else(|| Error::internal("an INSERT outside a transaction"))?.append(meta, added)
+    }
+
+    /// Whether a transaction is open (by BEGIN or for one statement).
+    pub(crate) fn in_transaction(&self) -> bool {
+        self.txn.lock().unwrap().is_some()
+    }
+
+    /// Where a statement starts: [`Self::undo_to`] it undoes what it did.
+    pub(crate) fn savepoint(&self) -> Savepoint {
+        let tables = self.tables.lock().unwrap().clone();
+        let files = self.txn.lock().unwrap().as_ref().map_or(0, Transaction::savepoint);
+        Savepoint { tables, files }
+    }
+
+    /// Undoes what was done since `savepoint`: the tables as they were, the
+    /// files written since deleted.
+    pub(crate) fn undo_to(&self, savepoint: Savepoint) {
+        *self.tables.lock().unwrap() = savepoint.tables;
+        if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+            txn.undo_since(savepoint.files);
+        }
+    }
+
+    /// Ends the imports of the statement that just ran: confirms them to
+    /// their exporters if it succeeded (`failure` None), else tells them it
+    /// failed and why. A confirmation that cannot be sent (the exporter is
+    /// gone) changes nothing here: the rows are stored.
+    pub(crate) fn end_imports(&self, failure: Option<&str>) {
+        let imports = std::mem::take(&mut *self.pending_imports.lock().unwrap());
+        for import in imports {
+            match failure {
+                None => {
+                    let _ = import.confirm();
+                }
+                Some(why) => import.abort(&format!("the importing statement failed: {why}")),
+            }
+        }
+    }
+}
