@@ -234,7 +234,7 @@ def _judge(sql, ours, peer, wrong, refused):
 
 def test_swingdb_agrees_with_sqlite_and_duckdb():
     """Each query is also run a second time on swingdb, from the plan it kept
-    the first time (see api/connection/plan_cache.rs): same answer."""
+    the first time (see sql/statements/plan_cache.rs): same answer."""
     wrong, refused, compared, reuses = [], [], 0, 0
     rounds = max(1, QUERIES // 30)
     for round_ in range(rounds):

@@ -17,10 +17,10 @@
 #![warn(missing_docs)]
 
 mod api;
-mod coalesce;
 mod error;
 mod gather;
 mod huge_pages;
+mod joined_slices;
 mod pipe;
 mod share;
 mod signal;

@@ -1,9 +1,9 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use crate::coalesce::{continues, join_run};
 use crate::error::Result;
 use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
+use crate::joined_slices::{continues, join_run};
 use crate::sql::core::runtime;
 use crate::sql::interrupt::Interrupt;
 use crate::sql::statements::Output;
@@ -191,7 +191,7 @@ impl QueryResult {
                     self.interrupt.end_progress();
                     let e = e.into();
                     return Err(match &self.sql {
-                        Some(sql) => crate::sql::diagnose::explain(e, sql),
+                        Some(sql) => crate::sql::frontend::diagnose::explain(e, sql),
                         None => e,
                     });
                 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Stack of the engine's worker threads. Physical expressions of statements at
-/// the expression-depth limit (`sql::parse::MAX_EXPRESSION_DEPTH`) are
+/// the expression-depth limit (`sql::frontend::parse::MAX_EXPRESSION_DEPTH`) are
 /// evaluated recursively, one or more frames per level; 16 MiB (tokio's
 /// default is 2) leaves ample room for that. It is address space only: pages
 /// are used only as deep as a thread recurses.

@@ -14,7 +14,7 @@
 //! [`ErrorKind::Interrupted`]; the connection stays usable.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::watch::Run;
+use crate::sql::operators::watch::Run;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,18 +3,18 @@
 //! `read_*` table functions.
 
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
-use super::conjunction::CheapConjunctions;
-use super::few_groups::FewGroupsAggregation;
-use super::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
 use super::functions::{FileKind, ReadFile};
-use super::overflow::CheckedArithmetic;
-use super::planner::SwingQueryPlanner;
-use super::range_aggregate::RangeAggregation;
-use super::reuse::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
-use super::rules::{SwingOptions, Switchable};
-use super::selectivity::FilterSelectivity;
-use super::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::error::Result;
+use crate::sql::operators::few_groups::FewGroupsAggregation;
+use crate::sql::operators::overflow::CheckedArithmetic;
+use crate::sql::optimizer::conjunction::CheapConjunctions;
+use crate::sql::optimizer::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
+use crate::sql::optimizer::plan_renewal::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
+use crate::sql::optimizer::planner::SwingQueryPlanner;
+use crate::sql::optimizer::range_aggregate::RangeAggregation;
+use crate::sql::optimizer::rules::{SwingOptions, Switchable};
+use crate::sql::optimizer::selectivity::FilterSelectivity;
+use crate::sql::optimizer::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::storage::SegmentStore;
 use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::physical_optimizer::optimizer::PhysicalOptimizer;
@@ -82,7 +82,7 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// aggregations over partitions that share no group finished in one step
 /// ([`RangeAggregation`], after the plan's distribution is checked); each of
 /// swingdb's rules that only makes plans faster can be switched off by name
-/// ([`Switchable`], see `sql::rules`). The plan
+/// ([`Switchable`], see `sql::optimizer::rules`). The plan
 /// as it is before runtime filters are pushed down is left in `kept`
 /// ([`KeepPlanBeforeRuntimeFilters`]), for a repeated query to start from.
 fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
@@ -95,7 +95,7 @@ fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOp
     rules.push(Arc::new(Switchable(FewGroupsAggregation)));
     rules.push(Arc::new(Switchable(RangeAggregation)));
     KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
-    super::limit_barrier::place(&mut rules);
+    crate::sql::optimizer::limit_barrier::place(&mut rules);
     rules
 }
 
@@ -140,14 +140,14 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // PostgreSQL (and a relation's `.order().limit()` builds that query).
     // DataFusion drops such a sort unless a LIMIT sits inside it.
     config.options_mut().sql_parser.enable_subquery_sort_elimination = false;
-    // Errors point at the mistake in the SQL text (see `sql::diagnose`).
+    // Errors point at the mistake in the SQL text (see `sql::frontend::diagnose`).
     config.options_mut().sql_parser.collect_spans = true;
     // TIMESTAMPTZ / TIMESTAMP WITH TIME ZONE columns keep their zone (UTC
     // instants, as DuckDB stores them), so they reach pandas and polars
     // zone-aware; unset, DataFusion makes them naive timestamps. now() and
     // current_timestamp give UTC instants too.
     config.options_mut().execution.time_zone = Some("UTC".to_string());
-    // Where the plan of a query is kept for reuse (see `sql::reuse`).
+    // Where the plan of a query is kept for reuse (see `sql::optimizer::plan_renewal`).
     let kept = Arc::new(PlanBeforeRuntimeFilters::default());
     let config = config.with_extension(kept.clone()).with_option_extension(SwingOptions::default());
     let state = SessionStateBuilder::new()
@@ -160,8 +160,8 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.
     // String subscripts before DataFusion's, which take lists only.
     let mut planners = vec![
-        Arc::new(super::json::JsonOperators) as Arc<dyn datafusion::logical_expr::planner::ExprPlanner>,
-        Arc::new(super::dialect::subscripts::StringSubscripts),
+        Arc::new(crate::sql::frontend::json::JsonOperators) as Arc<dyn datafusion::logical_expr::planner::ExprPlanner>,
+        Arc::new(crate::sql::frontend::dialect::subscripts::StringSubscripts),
     ];
     planners.extend(state.expr_planners().iter().cloned());
     state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
@@ -171,25 +171,26 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
     // Before physical planning, whose sort enforcement mishandles this shape.
-    ctx.add_optimizer_rule(Arc::new(super::sort_over_limit::SortOverSortedLimit));
-    for aggregate in super::dialect::aggregates::functions() {
+    ctx.add_optimizer_rule(Arc::new(crate::sql::optimizer::sort_over_limit::SortOverSortedLimit));
+    for aggregate in crate::sql::frontend::dialect::aggregates::functions() {
         ctx.register_udaf(aggregate);
     }
-    for function in super::dialect::sequence_values::functions(&own, tables.clone(), store.dir().clone()) {
+    for function in crate::sql::frontend::dialect::sequence_values::functions(&own, tables.clone(), store.dir().clone())
+    {
         ctx.register_udf(function);
     }
     let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
     databases.lock().unwrap().insert(own, own_schema.clone());
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
-    for function in super::json::functions() {
+    for function in crate::sql::frontend::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }
-    ctx.register_udf(super::dialect::settings::current_setting());
-    ctx.register_udf(super::dialect::information_schema::sql_type_name());
-    for function in super::dialect::functions::functions()
+    ctx.register_udf(crate::sql::frontend::dialect::settings::current_setting());
+    ctx.register_udf(crate::sql::frontend::dialect::information_schema::sql_type_name());
+    for function in crate::sql::frontend::dialect::functions::functions()
         .into_iter()
-        .chain(super::dialect::lambdas::functions())
-        .chain(super::dialect::text_functions::functions())
+        .chain(crate::sql::frontend::dialect::lambdas::functions())
+        .chain(crate::sql::frontend::dialect::text_functions::functions())
     {
         ctx.register_udf(function);
     }

@@ -124,13 +124,13 @@ pub struct Constraints {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub foreign_keys: Vec<ForeignKey>,
     /// Identity columns (numbered when an INSERT leaves them out), each with
-    /// the lowest value the next row may get (see `sql::identity`).
+    /// the lowest value the next row may get (see `sql::catalog::identity`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub identity: BTreeMap<String, i64>,
     /// The columns the table is kept sorted by (`CLUSTER BY`): each write
     /// sorts its rows by them (ascending, NULLs first), so a segment's rows
     /// ascend by the first and a range filter on it reads only the rows it can
-    /// match (see `sql::sorted_range`). Scans check that a segment really
+    /// match (see `sql::optimizer::sorted_range`). Scans check that a segment really
     /// ascends before relying on it, so a segment written unsorted (by an
     /// older build, a compaction of an unclustered table) is only read whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -184,7 +184,7 @@ impl Constraints {
 pub enum Definition {
     /// A view: its `CREATE VIEW` statement.
     View(String),
-    /// A macro: its `CREATE MACRO` statement (see `sql::dialect::macros`).
+    /// A macro: its `CREATE MACRO` statement (see `sql::frontend::dialect::macros`).
     Macro(String),
     /// A sequence: its options and counter file (see [`super::sequence`]).
     Sequence(Sequence),

@@ -28,7 +28,7 @@ use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::core::AttachedDatabase;
-use crate::sql::parse::identifier;
+use crate::sql::frontend::parse::identifier;
 use crate::sql::statements::Transaction;
 use crate::sql::{CATALOG, SCHEMA};
 use crate::storage::same_tables;

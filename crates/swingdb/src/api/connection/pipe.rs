@@ -55,7 +55,7 @@ impl Connection {
                             )
                         }
                         PipeSource::Query(sql) => {
-                            let mut statements = crate::sql::parse::parse(sql)?;
+                            let mut statements = crate::sql::frontend::parse::parse(sql)?;
                             if statements.len() != 1 {
                                 return Err(Error::programming("pipe_to takes one query"));
                             }
@@ -74,7 +74,7 @@ impl Connection {
     /// `create`, else appended by column position), atomically; returns the rows.
     pub fn pipe_from(&self, url: &PipeUrl, table: &str, create: bool) -> Result<u64> {
         self.exec.check_external_access("a pipe")?;
-        crate::sql::names::check_table_name(table)?;
+        crate::sql::frontend::names::check_table_name(table)?;
         if !create && !self.table_names()?.iter().any(|t| t == table) {
             // Reported before anyone waits for the exporter.
             return Err(Error::programming(format!("table '{table}' does not exist")));

@@ -6,8 +6,8 @@ use super::attach;
 use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
-use crate::sql::diagnose;
-use crate::sql::parse::parse;
+use crate::sql::frontend::diagnose;
+use crate::sql::frontend::parse::parse;
 use crate::sql::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
@@ -78,7 +78,7 @@ impl Connection {
                     };
                 }
                 SqlStatement::DetachDuckDBDatabase { database_alias, if_exists, .. } => {
-                    if self.detach_database(&crate::sql::parse::identifier(database_alias))? {
+                    if self.detach_database(&crate::sql::frontend::parse::identifier(database_alias))? {
                         return Ok(QueryResult::empty());
                     }
                     return self.detach(database_alias, *if_exists);

@@ -6,7 +6,7 @@ use crate::api::database::{Database, OpenOptions};
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::share::{ShareOptions, SnapshotInfo};
-use crate::sql::dialect::text::SNAPSHOT_FUNCTION;
+use crate::sql::frontend::dialect::text::SNAPSHOT_FUNCTION;
 use crate::sql::{TablesSchema, SCHEMA};
 use datafusion::sql::sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Value};
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 use super::Executor;
 use super::Output;
 use crate::error::{Error, Result};
-use crate::sql::names::table_name;
-use crate::sql::prepare::check_cluster_columns;
+use crate::sql::frontend::names::table_name;
+use crate::sql::frontend::prepare::check_cluster_columns;
 use crate::storage::foreign_keys::referencing;
 use crate::storage::{Constraints, TableMeta};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -42,7 +42,7 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
 }
 
 /// The constraints of a new table: its keys, from the plan, added to `rules`
-/// (its defaults and checks, from [`crate::sql::prepare::take_column_rules`]).
+/// (its defaults and checks, from [`crate::sql::frontend::prepare::take_column_rules`]).
 fn constraints(create: &CreateMemoryTable, rules: Constraints) -> Result<Constraints> {
     let schema = create.input.schema();
     let names = |indices: &[usize]| indices.iter().map(|&i| schema.field(i).name().clone()).collect::<Vec<_>>();
@@ -61,7 +61,7 @@ fn constraints(create: &CreateMemoryTable, rules: Constraints) -> Result<Constra
 
 impl Executor {
     /// `CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns) | AS query`;
-    /// `rules` are its defaults and checks (see [`crate::sql::prepare::take_column_rules`]).
+    /// `rules` are its defaults and checks (see [`crate::sql::frontend::prepare::take_column_rules`]).
     pub(crate) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<Output> {
         let name = table_name(&create.name, &self.own)?;
         let existing = self.tables.lock().unwrap().get(&name).cloned();

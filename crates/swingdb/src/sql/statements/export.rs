@@ -7,9 +7,9 @@
 
 use super::{Executor, Output};
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::parse::parse;
-use crate::sql::quote::{identifier as ident, string as literal};
-use crate::sql::types::sql_name;
+use crate::sql::frontend::parse::parse;
+use crate::sql::frontend::quote::{identifier as ident, string as literal};
+use crate::sql::frontend::types::sql_name;
 use crate::sql::CATALOG;
 use crate::storage::{Definition, TableMeta};
 use datafusion::dataframe::DataFrameWriteOptions;

@@ -18,8 +18,8 @@
 
 use super::run_plan::off_thread_buffered;
 use crate::error::Result;
-use crate::sql::watch::watch_plan;
-use crate::sql::watch::Run;
+use crate::sql::operators::watch::watch_plan;
+use crate::sql::operators::watch::Run;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::datasource::physical_plan::{FileGroup, FileGroupPartitioner, FileScanConfig, FileScanConfigBuilder};
 use datafusion::datasource::source::DataSourceExec;

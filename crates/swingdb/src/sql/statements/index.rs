@@ -8,8 +8,8 @@
 use super::Executor;
 use super::Output;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::names::object_name;
-use crate::sql::parse::identifier;
+use crate::sql::frontend::names::object_name;
+use crate::sql::frontend::parse::identifier;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
 

@@ -1,8 +1,8 @@
 //! The shape of a fast insert (see `fast_insert.rs`):
 //! `INSERT INTO t [(columns)] VALUES (?, ?, ...)`, recognized once per SQL text.
 
-use crate::sql::names::object_name;
-use crate::sql::parse::{identifier, parse};
+use crate::sql::frontend::names::object_name;
+use crate::sql::frontend::parse::{identifier, parse};
 use crate::sql::SCHEMA;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{Expr, SetExpr, Statement as SqlStatement, TableObject, Value};

@@ -1,12 +1,12 @@
 //! CREATE and DROP MACRO (also spelled CREATE / DROP FUNCTION): a macro is
 //! stored as its `CREATE MACRO` statement in the catalog beside the tables;
-//! queries have its calls replaced by its body (see `sql::dialect::macros`).
+//! queries have its calls replaced by its body (see `sql::frontend::dialect::macros`).
 
 use super::Executor;
 use super::Output;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::dialect::macros::Macro;
-use crate::sql::names::object_name;
+use crate::sql::frontend::dialect::macros::Macro;
+use crate::sql::frontend::names::object_name;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{FunctionDesc, MacroArg, MacroDefinition, ObjectName};
 use std::sync::Arc;

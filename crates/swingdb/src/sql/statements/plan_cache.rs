@@ -17,14 +17,14 @@
 //!   their own, which the key does not cover).
 //!
 //! Plans that call a function that is not immutable (`now()`, `random()`)
-//! are never kept, nor plans with an operator `sql::reuse` cannot renew.
+//! are never kept, nor plans with an operator `sql::optimizer::plan_renewal` cannot renew.
 //! What is kept, and how it runs again:
 //! - a plain read (order-keeping single-input operators over a scan, see
 //!   `reads_in_storage_order`) as it was planned: it publishes no runtime
 //!   filter, and each run takes a renewed copy (fresh metrics);
 //! - any other query as it was before runtime filters were pushed down; each
 //!   run takes a renewed copy through the optimizer rules after that point
-//!   (see `sql::reuse`). The operators of the plan made again are compared
+//!   (see `sql::optimizer::plan_renewal`). The operators of the plan made again are compared
 //!   with those of the plan made the first time; a difference (not expected)
 //!   drops the kept plan and the query is planned anew.
 //!
@@ -34,8 +34,8 @@
 //! or locks a file.
 
 use crate::error::Result;
-use crate::sql::output_names::OutputNames;
-use crate::sql::reuse::{PlanBeforeRuntimeFilters, RuntimeRules};
+use crate::sql::frontend::output_names::OutputNames;
+use crate::sql::optimizer::plan_renewal::{PlanBeforeRuntimeFilters, RuntimeRules};
 use crate::storage::{same_tables, TableMeta};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
@@ -65,7 +65,7 @@ pub(crate) struct CachedPlan {
     pub(super) task_ctx: Arc<TaskContext>,
     pub(super) names: OutputNames,
     /// For a plan with state that renewal resets for every run at once (see
-    /// `sql::reuse::renewal_resets_shared_state`): held by every result
+    /// `sql::optimizer::plan_renewal::renewal_resets_shared_state`): held by every result
     /// stream of the plan until it ends, and the plan is renewed only when no
     /// earlier run can still read that state.
     pub(super) runs: Option<Arc<()>>,

@@ -5,8 +5,8 @@ use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Ke
 use super::run_plan::reads_in_storage_order;
 use super::{Executor, Output};
 use crate::error::Result;
-use crate::sql::output_names::{restore_names, OutputNames};
-use crate::sql::reuse::{operators, renewable, renewal_resets_shared_state, renewed};
+use crate::sql::frontend::output_names::{restore_names, OutputNames};
+use crate::sql::optimizer::plan_renewal::{operators, renewable, renewal_resets_shared_state, renewed};
 use datafusion::common::ScalarValue;
 use datafusion::execution::TaskContext;
 use datafusion::physical_plan::ExecutionPlan;

@@ -1,14 +1,14 @@
 //! Running one statement inside the open transaction: the statements
 //! DataFusion does not plan go to their executors, the others are prepared
-//! (see `sql::prepare`) and run by their plan; a query's plan may be kept
+//! (see `sql::frontend::prepare`) and run by their plan; a query's plan may be kept
 //! for its next run (see `plan_cache.rs`).
 
 use super::export::{export_or_import, Transfer};
 use super::summarize::summarize_target;
 use super::{describe_columns, plan_cache, Executor, Output};
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::output_names::restore_names;
-use crate::sql::prepare::{before_routing, prepare, PrepareContext, Prepared, PreparedPlan};
+use crate::sql::frontend::output_names::restore_names;
+use crate::sql::frontend::prepare::{before_routing, prepare, PrepareContext, Prepared, PreparedPlan};
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan, Statement};
 use datafusion::sql::parser::Statement as DFStatement;
@@ -48,7 +48,7 @@ impl Executor {
 
     /// Runs `statement` inside the open transaction: the statements
     /// DataFusion does not plan by their executors, the others prepared (see
-    /// `sql::prepare`) and run by their plan.
+    /// `sql::frontend::prepare`) and run by their plan.
     pub(crate) async fn run_in_txn(
         &self,
         mut statement: DFStatement,
@@ -57,7 +57,7 @@ impl Executor {
     ) -> Result<Output> {
         before_routing(&mut statement);
         if let DFStatement::CopyTo(copy) = &statement {
-            if crate::sql::remote::is_url(&copy.target) {
+            if crate::sql::functions::remote::is_url(&copy.target) {
                 self.check_external_access("COPY")?;
                 return self.copy_statement_to_url(copy).await;
             }

@@ -6,8 +6,8 @@
 use super::plan_cache;
 use super::{conform, file_order, Executor};
 use crate::error::Result;
-use crate::sql::source::SegmentSource;
-use crate::sql::watch::watch_plan;
+use crate::sql::catalog::source::SegmentSource;
+use crate::sql::operators::watch::watch_plan;
 use crate::storage::{SegmentMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -118,7 +118,7 @@ impl Executor {
     /// contiguous ranges, one per partition, and the partitions are written
     /// one after the other (computed at once). Rows stay in the file's order,
     /// as DuckDB keeps them, and a file sorted by a column gives a table
-    /// sorted by it (see `sql::ordered_scan`).
+    /// sorted by it (see `sql::optimizer::ordered_scan`).
     pub(crate) async fn write_plan(
         &self,
         plan: LogicalPlan,

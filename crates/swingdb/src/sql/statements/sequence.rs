@@ -5,8 +5,8 @@
 use super::Executor;
 use super::Output;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::dialect::sequences::read_create;
-use crate::sql::names::object_name;
+use crate::sql::frontend::dialect::sequences::read_create;
+use crate::sql::frontend::names::object_name;
 use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{DataType, ObjectName, SequenceOptions};
 use std::sync::Arc;

@@ -7,9 +7,9 @@
 use super::Executor;
 use super::Output;
 use crate::error::{Error, Result};
-use crate::sql::names::object_name;
-use crate::sql::parse::{identifier, parse};
-use crate::sql::types::sql_name;
+use crate::sql::frontend::names::object_name;
+use crate::sql::frontend::parse::{identifier, parse};
+use crate::sql::frontend::types::sql_name;
 use datafusion::arrow::array::{ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema};
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
@@ -63,7 +63,7 @@ impl Executor {
                 let known = self.tables.lock().unwrap().keys().cloned().collect::<Vec<_>>();
                 self.ctx.table(reference).await.map_err(|_| {
                     let err = Error::programming(format!("table '{name}' not found"));
-                    crate::sql::diagnose::suggest_table(err, known.iter().map(String::as_str))
+                    crate::sql::frontend::diagnose::suggest_table(err, known.iter().map(String::as_str))
                 })?
             }
         };

@@ -14,7 +14,7 @@ use super::run_plan::u64_values;
 use super::Output;
 use super::{conform, not_null_violation, Executor};
 use crate::error::{Error, Result};
-use crate::sql::prepare::{qualify, Action, Upsert};
+use crate::sql::frontend::prepare::{qualify, Action, Upsert};
 use crate::storage::key_columns::KeyColumns;
 use crate::storage::TableMeta;
 use datafusion::arrow::array::{BooleanArray, RecordBatch};

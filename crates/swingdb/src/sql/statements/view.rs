@@ -1,12 +1,12 @@
 //! CREATE and DROP VIEW. A view is stored as its `CREATE VIEW` statement in
-//! the catalog beside the tables (see `sql::views`); a temporary view is
+//! the catalog beside the tables (see `sql::catalog::views`); a temporary view is
 //! this connection's alone and is never stored.
 
 use super::Executor;
 use super::Output;
 use crate::error::{Error, ErrorKind, Result};
-use crate::sql::names::{object_name, table_name};
-use crate::sql::views::{check_acyclic, in_schema};
+use crate::sql::catalog::views::{check_acyclic, in_schema};
+use crate::sql::frontend::names::{object_name, table_name};
 use crate::storage::TableMeta;
 use datafusion::datasource::{TableType, ViewTable};
 use datafusion::logical_expr::{DdlStatement, DropView, LogicalPlan};

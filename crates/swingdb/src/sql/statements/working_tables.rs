@@ -4,7 +4,7 @@
 
 use super::Executor;
 use crate::error::{Error, Result};
-use crate::sql::checks::check_conditions;
+use crate::sql::catalog::checks::check_conditions;
 use crate::storage::foreign_keys::{check_foreign_keys, referencing};
 use crate::storage::keys::check_keys;
 use crate::storage::TableMeta;
@@ -55,7 +55,7 @@ impl Executor {
     /// Makes `meta` the table `name` of this transaction, once its rows keep
     /// every key (an `IntegrityError` otherwise, and nothing changes).
     pub(crate) fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
-        crate::sql::identity::advance(&mut meta);
+        crate::sql::catalog::identity::advance(&mut meta);
         if !meta.constraints.checks.is_empty() {
             let before = self.tables.lock().unwrap().get(name).cloned();
             check_conditions(&self.core.store, &self.ctx.state(), name, before.as_deref(), &meta)?;

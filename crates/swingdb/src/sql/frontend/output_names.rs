@@ -1,0 +1,166 @@
+//! The names of a query's result columns (the select list whose columns the
+//! user receives), given on the result's schema, which costs nothing per row.
+//!
+//! Repeats: SQLite, PostgreSQL and DuckDB answer `SELECT a, a FROM t` and
+//! `SELECT 1 AS x, 2 AS x`; DataFusion refuses any plan whose columns share a
+//! name. Later repeats of a name are planned under a private alias and given
+//! their name back (Arrow allows repeated names).
+//!
+//! Expressions: an unnamed one is named as the user wrote it (`42`, `a + b`,
+//! as SQLite and DuckDB name it), not as DataFusion shows its plan
+//! (`Int64(42)`, `t.a + t.b`). Its plan is left alone (an alias would change
+//! what ORDER BY and DISTINCT match); the name goes on the column at its
+//! position, so only select lists without `*` are named so.
+
+use crate::error::Result;
+use crate::sql::frontend::parse::identifier;
+use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{visit_expressions, DescribeAlias, Expr, Ident, SelectItem, SetExpr, Statement};
+use futures::StreamExt;
+use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// Prefix of the private aliases of repeated names; the suffix keeps them apart.
+const PRIVATE: &str = "__swingdb_repeat_";
+
+/// The names a query's result columns get back.
+#[derive(Debug, Default, Clone)]
+pub struct OutputNames {
+    /// Private alias -> real name, for repeated names.
+    renames: HashMap<String, String>,
+    /// (position, SQL text) of unnamed expressions, when positions are known.
+    written: Vec<(usize, String)>,
+    /// Columns of the select list that `written` counts in.
+    width: usize,
+}
+
+/// The name an unaliased select item gets, when it is a plain column.
+fn plain_name(expr: &Expr) -> Option<String> {
+    let ident = match expr {
+        Expr::Identifier(i) => i,
+        Expr::CompoundIdentifier(parts) => parts.last()?,
+        _ => return None,
+    };
+    Some(identifier(ident))
+}
+
+/// Whether `expr` calls DuckDB's `COLUMNS(...)`.
+fn has_columns_call(expr: &Expr) -> bool {
+    visit_expressions(expr, |e| match e {
+        Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("columns") => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+/// Whether `expr` holds a subquery.
+fn has_subquery(expr: &Expr) -> bool {
+    visit_expressions(expr, |e| match e {
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+impl OutputNames {
+    /// `schema` (the planned query's) with its columns named back; `None`
+    /// when no name changes.
+    pub fn renamed(&self, schema: &Schema) -> Option<Schema> {
+        let width = schema.fields().len();
+        let written: HashMap<usize, &String> = match width == self.width {
+            true => self.written.iter().map(|(i, name)| (*i, name)).collect(),
+            false => HashMap::new(),
+        };
+        if self.renames.is_empty() && written.is_empty() {
+            return None;
+        }
+        let fields: Vec<Field> = schema
+            .fields()
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match self.renames.get(f.name()).or_else(|| written.get(&i).copied()) {
+                Some(name) => f.as_ref().clone().with_name(name),
+                None => f.as_ref().clone(),
+            })
+            .collect();
+        Some(Schema::new_with_metadata(fields, schema.metadata().clone()))
+    }
+}
+
+/// Aliases the repeated names of a query's top-level select list privately
+/// and notes the text of its unnamed expressions: what to name back.
+pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
+    let mut names = OutputNames::default();
+    let DFStatement::Statement(s) = statement else { return names };
+    let query = match s.as_mut() {
+        Statement::Query(query) => query,
+        // `DESCRIBE SELECT ...` lists the columns under the names the query gives them.
+        Statement::Explain { describe_alias: DescribeAlias::Describe | DescribeAlias::Desc, statement, .. } => {
+            match statement.as_mut() {
+                Statement::Query(query) => query,
+                _ => return names,
+            }
+        }
+        _ => return names,
+    };
+    let SetExpr::Select(select) = query.body.as_mut() else { return names };
+    // DuckDB's COLUMNS(...) expands into items that name themselves
+    // (`sql::frontend::dialect::columns`): positions are not known yet.
+    if select.projection.iter().any(|item| matches!(item, SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } if has_columns_call(e))) {
+        return names;
+    }
+    let mut seen = HashSet::new();
+    let stars =
+        select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
+    names.width = select.projection.len();
+    for (i, item) in select.projection.iter_mut().enumerate() {
+        let (expr, name) = match item {
+            SelectItem::UnnamedExpr(expr) => match plain_name(expr) {
+                Some(name) => (expr.clone(), name),
+                None => {
+                    let text = expr.to_string();
+                    // A repeat plans under a private alias, as repeated names
+                    // do. DataFusion names a subquery after its own column
+                    // (`count(*)`), or `(<subquery>)`: an unnamed expression
+                    // with a subquery always gets a private alias, so that it
+                    // repeats no other column's name.
+                    if !has_subquery(expr) && seen.insert(format!("expression {text}")) {
+                        if !stars {
+                            names.written.push((i, text));
+                        }
+                    } else {
+                        let private = format!("{PRIVATE}{i}");
+                        *item = SelectItem::ExprWithAlias {
+                            expr: expr.clone(),
+                            alias: Ident::with_quote('"', private.clone()),
+                        };
+                        names.renames.insert(private, text);
+                    }
+                    continue;
+                }
+            },
+            SelectItem::ExprWithAlias { expr, alias } => (expr.clone(), identifier(alias)),
+            _ => continue,
+        };
+        if !seen.insert(name.clone()) {
+            let private = format!("{PRIVATE}{i}");
+            *item = SelectItem::ExprWithAlias { expr, alias: Ident::with_quote('"', private.clone()) };
+            names.renames.insert(private, name);
+        }
+    }
+    names
+}
+
+/// `stream` with its columns named back.
+pub fn restore_names(stream: SendableRecordBatchStream, names: OutputNames) -> Result<SendableRecordBatchStream> {
+    let Some(schema) = names.renamed(&stream.schema()) else { return Ok(stream) };
+    let schema = Arc::new(schema);
+    let out = schema.clone();
+    let renamed = stream.map(move |batch| Ok(RecordBatch::try_new(out.clone(), batch?.columns().to_vec())?));
+    Ok(Box::pin(RecordBatchStreamAdapter::new(schema, renamed)))
+}

@@ -1,0 +1,7 @@
+//! Execution operators of swingdb's own: aggregation over few groups,
+//! sums that detect overflow, and the watch that counts a running plan's
+//! progress and stops it when interrupted.
+
+pub mod few_groups;
+pub mod overflow;
+pub mod watch;

@@ -1,0 +1,22 @@
+//! The optimizer: swingdb's logical and physical rules on top of
+//! DataFusion's (each named and switchable, see `rules`), the planner
+//! that adds them, the statistics they estimate with, and the renewal of
+//! physical plans for repeated queries.
+
+pub mod conjunction;
+pub mod estimate_barrier;
+pub mod filter_placement;
+pub mod join_order;
+pub mod limit_barrier;
+pub mod ordered_scan;
+pub mod plan_renewal;
+pub mod planner;
+pub mod range_aggregate;
+pub(crate) mod rules;
+pub mod runtime_filter;
+pub mod selectivity;
+pub mod shared_subplans;
+pub mod sort_over_limit;
+pub mod sorted_range;
+pub mod subquery;
+pub mod unique_key_join;
