@@ -25,18 +25,11 @@
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
-use crate::api::result::QueryResult;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::sql::core::AttachedDatabase;
-use crate::sql::frontend::parse::identifier;
-use crate::sql::statements::Transaction;
-use crate::sql::{CATALOG, SCHEMA};
-use crate::storage::same_tables;
+use crate::sql::frontend::control::{is_reserved_alias, written_schemas, AttachRequest};
+use crate::sql::SCHEMA;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{
-    AttachDuckDBDatabaseOption, CopySource, FromTable, ObjectName, ObjectType, Statement as SqlStatement, TableFactor,
-    TableObject, TableWithJoins,
-};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -57,125 +50,6 @@ pub struct DatabaseEntry {
     pub path: Option<PathBuf>,
     /// Whether it was opened read-only.
     pub read_only: bool,
-}
-
-/// What an `ATTACH` statement asks for.
-pub(super) struct AttachRequest {
-    /// The path as written.
-    pub path: String,
-    /// `AS alias`, if given.
-    pub alias: Option<String>,
-    pub read_only: bool,
-    pub if_not_exists: bool,
-}
-
-impl AttachRequest {
-    /// The request an `ATTACH` statement makes, if it is one of a database
-    /// (not `ATTACH SNAPSHOT`, which is [`Connection::attach_snapshot`]'s).
-    pub(super) fn from_statement(statement: &SqlStatement) -> Result<Option<Self>> {
-        use datafusion::sql::sqlparser::ast::{Expr, Value};
-        match statement {
-            SqlStatement::AttachDatabase { schema_name, database_file_name: Expr::Value(v), .. } => match &v.value {
-                Value::SingleQuotedString(path) => Ok(Some(Self {
-                    path: path.clone(),
-                    alias: Some(identifier(schema_name)),
-                    read_only: false,
-                    if_not_exists: false,
-                })),
-                _ => Ok(None),
-            },
-            SqlStatement::AttachDuckDBDatabase {
-                if_not_exists, database_path, database_alias, attach_options, ..
-            } => {
-                let mut read_only = false;
-                for option in attach_options {
-                    match option {
-                        AttachDuckDBDatabaseOption::ReadOnly(on) => read_only = on.unwrap_or(true),
-                        AttachDuckDBDatabaseOption::Type(kind) if kind.value.eq_ignore_ascii_case("swingdb") => {}
-                        AttachDuckDBDatabaseOption::Type(kind) => {
-                            return Err(Error::new(
-                                ErrorKind::NotSupported,
-                                format!(
-                                "ATTACH ... (TYPE {kind}): swingdb attaches swingdb databases only; to read another \
-                                 system's tables, pipe them in (COPY ... FROM 'db://...', see docs/pipes.md) or read \
-                                 its files with read_parquet / read_csv"
-                            ),
-                            ))
-                        }
-                    }
-                }
-                Ok(Some(Self {
-                    path: database_path.value.clone(),
-                    alias: database_alias.as_ref().map(identifier),
-                    read_only,
-                    if_not_exists: *if_not_exists,
-                }))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// The alias: as given, else the file name without its extension
-    /// (`'data/sales.swingdb'` is `sales`), as DuckDB names it.
-    fn alias(&self) -> Result<String> {
-        if let Some(alias) = &self.alias {
-            return Ok(alias.clone());
-        }
-        let stem =
-            Path::new(&self.path).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty() && *s != ":memory:");
-        stem.map(str::to_string).ok_or_else(|| {
-            Error::programming(format!("ATTACH '{}' needs a name: ATTACH '{}' AS name", self.path, self.path))
-        })
-    }
-}
-
-/// The first part of `name` when it names a table of another schema
-/// (`o.t`, `swingdb.o.t`), which is the alias of an attached database if one
-/// is attached under it.
-fn schema_of(name: &ObjectName) -> Option<String> {
-    let parts: Vec<String> = name.0.iter().map(|p| p.as_ident().map(identifier)).collect::<Option<_>>()?;
-    match parts.as_slice() {
-        [schema, _] => Some(schema.clone()),
-        [catalog, schema, _] if catalog == CATALOG => Some(schema.clone()),
-        _ => None,
-    }
-}
-
-fn relation_name(table: &TableWithJoins) -> Option<&ObjectName> {
-    match &table.relation {
-        TableFactor::Table { name, .. } => Some(name),
-        _ => None,
-    }
-}
-
-/// The names of the tables (views, indexes' tables) `statement` changes, or
-/// reads as a whole for COPY: the statement belongs to their database.
-fn written_names(statement: &DFStatement) -> Vec<&ObjectName> {
-    let DFStatement::Statement(s) = statement else { return Vec::new() };
-    match s.as_ref() {
-        SqlStatement::Insert(insert) => match &insert.table {
-            TableObject::TableName(name) => vec![name],
-            _ => Vec::new(),
-        },
-        SqlStatement::Update(update) => relation_name(&update.table).into_iter().collect(),
-        SqlStatement::Delete(delete) => match &delete.from {
-            FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from) => {
-                from.iter().filter_map(relation_name).collect()
-            }
-        },
-        SqlStatement::Merge(merge) => match &merge.table {
-            TableFactor::Table { name, .. } => vec![name],
-            _ => Vec::new(),
-        },
-        SqlStatement::CreateTable(create) => vec![&create.name],
-        SqlStatement::CreateView(create) => vec![&create.name],
-        SqlStatement::CreateIndex(create) => vec![&create.table_name],
-        SqlStatement::AlterTable(alter) => vec![&alter.name],
-        SqlStatement::Drop { object_type: ObjectType::Table | ObjectType::View, names, .. } => names.iter().collect(),
-        SqlStatement::Truncate(truncate) => truncate.table_names.iter().map(|t| &t.name).collect(),
-        SqlStatement::Copy { source: CopySource::Table { table_name, .. }, .. } => vec![table_name],
-        _ => Vec::new(),
-    }
 }
 
 impl Connection {
@@ -200,10 +74,10 @@ impl Connection {
     /// `ATTACH ...` of a database (see the module's doc). Not part of any
     /// transaction: what is attached stays attached; inside an open
     /// transaction the database joins it at once.
-    pub(super) fn attach_database(&self, request: AttachRequest) -> Result<QueryResult> {
+    pub(super) fn attach_database(&self, request: AttachRequest) -> Result<()> {
         self.exec.check_external_access("ATTACH")?;
         let alias = request.alias()?;
-        if alias == SCHEMA || alias == CATALOG || alias.eq_ignore_ascii_case("information_schema") {
+        if is_reserved_alias(&alias) {
             return Err(Error::programming(format!(
                 "'{alias}' is taken by swingdb's own schema; attach under another name"
             )));
@@ -217,7 +91,7 @@ impl Connection {
             let databases = self.exec.core.databases.lock().unwrap();
             if let Some(existing) = databases.get(&alias) {
                 if request.if_not_exists && existing.path == path && !in_memory {
-                    return Ok(QueryResult::empty());
+                    return Ok(());
                 }
                 return Err(Error::programming(format!(
                     "a database is already attached as '{alias}'; DETACH {alias} first"
@@ -264,8 +138,7 @@ impl Connection {
             }
             databases.insert(alias, AttachedDatabase { core: db.core, path, read_only: request.read_only });
         }
-        self.sync_attached()?;
-        Ok(QueryResult::empty())
+        self.sync_attached()
     }
 
     /// `DETACH alias` of a database; `false` if none is attached as `alias`.
@@ -291,10 +164,10 @@ impl Connection {
     /// transaction, having changed nothing, ends with it). Members that are
     /// part of an open transaction stay until it ends.
     fn sync_attached(&self) -> Result<()> {
-        if self.exec.own != SCHEMA {
+        if self.exec.is_member() {
             return Ok(()); // members do not attach in turn
         }
-        let open = self.exec.txn.lock().unwrap().as_ref().map(Transaction::is_explicit);
+        let open = self.exec.open_transaction();
         let databases = self.exec.core.databases.lock().unwrap();
         let mut members = self.attached.lock().unwrap();
         let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
@@ -308,13 +181,7 @@ impl Connection {
             if members.contains_key(alias) {
                 continue;
             }
-            let member = Connection::member(
-                attached.core.clone(),
-                alias,
-                self.exec.databases.clone(),
-                self.exec.core.attached.clone(),
-                self.exec.interrupt.clone(),
-            )?;
+            let member = Connection::with(self.exec.member(attached.core.clone(), alias)?)?;
             if let Some(explicit) = open {
                 member.begin(explicit)?;
             }
@@ -338,8 +205,8 @@ impl Connection {
             return Ok(None);
         }
         let mut target: Option<&str> = None;
-        for name in written_names(statement) {
-            let alias = schema_of(name).filter(|s| members.contains_key(s.as_str()));
+        for schema in written_schemas(statement) {
+            let alias = schema.filter(|s| members.contains_key(s.as_str()));
             let database = alias.as_deref().unwrap_or(SCHEMA);
             if target.is_some_and(|t| t != database) {
                 return Err(Error::programming(format!(
@@ -354,8 +221,7 @@ impl Connection {
 
     /// Whether this connection's open transaction has changed any table.
     pub(super) fn has_changes(&self) -> bool {
-        let Some(base) = self.exec.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
-        !same_tables(&base.tables, &self.exec.tables.lock().unwrap())
+        self.exec.has_changes()
     }
 
     /// Refuses a second changed database in one transaction: `writer` (this

@@ -19,8 +19,7 @@ use crate::sql::frontend::diagnose;
 use crate::sql::frontend::names::check_table_name;
 use crate::sql::frontend::parse::parse;
 use crate::sql::interrupt::Interrupt;
-use crate::sql::statements::{describe_columns, Executor, ProgressHook};
-use crate::sql::{Attached, Databases, SCHEMA};
+use crate::sql::statements::{Executor, ProgressHook};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
@@ -86,24 +85,12 @@ fn on_planning_stack<T>(f: impl FnOnce() -> T) -> T {
 
 impl Connection {
     pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
-        let snapshots = core.attached.clone();
-        Self::member(core, SCHEMA, Databases::default(), snapshots, Interrupt::default())
+        Self::with(Executor::new(core)?)
     }
 
-    /// A connection to `core` whose tables are schema `own` of `databases`,
-    /// beside `snapshots`, cancelled through `interrupt`.
-    fn member(
-        core: Arc<DbCore>,
-        own: &str,
-        databases: Databases,
-        snapshots: Attached,
-        interrupt: Interrupt,
-    ) -> Result<Self> {
-        Ok(Self {
-            exec: Executor::new(core, own, databases, snapshots, interrupt)?,
-            attached: Mutex::default(),
-            busy: tokio::sync::Mutex::new(()),
-        })
+    /// A connection that runs its statements on `exec`.
+    fn with(exec: Executor) -> Result<Self> {
+        Ok(Self { exec, attached: Mutex::default(), busy: tokio::sync::Mutex::new(()) })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -196,7 +183,7 @@ impl Connection {
 
     /// Whether an explicit transaction (`BEGIN`) is open.
     pub fn in_transaction(&self) -> bool {
-        self.exec.txn.lock().unwrap().as_ref().is_some_and(|t| t.is_explicit())
+        self.exec.open_transaction() == Some(true)
     }
 
     /// Names of the tables (and views) this connection sees.
@@ -207,7 +194,7 @@ impl Connection {
     /// The columns of table or view `name` as `DESCRIBE` gives them (name, SQL
     /// type, nullable); a ProgrammingError naming it if there is none.
     pub fn describe(&self, name: &str) -> Result<QueryResult> {
-        Ok(describe_columns(&self.exec.visible_table(name)?.schema)?.into())
+        Ok(self.exec.describe(name)?.into())
     }
 
     /// The statement(s) that make table or view `name` again, as EXPORT

@@ -2,16 +2,15 @@
 //! control, ATTACH, statements DataFusion does not plan, then the planned
 //! ones by their plan), and the run of a planned query.
 
-use super::attach;
 use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
+use crate::sql::frontend::control::Control;
 use crate::sql::frontend::diagnose;
 use crate::sql::frontend::parse::parse;
 use crate::sql::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
 
 impl Connection {
     /// Runs `sql` (one or more statements; see [`Connection::execute`]):
@@ -48,43 +47,8 @@ impl Connection {
         params: &[ScalarValue],
         exact_params: bool,
     ) -> Result<QueryResult> {
-        if let DFStatement::Statement(s) = &statement {
-            match s.as_ref() {
-                SqlStatement::StartTransaction { .. } => {
-                    if self.in_transaction() {
-                        return Err(Error::programming("a transaction is already open; COMMIT or ROLLBACK it first"));
-                    }
-                    self.begin(true)?;
-                    return Ok(QueryResult::empty());
-                }
-                SqlStatement::Commit { .. } | SqlStatement::Rollback { .. } => {
-                    if !self.in_transaction() {
-                        return Err(Error::programming("no transaction is open (start one with BEGIN)"));
-                    }
-                    let commit = matches!(s.as_ref(), SqlStatement::Commit { .. });
-                    self.finish(commit)?;
-                    return Ok(QueryResult::empty());
-                }
-                // Not part of any transaction: what is attached stays attached.
-                SqlStatement::AttachDatabase { .. } | SqlStatement::AttachDuckDBDatabase { .. } => {
-                    return match attach::AttachRequest::from_statement(s)? {
-                        Some(request) => self.attach_database(request),
-                        None => match s.as_ref() {
-                            SqlStatement::AttachDatabase { schema_name, database_file_name, .. } => {
-                                self.attach_snapshot(database_file_name, schema_name)
-                            }
-                            _ => Err(Error::internal("an ATTACH statement of no known kind")),
-                        },
-                    };
-                }
-                SqlStatement::DetachDuckDBDatabase { database_alias, if_exists, .. } => {
-                    if self.detach_database(&crate::sql::frontend::parse::identifier(database_alias))? {
-                        return Ok(QueryResult::empty());
-                    }
-                    return self.detach(database_alias, *if_exists);
-                }
-                _ => {}
-            }
+        if let Some(control) = Control::recognize(&statement)? {
+            return self.control(control);
         }
         match self.member_for(&statement)? {
             None => {
@@ -111,5 +75,32 @@ impl Connection {
                 .await
             }
         }
+    }
+
+    /// Runs a statement about the connection itself.
+    fn control(&self, control: Control) -> Result<QueryResult> {
+        match control {
+            Control::Begin => {
+                if self.in_transaction() {
+                    return Err(Error::programming("a transaction is already open; COMMIT or ROLLBACK it first"));
+                }
+                self.begin(true)?;
+            }
+            Control::End { commit } => {
+                if !self.in_transaction() {
+                    return Err(Error::programming("no transaction is open (start one with BEGIN)"));
+                }
+                self.finish(commit)?;
+            }
+            // Not part of any transaction: what is attached stays attached.
+            Control::AttachDatabase(request) => self.attach_database(request)?,
+            Control::AttachSnapshot { name, alias } => self.attach_snapshot(&name, alias)?,
+            Control::Detach { alias, written, if_exists } => {
+                if !self.detach_database(&alias)? {
+                    self.detach(&written, if_exists)?;
+                }
+            }
+        }
+        Ok(QueryResult::empty())
     }
 }

@@ -3,12 +3,10 @@
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
-use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::share::{ShareOptions, SnapshotInfo};
-use crate::sql::frontend::dialect::text::SNAPSHOT_FUNCTION;
-use crate::sql::{TablesSchema, SCHEMA};
-use datafusion::sql::sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Value};
+use crate::sql::frontend::control::is_reserved_alias;
+use crate::sql::TablesSchema;
 use std::sync::Arc;
 
 impl Connection {
@@ -27,7 +25,7 @@ impl Connection {
                 dir.root().display()
             )));
         }
-        let in_txn = self.exec.txn.lock().unwrap().is_some();
+        let in_txn = self.exec.in_transaction();
         let (tables, pinned) = if in_txn {
             (self.exec.tables.lock().unwrap().clone(), None)
         } else {
@@ -47,15 +45,8 @@ impl Connection {
 
     /// `ATTACH SNAPSHOT 'name' AS alias`: the snapshot's tables become
     /// readable as `alias.table` on every connection of this database.
-    pub(super) fn attach_snapshot(&self, file: &Expr, alias: &Ident) -> Result<QueryResult> {
-        let name = snapshot_name(file).ok_or_else(|| {
-            Error::programming(format!(
-                "ATTACH {file} is not supported; attach a database by its path, ATTACH 'path' AS {alias}, \
-                 or a snapshot shared by another process, ATTACH SNAPSHOT 'name' AS {alias}"
-            ))
-        })?;
-        let alias = alias.value.clone();
-        if alias == SCHEMA || alias.eq_ignore_ascii_case("information_schema") {
+    pub(super) fn attach_snapshot(&self, name: &str, alias: String) -> Result<()> {
+        if is_reserved_alias(&alias) {
             return Err(Error::programming(format!(
                 "'{alias}' is taken by swingdb's own schema; attach under another name"
             )));
@@ -71,7 +62,7 @@ impl Connection {
             )));
         }
         let db = Database::attach(
-            &name,
+            name,
             OpenOptions { external_access: self.exec.core.external_access, ..Default::default() },
         )?;
         let dir = db.core.dir();
@@ -84,31 +75,15 @@ impl Connection {
             )));
         }
         attached.insert(alias, Arc::new(schema));
-        Ok(QueryResult::empty())
+        Ok(())
     }
 
-    /// `DETACH [IF EXISTS] alias`.
-    pub(super) fn detach(&self, alias: &Ident, if_exists: bool) -> Result<QueryResult> {
-        let removed = self.exec.core.attached.lock().unwrap().remove(&alias.value);
+    /// `DETACH [IF EXISTS] alias` of a snapshot.
+    pub(super) fn detach(&self, alias: &str, if_exists: bool) -> Result<()> {
+        let removed = self.exec.core.attached.lock().unwrap().remove(alias);
         if removed.is_none() && !if_exists {
-            return Err(Error::programming(format!("no database or snapshot is attached as '{}'", alias.value)));
+            return Err(Error::programming(format!("no database or snapshot is attached as '{alias}'")));
         }
-        Ok(QueryResult::empty())
-    }
-}
-
-/// The name in `swingdb_snapshot('name')`, which `ATTACH SNAPSHOT 'name'` parses into.
-fn snapshot_name(expr: &Expr) -> Option<String> {
-    let Expr::Function(call) = expr else { return None };
-    if !call.name.to_string().eq_ignore_ascii_case(SNAPSHOT_FUNCTION) {
-        return None;
-    }
-    let FunctionArguments::List(list) = &call.args else { return None };
-    match list.args.as_slice() {
-        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
-            Value::SingleQuotedString(s) => Some(s.clone()),
-            _ => None,
-        },
-        _ => None,
+        Ok(())
     }
 }

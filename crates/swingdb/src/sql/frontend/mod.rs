@@ -4,6 +4,7 @@
 //! and the diagnosis that makes planning errors helpful.
 
 pub mod case_fold;
+pub mod control;
 pub mod diagnose;
 pub mod dialect;
 pub mod json;

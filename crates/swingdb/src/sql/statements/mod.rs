@@ -49,7 +49,7 @@ use crate::sql::core::DbCore;
 use crate::sql::frontend::types::sql_name;
 use crate::sql::interrupt::Interrupt;
 use crate::sql::session::{new_context, ContextParts};
-use crate::sql::{Attached, Databases, Registered, Tables};
+use crate::sql::{Attached, Databases, Registered, Tables, SCHEMA};
 use crate::storage::keys::KeyIndexes;
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
@@ -87,7 +87,7 @@ pub(crate) struct Executor {
     pub(crate) ctx: SessionContext,
     pub(crate) tables: Tables,
     pub(crate) registered: Registered,
-    pub(crate) txn: Mutex<Option<Transaction>>,
+    txn: Mutex<Option<Transaction>>,
     pub(crate) progress: Mutex<Option<ProgressHook>>,
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<insert_shape::Remembered>,
@@ -103,9 +103,28 @@ pub(crate) struct Executor {
 }
 
 impl Executor {
-    /// The executor of a connection to `core` whose tables are schema `own`
-    /// of `databases`, beside `snapshots`, cancelled through `interrupt`.
-    pub(crate) fn new(
+    /// The executor of a new connection to `core` (its tables are schema
+    /// `main`, beside the snapshots attached to `core`).
+    pub(crate) fn new(core: Arc<DbCore>) -> Result<Self> {
+        let snapshots = core.attached.clone();
+        Self::build(core, SCHEMA, Databases::default(), snapshots, Interrupt::default())
+    }
+
+    /// The executor of this connection's member on the database `core`
+    /// attached as `alias` (see `api`'s `attach.rs`): it sees the same
+    /// databases and snapshots, and is cancelled with this one.
+    pub(crate) fn member(&self, core: Arc<DbCore>, alias: &str) -> Result<Self> {
+        Self::build(core, alias, self.databases.clone(), self.core.attached.clone(), self.interrupt.clone())
+    }
+
+    /// Whether this is a member's executor (see [`Self::member`]).
+    pub(crate) fn is_member(&self) -> bool {
+        self.own != SCHEMA
+    }
+
+    /// An executor on `core` whose tables are schema `own` of `databases`,
+    /// beside `snapshots`, cancelled through `interrupt`.
+    fn build(
         core: Arc<DbCore>,
         own: &str,
         databases: Databases,
@@ -150,9 +169,16 @@ impl Executor {
     }
 }
 
+impl Executor {
+    /// The columns of table or view `name` as `DESCRIBE` gives them.
+    pub(crate) fn describe(&self, name: &str) -> Result<Output> {
+        describe_columns(&self.visible_table(name)?.schema)
+    }
+}
+
 /// `DESCRIBE t`: each column's name, type as SQL names it (`BIGINT`,
 /// `DECIMAL(10,2)`, not Arrow's `Int64`) and whether it may hold NULL.
-pub(crate) fn describe_columns(schema: &Schema) -> Result<Output> {
+fn describe_columns(schema: &Schema) -> Result<Output> {
     let fields = schema.fields();
     let names = StringArray::from_iter_values(fields.iter().map(|f| f.name().clone()));
     let types = StringArray::from_iter_values(fields.iter().map(|f| sql_name(f.data_type())));

@@ -15,7 +15,7 @@ use super::Executor;
 use crate::error::{Error, Result};
 use crate::sql::core::DbCore;
 use crate::storage::inline_segment::grow_tail;
-use crate::storage::{Manifest, SegmentMeta, TableMeta};
+use crate::storage::{same_tables, Manifest, SegmentMeta, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -144,6 +144,17 @@ impl Executor {
     pub(crate) fn appended(&self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
         let mut txn = self.txn.lock().unwrap();
         txn.as_mut().ok_or_else(|| Error::internal("an INSERT outside a transaction"))?.append(meta, added)
+    }
+
+    /// Whether a transaction is open and, if so, whether BEGIN opened it.
+    pub(crate) fn open_transaction(&self) -> Option<bool> {
+        self.txn.lock().unwrap().as_ref().map(Transaction::is_explicit)
+    }
+
+    /// Whether the open transaction has changed any table.
+    pub(crate) fn has_changes(&self) -> bool {
+        let Some(base) = self.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
+        !same_tables(&base.tables, &self.tables.lock().unwrap())
     }
 
     /// Whether a transaction is open (by BEGIN or for one statement).
