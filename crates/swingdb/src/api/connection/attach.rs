@@ -174,7 +174,7 @@ impl Connection {
         for alias in gone {
             if members.get(&alias).is_some_and(|m| open.is_none() || !m.has_changes()) {
                 members.remove(&alias);
-                self.exec.databases.lock().unwrap().remove(&alias);
+                self.exec.forget_database(&alias);
             }
         }
         for (alias, attached) in databases.iter() {
@@ -238,7 +238,8 @@ impl Connection {
             Some(other) => Err(Error::programming(format!(
                 "this transaction has already changed database '{}'; a transaction changes one database: \
                  COMMIT, then change '{}' in a transaction of its own",
-                other.exec.own, writer.exec.own
+                other.exec.schema(),
+                writer.exec.schema()
             ))),
         }
     }

@@ -133,17 +133,15 @@ impl Connection {
     /// off (on by default; off, DataFusion plans every statement, which
     /// tests compare the short way with).
     pub fn set_fast_inserts(&self, on: bool) {
-        self.exec.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
+        self.exec.set_fast_inserts(on);
     }
 
     /// Makes `batches` queryable as table `name` on this connection, without
     /// copying them (their buffers stay where they are) and without storing
     /// them. Replaces an earlier registration of the same name.
     pub fn register(&self, name: &str, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<()> {
-        let name = name.to_string();
         let table = MemTable::try_new(schema, vec![batches])?;
-        self.exec.registered.lock().unwrap().insert(name, Arc::new(table));
-        self.exec.forget_plans();
+        self.exec.register(name, Arc::new(table));
         Ok(())
     }
 
@@ -171,14 +169,13 @@ impl Connection {
 
     /// Removes a registration; returns whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
-        self.exec.forget_plans();
-        self.exec.registered.lock().unwrap().remove(name).is_some()
+        self.exec.unregister(name)
     }
 
     /// Sets (or with `None` clears) the hook told how many rows statements have
     /// stored so far, for progress bars on long loads.
     pub fn set_progress(&self, hook: Option<ProgressHook>) {
-        *self.exec.progress.lock().unwrap() = hook;
+        self.exec.set_progress(hook);
     }
 
     /// Whether an explicit transaction (`BEGIN`) is open.
@@ -208,8 +205,7 @@ impl Connection {
     /// Plans this connection kept for repeated reads are forgotten: what is
     /// done with the session may change what they mean.
     pub fn session(&self) -> &SessionContext {
-        self.exec.forget_plans();
-        &self.exec.ctx
+        self.exec.session()
     }
 }
 

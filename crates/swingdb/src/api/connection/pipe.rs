@@ -7,7 +7,6 @@ use crate::api::result::QueryResult;
 use crate::error::{Error, Result};
 use crate::pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
 use crate::sql::core::runtime;
-use datafusion::common::TableReference;
 use datafusion::datasource::provider_as_source;
 use datafusion::logical_expr::LogicalPlanBuilder;
 use std::path::Path;
@@ -46,23 +45,10 @@ impl Connection {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 self.atomically(|| async {
-                    let (plan, table) = match source {
-                        PipeSource::Table(name) => {
-                            let stored = self.exec.is_stored_table(name)?;
-                            (
-                                self.exec.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan(),
-                                stored.then_some(name),
-                            )
-                        }
-                        PipeSource::Query(sql) => {
-                            let mut statements = crate::sql::frontend::parse::parse(sql)?;
-                            if statements.len() != 1 {
-                                return Err(Error::programming("pipe_to takes one query"));
-                            }
-                            (self.exec.ctx.state().statement_to_plan(statements.remove(0)).await?, None)
-                        }
-                    };
-                    self.exec.pipe_out(plan, table, url).await
+                    match source {
+                        PipeSource::Table(name) => self.exec.pipe_table(name, url).await,
+                        PipeSource::Query(sql) => self.exec.pipe_query(sql, url).await,
+                    }
                 })
                 .await
             })

@@ -63,7 +63,7 @@ impl Connection {
             // member, inside this connection's transaction.
             Some(member) => {
                 self.atomically(|| async {
-                    *member.exec.progress.lock().unwrap() = self.exec.progress.lock().unwrap().clone();
+                    member.exec.set_progress(self.exec.progress());
                     member
                         .atomically(|| async {
                             let result = member.exec.run_in_txn(statement, params, exact_params).await?;

@@ -27,7 +27,7 @@ impl Connection {
         }
         let in_txn = self.exec.in_transaction();
         let (tables, pinned) = if in_txn {
-            (self.exec.tables.lock().unwrap().clone(), None)
+            (self.exec.working_tables(), None)
         } else {
             let manifest = dir.pin_latest()?;
             (manifest.tables.clone(), Some(manifest.version))

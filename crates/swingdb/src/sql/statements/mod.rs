@@ -51,8 +51,10 @@ use crate::sql::interrupt::Interrupt;
 use crate::sql::session::{new_context, ContextParts};
 use crate::sql::{Attached, Databases, Registered, Tables, SCHEMA};
 use crate::storage::keys::KeyIndexes;
+use crate::storage::TableMeta;
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::datasource::TableProvider;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::prelude::SessionContext;
 use std::collections::BTreeMap;
@@ -81,17 +83,17 @@ pub(crate) struct Executor {
     pub(crate) core: Arc<DbCore>,
     /// The schema this connection's tables are known by: `main`, or for a
     /// connection kept on an attached database, its alias.
-    pub(crate) own: String,
+    own: String,
     /// Every database this connection's statements see (see [`Databases`]).
-    pub(crate) databases: Databases,
-    pub(crate) ctx: SessionContext,
-    pub(crate) tables: Tables,
-    pub(crate) registered: Registered,
+    databases: Databases,
+    ctx: SessionContext,
+    tables: Tables,
+    registered: Registered,
     txn: Mutex<Option<Transaction>>,
-    pub(crate) progress: Mutex<Option<ProgressHook>>,
+    progress: Mutex<Option<ProgressHook>>,
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<insert_shape::Remembered>,
-    pub(crate) fast_inserts: AtomicBool,
+    fast_inserts: AtomicBool,
     pub(crate) interrupt: Interrupt,
     /// Physical plans of repeated queries (see `plan_cache.rs`).
     plan_cache: Mutex<plan_cache::PlanCache>,
@@ -99,7 +101,7 @@ pub(crate) struct Executor {
     remember_as: Mutex<Option<String>>,
     /// Pipes the running statement imported rows from, confirmed to their
     /// exporters when it succeeds (see `api`'s `atomically`).
-    pub(crate) pending_imports: Mutex<Vec<PendingImport>>,
+    pending_imports: Mutex<Vec<PendingImport>>,
 }
 
 impl Executor {
@@ -115,6 +117,11 @@ impl Executor {
     /// databases and snapshots, and is cancelled with this one.
     pub(crate) fn member(&self, core: Arc<DbCore>, alias: &str) -> Result<Self> {
         Self::build(core, alias, self.databases.clone(), self.core.attached.clone(), self.interrupt.clone())
+    }
+
+    /// The schema its tables are known by: `main`, or a member's alias.
+    pub(crate) fn schema(&self) -> &str {
+        &self.own
     }
 
     /// Whether this is a member's executor (see [`Self::member`]).
@@ -160,6 +167,50 @@ impl Executor {
             remember_as: Mutex::default(),
             pending_imports: Mutex::default(),
         })
+    }
+
+    /// The DataFusion session; the kept plans are forgotten, as what is
+    /// done with it may change what they mean.
+    pub(crate) fn session(&self) -> &SessionContext {
+        self.forget_plans();
+        &self.ctx
+    }
+
+    /// Makes `table` queryable as `name` (replacing an earlier one).
+    pub(crate) fn register(&self, name: &str, table: Arc<dyn TableProvider>) {
+        self.registered.lock().unwrap().insert(name.to_string(), table);
+        self.forget_plans();
+    }
+
+    /// Removes the registration of `name`; whether there was one.
+    pub(crate) fn unregister(&self, name: &str) -> bool {
+        self.forget_plans();
+        self.registered.lock().unwrap().remove(name).is_some()
+    }
+
+    /// The hook told how many rows statements have stored so far.
+    pub(crate) fn progress(&self) -> Option<ProgressHook> {
+        self.progress.lock().unwrap().clone()
+    }
+
+    /// Sets (or with `None` clears) the hook of [`Self::progress`].
+    pub(crate) fn set_progress(&self, hook: Option<ProgressHook>) {
+        *self.progress.lock().unwrap() = hook;
+    }
+
+    /// Turns the short way of single-row parameterised INSERTs on or off.
+    pub(crate) fn set_fast_inserts(&self, on: bool) {
+        self.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The tables as this connection's open transaction has them.
+    pub(crate) fn working_tables(&self) -> BTreeMap<String, Arc<TableMeta>> {
+        self.tables.lock().unwrap().clone()
+    }
+
+    /// Forgets the attached database `alias` (detached).
+    pub(crate) fn forget_database(&self, alias: &str) {
+        self.databases.lock().unwrap().remove(alias);
     }
 
     /// Forgets the kept plans of repeated queries: what was registered,

@@ -5,8 +5,10 @@
 use super::{not_null_violation, Executor, Output};
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::{Offer, PipeTable, PipeUrl, Rendezvous, Sender};
+use crate::sql::frontend::parse::parse;
 use crate::storage::SegmentMeta;
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::TableReference;
 use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder};
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
@@ -17,6 +19,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 impl Executor {
+    /// Sends the rows of the table or view `name` (as it is, not SQL) into
+    /// the pipe `url`, offering a stored table's segments for handover.
+    pub(crate) async fn pipe_table(&self, name: &str, url: &PipeUrl) -> Result<Output> {
+        let stored = self.is_stored_table(name)?;
+        let plan = self.ctx.table(TableReference::bare(name)).await?.into_unoptimized_plan();
+        self.pipe_out(plan, stored.then_some(name), url).await
+    }
+
+    /// Sends the rows of the one query `sql` into the pipe `url`.
+    pub(crate) async fn pipe_query(&self, sql: &str, url: &PipeUrl) -> Result<Output> {
+        let mut statements = parse(sql)?;
+        if statements.len() != 1 {
+            return Err(Error::programming("pipe_to takes one query"));
+        }
+        let plan = self.ctx.state().statement_to_plan(statements.remove(0)).await?;
+        self.pipe_out(plan, None, url).await
+    }
+
     /// `COPY t TO 'db://...'` and `COPY (query) TO 'db://...'`.
     pub(crate) async fn copy_to_pipe(&self, plan: LogicalPlan, table: Option<&str>, url: &str) -> Result<Output> {
         self.pipe_out(plan, table, &PipeUrl::parse(url)?).await
@@ -24,7 +44,7 @@ impl Executor {
 
     /// Sends the rows of `plan` to the importer of `url`; `table` names the
     /// stored table `plan` reads whole, whose segments are offered for handover.
-    pub(crate) async fn pipe_out(&self, plan: LogicalPlan, table: Option<&str>, url: &PipeUrl) -> Result<Output> {
+    async fn pipe_out(&self, plan: LogicalPlan, table: Option<&str>, url: &PipeUrl) -> Result<Output> {
         let df = self.ctx.execute_logical_plan(plan).await?;
         let task_ctx = Arc::new(df.task_ctx());
         let physical = df.create_physical_plan().await?;
