@@ -306,6 +306,18 @@ impl PyConnection {
         })
     }
 
+    /// Sets how many seconds a statement that commits on its own is run
+    /// again after losing a conflict with another commit (0: never).
+    fn set_conflict_timeout(&self, py: Python<'_>, seconds: f64) -> PyResult<()> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(ProgrammingError::new_err(format!("timeout must be 0 or more seconds, not {seconds}")));
+        }
+        self.with(py, |c| {
+            c.set_conflict_timeout(std::time::Duration::from_secs_f64(seconds));
+            Ok(())
+        })
+    }
+
     /// Sets (None: removes) the callable that shows the progress of
     /// statements running longer than `after` seconds: called with
     /// (rows, bytes, total rows or None, seconds so far), and with no

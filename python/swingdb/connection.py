@@ -14,6 +14,7 @@ from .progress import progress_for, statement_progress
 from .relation import Relation, quote_identifier
 from .result import Result
 from .share import Snapshot
+from .transaction import Transaction
 
 _EPOCH = _dt.datetime(1970, 1, 1)
 _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -121,6 +122,7 @@ def connect(
     read_only: bool = False,
     verify_checksums: bool = True,
     external_access: bool = True,
+    timeout: float = 5.0,
 ) -> Connection:
     """Opens a database.
 
@@ -130,10 +132,16 @@ def connect(
     may write meanwhile: readers always see consistent snapshots).
     With ``external_access=False`` SQL cannot touch files (COPY, ``read_csv``,
     ``FROM 'file.parquet'``): for code that runs SQL it did not write.
+    A statement that commits on its own and loses a conflict with another
+    process's commit (which changed nothing) runs again for up to ``timeout``
+    seconds before its :class:`ConflictError` is raised (0: at once); for
+    whole transactions, see :meth:`Connection.transaction`.
     """
     path = None if database in (None, ":memory:", "") else os.fspath(database)
     db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums, external_access=external_access)
-    return Connection(db)
+    con = Connection(db)
+    con._con.set_conflict_timeout(timeout)
+    return con
 
 
 class Connection:
@@ -297,6 +305,14 @@ class Connection:
         self._check_open()
         if self._con.in_transaction:
             self._con.execute("ROLLBACK")
+
+    def transaction(self, retries: int = 0) -> Transaction:
+        """A transaction as a ``with`` block (committed at its end, rolled back
+        on an exception) or, decorating a function, around each call of it,
+        run again up to ``retries`` times when it loses a conflict with
+        another process's commit (see :mod:`swingdb.transaction`)."""
+        self._check_open()
+        return Transaction(self, retries)
 
     def create_function(self, name: str, function, parameters=None, return_type=None, *, type: str = "native",
                         null_handling: str = "default", side_effects: bool = False) -> Connection:

@@ -280,3 +280,45 @@ fn sequence_values_are_taken_whole_and_one_taker_at_a_time() {
     assert_eq!(fast, vec![8, 9]);
     failpoint::set("sequence.before_write", "off");
 }
+
+fn sum(con: &Connection, table: &str) -> i64 {
+    let batches = con.execute(&format!("SELECT sum(v) FROM {table}"), &[]).unwrap().collect_batches().unwrap();
+    batches[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0)
+}
+
+/// An autocommit statement that loses a conflict at its commit (another
+/// connection committed to its table while it wrote) changed nothing, so it
+/// runs again and lands on top of the other commit; with the conflict
+/// timeout at zero the ConflictError is the statement's, and its change is
+/// not there.
+#[test]
+fn an_autocommit_statement_that_loses_a_conflict_runs_again() {
+    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let db = open(&tmp.path().join("db"));
+    // Rows enough that an UPDATE writes a segment file (not an inline segment).
+    db.connect().unwrap().execute("CREATE TABLE c AS SELECT value AS v FROM range(100000)", &[]).unwrap();
+    let rows = 100_000i64;
+    let mut expected = sum(&db.connect().unwrap(), "c");
+    for (timeout, runs_again) in [(Duration::from_secs(5), true), (Duration::ZERO, false)] {
+        let slow = db.connect().unwrap();
+        slow.set_conflict_timeout(timeout);
+        // The slow statement's first segment waits until the other has committed.
+        failpoint::set("segment.after_write", "1*delay(2000)");
+        let slow = thread::spawn(move || slow.execute("UPDATE c SET v = v + 1", &[]).map(|r| r.rows_affected()));
+        thread::sleep(Duration::from_millis(800));
+        let fast = db.connect().unwrap();
+        fast.set_conflict_timeout(Duration::ZERO);
+        fast.execute("UPDATE c SET v = v + 100", &[]).unwrap();
+        expected += 100 * rows;
+        let outcome = slow.join().unwrap();
+        failpoint::set("segment.after_write", "off");
+        if runs_again {
+            assert_eq!(outcome.unwrap(), Some(rows as u64));
+            expected += rows;
+        } else {
+            assert_eq!(outcome.unwrap_err().kind(), swingdb::ErrorKind::Conflict);
+        }
+        assert_eq!(sum(&db.connect().unwrap(), "c"), expected, "run again: {runs_again}");
+    }
+}

@@ -4,6 +4,7 @@
 
 mod atomic;
 mod attach;
+mod conflicts;
 mod files;
 mod pipe;
 mod route;
@@ -61,6 +62,9 @@ pub struct Connection {
     /// connection's transaction (see `attach.rs`).
     attached: Mutex<BTreeMap<String, Arc<Connection>>>,
     busy: tokio::sync::Mutex<()>,
+    /// How long a statement that commits on its own is run again after
+    /// losing a conflict (see `conflicts.rs`).
+    conflict_timeout: Mutex<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -68,6 +72,10 @@ impl std::fmt::Debug for Connection {
         f.debug_struct("Connection").field("database", &self.exec.core.dir().root()).finish()
     }
 }
+
+/// How long a statement that commits on its own is run again after lost
+/// conflicts, by default (see `conflicts.rs`).
+const CONFLICT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Stack that parsing and planning a statement at the depth limit needs on
 /// the calling thread: DataFusion's planner is protected against deep
@@ -90,7 +98,12 @@ impl Connection {
 
     /// A connection that runs its statements on `exec`.
     fn with(exec: Executor) -> Result<Self> {
-        Ok(Self { exec, attached: Mutex::default(), busy: tokio::sync::Mutex::new(()) })
+        Ok(Self {
+            exec,
+            attached: Mutex::default(),
+            busy: tokio::sync::Mutex::new(()),
+            conflict_timeout: Mutex::new(CONFLICT_TIMEOUT),
+        })
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with positional
@@ -103,8 +116,8 @@ impl Connection {
                 // Placeholders, so parameters: the only statements worth remembering.
                 let prepared = if params.is_empty() { None } else { self.exec.prepared_insert(sql) };
                 if let Some(insert) = prepared {
-                    return self
-                        .atomically(|| async {
+                    let run = || {
+                        self.atomically(|| async {
                             match self.exec.run_fast_insert(&insert, params)? {
                                 Some(done) => Ok(done),
                                 None => {
@@ -114,7 +127,11 @@ impl Connection {
                                 }
                             }
                         })
-                        .await;
+                    };
+                    if self.in_transaction() {
+                        return run().await;
+                    }
+                    return self.retrying_conflicts(|| sql.to_string(), run).await;
                 }
                 self.execute_async(sql, params).await
             })

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::sql::frontend::control::Control;
 use crate::sql::frontend::diagnose;
 use crate::sql::frontend::parse::parse;
-use crate::sql::statements::TextStatement;
+use crate::sql::statements::{is_query, TextStatement};
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
 
@@ -33,7 +33,13 @@ impl Connection {
         let count = statements.len();
         for (index, statement) in statements.into_iter().enumerate() {
             self.exec.remember_as(remember.then_some(sql));
-            let outcome = self.run_statement(statement, params, count == 1).await;
+            let exact_params = count == 1;
+            let outcome = if self.in_transaction() || is_query(&statement) {
+                self.run_statement(statement, params, exact_params).await
+            } else {
+                let sql = || statement.to_string();
+                self.retrying_conflicts(sql, || self.run_statement(statement.clone(), params, exact_params)).await
+            };
             self.exec.remember_as(None);
             last = outcome.map_err(|e| diagnose::in_statement(e, index, count))?;
         }

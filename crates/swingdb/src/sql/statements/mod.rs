@@ -38,6 +38,7 @@ mod upsert;
 mod view;
 mod working_tables;
 
+pub(crate) use plan_cache::is_query;
 pub(crate) use run::TextStatement;
 pub(crate) use transaction::Transaction;
 

@@ -20,9 +20,10 @@ impl Executor {
         self.plan_cache.lock().unwrap().uses
     }
 
-    /// Whether plans may be cached now (nothing attached; see the module's doc).
+    /// Whether plans may be cached now (nothing attached: no database beside
+    /// this connection's own, no snapshot; see the module's doc).
     fn plans_may_be_kept(&self) -> bool {
-        self.databases.lock().unwrap().is_empty() && self.core.attached.lock().unwrap().is_empty()
+        self.databases.lock().unwrap().len() <= 1 && self.core.attached.lock().unwrap().is_empty()
     }
 
     /// The result of the query `sql` from its kept plan, if there is one
