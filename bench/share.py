@@ -37,7 +37,8 @@ import pyarrow as pa
 import swingdb
 
 from .common import ROOT, machine, report_target
-from .report import replace_section, table
+from .report import replace_section
+from .report import table as markdown
 
 GIB = 1 << 30
 COLUMNS = 4  # float64 columns of the transfer table
@@ -314,10 +315,10 @@ def run_transfer(args, report: list[str], img_dir: str) -> None:
                "a table to another process (log-log, lower is better)", "GiB")
     sizes = list(dict.fromkeys(r["size_gib"] for r in results))
     by = {(r["size_gib"], r["method"]): r for r in results}
-    rows = [[m] + [f"{1e3 * by[(s, m)]['seconds']:.1f}" if (s, m) in by else "" for s in sizes]
+    cells = [[m] + [f"{1e3 * by[(s, m)]['seconds']:.1f}" if (s, m) in by else "" for s in sizes]
             for m in dict.fromkeys(r["method"] for r in results)]
-    rows.append(["swingdb attach alone"] + [f"{1e3 * by[(s, 'swingdb')]['attach']:.3f}" for s in sizes])
-    lines = [table(["method"] + [f"{s:g} GiB" for s in sizes], rows)]
+    cells.append(["swingdb attach alone"] + [f"{1e3 * by[(s, 'swingdb')]['attach']:.3f}" for s in sizes])
+    lines = [markdown(["method"] + [f"{s:g} GiB" for s in sizes], cells)]
     lines.append("")
     lines.append(f"(milliseconds, median of {args.runs}; from the sender's start until the receiver holds every column)")
     for s in sizes:
@@ -412,13 +413,13 @@ def run_writer(args, report: list[str], img_dir: str) -> None:
     finally:
         con.close()
     base = {r["workload"]: r["updates_per_s"] for r in results if r["interval"] is None}
-    rows = []
+    cells = []
     for r in results:
         ratio = r["updates_per_s"] / base[r["workload"]] - 1
         every = f"{r['interval']:g} s" if r["interval"] else "never"
-        rows.append([r["workload"], every, f"{r['updates_per_s']:.1f}", f"{100 * ratio:+.1f} %", r["shares"], f"{r['extra_mib']:.0f}"])
+        cells.append([r["workload"], every, f"{r['updates_per_s']:.1f}", f"{100 * ratio:+.1f} %", r["shares"], f"{r['extra_mib']:.0f}"])
     headers = ["workload", "share + attach every", "updates/s", "vs. no sharing", "shares", "extra memory held (MiB, peak)"]
-    lines = [table(headers, rows)]
+    lines = [markdown(headers, cells)]
     plot_bars(results, base, os.path.join(img_dir, "share-writer.png"))
     report.append(
         f"### A writer sharing while it updates (seed Figure 6)\n\nA table of {segments * seg_rows:,} rows "
@@ -541,9 +542,9 @@ def run_analysis(args, report: list[str], img_dir: str) -> None:
             pg.__exit__(None, None, None)
     plot_lines([{**r, "seconds": r["total"]} for r in results], "selectivity", "system", os.path.join(img_dir, "share-analysis.png"),
                "rows to another process + standard deviation (lower is better)", "selectivity", logx=True)
-    rows = [[r["system"], f"{100 * r['selectivity']:g} %", f"{r['rows']:,}", f"{1e3 * r['total']:.1f}", f"{1e3 * r['query']:.1f}",
+    cells = [[r["system"], f"{100 * r['selectivity']:g} %", f"{r['rows']:,}", f"{1e3 * r['total']:.1f}", f"{1e3 * r['query']:.1f}",
              f"{1e3 * r['transfer']:.1f}", f"{1e3 * r['compute']:.1f}"] for r in results]
-    lines = [table(["system", "selectivity", "rows", "total", "query", "transfer", "std dev"], rows)]
+    lines = [markdown(["system", "selectivity", "rows", "total", "query", "transfer", "std dev"], cells)]
     report.append(
         f"### Analysis in another process (seed Figures 8 and 9)\n\nA table of {rows:,} rows ({rows * 24 / GIB:.2f} GiB: id, sel, v); "
         "the analysis process runs `SELECT v FROM t WHERE sel < p` and computes `np.std`. swingdb: attach the publisher's snapshot "

@@ -203,7 +203,7 @@ def test_a_transaction_function_runs_again_after_losing_a_conflict(db_path):
     assert bump(1) == "done"
     assert attempts == [1, 1]
     assert a.sql("SELECT n FROM c").fetchall() == [(101,)]
-    assert not a.in_transaction()
+    assert not a.in_transaction
 
 
 def test_a_transaction_function_out_of_retries_raises_the_conflict(db_path):
@@ -217,7 +217,7 @@ def test_a_transaction_function_out_of_retries_raises_the_conflict(db_path):
 
     with pytest.raises(swingdb.ConflictError, match="table 'c'"):
         bump()
-    assert not a.in_transaction()
+    assert not a.in_transaction
     assert a.sql("SELECT n FROM c").fetchall() == [(100,)]
 
 
@@ -235,7 +235,7 @@ def test_a_transaction_function_rolls_back_on_other_errors_without_retrying(db_p
     with pytest.raises(KeyError, match="mine"):
         fail()
     assert calls == [1]
-    assert not con.in_transaction()
+    assert not con.in_transaction
     assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
 
 
@@ -244,7 +244,7 @@ def test_a_transaction_block_commits_or_rolls_back(db_path):
     con = swingdb.connect(db_path)
     with con.transaction():
         con.execute("INSERT INTO t VALUES (1)")
-        assert con.in_transaction()
+        assert con.in_transaction
     with pytest.raises(ValueError):
         with con.transaction():
             con.execute("INSERT INTO t VALUES (2)")
