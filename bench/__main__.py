@@ -8,7 +8,8 @@ between processes against pipes, sockets, shared memory, pickle, Arrow IPC files
 Ray, DuckDB and PostgreSQL), pipes (seed 004's tables moved between swingdb,
 DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), oltp (single-row
 INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
-CLUSTER BY key against DuckDB's zone maps), or all of them in turn.
+CLUSTER BY key against DuckDB's zone maps), writers (1-8 processes appending and
+updating at once, against SQLite in WAL mode and PostgreSQL), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
 minutes and reports to bench/results/benchmarks-quick.md; without --quick,
@@ -19,8 +20,8 @@ import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
-              "oltp": "bench.oltp", "cluster": "bench.cluster"}
-TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes"}
+              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers"}
+TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers"}
 
 
 def run(name: str, argv: list[str]) -> None:

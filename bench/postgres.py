@@ -20,10 +20,13 @@ def _bin(name: str) -> str:
 
 
 class LocalPostgres:
-    """`with LocalPostgres() as pg:` gives `pg.dsn` (psycopg) and `pg.uri` (ADBC)."""
+    """`with LocalPostgres() as pg:` gives `pg.dsn` (psycopg) and `pg.uri` (ADBC).
+    Commits are not synced to disk unless `durable` (benchmarks of reading
+    and loading need no durability; those of commits do)."""
 
-    def __init__(self, port: int = 54329):
+    def __init__(self, port: int = 54329, durable: bool = False):
         self.port = port
+        self.durable = durable
         self.dir = tempfile.mkdtemp(prefix="swingdb-bench-pg-")
         self.data = os.path.join(self.dir, "data")
         self.user = "postgres"
@@ -37,7 +40,8 @@ class LocalPostgres:
             pw = pwd.getpwnam(self.user)
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
         self._run(_bin("initdb"), "-D", self.data, "-U", self.user, "--auth=trust", "-E", "UTF8")
-        options = f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off -c shared_buffers=1GB"
+        fsync = "on" if self.durable else "off"
+        options = f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync={fsync} -c shared_buffers=1GB"
         self._run(_bin("pg_ctl"), "-D", self.data, "-o", options, "-w", "-l", os.path.join(self.dir, "log"), "start")
         self.dsn = f"host={self.dir} port={self.port} user={self.user} dbname=postgres"
         self.uri = f"postgresql://{self.user}@/postgres?host={self.dir}&port={self.port}"
