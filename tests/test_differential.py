@@ -271,7 +271,7 @@ class JoinGenerator:
     sizes: chains, stars and cycles of equalities, comma or JOIN ... ON
     syntax, a table joined to itself, conditions across two tables (not
     equalities, ORs), filters, and inputs that are subqueries. swingdb
-    reorders such joins by estimated sizes (sql/join_order.rs)."""
+    reorders such joins by estimated sizes (sql/optimizer/join_order.rs)."""
 
     def __init__(self, seed):
         self.r = random.Random(seed)

@@ -1,6 +1,6 @@
 """Tables stored in the order of a column: rows loaded from a file keep the
 file's order, scans declare the order they find, and GROUP BY such a column
-finishes in each partition (see sql/ordered_scan.rs, sql/range_aggregate.rs)."""
+finishes in each partition (see sql/optimizer/ordered_scan.rs, sql/optimizer/range_aggregate.rs)."""
 import re
 
 import numpy as np
@@ -48,7 +48,7 @@ def test_a_table_created_from_a_file_keeps_the_file_order(ordered_file, db_path)
 @pytest.mark.parametrize("kind", ["parquet", "csv"])
 def test_a_table_created_from_several_files_keeps_their_order(tmp_path, db_path, kind):
     """Files are read in many small byte ranges, a few at once, and stored
-    range after range (api/connection/file_order.rs): across the files of a
+    range after range (sql/statements/file_order.rs): across the files of a
     glob, in their order, for Parquet and CSV alike."""
     rows = 400_000
     for i in range(3):

@@ -397,7 +397,7 @@ def test_a_filter_under_few_groups_is_computed_as_a_mask_where_it_keeps_most_row
 
 def test_inner_joins_are_ordered_by_estimated_size(con):
     """Three or more inner joins are joined smallest estimate first
-    (sql/join_order.rs): a small table filtered to one row, named last, is
+    (sql/optimizer/join_order.rs): a small table filtered to one row, named last, is
     joined with its neighbour before the large table meets anything.
     Answers of reordered joins are held to SQLite's and DuckDB's in
     tests/test_differential.py."""
@@ -434,7 +434,7 @@ def test_a_join_on_a_sparse_integer_key_looks_rows_up_by_the_key(con):
 def test_a_filter_the_planner_cannot_analyse_is_estimated_from_a_sample(con):
     """A LIKE used to count as keeping 20 % of its table (DataFusion's default),
     whatever it matched, and joins were ordered by that; it is now tried on a
-    sample of the scan's rows (sql/selectivity.rs)."""
+    sample of the scan's rows (sql/optimizer/selectivity.rs)."""
     con.execute("CREATE TABLE t AS SELECT value AS id, CASE WHEN value % 50 = 0 THEN 'green ' || value "
                 "ELSE 'plain ' || value END AS name FROM range(100000)")
     con.execute("SET datafusion.explain.show_statistics = true")

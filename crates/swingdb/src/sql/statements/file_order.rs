@@ -2,7 +2,7 @@
 //! in the files' own order, read in parallel in bounded memory.
 //!
 //! A table keeps the order its rows were loaded in, and scans declare the
-//! columns that ascend (`sql/ordered_scan.rs`): lineitem loaded in its file's
+//! columns that ascend (`sql/optimizer/ordered_scan.rs`): lineitem loaded in its file's
 //! order has `l_orderkey` ascending. DataFusion reads a file in as many byte
 //! ranges as it has partitions, each partition free to take over another's
 //! work when it finishes first, so stored in partition order the rows came
