@@ -93,9 +93,9 @@ print(json.dumps({"commits": commits, "conflicts": conflicts}))
 def setup(system: str, target: str, procs: int) -> None:
     """Fresh tables: t (appends), t0..t{procs-1} (own tables), u (updates:
     ROWS_PER_PROCESS rows per process), s (the numbers 0..99)."""
-    statements = ["CREATE TABLE t (id BIGINT PRIMARY KEY, v DOUBLE)"]
-    statements += [f"CREATE TABLE t{i} (id BIGINT PRIMARY KEY, v DOUBLE)" for i in range(procs)]
-    statements += ["CREATE TABLE u (id BIGINT PRIMARY KEY, v DOUBLE)", "CREATE TABLE s (x BIGINT)"]
+    statements = ["CREATE TABLE t (id BIGINT PRIMARY KEY, v DOUBLE PRECISION)"]
+    statements += [f"CREATE TABLE t{i} (id BIGINT PRIMARY KEY, v DOUBLE PRECISION)" for i in range(procs)]
+    statements += ["CREATE TABLE u (id BIGINT PRIMARY KEY, v DOUBLE PRECISION)", "CREATE TABLE s (x BIGINT)"]
     n = procs * ROWS_PER_PROCESS
     if system == "swingdb":
         con = swingdb.connect(target)
