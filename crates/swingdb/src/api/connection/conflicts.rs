@@ -35,25 +35,22 @@ fn reads_pipe(sql: &str) -> bool {
 }
 
 impl Connection {
-    /// Runs `attempt` (one autocommit statement, whose text `sql` gives; see
-    /// the module doc) until it does not lose a conflict, it may read a pipe,
-    /// or the conflict timeout has passed.
-    pub(super) async fn retrying_conflicts<F, Fut>(
-        &self,
-        sql: impl Fn() -> String,
-        mut attempt: F,
-    ) -> Result<QueryResult>
+    /// Runs `attempt` (one statement of the text `sql`; see the module doc):
+    /// once inside an explicit transaction, else until it does not lose a
+    /// conflict, `sql` may read a pipe, or the conflict timeout has passed.
+    pub(super) async fn retrying_conflicts<F, Fut>(&self, sql: &str, mut attempt: F) -> Result<QueryResult>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<QueryResult>>,
     {
+        if self.in_transaction() {
+            return attempt().await;
+        }
         let deadline = Instant::now() + *self.conflict_timeout.lock().unwrap();
         let mut wait = FIRST_WAIT;
         loop {
             match attempt().await {
-                Err(e)
-                    if e.kind() == ErrorKind::Conflict && Instant::now() + wait < deadline && !reads_pipe(&sql()) =>
-                {
+                Err(e) if e.kind() == ErrorKind::Conflict && Instant::now() + wait < deadline && !reads_pipe(sql) => {
                     let jitter = getrandom::u64().unwrap_or(0) % 1000;
                     let pause = wait.mul_f64(0.5 + jitter as f64 / 1000.0);
                     let sleep = async {

@@ -128,10 +128,7 @@ impl Connection {
                             }
                         })
                     };
-                    if self.in_transaction() {
-                        return run().await;
-                    }
-                    return self.retrying_conflicts(|| sql.to_string(), run).await;
+                    return self.retrying_conflicts(sql, run).await;
                 }
                 self.execute_async(sql, params).await
             })

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::sql::frontend::control::Control;
 use crate::sql::frontend::diagnose;
 use crate::sql::frontend::parse::parse;
-use crate::sql::statements::{is_query, TextStatement};
+use crate::sql::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
 
@@ -34,12 +34,22 @@ impl Connection {
         for (index, statement) in statements.into_iter().enumerate() {
             self.exec.remember_as(remember.then_some(sql));
             let exact_params = count == 1;
-            let outcome = if self.in_transaction() || is_query(&statement) {
-                self.run_statement(statement, params, exact_params).await
-            } else {
-                let sql = || statement.to_string();
-                self.retrying_conflicts(sql, || self.run_statement(statement.clone(), params, exact_params)).await
+            // A statement run again is parsed again from the text (rarely):
+            // not copied ahead of every run in case it is.
+            let mut first = Some(statement);
+            let attempt = || {
+                let parsed = first.take();
+                async move {
+                    let statement = match parsed {
+                        Some(statement) => statement,
+                        None => {
+                            parse(sql)?.into_iter().nth(index).ok_or_else(|| Error::internal("a statement vanished"))?
+                        }
+                    };
+                    self.run_statement(statement, params, exact_params).await
+                }
             };
+            let outcome = self.retrying_conflicts(sql, attempt).await;
             self.exec.remember_as(None);
             last = outcome.map_err(|e| diagnose::in_statement(e, index, count))?;
         }

@@ -38,7 +38,6 @@ mod upsert;
 mod view;
 mod working_tables;
 
-pub(crate) use plan_cache::is_query;
 pub(crate) use run::TextStatement;
 pub(crate) use transaction::Transaction;
 
