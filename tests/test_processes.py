@@ -305,6 +305,31 @@ def test_autocommit_appends_from_many_processes_all_land(db_path):
     assert con.sql("SELECT count(*), count(DISTINCT id) FROM t").fetchall() == [(480, 480)]
 
 
+def test_appends_from_many_processes_never_conflict(db_path):
+    # With no retry at all (timeout=0), appends of single rows and of
+    # batches to one keyed table from four processes at once all commit:
+    # each commit adds its rows to whatever the others committed meanwhile.
+    con = swingdb.connect(db_path)
+    con.execute("CREATE TABLE k (id BIGINT PRIMARY KEY, who BIGINT)")
+    con.close()
+    code = """
+        import sys, swingdb
+        con = swingdb.connect(sys.argv[1], timeout=0)
+        me = int(sys.argv[2])
+        for i in range(50):
+            con.execute("INSERT INTO k VALUES (?, ?)", [me * 100000 + i, me])
+            con.execute("INSERT INTO k SELECT ? + value, ? FROM range(20)", [me * 100000 + 1000 + i * 20, me])
+    """
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), db_path, str(me)], stderr=subprocess.PIPE, text=True)
+             for me in range(4)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    con = swingdb.connect(db_path)
+    assert con.sql("SELECT count(*), count(DISTINCT id) FROM k").fetchall() == [(4200, 4200)]
+    assert con.sql("SELECT count(*) FROM k WHERE who = 3").fetchall() == [(1050,)]
+
+
 def test_a_bad_conflict_timeout_is_refused(db_path):
     # (Statements running again after a lost conflict, and not with timeout=0:
     # crates/swingdb/tests/failpoints.rs makes the conflict deterministic.)

@@ -322,3 +322,50 @@ fn an_autocommit_statement_that_loses_a_conflict_runs_again() {
         assert_eq!(sum(&db.connect().unwrap(), "c"), expected, "run again: {runs_again}");
     }
 }
+
+/// A commit that compacted its table while another handle committed to it
+/// combines its rows with the other's under the commit lock (see
+/// `storage::rebase`) and compacts again there; the files of the compaction
+/// it made before the lock are deleted, not left behind under its live lease.
+#[test]
+fn a_commit_whose_compaction_raced_another_commit_combines_and_leaves_no_file() {
+    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let db = open(&path);
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t (id BIGINT PRIMARY KEY)", &[]).unwrap();
+    // Eight segment files: the ninth makes the table due for compaction.
+    for k in 0..8 {
+        con.execute(&format!("INSERT INTO t SELECT value + {} FROM range(1000)", k * 1000), &[]).unwrap();
+    }
+    con.set_conflict_timeout(Duration::ZERO);
+    failpoint::set("compact.before_write", "1*delay(1500)");
+    let slow =
+        thread::spawn(move || con.execute("INSERT INTO t SELECT value + 8000 FROM range(1000)", &[]).map(|_| ()));
+    thread::sleep(Duration::from_millis(500));
+    let other = open(&path);
+    other.connect().unwrap().execute("INSERT INTO t VALUES (-1)", &[]).unwrap();
+    let outcome = slow.join().unwrap();
+    failpoint::set("compact.before_write", "off");
+    outcome.unwrap();
+    let con = db.connect().unwrap();
+    assert_eq!(count(&con, "t"), 9001);
+    drop(other);
+    db.collect_garbage().unwrap();
+    let manifest = std::fs::read_dir(path.join("manifests")).unwrap().map(|e| e.unwrap().path()).max().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+    let segments = json["tables"]["t"]["segments"].as_array().unwrap();
+    let named: std::collections::BTreeSet<String> = segments
+        .iter()
+        .filter(|s| s.get("inline").is_none())
+        .map(|s| s["file"].as_str().unwrap().to_string())
+        .collect();
+    let on_disk: std::collections::BTreeSet<String> = std::fs::read_dir(path.join("segments"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".arrow"))
+        .collect();
+    assert_eq!(on_disk, named);
+    assert!(segments.len() <= 3, "{} segments: not compacted", segments.len());
+}

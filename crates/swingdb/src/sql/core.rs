@@ -7,6 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::share::home::Home;
 use crate::share::Published;
 use crate::sql::Attached;
+use crate::storage::rebase::{only_relied_on, rebase, Rebase};
 use crate::storage::{compact, write_out_inline, DbDir, Manifest, SegmentStore, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -85,14 +86,18 @@ impl DbCore {
     }
 
     /// Commits the tables `working` that a transaction derived from `base`.
-    /// Tables the transaction did not change are taken from the newest version,
-    /// so non-overlapping writers never conflict; a table both changed is a
+    /// Tables the transaction did not change are taken from the newest
+    /// version, and a table others changed meanwhile gets this transaction's
+    /// change applied to it where the two combine (see `storage::rebase`):
+    /// `check_keys` then checks its keys again (an `IntegrityError` stops the
+    /// commit); where they do not, the commit fails with an
     /// [`ErrorKind::Conflict`]. `new_files` gains the files compaction writes.
     pub(crate) fn commit(
         &self,
         base: &Manifest,
         working: &BTreeMap<String, Arc<TableMeta>>,
         new_files: &mut Vec<PathBuf>,
+        check_keys: &mut dyn FnMut(&str, &TableMeta) -> Result<()>,
     ) -> Result<Option<u64>> {
         let mut changed: BTreeMap<&str, Option<Arc<TableMeta>>> = BTreeMap::new();
         for (name, table) in working {
@@ -111,22 +116,24 @@ impl DbCore {
         let dir = self.dir();
         // Before compaction writes anything.
         dir.refuse_read_only()?;
+        // A transaction's tail too large for the manifest becomes a file.
         for table in changed.values_mut().flatten() {
-            // A transaction's tail too large for the manifest becomes a file.
             if let Some((written, files)) = write_out_inline(dir, table)? {
                 new_files.extend(files);
                 *table = Arc::new(written);
             }
-            // Compaction is housekeeping: if it cannot run (a full disk needs
-            // room for a second copy of the small segments), the commit goes
-            // ahead without it and a later one compacts.
-            match compact(&self.store, table) {
-                Ok(Some((compacted, files))) => {
-                    new_files.extend(files);
-                    *table = Arc::new(compacted);
-                }
-                Ok(None) => {}
-                Err(e) => log::info!("compaction skipped: {e}"),
+        }
+        // Compacted before the lock, in the hope that nobody commits to the
+        // table meanwhile (a table combined with others' commits under the
+        // lock is compacted there instead, and this work is dropped).
+        let mut compacted: BTreeMap<&str, Arc<TableMeta>> = BTreeMap::new();
+        for (name, table) in &changed {
+            let Some(table) = table else { continue };
+            if only_relied_on(base.tables.get(*name).map(AsRef::as_ref), Some(table)) {
+                continue;
+            }
+            if let Some(table) = self.compacted(table, new_files) {
+                compacted.insert(name, Arc::new(table));
             }
         }
         // New files' names must be durable before a manifest names them (a
@@ -144,33 +151,40 @@ impl DbCore {
             } else {
                 dir.read_manifest(latest_version)?
             };
-            for name in changed.keys() {
-                let before = base.tables.get(*name).map(|t| t.modified);
-                let now = latest.tables.get(*name).map(|t| t.modified);
-                if before != now {
-                    return Err(Error::new(
-                        ErrorKind::Conflict,
-                        format!(
-                            "table '{name}' was changed by another transaction (committed as version {}) since this one began; \
-                             nothing was written: retry the transaction",
-                            now.or(before).unwrap_or(latest_version)
-                        ),
-                    ));
-                }
-            }
             let version = latest_version + 1;
             let mut tables = latest.tables.clone();
-            for (name, table) in &changed {
-                match table {
-                    Some(t) => {
-                        let mut t = t.as_ref().clone();
-                        t.modified = version;
-                        tables.insert(name.to_string(), Arc::new(t));
+            let synced = new_files.len();
+            for (name, mine) in &changed {
+                let before = base.tables.get(*name).map(AsRef::as_ref);
+                let now = latest.tables.get(*name).map(AsRef::as_ref);
+                let mut table = match rebase(name, before, mine.as_deref(), now) {
+                    Rebase::Relied => continue,
+                    Rebase::Mine => match (compacted.get(name), mine) {
+                        (Some(table), _) | (None, Some(table)) => table.as_ref().clone(),
+                        (None, None) => {
+                            tables.remove(*name);
+                            continue;
+                        }
+                    },
+                    Rebase::Combined(table) => {
+                        check_keys(name, &table)?;
+                        self.compacted(&table, new_files).unwrap_or(*table)
                     }
-                    None => {
-                        tables.remove(*name);
+                    Rebase::Conflict(why) => {
+                        return Err(Error::new(
+                            ErrorKind::Conflict,
+                            format!(
+                                "{why} (committed as version {latest_version}) since this transaction began; \
+                                 nothing was written: retry the transaction"
+                            ),
+                        ))
                     }
-                }
+                };
+                table.modified = version;
+                tables.insert(name.to_string(), Arc::new(table));
+            }
+            if new_files.len() > synced {
+                dir.sync_segments()?;
             }
             let next = Manifest { version, tables };
             if !dir.publish(&next, &lock)? {
@@ -208,6 +222,25 @@ impl DbCore {
             }
         }
         Ok(Some(version))
+    }
+
+    /// `table` compacted (see [`compact`]), its new files added to
+    /// `new_files`; `None` when it needs no compaction. Compaction is
+    /// housekeeping: if it cannot run (a full disk needs room for a second
+    /// copy of the small segments), the commit goes ahead without it and a
+    /// later one compacts.
+    fn compacted(&self, table: &TableMeta, new_files: &mut Vec<PathBuf>) -> Option<TableMeta> {
+        match compact(&self.store, table) {
+            Ok(Some((compacted, files))) => {
+                new_files.extend(files);
+                Some(compacted)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                log::info!("compaction skipped: {e}");
+                None
+            }
+        }
     }
 }
 

@@ -7,10 +7,12 @@
 //!
 //! Across transactions (connections or processes), a child insert and a
 //! parent delete touch different tables, so the commit check that catches
-//! two writers of one table would let both commit. Each side therefore marks
-//! the other table as written by it ([`ForeignKeyCheck::touched`]): the
-//! second of the two to commit gets a ConflictError and, retried, sees the
-//! other's change.
+//! two writers of one table would let both commit. Each side therefore keeps
+//! a copy of the other table among its own as relied on
+//! ([`ForeignKeyCheck::touched`]): the commit writes nothing for it, but
+//! fails with a ConflictError if the table changed since the transaction
+//! began (see `storage::rebase`), and, retried, the transaction sees the
+//! other's change. Two transactions that only insert children both commit.
 
 use super::key_columns::{describe_row, KeyColumns};
 use super::keys::{check_keys, KeyIndexes};

@@ -12,8 +12,11 @@
 //! The keys of smaller segments are hashed in memory. Indexes live one per
 //! connection, table and key, and are built when first needed. Two
 //! transactions that add the same key in different connections or processes
-//! both change the table, so the second to commit fails with a conflict
-//! (see `storage::dir`): uniqueness holds across them.
+//! each see only their own: the second to commit combines its rows with the
+//! first's under the commit lock and checks its keys again there, moving its
+//! index to the combined table (which reads only the rows committed
+//! meanwhile), so it fails with the duplicate (see `storage::rebase`):
+//! uniqueness holds across them.
 
 use super::key_columns::KeyColumns;
 use super::key_runs::{Indexed, KeyRun, RUN_MIN_ROWS};

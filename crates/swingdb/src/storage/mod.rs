@@ -13,6 +13,7 @@ pub mod key_columns;
 pub mod key_runs;
 pub mod keys;
 pub mod manifest;
+pub mod rebase;
 pub mod segment;
 pub mod segment_write;
 pub mod sequence;

@@ -15,6 +15,7 @@ use super::Executor;
 use crate::error::{Error, Result};
 use crate::sql::core::DbCore;
 use crate::storage::inline_segment::grow_tail;
+use crate::storage::keys::check_keys;
 use crate::storage::{same_tables, Manifest, SegmentMeta, TableMeta};
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -89,9 +90,15 @@ impl Transaction {
     /// Ends the transaction: commits `working` (the tables as it left them)
     /// if given, else rolls back; after a rollback or a failed commit the
     /// files it wrote are deleted. Its version is unpinned either way.
-    pub(crate) fn end(mut self, core: &DbCore, working: Option<&BTreeMap<String, Arc<TableMeta>>>) -> Result<()> {
+    /// `check_keys` checks a table combined with others' commits (see `DbCore::commit`).
+    pub(crate) fn end(
+        mut self,
+        core: &DbCore,
+        working: Option<&BTreeMap<String, Arc<TableMeta>>>,
+        check_keys: &mut dyn FnMut(&str, &TableMeta) -> Result<()>,
+    ) -> Result<()> {
         let outcome = match working {
-            Some(tables) => core.commit(&self.base, tables, &mut self.new_files).map(|_| ()),
+            Some(tables) => core.commit(&self.base, tables, &mut self.new_files, check_keys).map(|_| ()),
             None => Ok(()),
         };
         if working.is_none() || outcome.is_err() {
@@ -130,7 +137,22 @@ impl Executor {
         // The tables stay visible after the transaction ends: results still being
         // streamed (information_schema, say) read the catalog as they execute.
         let working = commit.then(|| self.tables.lock().unwrap().clone());
-        txn.end(&self.core, working.as_ref())
+        // A table combined at commit with rows others committed meanwhile
+        // (see `storage::rebase`) is checked against them: this connection's
+        // key index holds the transaction's rows, and moving it to the
+        // combined table reads only the others'.
+        let mut check_keys = |name: &str, table: &TableMeta| {
+            if table.constraints.keys().next().is_none() {
+                return Ok(());
+            }
+            check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, table).map_err(|e| {
+                Error::new(
+                    e.kind(),
+                    format!("{}, committed by another transaction meanwhile; nothing was written", e.message()),
+                )
+            })
+        };
+        txn.end(&self.core, working.as_ref(), &mut check_keys)
     }
 
     /// Files this transaction wrote: deleted again unless it commits.

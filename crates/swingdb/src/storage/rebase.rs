@@ -1,0 +1,269 @@
+//! Rebasing: how a commit combines one transaction's change of a table with
+//! what other transactions committed to it since the transaction began.
+//!
+//! A transaction changes a table by removing whole segments (UPDATE, DELETE
+//! and compaction rewrite the segments whose rows they change or merge) and
+//! adding segments (new rows, rewritten remains). Its change is the set of
+//! segments it removed (`R`, by name) and the segments it added (`A`).
+//! Under `commit.lock` (see `storage::dir`), [`rebase`] compares three
+//! versions of the table: `before` (where the transaction started), `mine`
+//! (as it leaves it) and `now` (the newest committed version).
+//!
+//! # The rules
+//!
+//! * Nobody changed the table since (`now` is `before`): `mine` stands.
+//! * The change is applied to `now` when every segment in `R` is still in
+//!   `now` with the same rows: `now` without `R`, with `A` where the first
+//!   of `R` was (at the end for an append). So appends never conflict with
+//!   appends, nor with UPDATEs and DELETEs of the rows that were there; an
+//!   UPDATE or DELETE conflicts only with a commit that rewrote one of the
+//!   segments it rewrote (a row both changed is in such a segment; rows of
+//!   other segments are not, so disjoint changes usually both commit; two
+//!   changes of different rows of one segment still conflict). Segment names
+//!   are never reused and a committed segment's rows never change (see
+//!   `storage::inline`), so "the same name with the same row count" is
+//!   "the same rows": nothing another commit did to rows in `R` can go unseen.
+//! * Keys are checked again by the caller on the combined table (against
+//!   the rows others committed since), still under the lock: a duplicate is
+//!   an `IntegrityError`, as if the transactions had run one after the other.
+//!   CHECKs need no second look: they judge each row alone, and a change of
+//!   their definition is DDL (below).
+//! * Conflicts remain (a `ConflictError`; nothing is written, the
+//!   transaction can run again) for: DDL on either side (columns, keys,
+//!   CHECKs, defaults, a view or sequence definition, CREATE/DROP); a table
+//!   with a FOREIGN KEY to itself (its rows' parents may have been removed);
+//!   both sides numbering an identity column (both handed out the same next
+//!   values, which a statement may have returned to its caller); and a table
+//!   the transaction only *relied on* (see below) that changed since.
+//! * A table whose rows the transaction relied on without changing them (the
+//!   parent of rows it inserted, the children of rows it removed: see
+//!   `storage::foreign_keys`) is kept in the transaction's tables as an equal
+//!   copy. Such a copy is [`Rebase::Relied`] when the table is unchanged since
+//!   (nothing is written for it: other transactions relying on it do not
+//!   conflict with this one), and a conflict when it changed, for the change
+//!   may have removed a parent or added a child the check did not see.
+//!
+//! What stays possible is what snapshot isolation allows (write skew between
+//! transactions that read what the other changes: see docs/architecture.md).
+//!
+//! # Interleavings
+//!
+//! The decision runs under `commit.lock`, so `now` cannot change while it is
+//! made, and the combined table is published under the same lock with a new
+//! version number (see `storage::dir`). Everything a transaction wrote before
+//! the lock (its segment files, its own compaction) names files of its own
+//! lease only, so another process's commit, compaction or collection in
+//! between can only change `now`, which is read after the lock is taken.
+//! Segments of `now` that the combined table keeps are referenced by the
+//! newest manifest, so no collection can have removed their files.
+
+use super::manifest::{Constraints, TableMeta};
+
+/// What a commit does with one table it changed.
+#[derive(Debug, PartialEq)]
+pub enum Rebase {
+    /// Nobody changed the table since the transaction began: its version stands.
+    Mine,
+    /// The transaction only relied on the table, which nobody changed: nothing to write.
+    Relied,
+    /// The transaction's change applied to the newest version.
+    Combined(Box<TableMeta>),
+    /// The change cannot be combined with what was committed since: why.
+    Conflict(String),
+}
+
+/// How the transaction's version `mine` of table `name` combines with the
+/// newest committed `now`, both derived from `before` (`None`: no such
+/// table; see the module docs for the rules).
+pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, now: Option<&TableMeta>) -> Rebase {
+    let relied = only_relied_on(before, mine);
+    if before.map(|t| t.modified) == now.map(|t| t.modified) {
+        return if relied { Rebase::Relied } else { Rebase::Mine };
+    }
+    let conflict = |why: &str| Rebase::Conflict(format!("table '{name}' {why}"));
+    let (Some(before), Some(mine), Some(now)) = (before, mine, now) else {
+        return conflict("was created, dropped or replaced by another transaction, or this one, meanwhile");
+    };
+    if relied {
+        return conflict("was changed by another transaction meanwhile, and this one relied on its rows (FOREIGN KEY)");
+    }
+    // A table created in a transaction has version 0 until its commit: one
+    // that replaced `before` (DROP and CREATE, CREATE OR REPLACE) is no change of it.
+    if mine.modified != before.modified {
+        return conflict("was dropped and created again by this transaction, and changed by another meanwhile");
+    }
+    if !mine.is_table() || !same_definition(before, mine) || !same_definition(before, now) {
+        return conflict("was redefined (columns, keys, constraints) by another transaction, or this one, meanwhile");
+    }
+    if mine.constraints.foreign_keys.iter().any(|fk| fk.parent == name) {
+        return conflict("references itself (FOREIGN KEY) and was changed by another transaction meanwhile");
+    }
+    let numbered = |t: &TableMeta| t.constraints.identity != before.constraints.identity;
+    if numbered(mine) && numbered(now) {
+        return conflict("had rows numbered (identity column) by another transaction and this one meanwhile");
+    }
+    let had = before.rows_by_segment();
+    let kept = mine.rows_by_segment();
+    let present = now.rows_by_segment();
+    // A committed segment never grows (only a transaction's own tail does).
+    if mine.segments.iter().any(|s| had.get(s.file.as_str()).is_some_and(|&rows| rows != s.rows)) {
+        return conflict("has a segment that changed its rows (this is a bug)");
+    }
+    let removed: Vec<&str> =
+        before.segments.iter().map(|s| s.file.as_str()).filter(|f| !kept.contains_key(f)).collect();
+    if removed.iter().any(|f| present.get(f) != had.get(f)) {
+        return conflict("had rows changed by another transaction that this one changed too");
+    }
+    let added = mine.segments.iter().filter(|s| !had.contains_key(s.file.as_str())).cloned();
+    let mut segments = Vec::with_capacity(now.segments.len() + mine.segments.len());
+    let mut added = Some(added);
+    for segment in &now.segments {
+        if removed.contains(&segment.file.as_str()) {
+            segments.extend(added.take().into_iter().flatten());
+        } else {
+            segments.push(segment.clone());
+        }
+    }
+    segments.extend(added.into_iter().flatten());
+    let mut combined = now.with_segments(segments);
+    if numbered(mine) {
+        combined.constraints.identity = mine.constraints.identity.clone();
+    }
+    Rebase::Combined(Box::new(combined))
+}
+
+/// Whether a transaction's version `mine` of a table is its version
+/// `before` unchanged: a copy it keeps only because it relied on the rows.
+pub fn only_relied_on(before: Option<&TableMeta>, mine: Option<&TableMeta>) -> bool {
+    let same = |a: &TableMeta, b: &TableMeta| {
+        same_definition(a, b) && a.constraints.identity == b.constraints.identity && segment_rows(a) == segment_rows(b)
+    };
+    matches!((before, mine), (Some(b), Some(m)) if b.modified == m.modified && same(b, m))
+}
+
+fn segment_rows(t: &TableMeta) -> Vec<(&str, u64)> {
+    t.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect()
+}
+
+/// Whether two versions of a table have the same kind, columns and
+/// constraints (identity counters aside, which writes advance).
+fn same_definition(a: &TableMeta, b: &TableMeta) -> bool {
+    let without_counters = |c: &Constraints| Constraints { identity: Default::default(), ..c.clone() };
+    let counters = |c: &Constraints| c.identity.keys().cloned().collect::<Vec<_>>();
+    a.schema == b.schema
+        && a.definition == b.definition
+        && a.column_ids == b.column_ids
+        && counters(&a.constraints) == counters(&b.constraints)
+        && without_counters(&a.constraints) == without_counters(&b.constraints)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::inline_segment::inline_segment;
+    use crate::storage::ForeignKey;
+    use datafusion::arrow::array::{Int64Array, RecordBatch};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    use std::sync::Arc;
+
+    /// A table of one-row segments named by `names`, last changed in `modified`.
+    fn table(names: &[&str], modified: u64) -> TableMeta {
+        let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, true)]));
+        let segments = names
+            .iter()
+            .map(|name| {
+                let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from(vec![1]))]).unwrap();
+                inline_segment(name.to_string(), batch).unwrap()
+            })
+            .collect();
+        TableMeta::table(schema, segments, modified)
+    }
+
+    fn names(outcome: Rebase) -> Vec<String> {
+        match outcome {
+            Rebase::Combined(t) => t.segments.iter().map(|s| s.file.clone()).collect(),
+            other => panic!("not combined: {other:?}"),
+        }
+    }
+
+    fn conflict(outcome: Rebase) -> String {
+        match outcome {
+            Rebase::Conflict(why) => why,
+            other => panic!("no conflict: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unchanged_tables_take_the_transactions_version_or_nothing() {
+        let before = table(&["a"], 3);
+        assert_eq!(rebase("t", Some(&before), Some(&table(&["a", "m"], 3)), Some(&before)), Rebase::Mine);
+        assert_eq!(rebase("t", Some(&before), None, Some(&before)), Rebase::Mine);
+        assert_eq!(rebase("t", None, Some(&table(&["m"], 0)), None), Rebase::Mine);
+        assert_eq!(rebase("t", Some(&before), Some(&before.clone()), Some(&before)), Rebase::Relied);
+    }
+
+    #[test]
+    fn appends_and_rewrites_of_other_segments_combine_in_commit_order() {
+        let before = table(&["a", "b"], 3);
+        let now = table(&["a", "b", "n"], 4);
+        assert_eq!(
+            names(rebase("t", Some(&before), Some(&table(&["a", "b", "m"], 3)), Some(&now))),
+            ["a", "b", "n", "m"]
+        );
+        // An UPDATE that rewrote b: its segments take b's place.
+        assert_eq!(
+            names(rebase("t", Some(&before), Some(&table(&["a", "b2", "m"], 3)), Some(&now))),
+            ["a", "b2", "m", "n"]
+        );
+        // The other rewrote a, this one b: both changes stand.
+        let now = table(&["a2", "b"], 4);
+        assert_eq!(names(rebase("t", Some(&before), Some(&table(&["a", "b2"], 3)), Some(&now))), ["a2", "b2"]);
+        // A DELETE of every row keeps the rows committed meanwhile.
+        let now = table(&["a", "b", "n"], 4);
+        assert_eq!(names(rebase("t", Some(&before), Some(&table(&[], 3)), Some(&now))), ["n"]);
+    }
+
+    #[test]
+    fn a_segment_both_rewrote_or_merged_conflicts() {
+        let before = table(&["a", "b"], 3);
+        let mine = table(&["a", "b2"], 3);
+        assert!(
+            conflict(rebase("t", Some(&before), Some(&mine), Some(&table(&["a", "b3"], 4)))).contains("changed too")
+        );
+        // The other's compaction merged b away: its rows may have moved anywhere.
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&table(&["ab"], 4)))).contains("changed too"));
+    }
+
+    #[test]
+    fn definitions_replacements_self_references_identities_and_relied_rows_conflict() {
+        let before = table(&["a"], 3);
+        let now = table(&["a", "n"], 4);
+        let mine = table(&["a", "m"], 3);
+        // Replaced in the transaction (DROP and CREATE): version 0 until committed.
+        assert!(conflict(rebase("t", Some(&before), Some(&table(&["m"], 0)), Some(&now))).contains("created again"));
+        assert!(conflict(rebase("t", Some(&before), None, Some(&now))).contains("created, dropped"));
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), None)).contains("created, dropped"));
+        let mut altered = now.clone();
+        altered.constraints.checks.push("n > 0".into());
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&altered))).contains("redefined"));
+        let fk = ForeignKey { columns: vec!["n".into()], parent: "t".into(), parent_columns: vec![] };
+        let (mut b, mut m, mut n) = (before.clone(), mine.clone(), now.clone());
+        for t in [&mut b, &mut m, &mut n] {
+            t.constraints.foreign_keys.push(fk.clone());
+        }
+        assert!(conflict(rebase("t", Some(&b), Some(&m), Some(&n))).contains("references itself"));
+        let numbered = |t: &TableMeta, next: i64| {
+            let mut t = t.clone();
+            t.constraints.identity.insert("n".into(), next);
+            t
+        };
+        let (b, n) = (numbered(&before, 1), numbered(&now, 2));
+        assert!(conflict(rebase("t", Some(&b), Some(&numbered(&mine, 2)), Some(&n))).contains("identity"));
+        // Only this transaction numbered rows: its counter goes on.
+        match rebase("t", Some(&b), Some(&numbered(&mine, 2)), Some(&numbered(&now, 1))) {
+            Rebase::Combined(t) => assert_eq!(t.constraints.identity["n"], 2),
+            other => panic!("{other:?}"),
+        }
+        assert!(conflict(rebase("t", Some(&before), Some(&before.clone()), Some(&now))).contains("relied"));
+    }
+}
