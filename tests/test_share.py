@@ -141,6 +141,35 @@ def test_share_and_attach_copy_no_table_bytes():
         c.close()
 
 
+def test_attaching_flushes_nothing_to_disk(tmp_path):
+    """An attached snapshot is a private database, removed with its handle and
+    swept after a crash: attaching it, and committing to it, fsyncs nothing,
+    while the same commit to a database on disk does (the control)."""
+    if shutil.which("strace") is None:
+        pytest.skip("strace is installed by `make test`")
+    name = f"nosync-{os.getpid()}"
+    publisher = swingdb.connect(tmp_path / "db.swingdb")
+    publisher.sql("CREATE TABLE t AS SELECT value AS x FROM range(100000)")
+    publisher.share(name, persist=True)
+    code = (
+        "import sys, swingdb; con = swingdb.attach(sys.argv[1]) if sys.argv[1] != '-' else swingdb.connect(sys.argv[2]); "
+        "con.sql('INSERT INTO t VALUES (-1)'); assert con.sql('SELECT count(*) FROM t').fetchall() == [(100001,)]"
+    )
+    try:
+        for target, synced in ((name, False), ("-", True)):
+            log = tmp_path / f"strace-{synced}.log"
+            subprocess.run(
+                ["strace", "-f", "-qq", "-o", str(log), "-e", "trace=fsync,fdatasync,sync_file_range", sys.executable,
+                 "-c", code, target, str(tmp_path / "db.swingdb")],
+                check=True, timeout=120,
+            )
+            calls = [line for line in log.read_text().splitlines() if "sync" in line]
+            assert bool(calls) == synced, calls
+    finally:
+        swingdb.discard(name)
+        publisher.close()
+
+
 def test_isolation_between_processes_both_ways(tmp_path):
     name = f"iso-{os.getpid()}"
     publisher = Peer(

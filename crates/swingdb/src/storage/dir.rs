@@ -197,6 +197,11 @@ pub struct DbDir {
     /// marks the directory as owned by a live handle; the directory is
     /// removed when the handle is dropped.
     owner: Option<File>,
+    /// Whether writes are made durable (fsynced). Not for a private
+    /// database (in memory, an attached snapshot): it is removed when its
+    /// handle is dropped and swept when its process dies, so nothing a crash
+    /// leaves of it is ever read, and an attach pays for no disk flush.
+    durable: bool,
     /// Taken on the first write.
     lease: Mutex<Option<Lease>>,
     pins: Mutex<Pins>,
@@ -311,6 +316,9 @@ impl DbDir {
 
     /// fsyncs the segments directory (after new segments, before their manifest).
     pub fn sync_segments(&self) -> Result<()> {
+        if !self.durable {
+            return Ok(());
+        }
         sync_dir(&self.root.join(SEGMENTS))
     }
 
@@ -441,7 +449,8 @@ impl DbDir {
         {
             let mut f = create_private_file(&tmp).map_err(io_err("creating manifest", &tmp))?;
             let written = f.write_all(&manifest.to_json()).map_err(io_err("writing manifest", &tmp));
-            if let Err(e) = written.and_then(|_| f.sync_all().map_err(io_err("syncing manifest", &tmp))) {
+            let synced = |_| if self.durable { f.sync_all().map_err(io_err("syncing manifest", &tmp)) } else { Ok(()) };
+            if let Err(e) = written.and_then(synced) {
                 let _ = fs::remove_file(&tmp);
                 return Err(e);
             }
@@ -455,7 +464,9 @@ impl DbDir {
         match linked {
             Ok(()) => {
                 failpoint::hit("publish.after_link")?;
-                sync_dir(&dir)?;
+                if self.durable {
+                    sync_dir(&dir)?;
+                }
                 // The next transaction of this handle starts from it: spare
                 // reading back what was just written (numbers are never reused).
                 *self.cache.lock().unwrap() = Some(Arc::new(manifest.clone()));

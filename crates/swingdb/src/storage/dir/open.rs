@@ -36,14 +36,14 @@ impl DbDir {
                 if read_only {
                     return Err(Error::operational(format!("{} is empty: nothing to open read-only", root.display())));
                 }
-                init(root)?;
+                init(root, true)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound && create && !read_only => {
                 if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
                     fs::create_dir_all(parent).map_err(io_err("creating directory", parent))?;
                 }
                 create_private_dir(root).map_err(io_err("creating database directory", root))?;
-                init(root)?;
+                init(root, true)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(Error::operational(format!("database {} does not exist", root.display())))
@@ -63,6 +63,7 @@ impl DbDir {
             root: root.to_path_buf(),
             read_only,
             owner: None,
+            durable: true,
             lease: Mutex::new(None),
             pins: Mutex::new(pins),
             next_segment: AtomicU64::new(0),
@@ -71,10 +72,13 @@ impl DbDir {
     }
 
     /// Lays out a new database in the existing directory `root` (which holds
-    /// nothing but files of the caller's own, such as lock files) and opens it.
-    pub fn create_in(root: &Path) -> Result<Self> {
-        init(root)?;
-        Self::open(root, false, false)
+    /// nothing but files of the caller's own, such as lock files) and opens
+    /// it; a database not `durable` is never fsynced (see [`DbDir::into_private`]).
+    pub fn create_in(root: &Path, durable: bool) -> Result<Self> {
+        init(root, durable)?;
+        let mut dir = Self::open(root, false, false)?;
+        dir.durable = durable;
+        Ok(dir)
     }
 }
 
@@ -151,8 +155,8 @@ pub(super) fn check_ancestors(root: &Path) -> Result<()> {
 }
 
 /// Lays out a new database in the directory `root` (empty but for the
-/// caller's own files; parts already there are kept).
-pub(super) fn init(root: &Path) -> Result<()> {
+/// caller's own files; parts already there are kept), made durable if `durable`.
+pub(super) fn init(root: &Path, durable: bool) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
         ensure_private_dir(&root.join(sub))?;
     }
@@ -162,11 +166,15 @@ pub(super) fn init(root: &Path) -> Result<()> {
     let _ = fs::remove_file(&tmp);
     let mut f = create_private_file(&tmp).map_err(io_err("creating", &tmp))?;
     f.write_all(text.as_bytes()).map_err(io_err("writing", &tmp))?;
-    f.sync_all().map_err(io_err("syncing", &tmp))?;
+    if durable {
+        f.sync_all().map_err(io_err("syncing", &tmp))?;
+    }
     fs::rename(&tmp, &marker).map_err(io_err("creating", &marker))?;
-    sync_dir(root)?;
-    if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
-        sync_dir(parent)?;
+    if durable {
+        sync_dir(root)?;
+        if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
     }
     Ok(())
 }
