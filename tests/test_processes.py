@@ -283,6 +283,16 @@ def test_transaction_functions_in_many_processes_lose_no_update(db_path):
     assert con.sql("SELECT n FROM c").fetchall() == [(60,)]
 
 
+def _run_at_once(code, db_path, processes):
+    """Runs `code` in `processes` processes at once (argv: db_path, the
+    process's number); each must succeed."""
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), db_path, str(me)], stderr=subprocess.PIPE, text=True)
+             for me in range(processes)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+
+
 def test_autocommit_appends_from_many_processes_all_land(db_path):
     # Each process appends single rows to one table, as a new user would
     # (parameterised, and as SQL text), with no handling of ConflictError:
@@ -296,11 +306,7 @@ def test_autocommit_appends_from_many_processes_all_land(db_path):
             con.execute("INSERT INTO t VALUES (?)", [me * 1000 + i])
             con.execute(f"INSERT INTO t VALUES ({me * 1000 + 500 + i})")
     """
-    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), db_path, str(me)], stderr=subprocess.PIPE, text=True)
-             for me in range(4)]
-    for p in procs:
-        _, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err
+    _run_at_once(code, db_path, processes=4)
     con = swingdb.connect(db_path)
     assert con.sql("SELECT count(*), count(DISTINCT id) FROM t").fetchall() == [(480, 480)]
 
@@ -320,11 +326,7 @@ def test_appends_from_many_processes_never_conflict(db_path):
             con.execute("INSERT INTO k VALUES (?, ?)", [me * 100000 + i, me])
             con.execute("INSERT INTO k SELECT ? + value, ? FROM range(20)", [me * 100000 + 1000 + i * 20, me])
     """
-    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), db_path, str(me)], stderr=subprocess.PIPE, text=True)
-             for me in range(4)]
-    for p in procs:
-        _, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err
+    _run_at_once(code, db_path, processes=4)
     con = swingdb.connect(db_path)
     assert con.sql("SELECT count(*), count(DISTINCT id) FROM k").fetchall() == [(4200, 4200)]
     assert con.sql("SELECT count(*) FROM k WHERE who = 3").fetchall() == [(1050,)]
