@@ -4,14 +4,11 @@ use swingdb::arrow::array::{Array, Int64Array};
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::{Connection, Database, ErrorKind, OpenOptions};
 
+mod common;
+use common::{newest_manifest, single_i64};
+
 fn rows(con: &Connection, sql: &str) -> Vec<RecordBatch> {
     con.execute(sql, &[]).unwrap().collect_batches().unwrap()
-}
-
-fn single_i64(con: &Connection, sql: &str) -> i64 {
-    let batches = rows(con, sql);
-    let col = batches[0].column(0).as_any().downcast_ref::<Int64Array>().expect("an Int64 column");
-    col.value(0)
 }
 
 #[test]
@@ -291,8 +288,7 @@ fn inline_segments_stay_few_and_survive_reopening() {
         }
         con.execute("DELETE FROM t WHERE id % 7 = 0", &[]).unwrap();
     }
-    let manifest = std::fs::read_dir(path.join("manifests")).unwrap().map(|e| e.unwrap().path()).max().unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+    let json = newest_manifest(&path);
     let segments = json["tables"]["t"]["segments"].as_array().unwrap();
     let inline = segments.iter().filter(|s| s.get("inline").is_some()).count();
     assert!(inline >= 1 && segments.len() <= 10, "{inline} inline of {} segments", segments.len());

@@ -12,11 +12,13 @@ use swingdb::arrow::array::{Array, Int64Array};
 use swingdb::testing as failpoint;
 use swingdb::{Connection, Database, OpenOptions};
 
+mod common;
+use common::{newest_manifest, single_i64};
+
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn count(con: &Connection, table: &str) -> i64 {
-    let batches = con.execute(&format!("SELECT count(*) FROM {table}"), &[]).unwrap().collect_batches().unwrap();
-    batches[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0)
+    single_i64(con, &format!("SELECT count(*) FROM {table}"))
 }
 
 fn open(path: &std::path::Path) -> Database {
@@ -282,8 +284,7 @@ fn sequence_values_are_taken_whole_and_one_taker_at_a_time() {
 }
 
 fn sum(con: &Connection, table: &str) -> i64 {
-    let batches = con.execute(&format!("SELECT sum(v) FROM {table}"), &[]).unwrap().collect_batches().unwrap();
-    batches[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0)
+    single_i64(con, &format!("SELECT sum(v) FROM {table}"))
 }
 
 /// An autocommit statement that loses a conflict at its commit (another
@@ -353,8 +354,7 @@ fn a_commit_whose_compaction_raced_another_commit_combines_and_leaves_no_file() 
     assert_eq!(count(&con, "t"), 9001);
     drop(other);
     db.collect_garbage().unwrap();
-    let manifest = std::fs::read_dir(path.join("manifests")).unwrap().map(|e| e.unwrap().path()).max().unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+    let json = newest_manifest(&path);
     let segments = json["tables"]["t"]["segments"].as_array().unwrap();
     let named: std::collections::BTreeSet<String> = segments
         .iter()

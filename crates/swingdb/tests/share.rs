@@ -5,9 +5,11 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use swingdb::arrow::array::{Array, Int64Array};
 use swingdb::{Connection, Database, ErrorKind, OpenOptions};
 use swingdb::{ShareOptions, SnapshotInfo};
+
+mod common;
+use common::single_i64;
 
 /// One private runtime home for this test binary (its tests run as threads of
 /// one process, and the variable is process-wide).
@@ -26,11 +28,6 @@ fn runtime_home() -> &'static PathBuf {
 fn memory_db() -> Database {
     runtime_home();
     Database::in_memory().unwrap()
-}
-
-fn count(con: &Connection, sql: &str) -> i64 {
-    let batches = con.execute(sql, &[]).unwrap().collect_batches().unwrap();
-    batches[0].column(0).as_any().downcast_ref::<Int64Array>().expect("an Int64 column").value(0)
 }
 
 fn share(con: &Connection, name: &str) -> SnapshotInfo {
@@ -71,17 +68,17 @@ fn attach_links_the_same_files_and_isolates_both_ways() {
     // The attacher's writes stay its own.
     other.execute("DELETE FROM t WHERE a < 50000", &[]).unwrap();
     other.execute("CREATE TABLE mine AS SELECT 1 AS x", &[]).unwrap();
-    assert_eq!(count(&other, "SELECT count(*) FROM t"), 50000);
-    assert_eq!(count(&con, "SELECT count(*) FROM t"), 100000);
-    assert_eq!(count(&second, "SELECT count(*) FROM t"), 100000);
+    assert_eq!(single_i64(&other, "SELECT count(*) FROM t"), 50000);
+    assert_eq!(single_i64(&con, "SELECT count(*) FROM t"), 100000);
+    assert_eq!(single_i64(&second, "SELECT count(*) FROM t"), 100000);
     assert!(con.execute("SELECT * FROM mine", &[]).is_err());
 
     // The publisher's writes, compaction and collection stay its own.
     con.execute("UPDATE t SET a = -1", &[]).unwrap();
     con.execute("DROP TABLE t", &[]).unwrap();
     db.collect_garbage().unwrap();
-    assert_eq!(count(&second, "SELECT sum(a) FROM t"), (0..100000).sum::<i64>());
-    assert_eq!(count(&other, "SELECT min(a) FROM t"), 50000);
+    assert_eq!(single_i64(&second, "SELECT sum(a) FROM t"), (0..100000).sum::<i64>());
+    assert_eq!(single_i64(&other, "SELECT min(a) FROM t"), 50000);
 }
 
 #[test]
@@ -103,12 +100,12 @@ fn a_snapshot_ends_with_its_publisher_unless_persisted_and_attachers_keep_their_
     let err = Database::attach("ends", OpenOptions::default()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Operational);
     assert!(err.message().contains("no snapshot named 'ends'"), "{}", err.message());
-    assert_eq!(count(&attached, "SELECT count(*) FROM t"), 1000, "an attached copy outlives its publisher");
+    assert_eq!(single_i64(&attached, "SELECT count(*) FROM t"), 1000, "an attached copy outlives its publisher");
 
-    assert_eq!(count(&attach("stays"), "SELECT count(*) FROM t"), 1000);
+    assert_eq!(single_i64(&attach("stays"), "SELECT count(*) FROM t"), 1000);
     let kept = attach("stays");
     Database::discard("stays").unwrap();
-    assert_eq!(count(&kept, "SELECT count(*) FROM t"), 1000, "an attached copy outlives a discard");
+    assert_eq!(single_i64(&kept, "SELECT count(*) FROM t"), 1000, "an attached copy outlives a discard");
     let err = Database::attach("stays", OpenOptions::default()).unwrap_err();
     assert!(err.message().contains("no snapshot named 'stays'"), "{}", err.message());
     let err = Database::discard("stays").unwrap_err();
@@ -132,8 +129,8 @@ fn names_are_checked_taken_names_refused_and_replace_is_atomic() {
     con.execute("UPDATE t SET v = 2", &[]).unwrap();
     let before = attach("taken");
     con.share("taken", ShareOptions { replace: true, ..Default::default() }).unwrap();
-    assert_eq!(count(&attach("taken"), "SELECT CAST(v AS BIGINT) FROM t"), 2);
-    assert_eq!(count(&before, "SELECT CAST(v AS BIGINT) FROM t"), 1);
+    assert_eq!(single_i64(&attach("taken"), "SELECT CAST(v AS BIGINT) FROM t"), 2);
+    assert_eq!(single_i64(&before, "SELECT CAST(v AS BIGINT) FROM t"), 1);
     let dirs = std::fs::read_dir(runtime_home().join("snapshots")).unwrap().count();
     assert!(dirs >= 1);
 }
@@ -147,8 +144,8 @@ fn sharing_inside_a_transaction_shares_what_it_sees() {
     con.execute("INSERT INTO t SELECT value FROM range(5)", &[]).unwrap();
     share(&con, "in-txn");
     con.execute("ROLLBACK", &[]).unwrap();
-    assert_eq!(count(&con, "SELECT count(*) FROM t"), 10);
-    assert_eq!(count(&attach("in-txn"), "SELECT count(*) FROM t"), 15);
+    assert_eq!(single_i64(&con, "SELECT count(*) FROM t"), 10);
+    assert_eq!(single_i64(&attach("in-txn"), "SELECT count(*) FROM t"), 15);
 }
 
 #[test]
@@ -169,9 +166,9 @@ fn a_database_on_disk_shares_from_its_own_directory() {
     con.execute("DROP TABLE t", &[]).unwrap();
     db.collect_garbage().unwrap();
     let other = attached.connect().unwrap();
-    assert_eq!(count(&other, "SELECT count(*) FROM t"), 5000);
+    assert_eq!(single_i64(&other, "SELECT count(*) FROM t"), 5000);
     other.execute("INSERT INTO t VALUES (1)", &[]).unwrap();
-    assert_eq!(count(&other, "SELECT count(*) FROM t"), 5001);
+    assert_eq!(single_i64(&other, "SELECT count(*) FROM t"), 5001);
     let scratch = attached.path().to_path_buf();
     drop(other);
     drop(attached);
@@ -195,9 +192,9 @@ fn an_attached_database_shares_onward() {
     let d = attach("stage-2");
     let e = attach("stage-2");
     d.execute("DELETE FROM b", &[]).unwrap();
-    assert_eq!(count(&d, "SELECT count(*) FROM b"), 0);
-    assert_eq!(count(&e, "SELECT sum(twice) FROM b"), (0..100).filter(|k| k % 2 == 0).map(|k| 2 * k).sum::<i64>());
-    assert_eq!(count(&e, "SELECT count(*) FROM a"), 100);
+    assert_eq!(single_i64(&d, "SELECT count(*) FROM b"), 0);
+    assert_eq!(single_i64(&e, "SELECT sum(twice) FROM b"), (0..100).filter(|k| k % 2 == 0).map(|k| 2 * k).sum::<i64>());
+    assert_eq!(single_i64(&e, "SELECT count(*) FROM a"), 100);
 }
 
 #[test]
@@ -210,9 +207,9 @@ fn sql_attach_snapshot_reads_beside_own_tables() {
     let other = other_db.connect().unwrap();
     other.execute("CREATE TABLE t AS SELECT value AS a FROM range(3)", &[]).unwrap();
     other.execute("ATTACH SNAPSHOT 'for-sql' AS s", &[]).unwrap();
-    assert_eq!(count(&other, "SELECT count(*) FROM s.t"), 10);
-    assert_eq!(count(&other, "SELECT count(*) FROM t"), 3);
-    assert_eq!(count(&other_db.connect().unwrap(), "SELECT count(*) FROM s.t JOIN t USING (a)"), 3);
+    assert_eq!(single_i64(&other, "SELECT count(*) FROM s.t"), 10);
+    assert_eq!(single_i64(&other, "SELECT count(*) FROM t"), 3);
+    assert_eq!(single_i64(&other_db.connect().unwrap(), "SELECT count(*) FROM s.t JOIN t USING (a)"), 3);
     let err = other.execute("INSERT INTO s.t VALUES (1)", &[]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Programming);
     let err = other.execute("ATTACH SNAPSHOT 'for-sql' AS s", &[]).unwrap_err();

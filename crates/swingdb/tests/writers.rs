@@ -3,13 +3,10 @@
 //! changes of different segments both commit, and keys hold across them.
 
 use std::time::Duration;
-use swingdb::arrow::array::{Array, Int64Array};
 use swingdb::{Connection, Database, ErrorKind, OpenOptions};
 
-fn single_i64(con: &Connection, sql: &str) -> i64 {
-    let batches = con.execute(sql, &[]).unwrap().collect_batches().unwrap();
-    batches[0].column(0).as_any().downcast_ref::<Int64Array>().unwrap().value(0)
-}
+mod common;
+use common::{newest_manifest, single_i64};
 
 fn run(con: &Connection, sql: &str) {
     con.execute(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {}", e.message()));
@@ -21,9 +18,7 @@ fn open(path: &std::path::Path) -> Database {
 
 /// The segments of `table` in the newest manifest of the database at `path`.
 fn segment_count(path: &std::path::Path, table: &str) -> usize {
-    let manifest = std::fs::read_dir(path.join("manifests")).unwrap().map(|e| e.unwrap().path()).max().unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
-    json["tables"][table]["segments"].as_array().unwrap().len()
+    newest_manifest(path)["tables"][table]["segments"].as_array().unwrap().len()
 }
 
 #[test]

@@ -130,13 +130,7 @@ impl Home {
     /// handle is dropped, or by a sweep if this process dies first.
     pub fn new_private_database(&self) -> Result<DbDir> {
         let claimed = self.claim(SCRATCH)?;
-        match DbDir::create_in(&claimed.path, false) {
-            Ok(dir) => Ok(dir.into_private(claimed.lock)),
-            Err(e) => {
-                let _ = fs::remove_dir_all(&claimed.path);
-                Err(e)
-            }
-        }
+        DbDir::create_private_in(&claimed.path, claimed.lock)
     }
 
     /// Removes the private databases under this home whose owners are gone

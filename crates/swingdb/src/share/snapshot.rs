@@ -157,7 +157,7 @@ pub fn build(
     let built = (|| {
         let use_lock = claimed.path.join(USE_LOCK);
         create_private_file(&use_lock).map_err(io_err("creating", &use_lock))?;
-        let dir = DbDir::create_in(&claimed.path, true)?;
+        let dir = DbDir::create_in(&claimed.path)?;
         link_segments(source, &dir, tables)?;
         publish_first(&dir, tables)?;
         record.write(&claimed.path)

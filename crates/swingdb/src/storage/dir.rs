@@ -197,11 +197,6 @@ pub struct DbDir {
     /// marks the directory as owned by a live handle; the directory is
     /// removed when the handle is dropped.
     owner: Option<File>,
-    /// Whether writes are made durable (fsynced). Not for a private
-    /// database (in memory, an attached snapshot): it is removed when its
-    /// handle is dropped and swept when its process dies, so nothing a crash
-    /// leaves of it is ever read, and an attach pays for no disk flush.
-    durable: bool,
     /// Taken on the first write.
     lease: Mutex<Option<Lease>>,
     pins: Mutex<Pins>,
@@ -214,15 +209,11 @@ pub struct DbDir {
 const OWN_DIRS: [&str; 4] = [MANIFESTS, SEGMENTS, LEASES, KEYS];
 
 impl DbDir {
-    /// Makes this handle the owner of a private database: `owner` (a lock the
-    /// caller holds on a file inside the directory) is kept until the handle
-    /// is dropped, and then the whole directory is removed.
-    pub fn into_private(mut self, owner: File) -> Self {
-        self.owner = Some(owner);
-        self
-    }
-
-    /// Whether this is a private database, removed when its handle is dropped.
+    /// Whether this is a private database (in memory, an attached snapshot;
+    /// see [`DbDir::create_private_in`]), removed when its handle is dropped.
+    /// Its writes are never fsynced: a sweep removes it when its process
+    /// dies, so nothing a crash leaves of it is ever read, and an attach pays
+    /// for no disk flush.
     pub fn is_private(&self) -> bool {
         self.owner.is_some()
     }
@@ -316,7 +307,7 @@ impl DbDir {
 
     /// fsyncs the segments directory (after new segments, before their manifest).
     pub fn sync_segments(&self) -> Result<()> {
-        if !self.durable {
+        if self.is_private() {
             return Ok(());
         }
         sync_dir(&self.root.join(SEGMENTS))
@@ -449,7 +440,10 @@ impl DbDir {
         {
             let mut f = create_private_file(&tmp).map_err(io_err("creating manifest", &tmp))?;
             let written = f.write_all(&manifest.to_json()).map_err(io_err("writing manifest", &tmp));
-            let synced = |_| if self.durable { f.sync_all().map_err(io_err("syncing manifest", &tmp)) } else { Ok(()) };
+            let synced = |_| match self.is_private() {
+                true => Ok(()),
+                false => f.sync_all().map_err(io_err("syncing manifest", &tmp)),
+            };
             if let Err(e) = written.and_then(synced) {
                 let _ = fs::remove_file(&tmp);
                 return Err(e);
@@ -464,7 +458,7 @@ impl DbDir {
         match linked {
             Ok(()) => {
                 failpoint::hit("publish.after_link")?;
-                if self.durable {
+                if !self.is_private() {
                     sync_dir(&dir)?;
                 }
                 // The next transaction of this handle starts from it: spare

@@ -63,7 +63,6 @@ impl DbDir {
             root: root.to_path_buf(),
             read_only,
             owner: None,
-            durable: true,
             lease: Mutex::new(None),
             pins: Mutex::new(pins),
             next_segment: AtomicU64::new(0),
@@ -72,13 +71,28 @@ impl DbDir {
     }
 
     /// Lays out a new database in the existing directory `root` (which holds
-    /// nothing but files of the caller's own, such as lock files) and opens
-    /// it; a database not `durable` is never fsynced (see [`DbDir::into_private`]).
-    pub fn create_in(root: &Path, durable: bool) -> Result<Self> {
-        init(root, durable)?;
-        let mut dir = Self::open(root, false, false)?;
-        dir.durable = durable;
-        Ok(dir)
+    /// nothing but files of the caller's own, such as lock files) and opens it.
+    pub fn create_in(root: &Path) -> Result<Self> {
+        init(root, true)?;
+        Self::open(root, false, false)
+    }
+
+    /// Lays out and opens a new private database in the existing directory
+    /// `root`, owned by this handle: `owner` (a lock the caller took on a
+    /// file inside it) is kept until the handle is dropped, and then the
+    /// whole directory is removed (also when this fails, before `owner` is
+    /// let go). It is never fsynced (see [`DbDir::is_private`]).
+    pub fn create_private_in(root: &Path, owner: File) -> Result<Self> {
+        match init(root, false).and_then(|_| Self::open(root, false, false)) {
+            Ok(mut dir) => {
+                dir.owner = Some(owner);
+                Ok(dir)
+            }
+            Err(e) => {
+                let _ = fs::remove_dir_all(root);
+                Err(e)
+            }
+        }
     }
 }
 
