@@ -268,7 +268,7 @@ def run_files(budget, work, rng, tally, batch_size=100):
             shutil.rmtree(db, ignore_errors=True)
             shutil.copytree(base, db)
             files = [os.path.join(dp, f) for dp, _, fs in os.walk(db) for f in fs]
-            data_files = [f for f in files if f.endswith((".arrow", ".json"))]
+            data_files = [f for f in files if f.endswith((".arrow", ".json", ".log"))]
             victim = rng.choice(data_files if rng.random() < 0.85 else files)
             corrupt(victim, rng)
             dbs.append(db)

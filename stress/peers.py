@@ -6,7 +6,6 @@ Used by the `peers` torture scenario and by tests/test_pipe_peers.py."""
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
@@ -21,6 +20,8 @@ import time
 import uuid
 
 import pyarrow as pa
+
+from .manifests import newest_manifest
 
 #: The column the fake offers: t(a BIGINT) = 0 .. ROWS-1.
 SCHEMA = pa.schema([("a", pa.int64())])
@@ -115,9 +116,7 @@ def stored(path: str, rows: int = ROWS) -> tuple[str, list[dict]]:
         [sys.executable, "-c", f"import swingdb; swingdb.connect({path!r}).sql('CREATE TABLE t AS SELECT value AS a FROM range({rows})')"],
         check=True, timeout=120,
     )
-    latest = max(glob.glob(os.path.join(path, "manifests", "*")), key=os.path.getmtime)
-    with open(latest) as f:
-        segments = json.load(f)["tables"]["t"]["segments"]
+    segments = newest_manifest(path)["tables"]["t"]["segments"]
     assert all("inline" not in s for s in segments)
     return os.path.join(path, "segments"), segments
 

@@ -5,13 +5,13 @@ transaction's inserts grow one tail that is written once, at commit."""
 
 import datetime
 import decimal
-import glob
-import json
 import os
 
 import pytest
 import swingdb
 from conftest import run_python
+
+from stress.manifests import newest_manifest
 
 TYPES = ["INTEGER", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "REAL", "DECIMAL(10,2)", "VARCHAR", "BOOLEAN", "DATE",
          "TIMESTAMP", "TIMESTAMPTZ", "BYTEA"]
@@ -72,7 +72,7 @@ def _segment_files(path):
 
 
 def _latest_manifest(path):
-    return json.load(open(sorted(glob.glob(os.path.join(path, "manifests", "*.json")))[-1]))
+    return newest_manifest(path)
 
 
 def test_a_single_row_commit_writes_no_segment_file_and_survives_reopening(db_path):

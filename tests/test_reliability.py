@@ -19,6 +19,8 @@ import pytest
 import swingdb
 from conftest import run_python
 
+from stress.manifests import newest_log, records
+
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting file systems and switching users needs root")
 
 
@@ -368,13 +370,17 @@ def test_an_edited_manifest_is_detected(db_path):
     con.sql("CREATE TABLE t AS SELECT CAST(value AS INT) AS i FROM range(10000)")
     assert con.sql("SELECT count(*) FROM t WHERE i > 7000").fetchall() == [(2999,)]
     con.close()
-    path = sorted(glob.glob(os.path.join(db_path, "manifests", "*.json")))[-1]
-    text = open(path).read()
-    assert '"9999"' in text
-    os.chmod(path, 0o600)
-    open(path, "w").write(text.replace('"9999"', '"6999"'))
+    # The newest version's record in the commit log, edited in place: it is
+    # damage, not the log's end (which would silently show the empty version before).
+    log = newest_log(db_path)
+    data = bytearray(open(log, "rb").read())
+    _, start, manifest = records(log)[-1]
+    at = start + manifest.index(b'"9999"')
+    data[at + 1 : at + 2] = b"6"
+    os.chmod(log, 0o600)
+    open(log, "wb").write(bytes(data))
     con = swingdb.connect(db_path)
-    with pytest.raises(swingdb.CorruptionError, match=r"manifest .*json.*checksum"):
+    with pytest.raises(swingdb.CorruptionError, match=r"commit log .*\.log is damaged .*checksum"):
         con.sql("SELECT count(*) FROM t WHERE i > 7000").fetchall()
     with pytest.raises(swingdb.CorruptionError, match="checksum"):
         con.verify()

@@ -1,7 +1,6 @@
 """Sequences (CREATE SEQUENCE, nextval) across connections, processes,
 crashes, snapshots and exports: a value is never handed out twice."""
 
-import json
 import os
 import random
 import signal
@@ -12,6 +11,8 @@ import time
 
 import pytest
 import swingdb
+
+from stress.manifests import newest_manifest
 
 TAKER = textwrap.dedent(
     """
@@ -71,9 +72,7 @@ def test_a_sequence_is_stored_and_fills_defaults_after_reopening(db_path):
     con.sql("INSERT INTO t (name) SELECT 'c'")
     assert con.sql("SELECT id, name FROM t ORDER BY id").fetchall() == [(100, "a"), (110, "b"), (120, "c")]
     assert con.sql("SELECT currval('ids')").fetchall() == [(120,)]
-    manifests = sorted(os.listdir(os.path.join(db_path, "manifests")))
-    with open(os.path.join(db_path, "manifests", manifests[-1])) as f:
-        assert json.load(f)["format_version"] == 6, "older builds must refuse a database with a sequence"
+    assert newest_manifest(db_path)["format_version"] == 6, "older builds must refuse a database with a sequence"
     # Neither a table nor listed as one.
     assert con.sql("SHOW TABLES").fetchall() == [("t",)]
     with pytest.raises(swingdb.ProgrammingError, match="'ids' is a sequence, not a table"):

@@ -141,11 +141,11 @@ impl DbCore {
         if !new_files.is_empty() {
             dir.sync_segments()?;
         }
-        let (version, frees_files) = {
+        let (version, frees_files, flush) = {
             // Under the commit lock the newest version cannot change and no
             // garbage is collected: the number picked here was never used.
             let lock = dir.lock_commits()?;
-            let latest_version = dir.latest_version()?;
+            let latest_version = dir.latest_version_locked(&lock)?;
             let latest = if latest_version == base.version {
                 Arc::new(base.clone())
             } else {
@@ -187,13 +187,13 @@ impl DbCore {
                 dir.sync_segments()?;
             }
             let next = Manifest { version, tables };
-            if !dir.publish(&next, &lock)? {
+            let Some(flush) = dir.publish_unflushed(&next, &lock)? else {
                 return Err(Error::internal(format!(
                     "version {version} of {} was published by a process that did not hold its commit lock \
                      (an older swingdb?); nothing was written: retry",
                     dir.root().display()
                 )));
-            }
+            };
             let live: HashSet<&str> = next.segment_files().collect();
             self.store.retain(&live);
             // Segments this transaction wrote but never published (compaction
@@ -205,15 +205,30 @@ impl DbCore {
                 }
                 published
             });
-            (version, base.segment_files().any(|f| !live.contains(f)))
+            (version, base.segment_files().any(|f| !live.contains(f)), flush)
         };
+        // Flushed after the lock is let go: the next commits write their
+        // records meanwhile, and their flushes overlap with this one. Others
+        // may see the version already, as they may see any version the moment
+        // it is written; a failure here leaves it published but perhaps not
+        // on the disk, which the error says.
+        flush.wait().map_err(|e| {
+            Error::new(
+                e.kind(),
+                format!(
+                    "version {version} was committed but could not be flushed to the disk ({}); \
+                     other connections may already see it, and a power failure may lose it",
+                    e.message()
+                ),
+            )
+        })?;
         // The commit is durable; collecting garbage is housekeeping whose
         // failure (or a lock held elsewhere) must not turn it into an error.
-        // It lists and reads every manifest, so it runs when this commit
-        // dropped segment files; a commit that only added rows leaves the
-        // older manifest as its only garbage (which frees no segment with
-        // it) and collection waits for every GC_EVERY_COMMITS-th commit, so
-        // at most that many old manifests of this handle wait on disk.
+        // It lists the segments and reads the logs, so it runs when this
+        // commit dropped segment files; a commit that only added rows leaves
+        // no garbage but its record (collected with its whole log), and
+        // collection waits for every GC_EVERY_COMMITS-th commit (for full
+        // logs and the files of crashed writers).
         let since = self.commits_without_gc.fetch_add(1, Ordering::Relaxed) + 1;
         if frees_files || since >= GC_EVERY_COMMITS {
             self.commits_without_gc.store(0, Ordering::Relaxed);

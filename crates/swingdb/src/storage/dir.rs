@@ -5,7 +5,11 @@
 //! ```text
 //! sales.swingdb/               (0700; every file swingdb creates is 0600)
 //!   swingdb.json               format marker (kind + format version)
-//!   manifests/<version>.json   one immutable, checksummed manifest per committed version
+//!   manifests/<base>.log       the commit log: every committed version from `base`
+//!                              on, one checksummed record each (see `dir/log.rs`);
+//!                              a new log begins when one grows past 4 MiB
+//!   manifests/<version>.json   one manifest per version, as databases made before
+//!                              the commit log kept them (read, collected, never written)
 //!   segments/<lease>-<n>.arrow immutable Arrow IPC segment files
 //!   segments/<lease>-<n>.seq   a sequence's counter, created and collected like
 //!                              a segment file (see `storage::sequence`)
@@ -22,12 +26,14 @@
 //! # Which interleavings between processes are possible, and why each is safe
 //!
 //! **Version numbers are used once, ever.** A commit takes `commit.lock`, reads
-//! the newest version N, and publishes N+1 with `link(tmp, N+1.json)` before it
-//! lets go. Garbage collection also holds `commit.lock` and never deletes the
-//! newest manifest, so while a committer holds the lock N is the newest version
-//! that ever existed and N+1 was never published (and so never collected). The
-//! `link` refusing an existing name stays as a second line of defence. (Without
-//! the lock, a slow writer could publish N+1 after N+1 had been published *and*
+//! the newest version N, and publishes N+1 (appends its record to the newest
+//! log, or links a new log beginning with it) before it lets go. Garbage
+//! collection also holds `commit.lock` and never deletes the newest log, so
+//! while a committer holds the lock N is the newest version that ever existed
+//! and N+1 was never published (and so never collected). A version whose
+//! record was torn (its writer died in the write) was never seen by anyone,
+//! and its number is taken by the next commit, in a new log. (Without the
+//! lock, a slow writer could publish N+1 after N+1 had been published *and*
 //! collected by others; its commit would be reported and never seen.)
 //!
 //! **Pinned versions are never collected.** A reader takes `gc.lock` shared,
@@ -54,10 +60,10 @@
 //! (`<lease>-<n>.inline`) are drawn like file names from the writer's lease and
 //! counter, so no two handles ever give one name to different rows: a key
 //! index or cache keyed by name in any process stays right. A commit that
-//! dropped no segment file (it only added rows, say) leaves the older manifest
-//! as its only garbage, which frees no segment file with it; the collection
-//! after such commits runs every 32nd time only, so at most that many old
-//! manifests per handle wait, and every collection still removes them all.
+//! dropped no segment file (it only added rows, say) leaves no garbage but
+//! its record, which stays in the log until the whole log is collected; the
+//! collection after such commits runs every 32nd time only (for full logs and
+//! orphans of dead writers).
 //!
 //! **Readers write nothing.** Pins are byte locks on a file opened read-only if
 //! need be, and a handle takes a lease only when it first writes, so readers
@@ -86,21 +92,26 @@
 
 use super::failpoint;
 use super::files::{
-    byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, flock, flock_exclusive_within,
-    io_err, lock_byte_shared, open_lock_file, random_id, still_named, sync_dir, try_flock, unlock_byte,
+    byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, first_byte_locked_elsewhere,
+    flock, flock_exclusive_within, io_err, lock_byte_shared, open_lock_file, random_id, still_named, sync_dir,
+    try_flock, unlock_byte,
 };
-use super::manifest::{Manifest, FORMAT_VERSION, PLAIN_FORMAT_VERSION};
+use super::manifest::{Manifest, FORMAT_VERSION, LOG_FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod gc;
+mod log;
 mod open;
+
+pub use log::Flush;
+use log::{log_name, parse_log_name, Log, Record, Tail};
 
 pub use gc::GcReport;
 
@@ -202,6 +213,24 @@ pub struct DbDir {
     pins: Mutex<Pins>,
     next_segment: AtomicU64,
     cache: Mutex<Option<Arc<Manifest>>>,
+    /// The newest commit log, as far as this handle read it.
+    log: Mutex<Option<Log>>,
+    /// Whether the format marker already says the database has a commit log.
+    marker_says_log: AtomicBool,
+}
+
+/// What a reader of the newest version does with a record at the end of
+/// the log that looks damaged (see `dir/log.rs`, "Where a log ends").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Suspect {
+    /// The caller holds `commit.lock`: nobody is writing, it is damage.
+    Damage,
+    /// The caller holds no lock of the database: wait for the commit in
+    /// progress (a shared `commit.lock`) and look again.
+    Confirm,
+    /// The caller holds `gc.lock` and may not wait: take it for the end
+    /// (it looked at the end moments ago with [`Suspect::Confirm`]).
+    End,
 }
 
 /// The directories of a database that other users must not be able to
@@ -313,17 +342,107 @@ impl DbDir {
         sync_dir(&self.root.join(SEGMENTS))
     }
 
-    /// The newest published version (0 for an empty database).
+    /// The newest published version (0 for an empty database). The caller
+    /// holds no lock of the database (a committer uses
+    /// [`DbDir::latest_version_locked`]).
     pub fn latest_version(&self) -> Result<u64> {
+        self.newest(Suspect::Confirm)
+    }
+
+    /// The newest published version, read by the holder of `commit.lock`.
+    pub fn latest_version_locked(&self, _lock: &CommitLock) -> Result<u64> {
+        self.newest(Suspect::Damage)
+    }
+
+    /// The newest version kept as a manifest file (0 if none), and the
+    /// first version of every log, ascending.
+    fn list_manifests(&self) -> Result<(u64, Vec<u64>)> {
         let dir = self.root.join(MANIFESTS);
-        let mut latest = 0;
+        let (mut newest_file, mut logs) = (0, Vec::new());
         for entry in fs::read_dir(&dir).map_err(io_err("listing", &dir))? {
             let entry = entry.map_err(io_err("listing", &dir))?;
-            if let Some(v) = entry.file_name().to_str().and_then(parse_manifest_name) {
-                latest = latest.max(v);
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+            if let Some(v) = parse_manifest_name(&name) {
+                newest_file = newest_file.max(v);
+            } else if let Some(base) = parse_log_name(&name) {
+                logs.push(base);
             }
         }
-        Ok(latest)
+        logs.sort_unstable();
+        Ok((newest_file, logs))
+    }
+
+    fn open_log(&self, base: u64) -> Result<Option<Log>> {
+        let path = self.root.join(MANIFESTS).join(log_name(base));
+        match Log::open(&path, base) {
+            Ok(log) => Ok(Some(log)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData || e.kind() == io::ErrorKind::UnexpectedEof => {
+                Err(Error::corruption(format!("commit log {} is damaged: {e}", path.display())))
+            }
+            Err(e) => Err(Error::io(format!("reading commit log {}", path.display()), e)),
+        }
+    }
+
+    /// The newest version: the newest log's last record, or the newest
+    /// manifest file of a database without a log.
+    fn newest(&self, suspect: Suspect) -> Result<u64> {
+        let mut confirmed = false;
+        // A log may be collected between listing and opening it, when a
+        // newer one began meanwhile: list again.
+        for _ in 0..64 {
+            let (newest_file, logs) = self.list_manifests()?;
+            let Some(&base) = logs.last() else { return Ok(newest_file) };
+            let mut cached = self.log.lock().unwrap();
+            match cached.as_mut() {
+                Some(log) if log.base() == base => {
+                    log.refresh().map_err(io_err("reading commit log", log.path()))?;
+                }
+                _ => match self.open_log(base)? {
+                    Some(log) => *cached = Some(log),
+                    None => continue,
+                },
+            }
+            let log = cached.as_ref().expect("just read");
+            if let Tail::Suspect(offset) = log.tail() {
+                let damage = || {
+                    Error::corruption(format!(
+                        "commit log {} is damaged at byte {offset}: the record of version {} fails its checksum \
+                         (versions up to {} are intact); restore the database from a backup or a snapshot",
+                        log.path().display(),
+                        log.last_version() + 1,
+                        log.last_version()
+                    ))
+                };
+                match suspect {
+                    Suspect::Damage => return Err(damage()),
+                    Suspect::Confirm if confirmed => return Err(damage()),
+                    Suspect::Confirm => {
+                        drop(cached);
+                        self.wait_for_commit()?;
+                        confirmed = true;
+                        continue;
+                    }
+                    Suspect::End => {}
+                }
+            }
+            return Ok(newest_file.max(log.last_version()));
+        }
+        Err(Error::operational(format!(
+            "the commit logs of {} kept changing while they were read; try again",
+            self.root.display()
+        )))
+    }
+
+    /// Waits until no commit is in progress (a commit holds `commit.lock`
+    /// while it writes a record). Without a `commit.lock` (read-only media)
+    /// nobody writes.
+    fn wait_for_commit(&self) -> Result<()> {
+        let path = self.root.join(COMMIT_LOCK);
+        let Ok(file) = File::open(&path) else { return Ok(()) };
+        flock(&file, libc::LOCK_SH).map_err(io_err("locking", &path))?;
+        let _ = flock(&file, libc::LOCK_UN);
+        Ok(())
     }
 
     /// Path of manifest `version`.
@@ -347,26 +466,60 @@ impl DbDir {
 
     /// Reads and checks manifest `version` from disk, bypassing the cache.
     pub fn read_manifest_uncached(&self, version: u64) -> Result<Manifest> {
-        let path = self.manifest_path(version);
-        let bytes = fs::read(&path).map_err(io_err("reading manifest", &path))?;
-        let manifest = Manifest::from_json(&bytes, &path.display().to_string())?;
+        // The newest log, as last read, holds the versions mostly asked for.
+        let cached = match self.log.lock().unwrap().as_ref() {
+            Some(log) => log.manifest(version)?.map(|json| (json, log.path().to_path_buf())),
+            None => None,
+        };
+        let (json, origin) = match cached {
+            Some(found) => found,
+            None => {
+                let path = self.manifest_path(version);
+                match fs::read(&path) {
+                    Ok(json) => (json, path),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => self.read_from_logs(version)?,
+                    Err(e) => return Err(Error::io(format!("reading manifest {}", path.display()), e)),
+                }
+            }
+        };
+        let origin = format!("{} (version {version})", origin.display());
+        let manifest = Manifest::from_json(&json, &origin)?;
         if manifest.version != version {
-            return Err(Error::corruption(format!("manifest {} claims version {}", path.display(), manifest.version)));
+            return Err(Error::corruption(format!("manifest {origin} claims version {}", manifest.version)));
         }
         Ok(manifest)
+    }
+
+    /// The manifest JSON of `version` from the log that holds it.
+    fn read_from_logs(&self, version: u64) -> Result<(Vec<u8>, PathBuf)> {
+        let (_, logs) = self.list_manifests()?;
+        let missing = || {
+            Error::operational(format!(
+                "version {version} of {} is not there (collected, or not published yet)",
+                self.root.display()
+            ))
+        };
+        let Some(&base) = logs.iter().rev().find(|&&b| b <= version) else { return Err(missing()) };
+        let log = self.open_log(base)?.ok_or_else(missing)?;
+        let json = log.manifest(version)?.ok_or_else(missing)?;
+        Ok((json, log.path().to_path_buf()))
     }
 
     /// Pins the newest version and returns its manifest. The version's segments
     /// stay on disk until [`DbDir::unpin`] is called, whatever other processes
     /// commit or collect meanwhile.
     pub fn pin_latest(&self) -> Result<Arc<Manifest>> {
+        // A damaged record is told from one being written here, where no
+        // lock is held; under `gc.lock` nothing may wait for a commit (a
+        // collector waiting for `gc.lock` holds `commit.lock`).
+        self.newest(Suspect::Confirm)?;
         let mut pins = self.pins.lock().unwrap();
         let path = self.root.join(GC_LOCK);
         if let Some(file) = &pins.file {
             flock(file, libc::LOCK_SH).map_err(io_err("locking", &path))?;
         }
         let result = (|| {
-            let version = self.latest_version()?;
+            let version = self.newest(Suspect::End)?;
             failpoint::hit("pin.after_read_latest")?;
             Self::pin_locked(&mut pins, version, &path)?;
             match self.read_manifest(version) {
@@ -429,26 +582,82 @@ impl DbDir {
         Ok(CommitLock { file })
     }
 
-    /// Publishes `manifest` as its version. Returns `Ok(false)` when that
-    /// version already exists. The caller holds `commit.lock` and numbered the
-    /// manifest one above the newest version it saw under that lock.
-    pub fn publish(&self, manifest: &Manifest, _lock: &CommitLock) -> Result<bool> {
+    /// Publishes `manifest` as its version and waits until it is durable
+    /// (see [`DbDir::publish_unflushed`]). Returns `Ok(false)` when that
+    /// version already exists.
+    pub fn publish(&self, manifest: &Manifest, lock: &CommitLock) -> Result<bool> {
+        match self.publish_unflushed(manifest, lock)? {
+            Some(flush) => flush.wait().map(|_| true),
+            None => Ok(false),
+        }
+    }
+
+    /// Publishes `manifest` as its version: appends its record to the newest
+    /// log, or begins a new log with it when the log is full, its end is not
+    /// clean or there is none. The caller holds `commit.lock` and numbered the
+    /// manifest one above the newest version it saw under it; it lets go of
+    /// the lock and then waits for the returned [`Flush`] (one `fdatasync`),
+    /// so that other commits proceed meanwhile. `None` when that version
+    /// already exists.
+    pub fn publish_unflushed(&self, manifest: &Manifest, lock: &CommitLock) -> Result<Option<Flush>> {
+        let latest = self.latest_version_locked(lock)?;
+        if manifest.version <= latest {
+            return Ok(None);
+        }
+        let before = self.read_manifest(latest)?;
+        let now: HashSet<&str> = manifest.segment_files().collect();
+        let dropped: Vec<&str> = before.segment_files().filter(|f| !now.contains(f)).collect();
+        let json = manifest.to_json();
+        let durable = !self.is_private();
+        let mut cached = self.log.lock().unwrap();
+        let mut flush = None;
+        if let Some(log) = cached.as_mut().filter(|log| log.last_version() == latest) {
+            let record = Record::new(manifest.version, log.last_crc(), &dropped, &json)?;
+            if log.takes(&record) {
+                flush = Some(log.append(record, durable)?);
+            } else if durable {
+                log.flush()?;
+            }
+        }
+        let flush = match flush {
+            Some(flush) => flush,
+            None => {
+                match self.begin_log(Record::new(manifest.version, 0, &dropped, &json)?, manifest.version, durable)? {
+                    Some(log) => {
+                        *cached = Some(log);
+                        Flush::done()
+                    }
+                    None => return Ok(None),
+                }
+            }
+        };
+        drop(cached);
+        failpoint::hit("publish.after_link")?;
+        // The next transaction of this handle starts from it: spare
+        // reading back what was just written (numbers are never reused).
+        *self.cache.lock().unwrap() = Some(Arc::new(manifest.clone()));
+        Ok(Some(flush))
+    }
+
+    /// Writes a new log holding `record` (of `version`) under a temporary
+    /// name of this handle's lease and links it to its name. `None` when a
+    /// log of that name exists.
+    fn begin_log(&self, record: Record, version: u64, durable: bool) -> Result<Option<Log>> {
+        if !self.marker_says_log.load(Ordering::Relaxed) {
+            // Before the first log appears, so that older builds refuse the database.
+            open::write_marker(&self.root, LOG_FORMAT_VERSION, durable)?;
+            self.marker_says_log.store(true, Ordering::Relaxed);
+        }
         let dir = self.root.join(MANIFESTS);
-        let lease = self.lease_id()?;
-        let tmp = dir.join(format!("tmp-{lease}-{}", manifest.version));
-        let target = dir.join(manifest_name(manifest.version));
-        {
-            let mut f = create_private_file(&tmp).map_err(io_err("creating manifest", &tmp))?;
-            let written = f.write_all(&manifest.to_json()).map_err(io_err("writing manifest", &tmp));
-            let synced = |_| match self.is_private() {
-                true => Ok(()),
-                false => f.sync_all().map_err(io_err("syncing manifest", &tmp)),
-            };
-            if let Err(e) = written.and_then(synced) {
+        let tmp = dir.join(format!("tmp-{}-{}", self.lease_id()?, log_name(version)));
+        let target = dir.join(log_name(version));
+        let mut log = match Log::create(&tmp, version, record, durable) {
+            Ok(log) => log,
+            Err(e) => {
                 let _ = fs::remove_file(&tmp);
                 return Err(e);
             }
-        }
+        };
         if let Err(e) = failpoint::hit("publish.before_link") {
             let _ = fs::remove_file(&tmp);
             return Err(e);
@@ -457,17 +666,15 @@ impl DbDir {
         let _ = fs::remove_file(&tmp);
         match linked {
             Ok(()) => {
-                failpoint::hit("publish.after_link")?;
-                if !self.is_private() {
+                failpoint::hit("log.after_link")?;
+                if durable {
                     sync_dir(&dir)?;
                 }
-                // The next transaction of this handle starts from it: spare
-                // reading back what was just written (numbers are never reused).
-                *self.cache.lock().unwrap() = Some(Arc::new(manifest.clone()));
-                Ok(true)
+                log.linked_as(target);
+                Ok(Some(log))
             }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(Error::io(format!("publishing manifest {}", target.display()), e)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+            Err(e) => Err(Error::io(format!("publishing commit log {}", target.display()), e)),
         }
     }
 }

@@ -28,7 +28,15 @@ pub const NAMES: &[&str] = &[
     "segment.after_write",
     "compact.before_write",
     "commit.after_lock",
+    // Before a version is published: its record is appended to the log, or
+    // a new log beginning with it is linked.
     "publish.before_link",
+    // The commit log (storage/dir/log.rs): a record half written (an abort
+    // there leaves a torn record), written but not synced; a new log linked
+    // but its directory not synced.
+    "log.mid_append",
+    "log.before_sync",
+    "log.after_link",
     "publish.after_link",
     "commit.before_unlock",
     "gc.after_lock",

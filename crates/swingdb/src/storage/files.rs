@@ -135,13 +135,19 @@ pub fn flock_exclusive_within(file: &File, timeout: Duration) -> io::Result<bool
 }
 
 fn ofd(file: &File, cmd: libc::c_int, kind: libc::c_short, byte: u64) -> io::Result<libc::flock> {
-    let start = i64::try_from(byte).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "version out of range"))?;
+    ofd_range(file, cmd, kind, byte, 1)
+}
+
+fn ofd_range(file: &File, cmd: libc::c_int, kind: libc::c_short, byte: u64, len: u64) -> io::Result<libc::flock> {
+    let out_of_range = || io::Error::new(io::ErrorKind::InvalidInput, "version out of range");
+    let start = i64::try_from(byte).map_err(|_| out_of_range())?;
+    let len = i64::try_from(len).map_err(|_| out_of_range())?;
     // SAFETY: a zeroed flock is a valid value of this plain C struct.
     let mut lock: libc::flock = unsafe { std::mem::zeroed() };
     lock.l_type = kind;
     lock.l_whence = libc::SEEK_SET as libc::c_short;
     lock.l_start = start;
-    lock.l_len = 1;
+    lock.l_len = len;
     loop {
         // SAFETY: fcntl with an F_OFD_* command reads and writes `lock`, which lives across the call.
         let rc = unsafe { libc::fcntl(file.as_raw_fd(), cmd, &mut lock) };
@@ -170,6 +176,16 @@ pub fn unlock_byte(file: &File, byte: u64) -> io::Result<()> {
 pub fn byte_locked_elsewhere(file: &File, byte: u64) -> io::Result<bool> {
     let lock = ofd(file, libc::F_OFD_GETLK, libc::F_WRLCK as libc::c_short, byte)?;
     Ok(lock.l_type != libc::F_UNLCK as libc::c_short)
+}
+
+/// The first byte in `first..=last` of `file` that another open file
+/// description holds a lock on (pins are one byte each), if any.
+pub fn first_byte_locked_elsewhere(file: &File, first: u64, last: u64) -> io::Result<Option<u64>> {
+    if last < first {
+        return Ok(None);
+    }
+    let lock = ofd_range(file, libc::F_OFD_GETLK, libc::F_WRLCK as libc::c_short, first, last - first + 1)?;
+    Ok((lock.l_type != libc::F_UNLCK as libc::c_short).then(|| (lock.l_start.max(0) as u64).max(first)))
 }
 
 /// 16 random hex digits (from the system's generator; the clock and pid if it

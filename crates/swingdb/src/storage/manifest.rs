@@ -24,10 +24,20 @@ use std::sync::Arc;
 /// columns were added or dropped), which an older build would misread.
 /// Version 5 added inline segments (rows kept in the manifest), which an
 /// older build would look for as files. Version 6 added sequences and
-/// macros, which an older build would take for empty tables.
+/// macros, which an older build would take for empty tables. Version 7 added
+/// the commit log (see `storage/dir/log.rs`), whose versions an older build
+/// would not see: it is the format marker's version of every database made
+/// since, and of older ones once they committed into a log (manifests keep
+/// the version of their own content).
 mod json;
 
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
+
+/// The format version of a database with a commit log (its marker's).
+pub const LOG_FORMAT_VERSION: u32 = 7;
+
+/// The format version of manifests with sequences or macros.
+const SEQUENCE_FORMAT_VERSION: u32 = 6;
 
 /// The format version of manifests with inline segments but no sequence or macro.
 const INLINE_FORMAT_VERSION: u32 = 5;
@@ -38,9 +48,8 @@ const ALTERED_FORMAT_VERSION: u32 = 4;
 /// The format version of manifests with views or constraints but no altered table.
 const CONSTRAINED_FORMAT_VERSION: u32 = 3;
 
-/// The format version of a manifest without views (and of new databases'
-/// marker files, so older builds still open them).
-pub const PLAIN_FORMAT_VERSION: u32 = 2;
+/// The format version of a manifest without views.
+const PLAIN_FORMAT_VERSION: u32 = 2;
 
 /// The first format version whose manifests must carry a checksum.
 const CHECKSUMMED_SINCE: u32 = 2;

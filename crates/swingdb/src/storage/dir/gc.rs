@@ -1,4 +1,4 @@
-//! Garbage collection: deleting the manifests no one pins, the segment
+//! Garbage collection: deleting the manifests and logs no one pins, the segment
 //! files no kept manifest names and the leases of handles that are gone
 //! (the interleavings with other processes are in `storage/dir.rs`).
 
@@ -19,7 +19,7 @@ pub(super) fn key_run_segment(name: &str) -> Option<&str> {
 /// What `DbDir::collect_garbage` removed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct GcReport {
-    /// Manifests deleted.
+    /// Manifest files and commit logs deleted.
     pub manifests: usize,
     /// Segment files deleted.
     pub segments: usize,
@@ -69,9 +69,12 @@ impl DbDir {
     /// - a file named after a lease, when that lease is dead: its lock was
     ///   free, or its file is absent (`ENOENT`; any other failure to open it
     ///   counts as alive);
-    /// - a manifest, when it is readable, older than the newest and pinned by
-    ///   nobody; a damaged one is kept for `verify()` to report;
-    /// - a segment, when a collected manifest named it and no kept one does,
+    /// - a manifest file, when it is readable, older than the newest and
+    ///   pinned by nobody; a damaged one is kept for `verify()` to report;
+    /// - a commit log, when it is not the newest and neither a version in it
+    ///   nor anything older is kept;
+    /// - a segment, when a version dropped it (a collected manifest file
+    ///   named it, or a log record lists it) and no kept version has it,
     ///   or its writer's lease is dead. While any manifest is unreadable no
     ///   segment is removed (it may name any of them: [`GcReport::kept_for`]);
     /// - a key run (a cache), when its segment is gone.
@@ -128,17 +131,27 @@ impl DbDir {
             alive.insert(id.to_string(), live);
         }
 
-        // Manifests: keep the newest and every pinned one.
+        // Manifests: keep the newest version and every pinned one. Files
+        // any version dropped are garbage unless a kept version has them.
         let manifests_dir = self.root.join(MANIFESTS);
-        let latest = self.latest_version()?;
-        let mut keep_files = HashSet::new();
+        let latest = self.newest(super::Suspect::Damage)?;
+        let mut keep_files: HashSet<String> = self.read_manifest(latest)?.segment_files().map(str::to_string).collect();
         let mut garbage_files = HashSet::new();
         let mut unreadable = None;
+        let pinned = |version: u64| {
+            byte_locked_elsewhere(gc_file, version).map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))
+        };
+        // Manifest files (of databases made before the commit log), and
+        // whether one older than the logs stays.
+        let mut older_kept = false;
         for entry in fs::read_dir(&manifests_dir).map_err(io_err("listing", &manifests_dir))? {
             let name = entry.map_err(io_err("listing", &manifests_dir))?.file_name().to_string_lossy().into_owned();
             let path = manifests_dir.join(&name);
+            if parse_log_name(&name).is_some() {
+                continue;
+            }
             let Some(version) = parse_manifest_name(&name) else {
-                // A temporary manifest of a writer that died before publishing.
+                // A temporary manifest or log of a writer that died before publishing.
                 let owner = owner_of(&name).unwrap_or_default().to_string();
                 if !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own)) {
                     let _ = fs::remove_file(&path);
@@ -152,19 +165,53 @@ impl DbDir {
                 // verify() to report; never guess what it referenced.
                 Err(_) => {
                     unreadable = Some(path);
+                    older_kept = true;
                     continue;
                 }
             };
             let files = manifest.segment_files().map(str::to_string);
-            let pinned = byte_locked_elsewhere(gc_file, version)
-                .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?;
-            if version >= latest || pinned {
+            if version >= latest || pinned(version)? {
                 keep_files.extend(files);
+                older_kept = true;
             } else {
                 garbage_files.extend(files);
                 failpoint::hit("gc.before_unlink")?;
                 fs::remove_file(&path).map_err(io_err("removing manifest", &path))?;
                 report.manifests += 1;
+            }
+        }
+        // Logs, oldest first. One is deleted when no version in it is
+        // pinned, it is not the newest, and no older log or manifest stays:
+        // the files a version dropped are learnt from its record, which
+        // must outlive every version that still has them.
+        let (_, bases) = self.list_manifests()?;
+        for (i, &base) in bases.iter().enumerate() {
+            let Some(log) = self.open_log(base)? else { continue };
+            if matches!(log.tail(), Tail::Suspect(_)) {
+                // Versions past the damage are unknown, and so what they have.
+                unreadable = Some(log.path().to_path_buf());
+            }
+            garbage_files.extend(log.dropped()?);
+            let mut any_pinned = false;
+            let mut from = log.base();
+            while let Some(version) = first_byte_locked_elsewhere(gc_file, from, log.last_version())
+                .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?
+            {
+                any_pinned = true;
+                from = version + 1;
+                let json = log.manifest(version)?.unwrap_or_default();
+                let origin = format!("{} (version {version})", log.path().display());
+                match Manifest::from_json(&json, &origin) {
+                    Ok(manifest) => keep_files.extend(manifest.segment_files().map(str::to_string)),
+                    Err(_) => unreadable = Some(log.path().to_path_buf()),
+                }
+            }
+            if i + 1 < bases.len() && !any_pinned && !older_kept && unreadable.is_none() {
+                failpoint::hit("gc.before_unlink")?;
+                fs::remove_file(log.path()).map_err(io_err("removing commit log", log.path()))?;
+                report.manifests += 1;
+            } else {
+                older_kept = true;
             }
         }
 

@@ -10,6 +10,7 @@ impl DbDir {
     /// and it does not exist yet. Opening writes nothing to an existing database.
     pub fn open(root: &Path, create: bool, read_only: bool) -> Result<Self> {
         let marker = root.join(MARKER);
+        let mut format = LOG_FORMAT_VERSION as u64;
         // Before anything is written into an existing directory (or made).
         if !read_only {
             check_ancestors(root)?;
@@ -24,7 +25,7 @@ impl DbDir {
                     root.display()
                 )))
             }
-            Ok(_) if marker.exists() => check_marker(&marker)?,
+            Ok(_) if marker.exists() => format = check_marker(&marker)?,
             Ok(_) => {
                 let empty = fs::read_dir(root).map_err(io_err("listing", root))?.next().is_none();
                 if !empty {
@@ -67,6 +68,8 @@ impl DbDir {
             pins: Mutex::new(pins),
             next_segment: AtomicU64::new(0),
             cache: Mutex::new(None),
+            log: Mutex::new(None),
+            marker_says_log: AtomicBool::new(format >= LOG_FORMAT_VERSION as u64),
         })
     }
 
@@ -174,9 +177,21 @@ pub(super) fn init(root: &Path, durable: bool) -> Result<()> {
     for sub in [MANIFESTS, SEGMENTS, LEASES] {
         ensure_private_dir(&root.join(sub))?;
     }
+    write_marker(root, LOG_FORMAT_VERSION, durable)?;
+    if durable {
+        if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the format marker of the database at `root` (replacing it
+/// atomically), made durable if `durable`.
+pub(super) fn write_marker(root: &Path, format_version: u32, durable: bool) -> Result<()> {
     let marker = root.join(MARKER);
     let tmp = root.join(format!("{MARKER}.tmp"));
-    let text = format!("{{\"format\": \"swingdb\", \"format_version\": {PLAIN_FORMAT_VERSION}}}\n");
+    let text = format!("{{\"format\": \"swingdb\", \"format_version\": {format_version}}}\n");
     let _ = fs::remove_file(&tmp);
     let mut f = create_private_file(&tmp).map_err(io_err("creating", &tmp))?;
     f.write_all(text.as_bytes()).map_err(io_err("writing", &tmp))?;
@@ -186,14 +201,12 @@ pub(super) fn init(root: &Path, durable: bool) -> Result<()> {
     fs::rename(&tmp, &marker).map_err(io_err("creating", &marker))?;
     if durable {
         sync_dir(root)?;
-        if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
-            sync_dir(parent)?;
-        }
     }
     Ok(())
 }
 
-pub(super) fn check_marker(marker: &Path) -> Result<()> {
+/// Checks the format marker and returns the database's format version.
+pub(super) fn check_marker(marker: &Path) -> Result<u64> {
     let text = fs::read_to_string(marker).map_err(io_err("reading", marker))?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| Error::corruption(format!("{} is damaged: {e}", marker.display())))?;
@@ -210,5 +223,5 @@ pub(super) fn check_marker(marker: &Path) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    Ok(version)
 }

@@ -49,30 +49,182 @@ fn second_publish_of_a_version_loses() {
     assert_eq!(b.latest_version().unwrap(), 1);
 }
 
+/// Version `version` of a database whose one table has the segment files `files`,
+/// padded with `pad` bytes of SQL so that its record has about that size.
+fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
+    use super::super::manifest::{SegmentMeta, TableMeta};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let segments = files
+        .iter()
+        .map(|f| SegmentMeta {
+            file: f.to_string(),
+            rows: 1,
+            bytes: 1,
+            crc32: 0,
+            layout_crc32: None,
+            column_crc32: vec![],
+            stats: vec![Default::default()],
+            column_ids: None,
+            inline: None,
+        })
+        .collect();
+    let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));
+    let mut tables = BTreeMap::new();
+    tables.insert("t".to_string(), Arc::new(TableMeta::table(schema.clone(), segments, version)));
+    if pad > 0 {
+        tables.insert("v".to_string(), Arc::new(TableMeta::view(schema, format!("SELECT '{}'", "x".repeat(pad)))));
+    }
+    Manifest { version, tables }
+}
+
+fn publish(db: &DbDir, manifest: &Manifest) {
+    assert!(db.publish(manifest, &db.lock_commits().unwrap()).unwrap());
+}
+
+fn logs(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root.join(MANIFESTS))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| parse_log_name(n).is_some())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn commits_append_to_one_log_until_it_is_full() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let writer = DbDir::open(&root, true, false).unwrap();
+    for v in 1..=40 {
+        publish(&writer, &version_with(v, &[], 0));
+    }
+    assert_eq!(logs(&root), [log_name(1)], "small records all go to the first log");
+    // 300 KiB records: the 4 MiB log is full after 13 of them.
+    for v in 41..=70 {
+        publish(&writer, &version_with(v, &[], 300 << 10));
+    }
+    let full = logs(&root).len();
+    assert!(full >= 3, "{:?}", logs(&root));
+    let reader = DbDir::open(&root, false, true).unwrap();
+    assert_eq!(reader.latest_version().unwrap(), 70);
+    for v in [1, 40, 41, 55, 70] {
+        assert_eq!(reader.read_manifest_uncached(v).unwrap(), version_with(v, &[], if v > 40 { 300 << 10 } else { 0 }));
+    }
+    // Every log but the newest is garbage once nobody pins a version in it.
+    let report = writer.collect_garbage(true).unwrap();
+    assert_eq!(report.manifests, full - 1);
+    assert_eq!(logs(&root).len(), 1);
+    assert_eq!(DbDir::open(&root, false, true).unwrap().latest_version().unwrap(), 70);
+}
+
 #[test]
 fn gc_keeps_pinned_versions_of_other_handles_and_clears_dead_leases() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("d");
     let writer = DbDir::open(&root, true, false).unwrap();
     let reader = DbDir::open(&root, true, false).unwrap();
-    for v in 1..=3 {
-        writer.publish(&Manifest { version: v, ..Default::default() }, &writer.lock_commits().unwrap()).unwrap();
-        if v == 1 {
-            assert_eq!(reader.pin_latest().unwrap().version, 1);
-        }
+    for name in ["a-0.arrow", "b-0.arrow", "c-0.arrow"] {
+        fs::write(root.join(SEGMENTS).join(name), "x").unwrap();
     }
+    // Segment a in version 1 (pinned), b in version 2 (not), c in 3 (newest),
+    // with a new log in between so that an older log holds the pin.
+    publish(&writer, &version_with(1, &["a-0.arrow"], 0));
+    assert_eq!(reader.pin_latest().unwrap().version, 1);
+    publish(&writer, &version_with(2, &["b-0.arrow"], 3 << 20));
+    publish(&writer, &version_with(3, &["c-0.arrow"], 3 << 20));
+    assert_eq!(logs(&root), [log_name(1), log_name(3)]);
     let report = writer.collect_garbage(true).unwrap();
-    assert_eq!(report.manifests, 1, "only version 2 is unpinned and old");
-    assert!(root.join(MANIFESTS).join(manifest_name(1)).exists());
+    assert_eq!((report.manifests, report.segments), (0, 1), "only b is unpinned and old");
+    assert!(root.join(SEGMENTS).join("a-0.arrow").exists());
+    assert!(!root.join(SEGMENTS).join("b-0.arrow").exists());
+    assert_eq!(reader.read_manifest_uncached(1).unwrap(), version_with(1, &["a-0.arrow"], 0));
     drop(reader);
     // A crashed writer's orphan segment and lease file (not locked by anyone).
-    std::fs::write(root.join(LEASES).join("dead.lease"), "").unwrap();
-    std::fs::write(root.join(SEGMENTS).join("dead-0.arrow"), "x").unwrap();
+    fs::write(root.join(LEASES).join("dead.lease"), "").unwrap();
+    fs::write(root.join(SEGMENTS).join("dead-0.arrow"), "x").unwrap();
     let report = writer.collect_garbage(true).unwrap();
-    assert_eq!(report.manifests, 1);
-    assert_eq!(report.segments, 1);
-    assert_eq!(report.leases, 1);
-    assert!(!root.join(MANIFESTS).join(manifest_name(1)).exists());
+    assert_eq!((report.manifests, report.segments, report.leases), (1, 2, 1));
+    assert_eq!(logs(&root), [log_name(3)]);
+    assert!(root.join(SEGMENTS).join("c-0.arrow").exists());
+}
+
+#[test]
+fn a_torn_record_is_the_end_and_the_next_commit_begins_a_new_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let db = DbDir::open(&root, true, false).unwrap();
+    publish(&db, &version_with(1, &[], 0));
+    publish(&db, &version_with(2, &[], 0));
+    // Half of the record of version 3, as a process killed in its write leaves it.
+    let path = root.join(MANIFESTS).join(log_name(1));
+    let log = Log::open(&path, 1).unwrap();
+    let record = Record::new(3, log.last_crc(), &[], &version_with(3, &[], 0).to_json()).unwrap();
+    let half = &record.bytes[..record.bytes.len() / 2];
+    std::os::unix::fs::FileExt::write_all_at(&File::options().write(true).open(&path).unwrap(), half, log.end).unwrap();
+    let other = DbDir::open(&root, false, false).unwrap();
+    assert_eq!(other.latest_version().unwrap(), 2);
+    assert_eq!(other.pin_latest().unwrap().version, 2);
+    publish(&other, &version_with(3, &["x-0.arrow"], 0));
+    assert_eq!(logs(&root), [log_name(1), log_name(3)], "never written over the remains");
+    for v in 1..=3 {
+        let files: &[&str] = if v == 3 { &["x-0.arrow"] } else { &[] };
+        assert_eq!(db.read_manifest_uncached(v).unwrap(), version_with(v, files, 0));
+    }
+}
+
+#[test]
+fn a_damaged_record_is_corruption_not_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let db = DbDir::open(&root, true, false).unwrap();
+    publish(&db, &version_with(1, &[], 0));
+    publish(&db, &version_with(2, &[], 0));
+    let path = root.join(MANIFESTS).join(log_name(1));
+    let mut bytes = fs::read(&path).unwrap();
+    let at = bytes.windows(4).rposition(|w| w == b"\"t\":").unwrap();
+    bytes[at + 1] = b'u';
+    fs::write(&path, bytes).unwrap();
+    let other = DbDir::open(&root, false, false).unwrap();
+    for err in [
+        other.latest_version().unwrap_err(),
+        other.pin_latest().unwrap_err(),
+        other.lock_commits().and_then(|l| other.latest_version_locked(&l)).unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::Corruption);
+        assert!(
+            err.message().contains("damaged at byte") && err.message().contains("versions up to 1 are intact"),
+            "{}",
+            err.message()
+        );
+    }
+    assert!(other.publish(&version_with(3, &[], 0), &other.lock_commits().unwrap()).is_err());
+    assert_eq!(logs(&root), [log_name(1)], "nothing was written after the damage");
+}
+
+#[test]
+fn a_database_of_manifest_files_goes_on_in_a_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    drop(DbDir::open(&root, true, false).unwrap());
+    // As a build before the commit log left it.
+    open::write_marker(&root, 6, false).unwrap();
+    for v in 1..=2 {
+        fs::write(root.join(MANIFESTS).join(manifest_name(v)), version_with(v, &[], 0).to_json()).unwrap();
+    }
+    let db = DbDir::open(&root, false, false).unwrap();
+    assert_eq!(db.latest_version().unwrap(), 2);
+    publish(&db, &version_with(3, &[], 0));
+    assert_eq!(logs(&root), [log_name(3)]);
+    assert_eq!(
+        open::check_marker(&root.join(MARKER)).unwrap(),
+        LOG_FORMAT_VERSION as u64,
+        "older builds now refuse it"
+    );
+    assert_eq!(db.read_manifest_uncached(2).unwrap(), version_with(2, &[], 0));
+    let report = db.collect_garbage(true).unwrap();
+    assert_eq!(report.manifests, 2);
+    assert_eq!(DbDir::open(&root, false, true).unwrap().latest_version().unwrap(), 3);
 }
 
 #[test]
@@ -83,21 +235,20 @@ fn gc_removes_nothing_it_could_not_read() {
     // A lease that exists but cannot be opened (a link to itself: ELOOP,
     // as EMFILE would be): its writer may be alive, its files stay.
     std::os::unix::fs::symlink("busy.lease", root.join(LEASES).join("busy.lease")).unwrap();
-    std::fs::write(root.join(SEGMENTS).join("busy-0.arrow"), "x").unwrap();
+    fs::write(root.join(SEGMENTS).join("busy-0.arrow"), "x").unwrap();
     let report = db.collect_garbage(true).unwrap();
     assert_eq!((report.segments, report.leases), (0, 0));
     assert!(root.join(SEGMENTS).join("busy-0.arrow").exists());
-    // An old manifest that cannot be read may name any segment: none is removed.
-    for v in 1..=2 {
-        db.publish(&Manifest { version: v, ..Default::default() }, &db.lock_commits().unwrap()).unwrap();
-    }
-    std::fs::write(root.join(MANIFESTS).join(manifest_name(1)), "{damaged").unwrap();
-    std::fs::write(root.join(SEGMENTS).join("gone-0.arrow"), "x").unwrap();
+    // An old manifest file (of a database made before the commit log) that
+    // cannot be read may name any segment: none is removed.
+    fs::write(root.join(MANIFESTS).join(manifest_name(1)), "{damaged").unwrap();
+    fs::write(root.join(MANIFESTS).join(manifest_name(2)), version_with(2, &[], 0).to_json()).unwrap();
+    fs::write(root.join(SEGMENTS).join("gone-0.arrow"), "x").unwrap();
     let report = db.collect_garbage(true).unwrap();
     assert_eq!(report.kept_for, Some(root.join(MANIFESTS).join(manifest_name(1))));
     assert!(root.join(SEGMENTS).join("gone-0.arrow").exists(), "a segment the damaged manifest may name was removed");
     // Without it, the dead writer's file goes.
-    std::fs::remove_file(root.join(MANIFESTS).join(manifest_name(1))).unwrap();
+    fs::remove_file(root.join(MANIFESTS).join(manifest_name(1))).unwrap();
     let report = db.collect_garbage(true).unwrap();
     assert_eq!((report.segments, report.kept_for), (1, None));
 }

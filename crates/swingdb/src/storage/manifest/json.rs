@@ -124,7 +124,7 @@ impl Manifest {
             })
             .collect();
         let format_version = if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
-            FORMAT_VERSION
+            SEQUENCE_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
             INLINE_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.is_altered()) {
@@ -136,7 +136,7 @@ impl Manifest {
         };
         let mut json = ManifestJson { format_version, version: self.version, tables, crc32: None };
         json.crc32 = Some(json.checksum());
-        serde_json::to_vec_pretty(&json).expect("manifest serializes")
+        serde_json::to_vec(&json).expect("manifest serializes")
     }
 
     /// Parses a manifest read from `origin` (a path, for error messages).

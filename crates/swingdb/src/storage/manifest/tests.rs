@@ -27,7 +27,7 @@ fn sequences_and_macros_round_trip_as_format_6_and_impossible_sequences_are_refu
     m.tables.insert("m".into(), Arc::new(TableMeta::macro_defined_by("CREATE MACRO \"m\"(a) AS a + 1".into())));
     let bytes = m.to_json();
     let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(json["format_version"], FORMAT_VERSION);
+    assert_eq!(json["format_version"], SEQUENCE_FORMAT_VERSION);
     let back = Manifest::from_json(&bytes, "test").unwrap();
     assert_eq!(back, m);
     assert_eq!(back.segment_files().collect::<Vec<_>>(), vec!["lease-0.seq"], "the counter is kept by the collector");
@@ -153,9 +153,9 @@ fn edited_manifest_fails_its_checksum() {
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
     // Whitespace is not content: a reformatted manifest still checks.
-    let compact = serde_json::to_vec(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
-    assert_eq!(Manifest::from_json(&compact, "m.json").unwrap(), m);
-    for (from, to) in [("\"9999\"", "\"6999\""), ("\"rows\": 3", "\"rows\": 4"), ("\"crc32\": 42", "\"crc32\": 43")] {
+    let pretty = serde_json::to_vec_pretty(&serde_json::from_str::<serde_json::Value>(&text).unwrap()).unwrap();
+    assert_eq!(Manifest::from_json(&pretty, "m.json").unwrap(), m);
+    for (from, to) in [("\"9999\"", "\"6999\""), ("\"rows\":3", "\"rows\":4"), ("\"crc32\":42", "\"crc32\":43")] {
         assert!(text.contains(from), "{from} in {text}");
         let err = Manifest::from_json(text.replacen(from, to, 1).as_bytes(), "m.json").unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Corruption, "{from}");
