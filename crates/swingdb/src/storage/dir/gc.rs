@@ -134,7 +134,7 @@ impl DbDir {
         // Manifests: keep the newest version and every pinned one. Files
         // any version dropped are garbage unless a kept version has them.
         let manifests_dir = self.root.join(MANIFESTS);
-        let latest = self.newest(super::Suspect::Damage)?;
+        let latest = self.newest(Suspect::Damage)?;
         let mut keep_files: HashSet<String> = self.read_manifest(latest)?.segment_files().map(str::to_string).collect();
         let mut garbage_files = HashSet::new();
         let mut unreadable = None;
