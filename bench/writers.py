@@ -216,7 +216,7 @@ def main():
         "## Many writing processes (`python -m bench writers`)",
         "",
         f"Processes writing at once for {args.seconds:g} s each, every statement committing on its own and durable "
-        "(swingdb: fsync per commit; SQLite: WAL, `synchronous = FULL`; PostgreSQL: fsync on); commits per second of all "
+        "(swingdb: one `fdatasync` of its commit log per commit, overlapping with other commits' flushes; SQLite: WAL, `synchronous = FULL`; PostgreSQL: fsync on); commits per second of all "
         "processes together, and statements that failed with a conflict. DuckDB cannot take part (a second process "
         f"cannot open a database another one writes). {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; "
         f"SQLite {info['sqlite']}.",

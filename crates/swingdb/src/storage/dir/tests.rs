@@ -149,13 +149,19 @@ fn gc_keeps_pinned_versions_of_other_handles_and_clears_dead_leases() {
     assert!(root.join(SEGMENTS).join("c-0.arrow").exists());
 }
 
-#[test]
-fn a_torn_record_is_the_end_and_the_next_commit_begins_a_new_log() {
+/// A new database with versions 1 and 2 (in its first log), and its handle.
+fn two_versions() -> (tempfile::TempDir, PathBuf, DbDir) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("d");
     let db = DbDir::open(&root, true, false).unwrap();
     publish(&db, &version_with(1, &[], 0));
     publish(&db, &version_with(2, &[], 0));
+    (tmp, root, db)
+}
+
+#[test]
+fn a_torn_record_is_the_end_and_the_next_commit_begins_a_new_log() {
+    let (_tmp, root, db) = two_versions();
     // Half of the record of version 3, as a process killed in its write leaves it.
     let path = root.join(MANIFESTS).join(log_name(1));
     let log = Log::open(&path, 1).unwrap();
@@ -175,11 +181,7 @@ fn a_torn_record_is_the_end_and_the_next_commit_begins_a_new_log() {
 
 #[test]
 fn a_damaged_record_is_corruption_not_the_end() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("d");
-    let db = DbDir::open(&root, true, false).unwrap();
-    publish(&db, &version_with(1, &[], 0));
-    publish(&db, &version_with(2, &[], 0));
+    let (_tmp, root, _db) = two_versions();
     let path = root.join(MANIFESTS).join(log_name(1));
     let mut bytes = fs::read(&path).unwrap();
     let at = bytes.windows(4).rposition(|w| w == b"\"t\":").unwrap();
