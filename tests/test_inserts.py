@@ -18,24 +18,36 @@ TYPES = ["INTEGER", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "REAL", "DECIMAL(
 VALUES = [0, 7, -3, 2**31, 2**63 - 1, 1.5, -2.0, 1e300, float("nan"), "12", "abc", "1.5", "2024-01-02", "true", True,
           False, None, datetime.date(2024, 1, 2), datetime.datetime(2024, 1, 2, 3, 4, 5), decimal.Decimal("1.25"),
           decimal.Decimal("123456789.123"), b"xy"]
+#: Literals beside placeholders in the short way's statements: each is typed as the general path types it.
+LITERALS = ["0", "7", "-3", "+4", "2147483648", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+            "1.5", "-2.0", "1.005", "0.1", "1e300", "-1.5e-3", "123456789.123", "'12'", "'abc'", "'1.5'", "'2024-01-02'",
+            "'2024-01-02 03:04:05'", "'true'", "TRUE", "FALSE", "NULL", "'it''s'", "''", "'\\x78'"]
 
 
 def _outcomes(fast: bool):
     con = swingdb.connect()
     con._con._set_fast_inserts(fast)
     out = {}
+
+    def attempt(t, sql, params):
+        try:
+            con.execute(sql, params)
+            out[f"{t} {sql} {params!r}"] = con.execute("SELECT CAST(a AS VARCHAR), CAST(b AS VARCHAR) FROM t").fetchall()
+        except swingdb.Error as e:
+            out[f"{t} {sql} {params!r}"] = [type(e).__name__, str(e)]
+        con.execute("DELETE FROM t")
+
     for t in TYPES:
         con.execute(f"CREATE TABLE t (a {t}, b {t} NOT NULL DEFAULT NULL)")
         for v in VALUES:
             for sql, params in [("INSERT INTO t VALUES (?, ?)", (v, v)), ("INSERT INTO t (b) VALUES ($1)", (v,)),
                                 ("INSERT INTO t (b, a) VALUES ($1, $1)", (v,)), ("INSERT INTO t VALUES (?, ?)", (v,)),
                                 ("INSERT INTO t VALUES (?, ?)", (v, v, v))]:
-                try:
-                    con.execute(sql, params)
-                    out[f"{t} {sql} {params!r}"] = con.execute("SELECT CAST(a AS VARCHAR), CAST(b AS VARCHAR) FROM t").fetchall()
-                except swingdb.Error as e:
-                    out[f"{t} {sql} {params!r}"] = [type(e).__name__, str(e)]
-                con.execute("DELETE FROM t")
+                attempt(t, sql, params)
+        for literal in LITERALS:
+            attempt(t, f"INSERT INTO t VALUES (?, {literal})", (7,))
+            attempt(t, f"INSERT INTO t (b, a) VALUES ({literal}, $1)", ("12",))
+            attempt(t, f"INSERT INTO t (b) VALUES ({literal})", (1,))
         con.execute("DROP TABLE t")
     return out
 

@@ -1,5 +1,7 @@
 //! The short way for the statement applications repeat most:
-//! `INSERT INTO t [(columns)] VALUES (?, ?, ...)`, one row of placeholders.
+//! `INSERT INTO t [(columns)] VALUES (?, ?, ...)`, one row of placeholders
+//! and literals (each literal typed once by the connection's planner, as the
+//! general path types it).
 //! Planning it with DataFusion takes about half a millisecond, many times
 //! what storing one row costs; here the row is built from the parameters
 //! directly and stored as every INSERT stores rows (`conform`, then
@@ -14,14 +16,15 @@
 //! a different number of parameters than placeholders.
 
 use super::dml::conform;
-use super::insert_shape::{recognize, PreparedInsert, REMEMBERED};
+use super::insert_shape::{recognize, PreparedInsert, RowValue, REMEMBERED};
 use super::Executor;
 use super::Output;
 use crate::error::Result;
 use crate::storage::inline_segment::inline_segment;
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{Field, Schema};
-use datafusion::common::ScalarValue;
+use datafusion::common::{DFSchema, ScalarValue};
+use datafusion::logical_expr::Expr;
 use std::sync::Arc;
 
 impl Executor {
@@ -46,20 +49,21 @@ impl Executor {
     /// nothing done) when the general path must run it instead.
     pub(crate) fn run_fast_insert(&self, insert: &PreparedInsert, params: &[ScalarValue]) -> Result<Option<Output>> {
         let Ok(meta) = self.table(&insert.table) else { return Ok(None) };
-        let distinct: std::collections::BTreeSet<usize> = insert.params.iter().copied().collect();
+        let distinct: std::collections::BTreeSet<usize> = insert.params().collect();
         if distinct.len() != params.len() || distinct.last().is_some_and(|&last| last >= params.len()) {
             return Ok(None);
         }
+        let Some(typed) = insert.typed.get_or_init(|| self.typed_literals(insert)) else { return Ok(None) };
         let schema = &meta.schema;
-        // Which value each table column takes (`None`: NULL).
+        // Which value of the row each table column takes (`None`: NULL).
         let mut sources: Vec<Option<usize>> = vec![None; schema.fields().len()];
         match &insert.columns {
-            None if insert.params.len() != sources.len() => return Ok(None),
-            None => sources.iter_mut().zip(&insert.params).for_each(|(s, &p)| *s = Some(p)),
+            None if insert.values.len() != sources.len() => return Ok(None),
+            None => sources.iter_mut().enumerate().for_each(|(i, s)| *s = Some(i)),
             Some(columns) => {
-                for (column, &param) in columns.iter().zip(&insert.params) {
+                for (i, column) in columns.iter().enumerate() {
                     let Ok(at) = schema.index_of(column) else { return Ok(None) };
-                    if sources[at].replace(param).is_some() {
+                    if sources[at].replace(i).is_some() {
                         return Ok(None);
                     }
                 }
@@ -72,22 +76,49 @@ impl Executor {
         if left_out_with_value {
             return Ok(None);
         }
-        // The row as the parameters' own types, then cast as every insert is.
+        // The row as the values' own types, then cast as every insert is.
         let mut fields = Vec::with_capacity(sources.len());
         let mut arrays: Vec<ArrayRef> = Vec::with_capacity(sources.len());
         for (field, source) in schema.fields().iter().zip(&sources) {
-            let array = match source {
-                Some(p) => params[*p].to_array()?,
+            let array = match source.map(|i| (&insert.values[i], &typed[i])) {
+                Some((RowValue::Param(p), _)) => params[*p].to_array()?,
+                Some((RowValue::Literal(_), Some(value))) => value.to_array()?,
+                Some((RowValue::Literal(_), None)) => return Ok(None),
                 None => new_null_array(field.data_type(), 1),
             };
             fields.push(Field::new(field.name(), array.data_type().clone(), true));
             arrays.push(array);
         }
         let row = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?;
-        let row = conform(&row, schema, &insert.table)?;
+        let row = match conform(&row, schema, &insert.table) {
+            Ok(row) => row,
+            // The general path folds a literal's cast while planning and
+            // says so in its own words (pointing at the literal): let it.
+            Err(_) if insert.values.iter().any(|v| matches!(v, RowValue::Literal(_))) => return Ok(None),
+            Err(e) => return Err(e),
+        };
         let segment = inline_segment(self.core.dir().new_inline_name()?, row)?;
         let segments = self.appended(&meta, vec![segment])?;
         self.set_table(&insert.table, meta.with_segments(segments))?;
         Ok(Some(Output::Count(1)))
+    }
+
+    /// The literals of `insert` as the planner types them (`None` in place
+    /// of each parameter); `None` if one does not plan to a plain literal.
+    fn typed_literals(&self, insert: &PreparedInsert) -> Option<Vec<Option<ScalarValue>>> {
+        let state = self.session().state();
+        let empty = DFSchema::empty();
+        let typed = |text: &str| match state.create_logical_expr(text, &empty) {
+            Ok(Expr::Literal(value, None)) => Some(value),
+            _ => None,
+        };
+        insert
+            .values
+            .iter()
+            .map(|v| match v {
+                RowValue::Param(_) => Some(None),
+                RowValue::Literal(text) => typed(text).map(Some),
+            })
+            .collect()
     }
 }
