@@ -5,8 +5,8 @@
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::{identifier, parse};
 use crate::sql::SCHEMA;
-use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::common::ScalarValue;
+use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{Expr, SetExpr, Statement as SqlStatement, TableObject, UnaryOperator, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -82,11 +82,12 @@ pub(crate) fn recognize(sql: &str) -> Option<PreparedInsert> {
         .iter()
         .map(|e| match e {
             Expr::Value(v) => match &v.value {
-                Value::Placeholder(p) => p.strip_prefix('$')?.parse::<usize>().ok()?.checked_sub(1).map(RowValue::Param),
-                Value::Number(..)
-                | Value::SingleQuotedString(_)
-                | Value::Boolean(_)
-                | Value::Null => Some(RowValue::Literal(e.to_string())),
+                Value::Placeholder(p) => {
+                    p.strip_prefix('$')?.parse::<usize>().ok()?.checked_sub(1).map(RowValue::Param)
+                }
+                Value::Number(..) | Value::SingleQuotedString(_) | Value::Boolean(_) | Value::Null => {
+                    Some(RowValue::Literal(e.to_string()))
+                }
                 _ => None,
             },
             Expr::UnaryOp { op: UnaryOperator::Minus | UnaryOperator::Plus, expr } => match expr.as_ref() {

@@ -186,7 +186,20 @@ impl DbDir {
         // must outlive every version that still has them.
         let (_, bases) = self.list_manifests()?;
         for (i, &base) in bases.iter().enumerate() {
-            let Some(log) = self.open_log(base)? else { continue };
+            // The newest log as this handle read it moments ago (under the
+            // same lock), rather than read whole again.
+            let cached = self.log.lock().unwrap();
+            let opened;
+            let log = match cached.as_ref().filter(|log| log.base() == base) {
+                Some(log) => log,
+                None => match self.open_log(base)? {
+                    Some(log) => {
+                        opened = log;
+                        &opened
+                    }
+                    None => continue,
+                },
+            };
             if matches!(log.tail(), Tail::Suspect(_)) {
                 // Versions past the damage are unknown, and so what they have.
                 unreadable = Some(log.path().to_path_buf());

@@ -294,14 +294,15 @@ impl Log {
     }
 
     /// Every segment file a version of this log dropped (that the version
-    /// before it had), read in one pass over the file.
+    /// before it had); only the records that dropped any are read.
     pub(super) fn dropped(&self) -> Result<Vec<String>> {
-        let mut bytes = vec![0u8; self.end as usize];
-        self.file.read_exact_at(&mut bytes, 0).map_err(io_err("reading commit log", &self.path))?;
         let mut names = Vec::new();
-        for entry in &self.entries {
-            let at = entry.offset as usize + RECORD_HEADER;
-            let text = String::from_utf8_lossy(&bytes[at..at + entry.dropped_len as usize]);
+        for entry in self.entries.iter().filter(|e| e.dropped_len > 0) {
+            let mut bytes = vec![0u8; entry.dropped_len as usize];
+            self.file
+                .read_exact_at(&mut bytes, entry.offset + RECORD_HEADER as u64)
+                .map_err(io_err("reading commit log", &self.path))?;
+            let text = String::from_utf8_lossy(&bytes);
             names.extend(text.split('\n').filter(|n| !n.is_empty()).map(str::to_string));
         }
         Ok(names)
