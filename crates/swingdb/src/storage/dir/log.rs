@@ -348,13 +348,12 @@ impl Log {
         Ok(Flush { file })
     }
 
-    /// Flushes every record this handle appended (before a new log begins,
-    /// so that a version is never durable before the ones it follows).
+    /// Flushes every record written to this log, by any process (before a
+    /// new log begins, so that a version is never durable before the ones
+    /// it follows; `fdatasync` needs no write access).
     pub(super) fn flush(&self) -> Result<()> {
-        match &self.writer {
-            Some(file) => file.sync_data().map_err(io_err("syncing commit log", &self.path)),
-            None => Ok(()),
-        }
+        let file = self.writer.as_ref().unwrap_or(&self.file);
+        file.sync_data().map_err(io_err("syncing commit log", &self.path))
     }
 }
 
