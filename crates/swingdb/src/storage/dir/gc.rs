@@ -213,8 +213,7 @@ impl DbDir {
                 any_pinned = true;
                 from = version + 1;
                 let json = log.manifest(version)?.unwrap_or_default();
-                let origin = format!("{} (version {version})", log.path().display());
-                match Manifest::from_json(&json, &origin) {
+                match versions::parse_version(&json, log.path(), version) {
                     Ok(manifest) => keep_files.extend(manifest.segment_files().map(str::to_string)),
                     Err(_) => unreadable = Some(log.path().to_path_buf()),
                 }

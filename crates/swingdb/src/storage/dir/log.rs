@@ -123,11 +123,7 @@ impl Record {
         bytes.extend_from_slice(&(names.len() as u32).to_le_bytes());
         bytes.extend_from_slice(&version.to_le_bytes());
         bytes.extend_from_slice(&prev.to_le_bytes());
-        let mut hasher = crc32fast::Hasher::new();
-        hasher.update(&bytes);
-        hasher.update(names.as_bytes());
-        hasher.update(manifest);
-        let crc = hasher.finalize();
+        let crc = record_crc(&bytes, &[names.as_bytes(), manifest]);
         bytes.extend_from_slice(&crc.to_le_bytes());
         bytes.extend_from_slice(names.as_bytes());
         bytes.extend_from_slice(manifest);
@@ -137,6 +133,14 @@ impl Record {
     fn size(&self) -> u64 {
         self.bytes.len() as u64
     }
+}
+
+/// The `crc` of a record: CRC-32 of its header's first 20 bytes and its payload.
+fn record_crc(head: &[u8], payload: &[&[u8]]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(head);
+    payload.iter().for_each(|part| hasher.update(part));
+    hasher.finalize()
 }
 
 /// One log file and its valid records, as far as they were read.
@@ -233,6 +237,8 @@ impl Log {
 
     /// Reads the records appended since the last read.
     pub(super) fn refresh(&mut self) -> io::Result<()> {
+        // A record written after this is read at the next refresh.
+        let size = self.file.metadata()?.len();
         loop {
             let mut header = [0u8; RECORD_HEADER];
             match self.file.read_exact_at(&mut header, self.end) {
@@ -251,7 +257,7 @@ impl Log {
             let (len, dropped_len, prev, crc) = (field(0), field(4), field(16), field(20));
             let version = u64::from_le_bytes(header[8..16].try_into().unwrap());
             // A length past the end of the file is a header not written whole.
-            if len == 0 || self.end + RECORD_HEADER as u64 + len as u64 > self.file.metadata()?.len() {
+            if len == 0 || self.end + RECORD_HEADER as u64 + len as u64 > size {
                 self.tail = Tail::Torn;
                 return Ok(());
             }
@@ -261,11 +267,12 @@ impl Log {
                 self.tail = Tail::Torn;
                 return Ok(());
             }
-            let mut hasher = crc32fast::Hasher::new();
-            hasher.update(&header[..20]);
-            hasher.update(&payload);
             let expected = self.base + self.entries.len() as u64;
-            if hasher.finalize() != crc || version != expected || prev != self.last_crc() || dropped_len > len {
+            if record_crc(&header[..20], &[&payload]) != crc
+                || version != expected
+                || prev != self.last_crc()
+                || dropped_len > len
+            {
                 self.tail = Tail::Suspect(self.end);
                 return Ok(());
             }
@@ -278,19 +285,15 @@ impl Log {
         self.entries.get(usize::try_from(version.checked_sub(self.base)?).ok()?)
     }
 
-    fn payload(&self, entry: &Entry) -> Result<Vec<u8>> {
-        let mut payload = vec![0u8; entry.len as usize];
-        self.file
-            .read_exact_at(&mut payload, entry.offset + RECORD_HEADER as u64)
-            .map_err(io_err("reading commit log", &self.path))?;
-        Ok(payload)
-    }
-
-    /// The manifest JSON of `version`, if this log holds it.
+    /// The manifest JSON of `version` (the payload after the dropped
+    /// names), if this log holds it.
     pub(super) fn manifest(&self, version: u64) -> Result<Option<Vec<u8>>> {
         let Some(entry) = self.entry(version) else { return Ok(None) };
-        let mut payload = self.payload(entry)?;
-        Ok(Some(payload.split_off(entry.dropped_len as usize)))
+        let mut json = vec![0u8; (entry.len - entry.dropped_len) as usize];
+        self.file
+            .read_exact_at(&mut json, entry.offset + RECORD_HEADER as u64 + entry.dropped_len as u64)
+            .map_err(io_err("reading commit log", &self.path))?;
+        Ok(Some(json))
     }
 
     /// Every segment file a version of this log dropped (that the version

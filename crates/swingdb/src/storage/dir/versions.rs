@@ -20,6 +20,17 @@ pub(super) enum Suspect {
     End,
 }
 
+/// Parses manifest `version` read from `origin` (a manifest file or a log),
+/// checking its checksum and that it is the version asked for.
+pub(super) fn parse_version(json: &[u8], origin: &Path, version: u64) -> Result<Manifest> {
+    let origin = format!("{} (version {version})", origin.display());
+    let manifest = Manifest::from_json(json, &origin)?;
+    if manifest.version != version {
+        return Err(Error::corruption(format!("manifest {origin} claims version {}", manifest.version)));
+    }
+    Ok(manifest)
+}
+
 impl DbDir {
     /// The newest published version (0 for an empty database). The caller
     /// holds no lock of the database (a committer uses
@@ -161,12 +172,7 @@ impl DbDir {
                 }
             }
         };
-        let origin = format!("{} (version {version})", origin.display());
-        let manifest = Manifest::from_json(&json, &origin)?;
-        if manifest.version != version {
-            return Err(Error::corruption(format!("manifest {origin} claims version {}", manifest.version)));
-        }
-        Ok(manifest)
+        parse_version(&json, &origin, version)
     }
 
     /// The manifest JSON of `version` from the log that holds it.
