@@ -5,6 +5,7 @@ through a FIFO, PostgreSQL through binary COPY, and every way a transfer can
 fail: killed peers, timeouts, bad names, abandoned FIFOs."""
 
 import glob
+import json
 import os
 import signal
 import subprocess
@@ -96,6 +97,86 @@ def test_query_rows_stream_between_processes_with_options():
     assert code == 0, err
     assert con.sql("SELECT count(*), sum(k) FROM got").fetchall() == [(100000, sum(range(0, 300000, 3)))]
     assert con.sql("SELECT count(*) FROM got WHERE s = 'row ' || cast(k AS VARCHAR)").fetchall() == [(100000,)]
+
+
+def test_a_streamed_import_writes_rows_to_segment_files_as_they_arrive(tmp_path):
+    """An importer stores each stream's batches in its segment file as they
+    arrive: its memory is a few batches, not the table (before, it gathered
+    every row and then wrote them: its peak grew by the whole table)."""
+    name = _name()
+    # About 120 MB of rows: a BIGINT, a DOUBLE and a 10-12 character string.
+    exporter = _start(
+        """
+        import sys, swingdb
+        con = swingdb.connect()
+        sql = "SELECT value AS k, value / 4.0 AS v, 'row ' || cast(value AS VARCHAR) AS s FROM range(4000000)"
+        print(con.pipe_to(sys.argv[1], sql, workers=2), flush=True)
+        """,
+        name,
+    )
+    importer = _start(
+        """
+        import json, sys, swingdb
+        def status(key):
+            return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith(key)) / 1024
+        con = swingdb.connect(sys.argv[2])
+        before = status("VmRSS")
+        rows = con.pipe_from(sys.argv[1], "t", workers=2)
+        print(json.dumps({"rows": rows, "grew_mb": status("VmHWM") - before}))
+        """,
+        name,
+        tmp_path / "db",
+    )
+    code, out, err = _done(importer)
+    assert code == 0, err
+    assert _done(exporter)[0] == 0
+    got = json.loads(out)
+    assert got["rows"] == 4_000_000
+    assert got["grew_mb"] < 80, got  # the rows are 120 MB; about 40 grew here
+    con = swingdb.connect(str(tmp_path / "db"), read_only=True)
+    assert con.sql("SELECT count(*), sum(k), count(DISTINCT s), min(s), max(v) FROM t").fetchall() == [
+        (4_000_000, sum(range(4_000_000)), 4_000_000, "row 0", 999_999.75)
+    ]
+    # Each stream became a segment of the record batches as they came.
+    files = glob.glob(str(tmp_path / "db" / "segments" / "*.arrow"))
+    assert len(files) == 2
+    for f in files:
+        with pa.memory_map(f) as source:
+            assert pa.ipc.open_file(source).num_record_batches > 10
+
+
+@pytest.mark.parametrize(
+    "column, error, says",
+    [
+        ("CASE WHEN value = 3000000 THEN NULL ELSE value END", swingdb.IntegrityError, "NOT NULL"),
+        ("CASE WHEN value = 3000000 THEN 'x' ELSE cast(value AS VARCHAR) END", swingdb.DataError, "column 'k'"),
+    ],
+)
+def test_a_row_the_table_refuses_mid_stream_fails_the_import_and_keeps_no_file(tmp_path, column, error, says):
+    name = _name()
+    exporter = _start(
+        """
+        import sys, swingdb
+        con = swingdb.connect()
+        try:
+            con.pipe_to(sys.argv[1], f"SELECT {sys.argv[2]} AS k FROM range(4000000)", workers=2)
+        except swingdb.OperationalError as e:
+            print(e)
+        """,
+        name,
+        column,
+    )
+    con = swingdb.connect(str(tmp_path / "db"))
+    con.sql("CREATE TABLE t (k BIGINT NOT NULL)")
+    con.sql("INSERT INTO t SELECT value FROM range(100000)")
+    before = _segment_inodes(tmp_path / "db")
+    with pytest.raises(error, match=says):
+        con.pipe_from(name, "t", workers=2)
+    code, out, err = _done(exporter)
+    assert code == 0, err
+    assert "the importer gave up" in out and says in out, out
+    assert con.sql("SELECT count(*) FROM t").fetchall() == [(100000,)]
+    assert _segment_inodes(tmp_path / "db") == before, "the files of the streams were deleted"
 
 
 def test_the_python_api_both_ways_and_waiting_ends_listed():

@@ -125,7 +125,7 @@ impl PipeTable {
         let types_match = source.fields().iter().zip(target.fields()).all(|(s, t)| s.data_type() == t.data_type());
         types_match
             && target.fields().iter().enumerate().all(|(i, f)| f.is_nullable() || receiver.offered_nulls(i) == Some(0))
-            && self.shared.channels.lock().unwrap().is_none()
+            && self.unread()
     }
 
     /// Every pipe `plan` reads (subqueries included).
@@ -184,9 +184,16 @@ impl PipeTable {
         }
     }
 
-    /// The import of the exporter's segments, taken whole
-    /// ([`Receiver::take_segments`]), for the statement to confirm.
-    pub fn handed_over(&self, rows: u64) -> PendingImport {
+    /// Whether no partition was read yet (so the statement may still read
+    /// the streams itself, [`Receiver::read_streams`]).
+    pub fn unread(&self) -> bool {
+        self.shared.channels.lock().unwrap().is_none()
+    }
+
+    /// The import of the pipe's rows, taken whole by the statement (the
+    /// exporter's segments, [`Receiver::take_segments`], or its streams,
+    /// [`Receiver::read_streams`]), for the statement to confirm.
+    pub fn taken_whole(&self, rows: u64) -> PendingImport {
         PendingImport { receiver: self.shared.receiver.clone(), rows }
     }
 

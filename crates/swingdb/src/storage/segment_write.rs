@@ -3,36 +3,29 @@
 //! a query) and are stored as one record batch, so that each column is one
 //! contiguous array in the file, what numpy needs to view it without a copy.
 //! The pieces are not concatenated in memory first: each column's buffers go
-//! to the file from where the pieces hold them, and only what must change is
-//! built anew (offsets rebased, bitmaps shifted: a few bytes per row at most).
+//! to the file from where the pieces hold them (see [`super::ipc_file`]).
 //! Storing lineitem SF1 from pyarrow concatenated its chunks (820 MB copied
 //! into fresh memory) before the kernel copied them into the page cache; now
 //! only the kernel copies them. With the checksums taken as the bytes pass
 //! (not read back from the file) and the statistics on all cores, storing it
 //! on tmpfs took 0.8-1.0 s instead of 2.1.
 //!
-//! The file is a plain Arrow IPC file: the one arrow-rs's writer makes of the
-//! concatenated batch, except that a column without NULLs has an empty
-//! validity buffer (which the format allows) instead of a bitmap of ones.
-//! Types whose buffers are not laid out flat (nested, dictionaries, views)
-//! are concatenated and written by arrow-rs's writer.
+//! The file is a plain Arrow IPC file. Types whose buffers are not laid out
+//! flat (nested, dictionaries, views) are concatenated and written by
+//! arrow-rs's writer.
 
 use super::files::create_private_file;
+use super::ipc_file::{is_flat, IpcFileEncoder};
 use super::manifest::SegmentMeta;
 use super::segment::{written_checksums, ALIGNMENT};
 use super::stats::column_stats;
 use crate::error::{Error, Result};
-use datafusion::arrow::array::{Array, ArrayData, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch};
-use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
+use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
-use datafusion::arrow::datatypes::{DataType, SchemaRef};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
-use datafusion::arrow::ipc::convert::IpcSchemaEncoder;
-use datafusion::arrow::ipc::writer::{write_message, DictionaryTracker, FileWriter, IpcDataGenerator, IpcWriteOptions};
-use datafusion::arrow::ipc::{
-    Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder,
-};
-use flatbuffers::FlatBufferBuilder;
+use datafusion::arrow::ipc::writer::{FileWriter, IpcWriteOptions};
+use datafusion::arrow::ipc::MetadataVersion;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::os::unix::io::AsRawFd;
@@ -46,23 +39,10 @@ const PARALLEL_STATS_ROWS: usize = 1 << 16;
 /// asks the kernel to start writing them to disk.
 const WRITEBACK_CHUNK: u64 = 8 << 20;
 
-/// Column data goes to the file in chunks of this size, each checksummed just
-/// before and after the kernel copies it, while it is in the CPU's cache: one
-/// read of the data from memory instead of three (two checksums, one copy).
-const HASH_CHUNK: usize = 256 << 10;
-
 /// Capacity of the buffer small writes (metadata, padding, bitmaps) gather in;
-/// smaller than [`HASH_CHUNK`], so that column chunks pass it without a copy.
-const SMALL_WRITES: usize = 64 << 10;
-
-/// What an Arrow IPC file starts and ends with.
-const MAGIC: &[u8; 6] = b"ARROW1";
-
-/// What precedes each message's length (IPC format 0.15 and later).
-const CONTINUATION: [u8; 4] = [0xff; 4];
-
-/// Zeros for padding buffers and messages to [`ALIGNMENT`].
-const PADDING: [u8; ALIGNMENT] = [0; ALIGNMENT];
+/// smaller than the chunks column data is written in (see
+/// [`super::ipc_file`]), so that those pass it without a copy.
+pub(super) const SMALL_WRITES: usize = 64 << 10;
 
 /// The `Write` a segment file is written through: it checksums and counts what
 /// passes, and starts the disk writing each chunk as soon as it is in the page
@@ -71,23 +51,23 @@ const PADDING: [u8; ALIGNMENT] = [0; ALIGNMENT];
 /// fsync has little left to do. Without it the kernel holds the whole file
 /// dirty until the fsync and the disk idles meanwhile: storing lineitem SF1
 /// from pyarrow ran at 70 % of `dd`'s synced bandwidth, with it at 92 %.
-struct SegmentFileWriter {
-    file: File,
-    hasher: crc32fast::Hasher,
-    written: u64,
+pub(super) struct SegmentFileWriter {
+    pub(super) file: File,
+    pub(super) hasher: crc32fast::Hasher,
+    pub(super) written: u64,
     /// Where the bytes not yet handed to writeback start.
     unsent: u64,
 }
 
 impl SegmentFileWriter {
-    fn new(file: File) -> Self {
+    pub(super) fn new(file: File) -> Self {
         Self { file, hasher: crc32fast::Hasher::new(), written: 0, unsent: 0 }
     }
 
     /// Starts writeback of everything written and not yet sent. Only a hint:
     /// its failure loses nothing (the fsync that follows still writes and
     /// reports every error), so it is not reported.
-    fn start_writeback(&mut self) {
+    pub(super) fn start_writeback(&mut self) {
         if self.written > self.unsent {
             // SAFETY: a plain syscall on an open descriptor; no memory is passed.
             unsafe {
@@ -236,244 +216,27 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
     Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32))
 }
 
-/// Whether [`write_ipc_file`] writes columns of type `dt` from their pieces:
-/// types whose buffers are a validity bitmap, fixed-width values or bits, and
-/// offsets into bytes.
-fn is_flat(dt: &DataType) -> bool {
-    matches!(dt, DataType::Boolean | DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary)
-        || dt.primitive_width().is_some()
-}
-
 /// Writes `pieces` (non-empty batches of `schema`, whose columns are all
-/// [`is_flat`]) to `out` as an Arrow IPC file of one record batch, laid out as
-/// arrow-rs's `FileWriter` lays out files: the magic padded to [`ALIGNMENT`],
-/// the schema message, the record batch message with each buffer padded to
-/// [`ALIGNMENT`], the end-of-stream marker, the footer. Returns the layout and
-/// per-column checksums (see `segment::written_checksums`, which computes the
-/// same from a file).
+/// [`is_flat`]) to `out` as an Arrow IPC file of one record batch; returns the
+/// layout and per-column checksums.
 fn write_ipc_file(
     out: &mut impl Write,
     schema: &SchemaRef,
     pieces: &[RecordBatch],
 ) -> std::result::Result<(u32, Vec<u32>), ArrowError> {
-    let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
-    out.write_all(MAGIC)?;
-    out.write_all(&PADDING[..ALIGNMENT - MAGIC.len()])?;
-    let encoded_schema = IpcDataGenerator::default().schema_to_bytes_with_dictionary_tracker(
-        schema,
-        &mut DictionaryTracker::new(true),
-        &options,
-    );
-    let (schema_meta, schema_body) = write_message(&mut *out, encoded_schema, &options)?;
-    let mut blocks = Vec::new();
-    let mut layout = crc32fast::Hasher::new();
-    let mut column_crc32 = vec![crc32fast::hash(&[]); schema.fields().len()];
-    let rows = pieces.iter().map(|p| p.num_rows()).sum::<usize>();
-    if rows > 0 {
-        let body = Body::of(schema, pieces)?;
-        let (message, body_len) = body.message(rows);
-        let header_len = (message.len() + 8).next_multiple_of(ALIGNMENT);
-        let mut header = Vec::with_capacity(header_len);
-        header.extend_from_slice(&CONTINUATION);
-        header.extend_from_slice(&((header_len - 8) as i32).to_le_bytes());
-        header.extend_from_slice(&message);
-        header.resize(header_len, 0);
-        layout.update(&header);
-        out.write_all(&header)?;
-        column_crc32 = body.write(out)?;
-        blocks.push(Block::new((ALIGNMENT + schema_meta + schema_body) as i64, header_len as i32, body_len as i64));
-    }
-    out.write_all(&CONTINUATION)?;
-    out.write_all(&0i32.to_le_bytes())?;
-    let mut fbb = FlatBufferBuilder::new();
-    let dictionaries = fbb.create_vector::<Block>(&[]);
-    let record_batches = fbb.create_vector(&blocks);
-    let schema = IpcSchemaEncoder::new().schema_to_fb_offset(&mut fbb, schema);
-    let mut footer = FooterBuilder::new(&mut fbb);
-    footer.add_version(MetadataVersion::V5);
-    footer.add_schema(schema);
-    footer.add_dictionaries(dictionaries);
-    footer.add_recordBatches(record_batches);
-    let footer = footer.finish();
-    fbb.finish(footer, None);
-    let footer = fbb.finished_data();
-    let mut tail = Vec::with_capacity(footer.len() + 4 + MAGIC.len());
-    tail.extend_from_slice(footer);
-    tail.extend_from_slice(&(footer.len() as i32).to_le_bytes());
-    tail.extend_from_slice(MAGIC);
-    layout.update(&tail);
-    out.write_all(&tail)?;
-    out.flush()?;
-    Ok((layout.finalize(), column_crc32))
-}
-
-/// The body of a record batch message made of pieces: per column its node
-/// (length, NULL count) and buffers, each buffer the list of byte ranges it is
-/// written from, in order.
-struct Body {
-    nodes: Vec<FieldNode>,
-    columns: Vec<Vec<Vec<Buffer>>>,
-}
-
-impl Body {
-    fn of(schema: &SchemaRef, pieces: &[RecordBatch]) -> std::result::Result<Self, ArrowError> {
-        let mut body = Body { nodes: Vec::new(), columns: Vec::new() };
-        for (c, field) in schema.fields().iter().enumerate() {
-            let columns: Vec<ArrayData> = pieces.iter().map(|p| p.column(c).to_data()).collect();
-            if let Some(other) = columns.iter().find(|d| d.data_type() != field.data_type()) {
-                return Err(ArrowError::SchemaError(format!(
-                    "column {} holds {} where the table has {}",
-                    field.name(),
-                    other.data_type(),
-                    field.data_type()
-                )));
-            }
-            let len = columns.iter().map(|d| d.len()).sum::<usize>();
-            let nulls = columns.iter().map(|d| d.null_count()).sum::<usize>();
-            body.nodes.push(FieldNode::new(len as i64, nulls as i64));
-            // A column without NULLs gets an empty validity buffer, which a
-            // reader takes for "no bitmap" (as the checksums do).
-            let mut buffers = vec![if nulls == 0 {
-                Vec::new()
-            } else {
-                vec![bitmap(&columns, len, |d| d.nulls().map(|n| n.inner().clone()))]
-            }];
-            match field.data_type() {
-                DataType::Boolean => buffers.push(vec![bitmap(&columns, len, |d| {
-                    Some(BooleanBuffer::new(d.buffers()[0].clone(), d.offset(), d.len()))
-                })]),
-                DataType::Utf8 | DataType::Binary => buffers.extend(variable::<i32>(&columns, field.name())?),
-                DataType::LargeUtf8 | DataType::LargeBinary => buffers.extend(variable::<i64>(&columns, field.name())?),
-                dt => {
-                    let width = dt.primitive_width().expect("is_flat");
-                    buffers.push(
-                        columns
-                            .iter()
-                            .map(|d| d.buffers()[0].slice_with_length(d.offset() * width, d.len() * width))
-                            .collect(),
-                    )
-                }
-            }
-            body.columns.push(buffers);
-        }
-        Ok(body)
-    }
-
-    /// The record batch message (flatbuffer) describing this body, and the
-    /// body's length (its buffers, each padded to [`ALIGNMENT`]).
-    fn message(&self, rows: usize) -> (Vec<u8>, usize) {
-        let mut offset = 0;
-        let buffers: Vec<datafusion::arrow::ipc::Buffer> = self
-            .columns
-            .iter()
-            .flatten()
-            .map(|parts| {
-                let len = parts.iter().map(|p| p.len()).sum::<usize>();
-                let at = offset;
-                offset += len.next_multiple_of(ALIGNMENT);
-                datafusion::arrow::ipc::Buffer::new(at as i64, len as i64)
-            })
-            .collect();
-        let mut fbb = FlatBufferBuilder::new();
-        let nodes = fbb.create_vector(&self.nodes);
-        let buffers = fbb.create_vector(&buffers);
-        let mut batch = RecordBatchBuilder::new(&mut fbb);
-        batch.add_length(rows as i64);
-        batch.add_nodes(nodes);
-        batch.add_buffers(buffers);
-        let batch = batch.finish().as_union_value();
-        let mut message = MessageBuilder::new(&mut fbb);
-        message.add_version(MetadataVersion::V5);
-        message.add_header_type(MessageHeader::RecordBatch);
-        message.add_bodyLength(offset as i64);
-        message.add_header(batch);
-        let message = message.finish();
-        fbb.finish(message, None);
-        (fbb.finished_data().to_vec(), offset)
-    }
-
-    /// Writes the buffers, each padded to [`ALIGNMENT`] (as [`Self::message`]
-    /// lays them out); returns each column's checksum (of its buffers without
-    /// padding, in order: what `segment::column_crc` computes of the decoded
-    /// column).
-    fn write(&self, out: &mut impl Write) -> io::Result<Vec<u32>> {
-        let mut checksums = Vec::with_capacity(self.columns.len());
-        for buffers in &self.columns {
-            let mut column = crc32fast::Hasher::new();
-            for parts in buffers {
-                let len = parts.iter().map(|p| p.len()).sum::<usize>();
-                for chunk in parts.iter().flat_map(|p| p.as_slice().chunks(HASH_CHUNK)) {
-                    column.update(chunk);
-                    out.write_all(chunk)?;
-                }
-                out.write_all(&PADDING[..len.next_multiple_of(ALIGNMENT) - len])?;
-            }
-            checksums.push(column.finalize());
-        }
-        Ok(checksums)
-    }
-}
-
-/// The bitmap of `len` bits that `bits` gives for each of `columns` in turn
-/// (all set where it gives none).
-fn bitmap(columns: &[ArrayData], len: usize, bits: impl Fn(&ArrayData) -> Option<BooleanBuffer>) -> Buffer {
-    let mut out = BooleanBufferBuilder::new(len);
-    for column in columns {
-        match bits(column) {
-            Some(b) => out.append_buffer(&b),
-            None => out.append_n(column.len(), true),
-        }
-    }
-    out.finish().into_inner()
-}
-
-/// The offsets and values buffers of the strings (or bytes) of `columns` as
-/// one array: the values where they are, the offsets rebased (or, for a single
-/// array whose offsets start at 0, those too where they are).
-fn variable<O: OffsetSizeTrait>(
-    columns: &[ArrayData],
-    name: &str,
-) -> std::result::Result<[Vec<Buffer>; 2], ArrowError> {
-    let ends = |d: &ArrayData| {
-        let offsets = d.buffer::<O>(0);
-        (offsets[0].as_usize(), offsets[d.len()].as_usize())
-    };
-    if let [one] = columns {
-        if ends(one).0 == 0 {
-            let size = std::mem::size_of::<O>();
-            let offsets = one.buffers()[0].slice_with_length(one.offset() * size, (one.len() + 1) * size);
-            return Ok([vec![offsets], vec![one.buffers()[1].slice_with_length(0, ends(one).1)]]);
-        }
-    }
-    let len = columns.iter().map(|d| d.len()).sum::<usize>();
-    let mut offsets: Vec<O> = Vec::with_capacity(len + 1);
-    offsets.push(O::usize_as(0));
-    let mut values = Vec::with_capacity(columns.len());
-    let mut end = 0usize;
-    for d in columns {
-        let (first, last) = ends(d);
-        let base = end;
-        end += last - first;
-        if O::from_usize(end).is_none() {
-            return Err(ArrowError::InvalidArgumentError(format!(
-                "column {name} holds more than {} bytes in one segment, more than its type's 32-bit offsets address",
-                i32::MAX
-            )));
-        }
-        offsets.extend(d.buffer::<O>(0)[1..=d.len()].iter().map(|&o| O::usize_as(o.as_usize() - first + base)));
-        values.push(d.buffers()[1].slice_with_length(first, last - first));
-    }
-    Ok([vec![Buffer::from_vec(offsets)], values])
+    let mut file = IpcFileEncoder::start(out, schema)?;
+    file.write_batch(out, pieces)?;
+    file.finish(out)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::storage::segment::MappedSegment;
     use datafusion::arrow::array::{
         BooleanArray, Date32Array, Float64Array, Int32Array, Int64Array, LargeBinaryArray, StringArray,
     };
-    use datafusion::arrow::datatypes::{Field, Schema};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
     use datafusion::arrow::ipc::reader::FileReader;
     use std::sync::Arc;
 
@@ -495,7 +258,7 @@ mod tests {
     /// Pieces of every flat type, sliced at offsets that are not multiples of
     /// 8 (bitmaps must be shifted) with NULLs in some pieces and not others,
     /// strings whose offsets do not start at 0, and an empty piece.
-    fn pieces() -> (SchemaRef, Vec<RecordBatch>) {
+    pub(in crate::storage) fn pieces() -> (SchemaRef, Vec<RecordBatch>) {
         let schema = Arc::new(Schema::new(vec![
             Field::new("i", DataType::Int32, true),
             Field::new("f", DataType::Float64, false),

@@ -1,11 +1,18 @@
 //! `TableWriter`: turns a stream of record batches into segments of bounded size,
 //! and `compact`: merges a table's many small segments into few large ones.
+//!
+//! A writer either gathers each segment's rows to store them as one record
+//! batch ([`TableWriter::new`]: one contiguous array per column, what numpy
+//! needs for a zero-copy view, for the memory of a segment), or writes them
+//! as they come ([`TableWriter::streaming`]: segments of many record batches,
+//! for the memory of one batch).
 
 use super::ascending::CLUSTER_ORDER;
 use super::dir::DbDir;
 use super::inline::INLINE_MAX_BYTES;
 use super::inline_segment::inline_segment;
 use super::manifest::{SegmentMeta, TableMeta};
+use super::segment_stream::SegmentStream;
 use super::segment_write::write_segment;
 use super::store::SegmentStore;
 use crate::error::Result;
@@ -26,6 +33,10 @@ pub const SMALL_SEGMENT_ROWS: u64 = 1 << 20;
 /// A table is compacted once it has more small segments than this.
 pub const COMPACT_TRIGGER: usize = 8;
 
+/// Rows of at most this many bytes (in memory) may fit in a manifest as an
+/// inline segment (see [`super::inline`]), which only encoding tells.
+const MAYBE_INLINE_BYTES: usize = 16 * INLINE_MAX_BYTES;
+
 /// Most bytes of strings (or bytes) a column with 32-bit offsets holds in one
 /// segment: all its offsets must address them.
 const MAX_TEXT_BYTES: usize = i32::MAX as usize;
@@ -39,24 +50,95 @@ pub struct TableWriter<'a> {
     pending_rows: usize,
     segments: Vec<SegmentMeta>,
     files: Vec<PathBuf>,
+    /// Whether rows go to files as they come (see [`Self::streaming`]).
+    streaming: bool,
+    /// Most rows a streamed segment holds ([`SEGMENT_MAX_ROWS`]; fewer in tests).
+    max_rows: usize,
+    /// The segment being written batch by batch, when streaming.
+    stream: Option<SegmentStream>,
 }
 
 impl<'a> TableWriter<'a> {
-    /// A writer of segments with `schema` into `dir`.
+    /// A writer of segments with `schema` into `dir`, each gathered whole
+    /// and stored as one record batch.
     pub fn new(dir: &'a DbDir, schema: SchemaRef) -> Self {
-        Self { dir, schema, pending: Vec::new(), pending_rows: 0, segments: Vec::new(), files: Vec::new() }
+        Self {
+            dir,
+            schema,
+            pending: Vec::new(),
+            pending_rows: 0,
+            segments: Vec::new(),
+            files: Vec::new(),
+            streaming: false,
+            max_rows: SEGMENT_MAX_ROWS,
+            stream: None,
+        }
     }
 
-    /// Adds rows; writes a segment whenever enough have gathered.
+    /// A writer of segments with `schema` into `dir` that writes each batch
+    /// to its segment file as it comes (once the rows are too many to be
+    /// kept in the manifest), so that its memory is that of one batch
+    /// however many rows pass. Where [`SegmentStream`] does not support
+    /// `schema`, segments are gathered as by [`Self::new`].
+    pub fn streaming(dir: &'a DbDir, schema: SchemaRef) -> Self {
+        let mut writer = Self::new(dir, schema);
+        writer.streaming = SegmentStream::supports(&writer.schema);
+        writer
+    }
+
+    /// Adds rows; writes a segment whenever enough have gathered (or, when
+    /// streaming, writes them to the current segment).
     pub fn push(&mut self, batch: RecordBatch) -> Result<()> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
         self.pending_rows += batch.num_rows();
         self.pending.push(batch);
+        if self.streaming {
+            if self.stream.is_some() || self.pending_bytes() > MAYBE_INLINE_BYTES {
+                self.stream_pending()?;
+            }
+            return Ok(());
+        }
         while self.pending_rows >= SEGMENT_MAX_ROWS {
             self.flush()?;
         }
+        Ok(())
+    }
+
+    /// Bytes of the rows gathered (of their arrays, slices counted as such).
+    fn pending_bytes(&self) -> usize {
+        self.pending
+            .iter()
+            .flat_map(|b| b.columns())
+            .map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX))
+            .fold(0, usize::saturating_add)
+    }
+
+    /// Writes the rows gathered to the current segment file, beginning a new
+    /// one whenever one holds [`SEGMENT_MAX_ROWS`] rows.
+    fn stream_pending(&mut self) -> Result<()> {
+        for mut batch in std::mem::take(&mut self.pending) {
+            while batch.num_rows() > 0 {
+                let stream = match &mut self.stream {
+                    Some(stream) => stream,
+                    None => {
+                        let path = self.dir.new_segment_path()?;
+                        self.files.push(path.clone());
+                        self.stream.insert(SegmentStream::create(&path, &self.schema)?)
+                    }
+                };
+                let room = self.max_rows - stream.rows() as usize;
+                let here = batch.num_rows().min(room);
+                stream.push(&batch.slice(0, here))?;
+                batch = batch.slice(here, batch.num_rows() - here);
+                if here == room {
+                    let full = self.stream.take().expect("a stream is open");
+                    self.segments.push(full.finish()?);
+                }
+            }
+        }
+        self.pending_rows = 0;
         Ok(())
     }
 
@@ -93,17 +175,12 @@ impl<'a> TableWriter<'a> {
     /// A write small enough to keep in the manifest (see [`super::inline`])
     /// becomes an inline segment instead of a file.
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
+        if let Some(stream) = self.stream.take() {
+            self.segments.push(stream.finish()?);
+        }
         // Only a small write is worth encoding to see whether it fits (and
         // only one that small is worth concatenating).
-        let bytes = self
-            .pending
-            .iter()
-            .flat_map(|b| b.columns())
-            .map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX));
-        if self.segments.is_empty()
-            && self.pending_rows > 0
-            && bytes.fold(0, usize::saturating_add) <= 16 * INLINE_MAX_BYTES
-        {
+        if self.segments.is_empty() && self.pending_rows > 0 && self.pending_bytes() <= MAYBE_INLINE_BYTES {
             let all = concat_batches(&self.schema, &self.pending)?;
             let segment = inline_segment(self.dir.new_inline_name()?, all.clone())?;
             if segment.inline.as_ref().expect("inline").fits_manifest()? {
@@ -272,6 +349,40 @@ mod tests {
         ]));
         let ids = Int64Array::from_iter_values(0..values.len() as i64);
         RecordBatch::try_new(schema, vec![Arc::new(ids), Arc::new(StringArray::from(values.to_vec()))]).unwrap()
+    }
+
+    #[test]
+    fn a_streaming_writer_writes_batches_as_they_come_into_segments_of_bounded_rows() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DbDir::open(&tmp.path().join("db"), true, false).unwrap();
+        let schema = piece(&[]).schema();
+        // A few rows stay in the manifest, as with a gathering writer.
+        let mut small = TableWriter::streaming(&dir, schema.clone());
+        small.push(piece(&["a", "b"])).unwrap();
+        let (segments, files) = small.finish().unwrap();
+        assert!(files.is_empty() && segments[0].inline.is_some(), "{segments:?}");
+        // Many rows go to files as they come, a new one after max_rows.
+        let texts: Vec<String> = (0..5000).map(|i| format!("value {i}")).collect();
+        let batch = piece(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut writer = TableWriter::streaming(&dir, schema.clone());
+        writer.max_rows = 12_000;
+        for _ in 0..5 {
+            writer.push(batch.clone()).unwrap();
+            assert!(writer.pending.is_empty(), "nothing is kept once streaming began");
+        }
+        let (segments, files) = writer.finish().unwrap();
+        assert_eq!(segments.iter().map(|s| s.rows).collect::<Vec<_>>(), vec![12_000, 12_000, 1_000]);
+        assert_eq!(files.len(), 3);
+        let store = SegmentStore::new(std::sync::Arc::new(dir), true);
+        let table = TableMeta::table(schema.clone(), segments, 1);
+        let mut read = Vec::new();
+        for segment in &table.segments {
+            read.extend(store.map(&table, segment).unwrap().batches(None).unwrap());
+        }
+        assert!(read.len() > 3, "segments of many record batches");
+        let read = concat_batches(&schema, &read).unwrap();
+        let all = concat_batches(&schema, &vec![batch; 5]).unwrap();
+        assert_eq!(read, all);
     }
 
     #[test]

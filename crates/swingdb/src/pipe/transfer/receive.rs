@@ -229,6 +229,113 @@ impl Receiver {
         Ok(sources)
     }
 
+    /// Reads every stream to its end on a thread of its own: each thread
+    /// makes its state with `start`, hands it each batch with `each` and
+    /// ends it with `end` once its stream ended. Then compares what arrived
+    /// with what the exporter sent (as [`Self::check`]); returns what `end`
+    /// made, in stream order, and the rows. The exporter waits for
+    /// [`Self::confirm`] (or [`Self::abort`]).
+    ///
+    /// The first failure (a stream that broke off or is damaged, an error of
+    /// `each` or `end`, Ctrl-C) ends every stream at once and the exporter
+    /// hears why. What `end` made for the other streams is dropped: it must
+    /// not own anything that outlives it unnoticed (files, say).
+    pub fn read_streams<S, T: Send>(
+        &self,
+        start: impl Fn() -> S + Sync,
+        each: impl Fn(&mut S, RecordBatch) -> Result<()> + Sync,
+        end: impl Fn(S) -> Result<T> + Sync,
+    ) -> Result<(Vec<T>, u64)> {
+        let sources = self.open_streams()?;
+        let sockets = sources.iter().map(|s| s.shutdown_handle()).collect::<Result<Vec<_>>>()?;
+        let end_all = || sockets.iter().for_each(|s| drop(s.shutdown(std::net::Shutdown::Both)));
+        // Per stream: its outcome, and whether a failure came from this side
+        // (`each`, `end`) rather than from the stream.
+        let (done, finished) = std::sync::mpsc::channel::<bool>();
+        let (outcomes, stopped) = std::thread::scope(|scope| {
+            let threads: Vec<_> = sources
+                .into_iter()
+                .map(|source| {
+                    let (done, start, each, end) = (done.clone(), &start, &each, &end);
+                    scope.spawn(move || {
+                        let mut state = start();
+                        let mut failure = None;
+                        let read = source.read_all(|batch| match each(&mut state, batch) {
+                            Ok(()) => true,
+                            Err(e) => {
+                                failure = Some(e);
+                                false
+                            }
+                        });
+                        let outcome = match (read, failure) {
+                            (_, Some(ours)) => Err((ours, true)),
+                            (Err(theirs), None) => Err((theirs, false)),
+                            (Ok(counts), None) => {
+                                let counts = counts.expect("each stops a stream only by failing");
+                                end(state).map(|made| (made, counts)).map_err(|e| (e, true))
+                            }
+                        };
+                        let _ = done.send(outcome.is_ok());
+                        outcome
+                    })
+                })
+                .collect();
+            // Threads block on their sockets: Ctrl-C, or one stream failing,
+            // ends them all.
+            let mut stopped = false;
+            let mut failed = false;
+            for _ in 0..threads.len() {
+                loop {
+                    match finished.recv_timeout(std::time::Duration::from_millis(25)) {
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            if !stopped && crate::signal::stop_requested() {
+                                stopped = true;
+                                end_all();
+                            }
+                        }
+                        Ok(ok) => {
+                            if !ok && !failed {
+                                failed = true;
+                                end_all();
+                            }
+                            break;
+                        }
+                        Err(_) => break,
+                    }
+                }
+            }
+            let outcomes: Vec<_> = threads
+                .into_iter()
+                .map(|t| t.join().unwrap_or_else(|_| Err((Error::internal("a pipe reader panicked"), true))))
+                .collect();
+            (outcomes, stopped)
+        });
+        if stopped {
+            let e = Error::new(ErrorKind::Interrupted, format!("pipe '{}': interrupted while receiving", self.name));
+            self.abort(e.message());
+            return Err(e);
+        }
+        let mut made = Vec::with_capacity(outcomes.len());
+        let mut received = Vec::with_capacity(outcomes.len());
+        // The first failure to report: one of this side's, else the stream's
+        // (which others' may only have caused by ending the streams).
+        let first =
+            outcomes.iter().position(|o| matches!(o, Err((_, true)))).or(outcomes.iter().position(Result::is_err));
+        if let Some(at) = first {
+            let Some(Err((e, ours))) = outcomes.into_iter().nth(at) else { unreachable!("a failure") };
+            let e = if ours { e } else { self.explain(e) };
+            self.abort(e.message());
+            return Err(e);
+        }
+        for outcome in outcomes {
+            let (m, counts) = outcome.unwrap_or_else(|_| unreachable!("no failure"));
+            made.push(m);
+            received.push(counts);
+        }
+        let rows = self.check(&received)?;
+        Ok((made, rows))
+    }
+
     /// After every stream ended: compares what arrived (rows and CRC-32 per
     /// stream, in stream order) with what the exporter says it sent, and
     /// confirms (or refuses) the transfer. The rows transferred.

@@ -2,11 +2,11 @@
 //! hands a stored table's segments over), and rows read from a pipe are
 //! stored (or its offered segments taken over) by the statement that reads it.
 
-use super::{not_null_violation, Executor, Output};
+use super::{conform, not_null_violation, Executor, Output};
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipe::{Offer, PipeTable, PipeUrl, Rendezvous, Sender};
 use crate::sql::frontend::parse::parse;
-use crate::storage::SegmentMeta;
+use crate::storage::{SegmentMeta, TableWriter};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::TableReference;
 use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder};
@@ -14,6 +14,7 @@ use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, Partitioning};
 use futures::StreamExt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -151,7 +152,9 @@ impl Executor {
     /// Stores the rows of `plan` as new segments of `table` (shaped `schema`):
     /// when `plan` reads a whole pipe whose exporter offers stored segments of
     /// the same types, they are taken over as files (no row is read or
-    /// written); otherwise the rows are streamed and written. A table with
+    /// written); when it reads a whole pipe otherwise, each of its streams is
+    /// written to segment files as it arrives ([`Self::store_streams`]);
+    /// otherwise the query's rows are written. A table with
     /// `cluster_by` columns gets its new rows sorted by them (ascending, NULLs
     /// first), so that each new segment ascends by the first.
     pub(crate) async fn store_rows(
@@ -168,8 +171,11 @@ impl Executor {
                     let (segments, files) = pipe.receiver().take_segments(self.core.dir(), schema)?;
                     self.record_files(files);
                     let rows = segments.iter().map(|s| s.rows).sum();
-                    self.pending_imports.lock().unwrap().push(pipe.handed_over(rows));
+                    self.pending_imports.lock().unwrap().push(pipe.taken_whole(rows));
                     return Ok(segments);
+                }
+                if pipe.unread() {
+                    return self.store_streams(pipe, schema, table);
                 }
             }
         }
@@ -190,6 +196,36 @@ impl Executor {
             }
         }
         Ok(segments)
+    }
+}
+
+impl Executor {
+    /// Stores the rows of `pipe`, read whole, as new segments of `table`
+    /// (shaped `schema`): each stream's batches go to segment files of their
+    /// own as they arrive, on the stream's thread, with no query between
+    /// (memory: a few batches per stream, however many rows pass).
+    fn store_streams(&self, pipe: &PipeTable, schema: &SchemaRef, table: &str) -> Result<Vec<SegmentMeta>> {
+        let progress = self.progress();
+        let rows = AtomicU64::new(0);
+        let (segments, taken) = pipe.receiver().read_streams(
+            || TableWriter::streaming(self.core.dir(), schema.clone()),
+            |writer, batch| {
+                let n = batch.num_rows() as u64;
+                writer.push(conform(&batch, schema, table)?)?;
+                if let Some(report) = &progress {
+                    report(rows.fetch_add(n, Ordering::Relaxed) + n);
+                }
+                Ok(())
+            },
+            |writer| {
+                // Owned by the transaction from here: deleted unless it commits them.
+                let (segments, files) = writer.finish()?;
+                self.record_files(files);
+                Ok(segments)
+            },
+        )?;
+        self.pending_imports.lock().unwrap().push(pipe.taken_whole(taken));
+        Ok(segments.into_iter().flatten().collect())
     }
 }
 
