@@ -153,3 +153,36 @@ def test_every_method_of_a_closed_cursor_raises_error(con):
     with con.cursor() as other:
         assert other.execute("SELECT 2").fetchall() == [(2,)]
     assert other.closed and con.sql("SELECT 3").fetchall() == [(3,)]
+
+
+def test_connections_start_from_one_template_but_keep_their_session_to_themselves(db_path, tmp_path):
+    """Sessions are cloned from a per-process template: what one connection
+    sets, registers or keeps for reuse must stay its own."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    a, b = swingdb.connect(db_path), swingdb.connect(db_path)
+    a.sql("CREATE TABLE t AS SELECT value AS v FROM range(1000)")
+    a.sql("SET datafusion.execution.batch_size = 1234")
+    setting = "SELECT current_setting('datafusion.execution.batch_size')"
+    assert a.sql(setting).fetchall() == [("1234",)]
+    assert b.sql(setting).fetchall() == [("32768",)]
+    a.register("only_a", pa.table({"x": [1, 2, 3]}))
+    with pytest.raises(swingdb.ProgrammingError, match="only_a"):
+        b.sql("SELECT * FROM only_a")
+    with pytest.raises(swingdb.ProgrammingError, match="not a setting"):
+        b.sql("SET swingdb_kept_plan.x = 1")
+    # Each connection reuses its own kept plans, interleaved with the other's.
+    uses = (a._con._cached_plan_uses(), b._con._cached_plan_uses())
+    for _ in range(3):
+        assert a.sql("SELECT sum(v) FROM t WHERE v < 100").fetchall() == [(sum(range(100)),)]
+        assert b.sql("SELECT count(*) FROM t WHERE v >= 300").fetchall() == [(700,)]
+    assert (a._con._cached_plan_uses() - uses[0], b._con._cached_plan_uses() - uses[1]) == (2, 2)
+    # File paths are tables in both (set up on each cloned session).
+    path = str(tmp_path / "f.parquet")
+    pq.write_table(pa.table({"y": [7, 8]}), path)
+    for con in (a, b):
+        assert con.sql(f"SELECT sum(y) FROM '{path}'").fetchall() == [(15,)]
+    closed = swingdb.connect(db_path, external_access=False)
+    with pytest.raises(swingdb.Error):
+        closed.sql(f"SELECT sum(y) FROM '{path}'")
