@@ -269,6 +269,12 @@ impl PyConnection {
         self.with(py, |c| Ok(c.cached_plan_uses()))
     }
 
+    /// How many times an autocommit statement of this connection ran again
+    /// after losing a conflict (for benchmarks and tests).
+    fn _conflict_retries(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |c| Ok(c.conflict_retries()))
+    }
+
     /// Turns the short way of single-row parameterised INSERTs on or off (for tests).
     fn _set_fast_inserts(&self, py: Python<'_>, on: bool) -> PyResult<()> {
         self.with(py, |c| {

@@ -320,14 +320,18 @@ fn an_autocommit_statement_that_loses_a_conflict_runs_again() {
         slow.set_conflict_timeout(timeout);
         // The slow statement's first segment waits until the other has committed.
         failpoint::set("segment.after_write", "1*delay(2000)");
-        let slow = thread::spawn(move || slow.execute("UPDATE c SET v = v + 1", &[]).map(|r| r.rows_affected()));
+        let slow = thread::spawn(move || {
+            let outcome = slow.execute("UPDATE c SET v = v + 1", &[]).map(|r| r.rows_affected());
+            (outcome, slow.conflict_retries())
+        });
         thread::sleep(Duration::from_millis(800));
         let fast = db.connect().unwrap();
         fast.set_conflict_timeout(Duration::ZERO);
         fast.execute("UPDATE c SET v = v + 100", &[]).unwrap();
         expected += 100 * rows;
-        let outcome = slow.join().unwrap();
+        let (outcome, retries) = slow.join().unwrap();
         failpoint::set("segment.after_write", "off");
+        assert_eq!(retries, u64::from(runs_again), "the statement's runs after the first are counted");
         if runs_again {
             assert_eq!(outcome.unwrap(), Some(rows as u64));
             expected += rows;

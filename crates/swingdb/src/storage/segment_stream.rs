@@ -157,11 +157,10 @@ fn failed(path: &Path, e: ArrowError) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::segment::{written_checksums, MappedSegment};
-    use crate::storage::segment_write::{tests::pieces, write_segment};
+    use crate::storage::segment::MappedSegment;
+    use crate::storage::segment_write::tests::{pieces, reads_back};
+    use crate::storage::segment_write::write_segment;
     use datafusion::arrow::compute::concat_batches;
-    use datafusion::arrow::ipc::reader::FileReader;
-    use std::fs::File;
 
     #[test]
     fn batches_are_written_as_they_come_and_read_back_checked() {
@@ -177,17 +176,7 @@ mod tests {
         assert_eq!(meta.rows, written.iter().map(|b| b.num_rows() as u64).sum::<u64>());
         assert_eq!(meta.crc32, crc32fast::hash(&std::fs::read(&path).unwrap()), "the whole file's checksum");
         // One record batch per piece with rows, each as it came.
-        let seg = MappedSegment::open(&path, &meta, true).unwrap();
-        assert_eq!(seg.batches(None).unwrap(), written);
-        // The checksums taken while writing are those of the file as decoded.
-        let read_back = written_checksums(&File::open(&path).unwrap()).unwrap();
-        assert_eq!((meta.layout_crc32, &meta.column_crc32), (Some(read_back.0), &read_back.1));
-        // A plain Arrow IPC file: arrow-rs's reader, validating every array, reads the same.
-        let read = FileReader::try_new(File::open(&path).unwrap(), None)
-            .unwrap()
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .unwrap();
-        assert_eq!(read, written);
+        reads_back(&path, &meta, &written);
         // Statistics merged batch by batch are those of the rows stored whole.
         let whole =
             write_segment(&dir.path().join("t.arrow"), &schema, &[concat_batches(&schema, &pieces).unwrap()]).unwrap();

@@ -252,6 +252,22 @@ pub(super) mod tests {
         (schema, pieces)
     }
 
+    /// Checks that the segment file `path` described by `meta` reads back as
+    /// `batches`: mapped and checked, with the checksums taken while writing
+    /// equal to those of the file as decoded, and as a plain Arrow IPC file
+    /// (arrow-rs's reader, validating every array).
+    pub(in crate::storage) fn reads_back(path: &Path, meta: &SegmentMeta, batches: &[RecordBatch]) {
+        let seg = MappedSegment::open(path, meta, true).unwrap();
+        assert_eq!(seg.batches(None).unwrap(), batches);
+        let read_back = written_checksums(&File::open(path).unwrap()).unwrap();
+        assert_eq!((meta.layout_crc32, &meta.column_crc32), (Some(read_back.0), &read_back.1));
+        let read = FileReader::try_new(File::open(path).unwrap(), None)
+            .unwrap()
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .unwrap();
+        assert_eq!(read, batches);
+    }
+
     #[test]
     fn pieces_are_written_as_one_record_batch_of_their_rows_in_order() {
         let dir = tempfile::tempdir().unwrap();
@@ -260,17 +276,7 @@ pub(super) mod tests {
         let whole = concat_batches(&schema, &pieces).unwrap();
         let meta = write_segment(&path, &schema, &pieces).unwrap();
         assert_eq!(meta.rows, whole.num_rows() as u64);
-        let seg = MappedSegment::open(&path, &meta, true).unwrap();
-        assert_eq!(seg.batches(None).unwrap(), vec![whole.clone()]);
-        // The checksums computed while writing are those of the file as decoded.
-        let read_back = written_checksums(&File::open(&path).unwrap()).unwrap();
-        assert_eq!((meta.layout_crc32, &meta.column_crc32), (Some(read_back.0), &read_back.1));
-        // A plain Arrow IPC file: arrow-rs's reader, validating every array, reads the same.
-        let read = FileReader::try_new(File::open(&path).unwrap(), None)
-            .unwrap()
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .unwrap();
-        assert_eq!(read, vec![whole.clone()]);
+        reads_back(&path, &meta, std::slice::from_ref(&whole));
         // Statistics cover all pieces.
         let ints: &Int32Array = whole.column(0).as_any().downcast_ref().unwrap();
         let min = ints.iter().flatten().min().unwrap();

@@ -20,6 +20,7 @@ use super::Connection;
 use crate::api::result::QueryResult;
 use crate::error::{ErrorKind, Result};
 use std::future::Future;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The first wait before a statement runs again.
@@ -58,11 +59,18 @@ impl Connection {
                         Ok(())
                     };
                     self.exec.interrupt.guard(sleep, false).await?;
+                    self.conflict_retries.fetch_add(1, Ordering::Relaxed);
                     wait = (wait * 2).min(MAX_WAIT);
                 }
                 outcome => return outcome,
             }
         }
+    }
+
+    /// How many times this connection ran an autocommit statement again
+    /// after it lost a conflict (what `ConflictError`s its caller did not see).
+    pub fn conflict_retries(&self) -> u64 {
+        self.conflict_retries.load(Ordering::Relaxed)
     }
 
     /// Sets how long an autocommit statement that lost a conflict is run

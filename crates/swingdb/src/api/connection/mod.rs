@@ -65,6 +65,8 @@ pub struct Connection {
     /// How long a statement that commits on its own is run again after
     /// losing a conflict (see `conflicts.rs`).
     conflict_timeout: Mutex<std::time::Duration>,
+    /// Runs of autocommit statements that lost a conflict and ran again.
+    conflict_retries: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for Connection {
@@ -103,6 +105,7 @@ impl Connection {
             attached: Mutex::default(),
             busy: tokio::sync::Mutex::new(()),
             conflict_timeout: Mutex::new(CONFLICT_TIMEOUT),
+            conflict_retries: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
