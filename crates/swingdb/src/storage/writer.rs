@@ -56,6 +56,10 @@ pub struct TableWriter<'a> {
     max_rows: usize,
     /// The segment being written batch by batch, when streaming.
     stream: Option<SegmentStream>,
+    /// Bytes of `pending` while streaming has not begun, counted as batches
+    /// come (summing them again at every batch took time quadratic in
+    /// their number).
+    gathered_bytes: usize,
 }
 
 impl<'a> TableWriter<'a> {
@@ -72,6 +76,7 @@ impl<'a> TableWriter<'a> {
             streaming: false,
             max_rows: SEGMENT_MAX_ROWS,
             stream: None,
+            gathered_bytes: 0,
         }
     }
 
@@ -93,26 +98,24 @@ impl<'a> TableWriter<'a> {
             return Ok(());
         }
         self.pending_rows += batch.num_rows();
-        self.pending.push(batch);
         if self.streaming {
-            if self.stream.is_some() || self.pending_bytes() > MAYBE_INLINE_BYTES {
+            self.gathered_bytes = self.gathered_bytes.saturating_add(bytes_of(&batch));
+            self.pending.push(batch);
+            if self.stream.is_some() || self.gathered_bytes > MAYBE_INLINE_BYTES {
                 self.stream_pending()?;
             }
             return Ok(());
         }
+        self.pending.push(batch);
         while self.pending_rows >= SEGMENT_MAX_ROWS {
             self.flush()?;
         }
         Ok(())
     }
 
-    /// Bytes of the rows gathered (of their arrays, slices counted as such).
+    /// Bytes of the rows gathered.
     fn pending_bytes(&self) -> usize {
-        self.pending
-            .iter()
-            .flat_map(|b| b.columns())
-            .map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX))
-            .fold(0, usize::saturating_add)
+        self.pending.iter().map(bytes_of).fold(0, usize::saturating_add)
     }
 
     /// Writes the rows gathered to the current segment file, beginning a new
@@ -139,6 +142,7 @@ impl<'a> TableWriter<'a> {
             }
         }
         self.pending_rows = 0;
+        self.gathered_bytes = 0;
         Ok(())
     }
 
@@ -193,6 +197,15 @@ impl<'a> TableWriter<'a> {
         }
         Ok((std::mem::take(&mut self.segments), std::mem::take(&mut self.files)))
     }
+}
+
+/// Bytes of `batch`'s arrays (slices counted as such).
+fn bytes_of(batch: &RecordBatch) -> usize {
+    batch
+        .columns()
+        .iter()
+        .map(|c| c.to_data().get_slice_memory_size().unwrap_or(usize::MAX))
+        .fold(0, usize::saturating_add)
 }
 
 /// `batches` with each run of consecutive slices of one buffer joined back

@@ -197,9 +197,7 @@ impl Executor {
         }
         Ok(segments)
     }
-}
 
-impl Executor {
     /// Stores the rows of `pipe`, read whole, as new segments of `table`
     /// (shaped `schema`): each stream's batches go to segment files of their
     /// own as they arrive, on the stream's thread, with no query between
