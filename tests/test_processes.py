@@ -338,3 +338,31 @@ def test_a_bad_conflict_timeout_is_refused(db_path):
     for bad in (-1, float("nan"), float("inf")):
         with pytest.raises(swingdb.ProgrammingError, match="timeout must be"):
             swingdb.connect(db_path, timeout=bad)
+
+
+def test_updates_and_deletes_of_different_rows_of_one_segment_both_commit(db_path):
+    # Row-level conflicts: two transactions change different rows of the
+    # same segment (an UPDATE and a DELETE) and both commit; a third changes
+    # a row the first changed and loses, as in PostgreSQL.
+    con = swingdb.connect(db_path)
+    con.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, v BIGINT)")
+    con.execute("INSERT INTO u SELECT value, 0 FROM range(20000)")
+    a, b, c = (swingdb.connect(db_path) for _ in range(3))
+    for x in (a, b, c):
+        x.begin()
+    a.execute("UPDATE u SET v = 1 WHERE id = 7")
+    b.execute("DELETE FROM u WHERE id = 8")
+    b.execute("UPDATE u SET v = 2 WHERE id = 19000")
+    c.execute("DELETE FROM u WHERE id IN (5, 7)")
+    a.commit()
+    b.commit()
+    with pytest.raises(swingdb.ConflictError, match="table 'u' had rows changed by another transaction"):
+        c.commit()
+    rows = con.sql("SELECT id, v FROM u WHERE id IN (5, 7, 8, 19000) ORDER BY id").fetchall()
+    assert rows == [(5, 0), (7, 1), (19000, 2)]
+    assert con.sql("SELECT count(*), sum(v) FROM u").fetchall() == [(19999, 3)]
+    # The key of the deleted row is free, the updated one's still taken.
+    con.execute("INSERT INTO u VALUES (8, 8)")
+    with pytest.raises(swingdb.IntegrityError, match="already has id = 7"):
+        con.execute("INSERT INTO u VALUES (7, 0)")
+

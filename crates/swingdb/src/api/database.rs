@@ -183,7 +183,7 @@ impl Database {
                         MappedSegment::open(&dir.segment_path(&seg.file), seg, true)?.batches(None)?;
                     }
                     report.segments += 1;
-                    report.rows += seg.rows;
+                    report.rows += seg.live_rows();
                 }
             }
             Ok(report)

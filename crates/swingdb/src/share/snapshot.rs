@@ -23,7 +23,7 @@
 use super::home::{Claimed, Home, SNAPSHOTS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::files::{create_private_file, flock, io_err, random_id, still_named};
-use crate::storage::{failpoint, DbDir, Manifest, TableMeta};
+use crate::storage::{failpoint, DbDir, Manifest, SegmentMeta, TableMeta};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -71,7 +71,7 @@ impl Record {
                 .as_micros() as u64,
             source: source.display().to_string(),
             tables: tables.keys().cloned().collect(),
-            rows: segments().map(|s| s.rows).sum(),
+            rows: segments().map(SegmentMeta::live_rows).sum(),
             bytes: segments().map(|s| s.bytes).sum(),
         }
     }

@@ -20,15 +20,20 @@ pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
         stats,
         column_ids: None,
         inline: Some(InlineRows::new(batch.schema(), vec![batch])),
+        deleted: Default::default(),
     })
 }
 
 /// The tail `tail` (an inline segment) with the rows of `added` (another, of
 /// the same columns) after its own, under the tail's name; `None` when they
-/// cannot be joined (not both inline, different columns, or a full tail).
+/// cannot be joined (not both inline, different columns, or a full tail),
+/// or when the tail has deleted rows: a segment's rows, deleted ones
+/// included, never repeat a key (see `storage::keys`), and a row added
+/// after a deleted one may have its key.
 pub fn grow_tail(tail: &SegmentMeta, added: &SegmentMeta) -> Result<Option<SegmentMeta>> {
     let (Some(rows), Some(more)) = (&tail.inline, &added.inline) else { return Ok(None) };
-    if rows.schema() != more.schema() || tail.column_ids != added.column_ids || tail.rows + added.rows > TAIL_MAX_ROWS {
+    let full = tail.rows + added.rows > TAIL_MAX_ROWS;
+    if rows.schema() != more.schema() || tail.column_ids != added.column_ids || full || !tail.deleted.is_empty() {
         return Ok(None);
     }
     let mut grown = rows.clone();

@@ -84,8 +84,10 @@ impl KeyRun {
         if let Some(run) = Self::open(&path) {
             return Ok(Indexed::Run(run));
         }
+        // Every row's key, deleted rows' too: a run serves every version of
+        // the table, whichever rows it deleted (see `super::keys`).
         let mut keys: Vec<Box<[u8]>> = Vec::with_capacity(segment.rows as usize);
-        for batch in store.map(table, segment)?.batches(Some(&key.positions))? {
+        for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
             key.for_each(batch.columns(), |value, _| keys.push(value.into()))?;
         }
         keys.sort_unstable();
@@ -158,21 +160,22 @@ impl KeyRun {
         false
     }
 
-    /// A key value both runs hold, if any: a merge of the two when they are
-    /// of similar size, binary searches of the smaller's values in the larger
-    /// one's otherwise.
-    pub fn shared(&self, other: &KeyRun) -> Option<Vec<u8>> {
+    /// A key value both runs hold and `accept` takes, if any: a merge of the
+    /// two when they are of similar size, binary searches of the smaller's
+    /// values in the larger one's otherwise.
+    pub fn shared_where(&self, other: &KeyRun, accept: impl Fn(&[u8]) -> bool) -> Option<Vec<u8>> {
         let (small, large) = if self.count <= other.count { (self, other) } else { (other, self) };
         let searches = small.count * (usize::BITS - large.count.leading_zeros()) as usize;
         if searches < small.count + large.count {
-            return (0..small.count).map(|i| small.key(i)).find(|k| large.contains(k)).map(<[u8]>::to_vec);
+            return (0..small.count).map(|i| small.key(i)).find(|k| large.contains(k) && accept(k)).map(<[u8]>::to_vec);
         }
         let (mut i, mut j) = (0, 0);
         while i < small.count && j < large.count {
             match small.key(i).cmp(large.key(j)) {
                 std::cmp::Ordering::Less => i += 1,
                 std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => return Some(small.key(i).to_vec()),
+                std::cmp::Ordering::Equal if accept(small.key(i)) => return Some(small.key(i).to_vec()),
+                std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
             }
         }
         None
@@ -246,15 +249,23 @@ mod tests {
         assert!(a.contains(b"bb") && a.contains(b"dd") && a.contains(b"a"));
         assert!(!a.contains(b"b") && !a.contains(b"") && !a.contains(b"e"));
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![&b"a"[..], b"bb", b"c", b"dd"]);
-        assert_eq!(a.shared(&run(&[b"b", b"c"])), Some(b"c".to_vec()));
-        assert_eq!(a.shared(&run(&[b"b", b"cc", b"e"])), None);
+        assert_eq!(a.shared_where(&run(&[b"b", b"c"]), |_| true), Some(b"c".to_vec()));
+        assert_eq!(a.shared_where(&run(&[b"b", b"cc", b"e"]), |_| true), None);
         // The merge (similar sizes) and the searches (one small) agree.
         let large: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 2).to_be_bytes().to_vec()).collect();
         let large = run(&large.iter().map(|k| k.as_slice()).collect::<Vec<_>>());
         let odd: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 2 + 1).to_be_bytes().to_vec()).collect();
-        assert_eq!(large.shared(&run(&odd.iter().map(|k| k.as_slice()).collect::<Vec<_>>())), None);
-        assert_eq!(large.shared(&run(&[&998u32.to_be_bytes()])), Some(998u32.to_be_bytes().to_vec()));
-        assert_eq!(large.shared(&run(&[&997u32.to_be_bytes()])), None);
+        assert_eq!(large.shared_where(&run(&odd.iter().map(|k| k.as_slice()).collect::<Vec<_>>()), |_| true), None);
+        assert_eq!(large.shared_where(&run(&[&998u32.to_be_bytes()]), |_| true), Some(998u32.to_be_bytes().to_vec()));
+        assert_eq!(large.shared_where(&run(&[&997u32.to_be_bytes()]), |_| true), None);
+        // Values refused (keys of deleted rows) are passed over, by both ways.
+        let evens: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 4).to_be_bytes().to_vec()).collect();
+        let evens = run(&evens.iter().map(|k| k.as_slice()).collect::<Vec<_>>());
+        let not_0 = |k: &[u8]| k != 0u32.to_be_bytes();
+        assert_eq!(large.shared_where(&evens, not_0), Some(4u32.to_be_bytes().to_vec()));
+        let two = run(&[&0u32.to_be_bytes(), &8u32.to_be_bytes()]);
+        assert_eq!(large.shared_where(&two, not_0), Some(8u32.to_be_bytes().to_vec()));
+        assert_eq!(a.shared_where(&run(&[b"b", b"c"]), |k| k != b"c"), None);
     }
 
     #[test]

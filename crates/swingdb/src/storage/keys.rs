@@ -18,6 +18,7 @@
 //! meanwhile), so it fails with the duplicate (see `storage::rebase`):
 //! uniqueness holds across them.
 
+use super::deleted::DeletedRows;
 use super::key_columns::KeyColumns;
 use super::key_runs::{Indexed, KeyRun, RUN_MIN_ROWS};
 use super::{SegmentMeta, SegmentStore, TableMeta};
@@ -35,9 +36,16 @@ pub struct KeyIndex {
     keys: HashSet<Key>,
     /// The key values of each segment hashed, by name.
     segments: HashMap<String, IndexedSegment>,
-    /// The runs of the segments with a run, by file.
+    /// The runs of the segments with a run, by file. A run holds the keys of
+    /// all the segment's rows, deleted ones too (runs are shared by every
+    /// version of the table); those are in `dead`.
     runs: HashMap<String, Arc<KeyRun>>,
+    /// Per segment with a run and deleted rows: those rows and their keys.
+    dead: HashMap<String, DeadKeys>,
 }
+
+/// The deleted rows of a segment with a run, and their keys.
+type DeadKeys = (DeletedRows, HashSet<Key>);
 
 /// One key value in the row format (shared by the set and a segment's list).
 type Key = Arc<[u8]>;
@@ -65,12 +73,24 @@ struct Added {
     hashed: Vec<(String, u64, Vec<Key>)>,
     /// Segments whose run was added.
     runs: Vec<String>,
+    /// The dead keys of runs before this update (`None`: it had none), to restore.
+    dead: Vec<(String, Option<DeadKeys>)>,
 }
 
 impl KeyIndex {
     /// Whether `key` (row-format bytes) is one of the indexed values.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.keys.contains(key) || self.runs.values().any(|run| run.contains(key))
+        self.keys.contains(key) || self.in_runs(key)
+    }
+
+    /// Whether a row of a segment with a run, and not deleted, has `key`.
+    fn in_runs(&self, key: &[u8]) -> bool {
+        self.runs.iter().any(|(file, run)| run.contains(key) && !self.is_dead(file, key))
+    }
+
+    /// Whether `key` is the key of a deleted row of segment `file` (with a run).
+    fn is_dead(&self, file: &str, key: &[u8]) -> bool {
+        self.dead.get(file).is_some_and(|(_, keys)| keys.contains(key))
     }
 
     /// Moves the index to `table`'s segments. On a key value found twice,
@@ -80,13 +100,16 @@ impl KeyIndex {
             *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
         }
         let key = KeyColumns::new(&table.schema, columns)?;
-        let now = table.rows_by_segment();
-        // Segments that left, or hold fewer rows than were hashed under
-        // their name (a tail a failed statement grew, then restored).
+        let now: HashMap<&str, &SegmentMeta> = table.segments.iter().map(|s| (s.file.as_str(), s)).collect();
+        // Segments that left, hold fewer rows than were hashed under their
+        // name (a tail a failed statement grew, then restored), or other
+        // deleted rows (hashed segments are small: read again).
         let gone: Vec<String> = self
             .segments
             .iter()
-            .filter(|(f, indexed)| now.get(f.as_str()).is_none_or(|&rows| rows < indexed.rows))
+            .filter(|(f, indexed)| {
+                now.get(f.as_str()).is_none_or(|s| s.rows < indexed.rows || s.deleted != indexed.deleted)
+            })
             .map(|(f, _)| f.clone())
             .collect();
         for file in &gone {
@@ -97,6 +120,9 @@ impl KeyIndex {
         let gone_runs: Vec<(String, Arc<KeyRun>)> =
             self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
         let mut added = Added::default();
+        for (file, _) in &gone_runs {
+            added.dead.push((file.clone(), self.dead.remove(file)));
+        }
         let outcome = self.add_segments(store, table, &key, &gone, &mut added);
         if !matches!(outcome, Ok(None)) {
             for (_, _, keys) in &added.hashed {
@@ -106,6 +132,12 @@ impl KeyIndex {
             }
             for file in &added.runs {
                 self.runs.remove(file);
+            }
+            for (file, dead) in added.dead {
+                match dead {
+                    Some(dead) => self.dead.insert(file, dead),
+                    None => self.dead.remove(&file),
+                };
             }
             for file in &gone {
                 self.keys.extend(self.segments[file].keys.iter().cloned());
@@ -117,8 +149,9 @@ impl KeyIndex {
             self.segments.remove(&file);
         }
         for (file, rows, keys) in added.hashed {
-            let indexed = self.segments.entry(file).or_default();
+            let indexed = self.segments.entry(file.clone()).or_default();
             indexed.rows = rows;
+            indexed.deleted = now[file.as_str()].deleted.clone();
             indexed.keys.extend(keys);
         }
         Ok(None)
@@ -126,6 +159,8 @@ impl KeyIndex {
 
     /// Indexes the rows of `table`'s segments not indexed yet, recording
     /// them in `added`; stops at the first value found twice and returns it.
+    /// Deleted rows of segments with a run are taken out first, so that the
+    /// new version of an updated row does not collide with its old one.
     fn add_segments(
         &mut self,
         store: &SegmentStore,
@@ -134,6 +169,10 @@ impl KeyIndex {
         gone: &[String],
         added: &mut Added,
     ) -> Result<Option<Vec<u8>>> {
+        let with_runs: Vec<&SegmentMeta> = table.segments.iter().filter(|s| self.runs.contains_key(&s.file)).collect();
+        for segment in with_runs {
+            self.mark_dead(store, table, segment, key, added)?;
+        }
         for segment in &table.segments {
             if self.runs.contains_key(&segment.file) {
                 continue;
@@ -148,32 +187,42 @@ impl KeyIndex {
                 continue;
             }
             if from == 0 && segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS {
-                let mut run = match KeyRun::of_segment(store, table, segment, key)? {
+                let run = match KeyRun::of_segment(store, table, segment, key)? {
                     Indexed::Duplicate(value) => return Ok(Some(value)),
                     Indexed::Run(run) => run,
                 };
-                if let Some(value) = self.shared_with(&run) {
-                    return Ok(Some(value));
-                }
-                run.save(store.dir());
                 self.runs.insert(segment.file.clone(), Arc::new(run));
                 added.runs.push(segment.file.clone());
+                self.mark_dead(store, table, segment, key, added)?;
+                if let Some(value) = self.shared_with(&segment.file) {
+                    return Ok(Some(value));
+                }
+                if let Some(run) = self.runs.get_mut(&segment.file).and_then(Arc::get_mut) {
+                    run.save(store.dir());
+                }
                 continue;
             }
             added.hashed.push((segment.file.clone(), segment.rows, Vec::new()));
             let keys = &mut added.hashed.last_mut().expect("just pushed").2;
             let mut duplicate = None;
+            let runs_hold = |value: &[u8]| {
+                self.runs.iter().any(|(file, run)| {
+                    run.contains(value) && !self.dead.get(file).is_some_and(|(_, dead)| dead.contains(value))
+                })
+            };
+            let mut fresh: HashSet<Key> = HashSet::new();
             for_each_key(store, table, segment, from as usize, key, |value| {
                 if duplicate.is_some() {
                     return;
                 }
                 let value: Key = value.into();
-                if self.runs.values().any(|run| run.contains(&value)) || !self.keys.insert(value.clone()) {
+                if self.keys.contains(&value) || runs_hold(&value) || !fresh.insert(value.clone()) {
                     duplicate = Some(value.to_vec());
                 } else {
                     keys.push(value);
                 }
             })?;
+            self.keys.extend(fresh);
             if duplicate.is_some() {
                 return Ok(duplicate);
             }
@@ -181,15 +230,59 @@ impl KeyIndex {
         Ok(None)
     }
 
-    /// A value `run` holds that the index holds too, if any.
-    fn shared_with(&self, run: &KeyRun) -> Option<Vec<u8>> {
+    /// Records the keys of `segment`'s deleted rows (it has a run) as dead,
+    /// reading only the rows deleted since it was last asked.
+    fn mark_dead(
+        &mut self,
+        store: &SegmentStore,
+        table: &TableMeta,
+        segment: &SegmentMeta,
+        key: &KeyColumns,
+        added: &mut Added,
+    ) -> Result<()> {
+        let known = self.dead.get(&segment.file).map(|(deleted, _)| deleted);
+        if known.unwrap_or(&DeletedRows::default()) == &segment.deleted {
+            return Ok(());
+        }
+        // Deleted rows only accumulate under a name; anything else is read afresh.
+        let (mut deleted_keys, since) = match self.dead.get(&segment.file) {
+            Some((old, keys)) if segment.deleted.covers(old) => (keys.clone(), old.clone()),
+            _ => (HashSet::new(), DeletedRows::default()),
+        };
+        let mut position = 0u64;
+        for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
+            key.for_each(batch.columns(), |value, row| {
+                let at = position + row as u64;
+                if segment.deleted.contains(at) && !since.contains(at) {
+                    deleted_keys.insert(value.into());
+                }
+            })?;
+            position += batch.num_rows() as u64;
+        }
+        let old = self.dead.insert(segment.file.clone(), (segment.deleted.clone(), deleted_keys));
+        if !added.dead.iter().any(|(file, _)| file == &segment.file) {
+            added.dead.push((segment.file.clone(), old));
+        }
+        Ok(())
+    }
+
+    /// A live value the run of segment `file` holds that the index holds
+    /// elsewhere too, if any.
+    fn shared_with(&self, file: &str) -> Option<Vec<u8>> {
+        let run = &self.runs[file];
+        let live_here = |k: &[u8]| !self.is_dead(file, k);
         let searches = self.keys.len() * (usize::BITS - run.len().leading_zeros()) as usize;
         let hashed = if searches < run.len() {
-            self.keys.iter().find(|k| run.contains(k)).map(|k| k.to_vec())
+            self.keys.iter().find(|k| run.contains(k) && live_here(k)).map(|k| k.to_vec())
         } else {
-            run.iter().find(|k| self.keys.contains(*k)).map(<[u8]>::to_vec)
+            run.iter().find(|k| self.keys.contains(*k) && live_here(k)).map(<[u8]>::to_vec)
         };
-        hashed.or_else(|| self.runs.values().find_map(|other| other.shared(run)))
+        hashed.or_else(|| {
+            self.runs
+                .iter()
+                .filter(|(other, _)| other.as_str() != file)
+                .find_map(|(other, other_run)| other_run.shared_where(run, |k| live_here(k) && !self.is_dead(other, k)))
+        })
     }
 }
 
@@ -198,6 +291,8 @@ impl KeyIndex {
 struct IndexedSegment {
     /// How many of the segment's rows were read (its first ones).
     rows: u64,
+    /// The rows deleted when they were read (left out of `keys`).
+    deleted: DeletedRows,
     /// Their non-NULL keys.
     keys: Vec<Key>,
 }

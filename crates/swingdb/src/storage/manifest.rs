@@ -4,6 +4,7 @@
 //! its schema and the segments that hold its rows, with sizes, checksums and
 //! per-column statistics. A manifest is written once and never changed.
 
+use super::deleted::DeletedRows;
 use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
 use super::sequence::Sequence;
@@ -28,10 +29,14 @@ use std::sync::Arc;
 /// the commit log (see `storage/dir/log.rs`), whose versions an older build
 /// would not see: it is the format marker's version of every database made
 /// since, and of older ones once they committed into a log (manifests keep
-/// the version of their own content).
+/// the version of their own content). Version 8 added deleted rows (see
+/// `storage/deleted.rs`), which an older build would read as still there.
 mod json;
 
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
+
+/// The format version of manifests with deleted rows.
+const DELETED_FORMAT_VERSION: u32 = 8;
 
 /// The format version of a database with a commit log (its marker's).
 pub const LOG_FORMAT_VERSION: u32 = 7;
@@ -87,6 +92,17 @@ pub struct SegmentMeta {
     /// file (see [`super::inline`]); its `file` is then only its name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<InlineRows>,
+    /// The rows, by position, that left the table while the segment stayed
+    /// (see [`super::deleted`]); `rows` still counts them.
+    #[serde(default, skip_serializing_if = "DeletedRows::is_empty")]
+    pub deleted: DeletedRows,
+}
+
+impl SegmentMeta {
+    /// The rows of the segment that are in its table (`rows` less the deleted).
+    pub fn live_rows(&self) -> u64 {
+        self.rows - self.deleted.len()
+    }
 }
 
 /// How a table whose columns were added or dropped finds them in its
@@ -272,8 +288,13 @@ impl TableMeta {
 
     /// Whether some row of `before` is not in this version of the table.
     pub fn removes_rows_of(&self, before: Option<&TableMeta>) -> bool {
-        let now = self.rows_by_segment();
-        before.is_some_and(|b| b.segments.iter().any(|s| now.get(s.file.as_str()).is_none_or(|&rows| rows < s.rows)))
+        let now: std::collections::HashMap<&str, &SegmentMeta> =
+            self.segments.iter().map(|s| (s.file.as_str(), s)).collect();
+        before.is_some_and(|b| {
+            b.segments
+                .iter()
+                .any(|s| now.get(s.file.as_str()).is_none_or(|n| n.rows < s.rows || n.deleted.len() > s.deleted.len()))
+        })
     }
 
     fn clone_without_segments(&self) -> Self {
@@ -460,9 +481,9 @@ impl TableMeta {
             Some(Definition::Sequence(_)) => "sequence",
         }
     }
-    /// Total number of rows.
+    /// Total number of rows (deleted ones not counted).
     pub fn num_rows(&self) -> u64 {
-        self.segments.iter().map(|s| s.rows).sum()
+        self.segments.iter().map(SegmentMeta::live_rows).sum()
     }
 }
 

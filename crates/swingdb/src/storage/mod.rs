@@ -2,6 +2,7 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod ascending;
+pub mod deleted;
 pub mod dir;
 pub mod distinct;
 pub mod failpoint;

@@ -1,28 +1,34 @@
 //! Rebasing: how a commit combines one transaction's change of a table with
 //! what other transactions committed to it since the transaction began.
 //!
-//! A transaction changes a table by removing whole segments (UPDATE, DELETE
-//! and compaction rewrite the segments whose rows they change or merge) and
-//! adding segments (new rows, rewritten remains). Its change is the set of
-//! segments it removed (`R`, by name) and the segments it added (`A`).
-//! Under `commit.lock` (see `storage::dir`), [`rebase`] compares three
-//! versions of the table: `before` (where the transaction started), `mine`
-//! (as it leaves it) and `now` (the newest committed version).
+//! A transaction changes a table by adding segments (`A`: new rows, the new
+//! versions of updated rows), by marking rows of segments deleted (`M`:
+//! DELETE, and the old versions of updated rows; see `storage::deleted`),
+//! and by removing whole segments (`R`: compaction, and segments rewritten
+//! because their marks grew too many). Under `commit.lock` (see
+//! `storage::dir`), [`rebase`] compares three versions of the table:
+//! `before` (where the transaction started), `mine` (as it leaves it) and
+//! `now` (the newest committed version).
 //!
 //! # The rules
 //!
 //! * Nobody changed the table since (`now` is `before`): `mine` stands.
-//! * The change is applied to `now` when every segment in `R` is still in
-//!   `now` with the same rows: `now` without `R`, with `A` where the first
-//!   of `R` was (at the end for an append). So appends never conflict with
-//!   appends, nor with UPDATEs and DELETEs of the rows that were there; an
-//!   UPDATE or DELETE conflicts only with a commit that rewrote one of the
-//!   segments it rewrote (a row both changed is in such a segment; rows of
-//!   other segments are not, so disjoint changes usually both commit; two
-//!   changes of different rows of one segment still conflict). Segment names
-//!   are never reused and a committed segment's rows never change (see
-//!   `storage::inline`), so "the same name with the same row count" is
-//!   "the same rows": nothing another commit did to rows in `R` can go unseen.
+//! * The change is applied to `now` when every segment in `R` is in `now`
+//!   as it was in `before` (the same rows, the same rows deleted), and every
+//!   segment in `M` is still in `now` with none of the rows this transaction
+//!   deleted there deleted by another meanwhile: `now` without `R`, each
+//!   segment of `M` with both transactions' deleted rows, and `A` where the
+//!   first of `R` was (at the end otherwise). So appends never conflict with
+//!   appends, nor with UPDATEs and DELETEs; an UPDATE or DELETE conflicts
+//!   only with a commit that changed or deleted one of the same rows (row
+//!   identity is the segment and the row's position in it, as PostgreSQL's
+//!   is the tuple's location), or that removed a segment holding one of them
+//!   (a compaction, or a rewrite by a third change: their rows may have moved
+//!   anywhere, so this is a conflict although the rows may differ). Segment
+//!   names are never reused and a committed segment's rows never change (see
+//!   `storage::inline`); deleted rows only accumulate: so a segment of the
+//!   same name, rows and deleted rows has the same rows in the table, and
+//!   nothing another commit did to rows this one changed can go unseen.
 //! * Keys are checked again by the caller on the combined table (against
 //!   the rows others committed since), still under the lock: a duplicate is
 //!   an `IntegrityError`, as if the transactions had run one after the other.
@@ -57,7 +63,9 @@
 //! Segments of `now` that the combined table keeps are referenced by the
 //! newest manifest, so no collection can have removed their files.
 
-use super::manifest::{Constraints, TableMeta};
+use super::deleted::DeletedRows;
+use super::manifest::{Constraints, SegmentMeta, TableMeta};
+use std::collections::HashMap;
 
 /// What a commit does with one table it changed.
 #[derive(Debug, PartialEq)]
@@ -102,17 +110,40 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
     if numbered(mine) && numbered(now) {
         return conflict("had rows numbered (identity column) by another transaction and this one meanwhile");
     }
-    let had = before.rows_by_segment();
-    let kept = mine.rows_by_segment();
-    let present = now.rows_by_segment();
-    // A committed segment never grows (only a transaction's own tail does).
-    if mine.segments.iter().any(|s| had.get(s.file.as_str()).is_some_and(|&rows| rows != s.rows)) {
+    let had = by_name(before);
+    let kept = by_name(mine);
+    let present = by_name(now);
+    // A committed segment never grows (only a transaction's own tail does),
+    // and its deleted rows stay deleted.
+    if mine
+        .segments
+        .iter()
+        .any(|s| had.get(s.file.as_str()).is_some_and(|h| h.rows != s.rows || !s.deleted.covers(&h.deleted)))
+    {
         return conflict("has a segment that changed its rows (this is a bug)");
     }
+    let changed_too = || conflict("had rows changed by another transaction that this one changed too");
+    // Segments this transaction removed whole: nobody may have changed them.
     let removed: Vec<&str> =
         before.segments.iter().map(|s| s.file.as_str()).filter(|f| !kept.contains_key(f)).collect();
-    if removed.iter().any(|f| present.get(f) != had.get(f)) {
-        return conflict("had rows changed by another transaction that this one changed too");
+    if removed.iter().any(|f| !same_rows(present.get(f).copied(), had.get(f).copied())) {
+        return changed_too();
+    }
+    // Segments in which it deleted rows: still there, and none of those
+    // rows deleted by another meanwhile; their deleted rows join.
+    let mut marked: HashMap<&str, DeletedRows> = HashMap::new();
+    for segment in &mine.segments {
+        let Some(old) = had.get(segment.file.as_str()) else { continue };
+        if segment.deleted == old.deleted {
+            continue;
+        }
+        let Some(theirs) = present.get(segment.file.as_str()).filter(|p| p.rows == old.rows) else {
+            return changed_too();
+        };
+        if segment.deleted.overlap(&theirs.deleted) > old.deleted.len() {
+            return changed_too();
+        }
+        marked.insert(segment.file.as_str(), segment.deleted.union(&theirs.deleted));
     }
     let added = mine.segments.iter().filter(|s| !had.contains_key(s.file.as_str())).cloned();
     let mut segments = Vec::with_capacity(now.segments.len() + mine.segments.len());
@@ -120,6 +151,10 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
     for segment in &now.segments {
         if removed.contains(&segment.file.as_str()) {
             segments.extend(added.take().into_iter().flatten());
+        } else if let Some(deleted) = marked.remove(segment.file.as_str()) {
+            if deleted.len() < segment.rows {
+                segments.push(SegmentMeta { deleted, ..segment.clone() });
+            }
         } else {
             segments.push(segment.clone());
         }
@@ -141,8 +176,21 @@ pub fn only_relied_on(before: Option<&TableMeta>, mine: Option<&TableMeta>) -> b
     matches!((before, mine), (Some(b), Some(m)) if b.modified == m.modified && same(b, m))
 }
 
-fn segment_rows(t: &TableMeta) -> Vec<(&str, u64)> {
-    t.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect()
+fn segment_rows(t: &TableMeta) -> Vec<(&str, u64, &DeletedRows)> {
+    t.segments.iter().map(|s| (s.file.as_str(), s.rows, &s.deleted)).collect()
+}
+
+/// The segments of `t` by name.
+fn by_name(t: &TableMeta) -> HashMap<&str, &SegmentMeta> {
+    t.segments.iter().map(|s| (s.file.as_str(), s)).collect()
+}
+
+/// Whether `a` and `b` are one segment with the same rows in its table.
+fn same_rows(a: Option<&SegmentMeta>, b: Option<&SegmentMeta>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.rows == b.rows && a.deleted == b.deleted,
+        (a, b) => a.is_none() && b.is_none(),
+    }
 }
 
 /// Whether two versions of a table have the same kind, columns and
@@ -232,6 +280,65 @@ mod tests {
         );
         // The other's compaction merged b away: its rows may have moved anywhere.
         assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&table(&["ab"], 4)))).contains("changed too"));
+    }
+
+    /// `t` with the rows at `positions` of its segment `file` marked deleted too.
+    fn deleting(t: &TableMeta, file: &str, positions: &[u64]) -> TableMeta {
+        let mut t = t.clone();
+        let segment = t.segments.iter_mut().find(|s| s.file == file).unwrap();
+        segment.deleted = segment.deleted.union(&DeletedRows::of(positions.iter().copied()));
+        t
+    }
+
+    /// A table of one segment `a` of 10 rows, last changed in `modified`.
+    fn ten_rows(modified: u64) -> TableMeta {
+        let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, true)]));
+        let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from_iter_values(0..10))]).unwrap();
+        TableMeta::table(schema, vec![inline_segment("a".into(), batch).unwrap()], modified)
+    }
+
+    #[test]
+    fn deletes_of_different_rows_of_one_segment_combine() {
+        let before = deleting(&ten_rows(3), "a", &[0]);
+        let mut now = deleting(&before, "a", &[1, 2]);
+        now.modified = 4;
+        // An UPDATE of row 5: its old version deleted, its new one added.
+        let mut mine = deleting(&before, "a", &[5]);
+        mine.segments.extend(table(&["m"], 3).segments);
+        let Rebase::Combined(t) = rebase("t", Some(&before), Some(&mine), Some(&now)) else { panic!("not combined") };
+        assert_eq!(t.segments.iter().map(|s| s.file.as_str()).collect::<Vec<_>>(), ["a", "m"]);
+        assert_eq!(t.segments[0].deleted.positions().collect::<Vec<_>>(), [0, 1, 2, 5]);
+        assert_eq!(t.num_rows(), 7);
+        // Deleting the last rows of a segment drops it.
+        let mine = deleting(&before, "a", &[3, 4, 5, 6, 7, 8, 9]);
+        let Rebase::Combined(t) = rebase("t", Some(&before), Some(&mine), Some(&now)) else { panic!("not combined") };
+        assert!(t.segments.is_empty());
+    }
+
+    #[test]
+    fn deletes_of_one_row_or_of_a_removed_segment_conflict() {
+        let before = ten_rows(3);
+        let mine = deleting(&before, "a", &[4, 7]);
+        let mut now = deleting(&before, "a", &[7]);
+        now.modified = 4;
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
+        // The other rewrote or compacted the segment away.
+        let mut now = table(&["b"], 4);
+        now.schema = before.schema.clone();
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
+        // This one removed the segment whole, the other deleted a row of it.
+        let mut now = deleting(&before, "a", &[1]);
+        now.modified = 4;
+        let emptied = TableMeta { segments: vec![], ..before.clone() };
+        assert!(conflict(rebase("t", Some(&before), Some(&emptied), Some(&now))).contains("changed too"));
+    }
+
+    #[test]
+    fn a_transaction_that_only_deleted_rows_is_no_mere_reliance() {
+        let before = ten_rows(3);
+        let mine = deleting(&before, "a", &[2]);
+        assert!(!only_relied_on(Some(&before), Some(&mine)));
+        assert_eq!(rebase("t", Some(&before), Some(&mine), Some(&before)), Rebase::Mine);
     }
 
     #[test]

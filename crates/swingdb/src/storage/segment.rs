@@ -288,6 +288,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         stats,
         column_ids: None,
         inline: None,
+        deleted: Default::default(),
     })
 }
 

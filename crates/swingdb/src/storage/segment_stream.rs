@@ -145,6 +145,7 @@ impl SegmentStream {
             stats,
             column_ids: None,
             inline: None,
+            deleted: Default::default(),
         })
     }
 }

@@ -128,6 +128,7 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
         stats: stats?,
         column_ids: None,
         inline: None,
+        deleted: Default::default(),
     })
 }
 

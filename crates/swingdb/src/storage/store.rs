@@ -1,13 +1,15 @@
 //! The per-database cache of mapped segments: each segment file is mapped and
 //! verified once per handle and shared by every query that reads it.
 
+use super::deleted::DeletedRows;
 use super::dir::DbDir;
 use super::inline::InlineRows;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::MappedSegment;
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::compute::filter_record_batch;
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::scalar::ScalarValue;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -110,6 +112,8 @@ pub struct SegmentView {
     stored: Stored,
     schema: SchemaRef,
     sources: Vec<Source>,
+    /// The rows left out of [`Self::batches`] (see [`super::deleted`]).
+    deleted: DeletedRows,
 }
 
 impl SegmentView {
@@ -143,13 +147,42 @@ impl SegmentView {
                 }
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { stored, schema: table.schema.clone(), sources })
+        Ok(Self { stored, schema: table.schema.clone(), sources, deleted: meta.deleted.clone() })
     }
 
-    /// The segment's batches with the table columns of `projection` (all when
-    /// `None`); the file's columns are checked against their checksums the
-    /// first time they are handed out.
+    /// The segment's rows in its table (its deleted rows left out) with the
+    /// table columns of `projection` (all when `None`); the file's columns are
+    /// checked against their checksums the first time they are handed out.
+    /// Zero-copy where no row of a batch is deleted.
     pub fn batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
+        self.live(self.all_batches(projection)?, 0)
+    }
+
+    /// The rows of `batches`, which hold the segment's rows from position
+    /// `start` on, without the deleted ones.
+    fn live(&self, batches: Vec<RecordBatch>, start: u64) -> Result<Vec<RecordBatch>> {
+        if self.deleted.is_empty() {
+            return Ok(batches);
+        }
+        let mut at = start;
+        let mut out = Vec::with_capacity(batches.len());
+        for batch in batches {
+            let rows = batch.num_rows();
+            out.push(live_rows(&batch, &self.deleted, at, &self.schema)?);
+            at += rows as u64;
+        }
+        Ok(out)
+    }
+
+    /// The rows deleted from the segment, by position in [`Self::all_batches`].
+    pub fn deleted(&self) -> &DeletedRows {
+        &self.deleted
+    }
+
+    /// Every row the segment holds, its deleted rows included (see
+    /// [`Self::deleted`]), as [`Self::batches`] otherwise: for readers that
+    /// need rows' positions in the segment.
+    pub fn all_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
         let all: Vec<usize>;
         let columns = match projection {
             Some(p) => p,
@@ -166,7 +199,12 @@ impl SegmentView {
                 }
             }
         }
-        let schema = Arc::new(self.schema.project(columns)?);
+        // Deleted rows may hold NULLs where the table now says NOT NULL (set
+        // after an UPDATE replaced them): read whole, every column may.
+        let schema = match self.deleted.is_empty() {
+            true => Arc::new(self.schema.project(columns)?),
+            false => nullable(&self.schema.project(columns)?),
+        };
         let mut out = Vec::new();
         for batch in self.stored.batches(&read)? {
             let rows = batch.num_rows();
@@ -211,11 +249,12 @@ impl SegmentView {
         }
     }
 
-    /// [`Self::batches`] without the segment's first `from` rows.
+    /// [`Self::batches`] without the rows before position `from` (as
+    /// [`Self::all_batches`] counts them: deleted ones included).
     pub fn batches_from(&self, projection: Option<&[usize]>, from: usize) -> Result<Vec<RecordBatch>> {
         let mut skip = from;
         let mut out = Vec::new();
-        for batch in self.batches(projection)? {
+        for batch in self.all_batches(projection)? {
             let rows = batch.num_rows();
             if skip >= rows {
                 skip -= rows;
@@ -224,8 +263,33 @@ impl SegmentView {
             out.push(batch.slice(skip, rows - skip));
             skip = 0;
         }
-        Ok(out)
+        self.live(out, from as u64)
     }
+}
+
+/// `schema` with every column nullable.
+pub fn nullable(schema: &Schema) -> SchemaRef {
+    let fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone().with_nullable(true)).collect();
+    Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
+}
+
+/// The rows of `batch` (the segment's rows from position `start` on, read
+/// whole: see [`SegmentView::all_batches`]) that `deleted` keeps, with the
+/// nullability of `table`'s columns of the same names again.
+pub fn live_rows(batch: &RecordBatch, deleted: &DeletedRows, start: u64, table: &Schema) -> Result<RecordBatch> {
+    let kept = match deleted.kept(start, batch.num_rows()) {
+        Some(kept) => filter_record_batch(batch, &kept)?,
+        None => batch.clone(),
+    };
+    let fields: Vec<Field> = kept
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone().with_nullable(table.field_with_name(f.name()).map_or(true, |t| t.is_nullable())))
+        .collect();
+    let schema = Arc::new(Schema::new_with_metadata(fields, kept.schema().metadata().clone()));
+    let options = RecordBatchOptions::new().with_row_count(Some(kept.num_rows()));
+    Ok(RecordBatch::try_new_with_options(schema, kept.columns().to_vec(), &options)?)
 }
 
 /// Checks the checksums of table columns `columns` in every segment of

@@ -280,7 +280,9 @@ pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableM
                 files.push(path.clone());
                 let written = write_segment(&path, rows.schema(), rows.batches());
                 let written = written.inspect_err(|_| files.iter().for_each(|f| drop(std::fs::remove_file(f))))?;
-                segments.push(SegmentMeta { column_ids: segment.column_ids.clone(), ..written });
+                // The same rows in the same order: its deleted rows stay deleted.
+                let deleted = segment.deleted.clone();
+                segments.push(SegmentMeta { column_ids: segment.column_ids.clone(), deleted, ..written });
             }
             _ => segments.push(segment.clone()),
         }

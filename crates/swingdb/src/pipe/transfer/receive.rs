@@ -94,6 +94,13 @@ impl Receiver {
         let mut files = Vec::with_capacity(offer.segments.len());
         let outcome = (|| {
             for claimed in &offer.segments {
+                // Exporters offer no table with deleted rows: the files hold them.
+                if !claimed.deleted.is_empty() {
+                    return Err(Error::corruption(format!(
+                        "pipe '{}': the exporter offered segment {} with rows it deleted; nothing was imported",
+                        self.name, claimed.file
+                    )));
+                }
                 let segment = match &claimed.inline {
                     // Its rows came with the offer; its statistics are taken anew from them.
                     Some(rows) => {

@@ -7,7 +7,7 @@ use crate::sql::catalog::source::SegmentSource;
 use crate::sql::operators::few_groups::FEW_GROUPS;
 use crate::sql::optimizer::ordered_scan;
 use crate::sql::optimizer::sorted_range::KeyRange;
-use crate::storage::store::{verify_columns, SegmentView};
+use crate::storage::store::{live_rows, nullable, verify_columns, SegmentView};
 use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
@@ -121,23 +121,26 @@ impl SegmentTable {
         for (index, view) in views {
             let mut ranges = match &key {
                 Some((column, range)) if view.ascends(*column)? => {
-                    let keys = view.batches(Some(&[*column]))?;
+                    let keys = view.all_batches(Some(&[*column]))?;
                     Some(keys.into_iter().map(|b| range.rows_within(b.column(0))).collect::<Vec<_>>().into_iter())
                 }
                 _ => None,
             };
+            // Positions count the segment's deleted rows too (row ids name
+            // rows by position); those rows are dropped last.
             let mut row = 0u64;
-            for batch in view.batches(Some(&stored))? {
-                let mut base = ((index as u64) << ROW_BITS) + row;
+            for batch in view.all_batches(Some(&stored))? {
+                let mut position = row;
                 row += batch.num_rows() as u64;
                 let batch = match ranges.as_mut().and_then(|r| r.next()) {
                     Some(rows) if rows.is_empty() => continue,
                     Some(rows) => {
-                        base += rows.start as u64;
+                        position += rows.start as u64;
                         batch.slice(rows.start, rows.len())
                     }
                     None => batch,
                 };
+                let base = ((index as u64) << ROW_BITS) + position;
                 let columns: Vec<ArrayRef> = projection
                     .iter()
                     .map(|&i| match stored.iter().position(|&s| s == i) {
@@ -146,7 +149,12 @@ impl SegmentTable {
                     })
                     .collect();
                 let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-                out.push(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?);
+                if view.deleted().is_empty() {
+                    out.push(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?);
+                    continue;
+                }
+                let all = RecordBatch::try_new_with_options(nullable(&schema), columns, &options)?;
+                out.push(live_rows(&all, view.deleted(), position, &schema)?);
             }
         }
         Ok(out)

@@ -29,7 +29,7 @@ use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::frontend::prepare::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
 use crate::storage::foreign_keys::referencing;
-use crate::storage::{ForeignKey, TableMeta};
+use crate::storage::{ForeignKey, SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -142,7 +142,7 @@ impl Executor {
                 let column = identifier(column_name);
                 let index = column_in(&meta, &column, name)?;
                 match op {
-                    AlterColumnOperation::SetNotNull => set_not_null(name, meta, index),
+                    AlterColumnOperation::SetNotNull => set_not_null(&self.core.store, name, meta, index),
                     AlterColumnOperation::DropNotNull => drop_not_null(name, meta, index),
                     AlterColumnOperation::SetDefault { value } => {
                         let mut meta = meta;
@@ -218,7 +218,7 @@ impl Executor {
                 }
                 for column in &key {
                     let index = column_in(&meta, column, name)?;
-                    meta = set_not_null(name, meta, index)?;
+                    meta = set_not_null(&self.core.store, name, meta, index)?;
                 }
                 meta.constraints.primary_key = Some(key);
                 Ok(meta)
@@ -540,8 +540,24 @@ fn set_nullable(meta: TableMeta, index: usize, nullable: bool) -> TableMeta {
     meta
 }
 
-fn set_not_null(name: &str, meta: TableMeta, index: usize) -> Result<TableMeta> {
-    let nulls: u64 = meta.segments.iter().filter_map(|s| meta.column_stats(s, index)).map(|s| s.nulls).sum();
+/// `meta` with its column at `index` NOT NULL, once no row holds NULL there
+/// (counted by the statistics; in segments with deleted rows, which the
+/// statistics count too, by reading the column).
+fn set_not_null(store: &SegmentStore, name: &str, meta: TableMeta, index: usize) -> Result<TableMeta> {
+    let mut nulls = 0u64;
+    for segment in &meta.segments {
+        let counted = meta.column_stats(segment, index).map_or(0, |s| s.nulls);
+        nulls += match counted {
+            0 => 0,
+            _ if segment.deleted.is_empty() => counted,
+            _ => store
+                .map(&meta, segment)?
+                .batches(Some(&[index]))?
+                .iter()
+                .map(|b| b.column(0).null_count() as u64)
+                .sum(),
+        };
+    }
     if nulls > 0 {
         return Err(Error::new(
             ErrorKind::Integrity,

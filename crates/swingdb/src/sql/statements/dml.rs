@@ -1,6 +1,6 @@
 //! INSERT, UPDATE and DELETE: new rows go to new segments; changed and
-//! deleted rows are found by a private row-id column and their segments are
-//! rewritten without them (copy-on-write at segment granularity).
+//! deleted rows are found by a private row-id column and marked deleted in
+//! their segments (an UPDATE writes their new versions as new rows).
 
 use super::run_plan::u64_values;
 use super::Executor;
@@ -9,9 +9,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::catalog::table::SegmentTable;
 use crate::sql::frontend::names::table_name;
 use crate::sql::frontend::prepare::Upsert;
+use crate::storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use crate::storage::store::live_rows;
 use crate::storage::{SegmentMeta, TableMeta, TableWriter};
-use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::compute::{cast_with_options, concat_batches, filter_record_batch, CastOptions};
+use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::compute::{cast_with_options, concat_batches, CastOptions};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, TableReference};
@@ -253,29 +255,33 @@ impl Executor {
         self.set_table(name, meta.with_segments(segments))
     }
 
-    /// Rewrites the segments that contain any of `row_ids` without those rows.
+    /// The segments of `meta` without the rows `row_ids`: marked deleted in
+    /// their segments (see `storage::deleted`), or, where the marks would grow
+    /// too many, the segment rewritten without them.
     pub(crate) fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
-        let mut by_segment: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut by_segment: HashMap<usize, Vec<u64>> = HashMap::new();
         for id in row_ids {
             let (seg, row) = SegmentTable::split_row_id(id);
-            by_segment.entry(seg).or_default().push(row);
+            by_segment.entry(seg).or_default().push(row as u64);
         }
         let mut segments = Vec::with_capacity(meta.segments.len());
         for (i, seg) in meta.segments.iter().enumerate() {
-            let Some(rows) = by_segment.get(&i) else {
+            let Some(rows) = by_segment.remove(&i) else {
                 segments.push(seg.clone());
                 continue;
             };
-            if rows.len() as u64 == seg.rows {
+            let deleted = seg.deleted.union(&DeletedRows::of(rows));
+            if deleted.len() >= seg.rows {
                 continue;
             }
-            let mapped = self.core.store.map(meta, seg)?;
-            let all = concat_batches(&meta.schema, &mapped.batches(None)?)?;
-            let mut keep = vec![true; all.num_rows()];
-            for &r in rows {
-                keep[r] = false;
+            if deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= MAX_RANGES {
+                segments.push(SegmentMeta { deleted, ..seg.clone() });
+                continue;
             }
-            let kept = filter_record_batch(&all, &BooleanArray::from(keep))?;
+            let view = self.core.store.map(meta, seg)?;
+            let all = view.all_batches(None)?;
+            let all = concat_batches(&all.first().map_or(meta.schema.clone(), |b| b.schema()), &all)?;
+            let kept = live_rows(&all, &deleted, 0, &meta.schema)?;
             let mut one = TableWriter::new(self.core.dir(), meta.schema.clone());
             one.push(kept)?;
             let (written, files) = one.finish()?;

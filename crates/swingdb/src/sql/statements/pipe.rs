@@ -53,11 +53,13 @@ impl Executor {
         // Offered only when the plan reads exactly the stored segments: not
         // when data registered under the same name shadows the table, and
         // only with the stored column types, and not for a table whose
-        // columns were added or dropped (its segments hold other columns).
+        // columns were added or dropped (its segments hold other columns) or
+        // that has deleted rows (its files hold them: only its rows are sent).
         let offer = match table {
             Some(name) if !self.registered.lock().unwrap().contains_key(name) => {
                 let meta = self.table(name)?;
                 let same_types = !meta.is_altered()
+                    && meta.segments.iter().all(|s| s.deleted.is_empty())
                     && meta.schema.fields().len() == schema.fields().len()
                     && meta.schema.fields().iter().zip(schema.fields()).all(|(a, b)| a.data_type() == b.data_type());
                 same_types.then(|| Offer { dir: self.core.dir().segments_dir(), segments: meta.segments.clone() })

@@ -66,6 +66,7 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
             stats: vec![Default::default()],
             column_ids: None,
             inline: None,
+            deleted: Default::default(),
         })
         .collect();
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));

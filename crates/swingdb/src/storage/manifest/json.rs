@@ -123,7 +123,9 @@ impl Manifest {
                 (name.clone(), json)
             })
             .collect();
-        let format_version = if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
+        let format_version = if self.tables.values().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
+            DELETED_FORMAT_VERSION
+        } else if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
             SEQUENCE_FORMAT_VERSION
         } else if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
             INLINE_FORMAT_VERSION
@@ -192,6 +194,13 @@ impl Manifest {
                         )))
                     }
                 };
+                if let Some((file, problem)) =
+                    t.segments.iter().find_map(|s| Some((&s.file, s.deleted.problem(s.rows)?)))
+                {
+                    return Err(Error::corruption(format!(
+                        "manifest {origin} is damaged: segment {file} of table '{name}': {problem}"
+                    )));
+                }
                 let meta = TableMeta {
                     schema,
                     segments: t.segments,

@@ -67,6 +67,7 @@ fn manifest_round_trips_every_column_type() {
         stats: vec![ColumnStats { min: Some("1".into()), max: Some("3".into()), nulls: 0, distinct: None }],
         column_ids: None,
         inline: None,
+        deleted: Default::default(),
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
     let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -84,6 +85,7 @@ fn segment(file: &str, columns: usize) -> SegmentMeta {
         stats: vec![ColumnStats { min: Some("1".into()), max: Some("2".into()), nulls: 0, distinct: None }; columns],
         column_ids: None,
         inline: None,
+        deleted: Default::default(),
     }
 }
 
@@ -149,6 +151,7 @@ fn edited_manifest_fails_its_checksum() {
         stats: vec![ColumnStats { min: Some("1".into()), max: Some("9999".into()), nulls: 0, distinct: None }],
         column_ids: None,
         inline: None,
+        deleted: Default::default(),
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
