@@ -180,6 +180,8 @@ impl DbCore {
                         ))
                     }
                 };
+                // Segments whose rows were all deleted are kept until here (see `storage::rebase`).
+                table.segments.retain(|s| s.live_rows() > 0);
                 table.modified = version;
                 tables.insert(name.to_string(), Arc::new(table));
             }

@@ -78,7 +78,6 @@ impl DeletedRows {
     }
 
     /// The deleted positions, ascending.
-    #[cfg(test)]
     pub fn positions(&self) -> impl Iterator<Item = u64> + '_ {
         self.0.iter().flat_map(|&(s, e)| s..e)
     }
@@ -101,6 +100,40 @@ impl DeletedRows {
             }
         }
         Self(ranges.into())
+    }
+
+    /// The runs of deleted rows, `start..end`, ascending.
+    pub fn runs(&self) -> &[(u64, u64)] {
+        &self.0
+    }
+
+    /// Rows deleted here and not in `other`.
+    pub fn minus(&self, other: &DeletedRows) -> DeletedRows {
+        let mut out: Vec<(u64, u64)> = Vec::new();
+        let mut j = 0;
+        for &(start, end) in self.0.iter() {
+            let mut from = start;
+            while j < other.0.len() && other.0[j].1 <= from {
+                j += 1;
+            }
+            let mut k = j;
+            while from < end {
+                match other.0.get(k) {
+                    Some(&(s, e)) if s < end => {
+                        if s > from {
+                            out.push((from, s));
+                        }
+                        from = from.max(e);
+                        k += 1;
+                    }
+                    _ => {
+                        out.push((from, end));
+                        from = end;
+                    }
+                }
+            }
+        }
+        Self(out.into())
     }
 
     /// How many rows are deleted both here and in `other`.
@@ -197,6 +230,12 @@ mod tests {
         assert_eq!(a.overlap(&DeletedRows::of([5, 6])), 0);
         assert!(both.covers(&a) && both.covers(&b) && !a.covers(&b));
         assert!(a.covers(&DeletedRows::default()));
+        assert_eq!(both.minus(&a).positions().collect::<Vec<_>>(), vec![4, 11, 20]);
+        assert_eq!(both.minus(&both), DeletedRows::default());
+        let wide = DeletedRows::of(0..10);
+        let holes = DeletedRows::of([0, 3, 4, 9, 12]);
+        assert_eq!(wide.minus(&holes).positions().collect::<Vec<_>>(), vec![1, 2, 5, 6, 7, 8]);
+        assert_eq!(wide.minus(&DeletedRows::default()), wide);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
         column_ids: None,
         inline: Some(InlineRows::new(batch.schema(), vec![batch])),
         deleted: Default::default(),
+        origin: Vec::new(),
     })
 }
 

@@ -7,6 +7,7 @@
 use super::deleted::DeletedRows;
 use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
+use super::origin::Origin;
 use super::sequence::Sequence;
 use super::stats::ColumnStats;
 use crate::error::{Error, Result};
@@ -96,6 +97,10 @@ pub struct SegmentMeta {
     /// (see [`super::deleted`]); `rows` still counts them.
     #[serde(default, skip_serializing_if = "DeletedRows::is_empty")]
     pub deleted: DeletedRows,
+    /// For a segment that replaced others (compaction, a rewrite), where
+    /// its rows came from (see [`super::origin`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origin: Vec<Origin>,
 }
 
 impl SegmentMeta {

@@ -15,6 +15,7 @@ pub mod key_columns;
 pub mod key_runs;
 pub mod keys;
 pub mod manifest;
+pub mod origin;
 pub mod parallel;
 pub mod rebase;
 pub mod segment;

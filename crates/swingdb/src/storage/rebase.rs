@@ -22,9 +22,12 @@
 //!   appends, nor with UPDATEs and DELETEs; an UPDATE or DELETE conflicts
 //!   only with a commit that changed or deleted one of the same rows (row
 //!   identity is the segment and the row's position in it, as PostgreSQL's
-//!   is the tuple's location), or that removed a segment holding one of them
-//!   (a compaction, or a rewrite by a third change: their rows may have moved
-//!   anywhere, so this is a conflict although the rows may differ). Segment
+//!   is the tuple's location). A segment that was compacted or rewritten
+//!   meanwhile (by the other commit, or by this transaction) is followed to
+//!   the segment that holds its rows now, by that segment's origins (see
+//!   `storage::origin`); where none says so (a clustered table's compaction,
+//!   two merges since), removing a segment that holds a changed row is a
+//!   conflict although the rows may differ. Segment
 //!   names are never reused and a committed segment's rows never change (see
 //!   `storage::inline`); deleted rows only accumulate: so a segment of the
 //!   same name, rows and deleted rows has the same rows in the table, and
@@ -65,6 +68,7 @@
 
 use super::deleted::DeletedRows;
 use super::manifest::{Constraints, SegmentMeta, TableMeta};
+use super::origin::moved;
 use std::collections::HashMap;
 
 /// What a commit does with one table it changed.
@@ -123,40 +127,66 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
         return conflict("has a segment that changed its rows (this is a bug)");
     }
     let changed_too = || conflict("had rows changed by another transaction that this one changed too");
-    // Segments this transaction removed whole: nobody may have changed them.
+    let added: Vec<&SegmentMeta> = mine.segments.iter().filter(|s| !had.contains_key(s.file.as_str())).collect();
+    // Rows to mark deleted on top of what the combined table's segments have
+    // deleted: by segment of `now`, and by segment this transaction added.
+    let mut on_now: HashMap<&str, DeletedRows> = HashMap::new();
+    let mut on_added: HashMap<&str, DeletedRows> = HashMap::new();
+    // Segments this transaction removed whole: unchanged since, or changed
+    // only by rows deleted that are not among those it left out, found
+    // where it put the segment's other rows (see `storage::origin`).
     let removed: Vec<&str> =
         before.segments.iter().map(|s| s.file.as_str()).filter(|f| !kept.contains_key(f)).collect();
-    if removed.iter().any(|f| !same_rows(present.get(f).copied(), had.get(f).copied())) {
-        return changed_too();
+    for file in &removed {
+        let old = had[file];
+        let theirs = match present.get(file) {
+            Some(p) if same_rows(Some(p), Some(old)) => continue,
+            Some(p) if p.rows == old.rows && p.deleted.covers(&old.deleted) => p.deleted.minus(&old.deleted),
+            _ => return changed_too(),
+        };
+        match added.iter().find_map(|a| Some((a.file.as_str(), moved(a, file, &theirs)?))) {
+            Some((at, Ok(rows))) => join(&mut on_added, at, rows),
+            _ => return changed_too(),
+        }
     }
-    // Segments in which it deleted rows: still there, and none of those
-    // rows deleted by another meanwhile; their deleted rows join.
-    let mut marked: HashMap<&str, DeletedRows> = HashMap::new();
+    // Segments in which it deleted rows: none of those rows deleted by
+    // another meanwhile, in the segment or where a compaction moved it.
     for segment in &mine.segments {
         let Some(old) = had.get(segment.file.as_str()) else { continue };
         if segment.deleted == old.deleted {
             continue;
         }
-        let Some(theirs) = present.get(segment.file.as_str()).filter(|p| p.rows == old.rows) else {
-            return changed_too();
-        };
-        if segment.deleted.overlap(&theirs.deleted) > old.deleted.len() {
-            return changed_too();
+        let mine_new = segment.deleted.minus(&old.deleted);
+        if let Some(theirs) = present.get(segment.file.as_str()).filter(|p| p.rows == old.rows) {
+            if mine_new.overlap(&theirs.deleted) > 0 {
+                return changed_too();
+            }
+            join(&mut on_now, theirs.file.as_str(), mine_new);
+            continue;
         }
-        marked.insert(segment.file.as_str(), segment.deleted.union(&theirs.deleted));
+        let found = now.segments.iter().find_map(|m| Some((m, moved(m, &segment.file, &mine_new)?)));
+        match found {
+            Some((merged, Ok(rows))) if rows.overlap(&merged.deleted) == 0 => {
+                join(&mut on_now, merged.file.as_str(), rows)
+            }
+            _ => return changed_too(),
+        }
     }
-    let added = mine.segments.iter().filter(|s| !had.contains_key(s.file.as_str())).cloned();
+    let marked = |segment: &SegmentMeta, marks: &HashMap<&str, DeletedRows>| match marks.get(segment.file.as_str()) {
+        None => Some(segment.clone()),
+        Some(rows) => {
+            let deleted = segment.deleted.union(rows);
+            (deleted.len() < segment.rows).then(|| SegmentMeta { deleted, ..segment.clone() })
+        }
+    };
+    let added: Vec<SegmentMeta> = added.iter().filter_map(|s| marked(s, &on_added)).collect();
     let mut segments = Vec::with_capacity(now.segments.len() + mine.segments.len());
     let mut added = Some(added);
     for segment in &now.segments {
         if removed.contains(&segment.file.as_str()) {
             segments.extend(added.take().into_iter().flatten());
-        } else if let Some(deleted) = marked.remove(segment.file.as_str()) {
-            if deleted.len() < segment.rows {
-                segments.push(SegmentMeta { deleted, ..segment.clone() });
-            }
         } else {
-            segments.push(segment.clone());
+            segments.extend(marked(segment, &on_now));
         }
     }
     segments.extend(added.into_iter().flatten());
@@ -165,6 +195,12 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
         combined.constraints.identity = mine.constraints.identity.clone();
     }
     Rebase::Combined(Box::new(combined))
+}
+
+/// Adds `rows` to the rows to mark deleted in segment `at`.
+fn join<'k>(marks: &mut HashMap<&'k str, DeletedRows>, at: &'k str, rows: DeletedRows) {
+    let joined = marks.get(at).map_or_else(|| rows.clone(), |d| d.union(&rows));
+    marks.insert(at, joined);
 }
 
 /// Whether a transaction's version `mine` of a table is its version
@@ -331,6 +367,40 @@ mod tests {
         now.modified = 4;
         let emptied = TableMeta { segments: vec![], ..before.clone() };
         assert!(conflict(rebase("t", Some(&before), Some(&emptied), Some(&now))).contains("changed too"));
+    }
+
+    #[test]
+    fn deletes_follow_their_rows_into_a_compaction_or_rewrite() {
+        use crate::storage::origin::with_origins;
+        let before = ten_rows(3);
+        let b = table(&["b"], 3).segments.remove(0);
+        let before = TableMeta { segments: vec![before.segments[0].clone(), b.clone()], ..before };
+        let a = &before.segments[0];
+        // Another commit deleted row 1 of a, then compacted a and b into m.
+        let a_then = SegmentMeta { deleted: DeletedRows::of([1]), ..a.clone() };
+        let mut m = with_origins(ten_rows(4).segments.remove(0), &[&a_then, &b]);
+        m.file = "m".into();
+        let now = TableMeta { segments: vec![m], modified: 4, ..before.clone() };
+        // This one deleted row 5 of a: row 4 of m (row 1 was left out).
+        let mine = deleting(&before, "a", &[5]);
+        let Rebase::Combined(t) = rebase("t", Some(&before), Some(&mine), Some(&now)) else { panic!("not combined") };
+        assert_eq!(t.segments[0].deleted.positions().collect::<Vec<_>>(), [4]);
+        // Row 1 was deleted by the other: a conflict, merged or not.
+        let mine = deleting(&before, "a", &[1]);
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
+        // This one rewrote a without row 2 (as r); the other deleted row 7 of a.
+        let a_then = SegmentMeta { deleted: DeletedRows::of([2]), ..a.clone() };
+        let mut r = with_origins(ten_rows(3).segments.remove(0), &[&a_then]);
+        r.file = "r".into();
+        let mine = TableMeta { segments: vec![r, b.clone()], ..before.clone() };
+        let mut now = deleting(&before, "a", &[7]);
+        now.modified = 4;
+        let Rebase::Combined(t) = rebase("t", Some(&before), Some(&mine), Some(&now)) else { panic!("not combined") };
+        assert_eq!(t.segments.iter().map(|s| s.file.as_str()).collect::<Vec<_>>(), ["r", "b"]);
+        assert_eq!(t.segments[0].deleted.positions().collect::<Vec<_>>(), [6]);
+        let mut now = deleting(&before, "a", &[2]);
+        now.modified = 4;
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
     }
 
     #[test]

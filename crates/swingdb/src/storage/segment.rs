@@ -289,6 +289,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         column_ids: None,
         inline: None,
         deleted: Default::default(),
+        origin: Vec::new(),
     })
 }
 

@@ -146,6 +146,7 @@ impl SegmentStream {
             column_ids: None,
             inline: None,
             deleted: Default::default(),
+            origin: Vec::new(),
         })
     }
 }

@@ -129,6 +129,7 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
         column_ids: None,
         inline: None,
         deleted: Default::default(),
+        origin: Vec::new(),
     })
 }
 

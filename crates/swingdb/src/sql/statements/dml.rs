@@ -10,6 +10,7 @@ use crate::sql::catalog::table::SegmentTable;
 use crate::sql::frontend::names::table_name;
 use crate::sql::frontend::prepare::Upsert;
 use crate::storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use crate::storage::origin::{limit_origins, with_origins};
 use crate::storage::store::live_rows;
 use crate::storage::{SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
@@ -271,10 +272,14 @@ impl Executor {
                 continue;
             };
             let deleted = seg.deleted.union(&DeletedRows::of(rows));
-            if deleted.len() >= seg.rows {
-                continue;
-            }
-            if deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= MAX_RANGES {
+            // A segment all of whose rows are deleted stays as such until the
+            // commit drops it: so the commit knows its rows were deleted, not
+            // moved, also if another compacted it meanwhile (see `storage::rebase`).
+            // Rows kept in the manifest are left to compaction, which merges
+            // small segments anyway: rewritten here, a commit that compacted
+            // them meanwhile would make this one's change a conflict.
+            let few = deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= MAX_RANGES;
+            if few || seg.inline.is_some() || deleted.len() >= seg.rows {
                 segments.push(SegmentMeta { deleted, ..seg.clone() });
                 continue;
             }
@@ -284,10 +289,14 @@ impl Executor {
             let kept = live_rows(&all, &deleted, 0, &meta.schema)?;
             let mut one = TableWriter::new(self.core.dir(), meta.schema.clone());
             one.push(kept)?;
-            let (written, files) = one.finish()?;
+            let (mut written, files) = one.finish()?;
             self.record_files(files);
+            if let [one] = written.as_mut_slice() {
+                *one = with_origins(one.clone(), &[&SegmentMeta { deleted, ..seg.clone() }]);
+            }
             segments.extend(written);
         }
+        limit_origins(&mut segments);
         Ok(segments)
     }
 }

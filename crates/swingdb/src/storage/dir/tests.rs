@@ -67,6 +67,7 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
             column_ids: None,
             inline: None,
             deleted: Default::default(),
+            origin: Vec::new(),
         })
         .collect();
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));

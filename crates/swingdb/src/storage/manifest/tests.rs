@@ -68,6 +68,7 @@ fn manifest_round_trips_every_column_type() {
         column_ids: None,
         inline: None,
         deleted: Default::default(),
+        origin: Vec::new(),
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
     let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -86,6 +87,7 @@ fn segment(file: &str, columns: usize) -> SegmentMeta {
         column_ids: None,
         inline: None,
         deleted: Default::default(),
+        origin: Vec::new(),
     }
 }
 
@@ -152,6 +154,7 @@ fn edited_manifest_fails_its_checksum() {
         column_ids: None,
         inline: None,
         deleted: Default::default(),
+        origin: Vec::new(),
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
