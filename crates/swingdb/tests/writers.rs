@@ -51,7 +51,7 @@ fn transactions_appending_to_one_table_all_commit() {
 }
 
 #[test]
-fn changes_of_different_segments_both_commit_and_of_one_segment_conflict() {
+fn changes_of_different_rows_both_commit_and_of_one_row_conflict() {
     let tmp = tempfile::tempdir().unwrap();
     let db = open(&tmp.path().join("db"));
     let (a, b) = (db.connect().unwrap(), db.connect().unwrap());
@@ -67,16 +67,25 @@ fn changes_of_different_segments_both_commit_and_of_one_segment_conflict() {
     run(&b, "COMMIT");
     assert_eq!(single_i64(&a, "SELECT sum(n) FROM t"), 11);
     assert_eq!(single_i64(&a, "SELECT count(*) FROM t"), 199_999);
-    // Rows of one segment: the second is refused, and wrote nothing.
+    // Different rows of one segment: both commit too.
     run(&a, "BEGIN");
     run(&b, "BEGIN");
     run(&a, "UPDATE t SET n = n + 1 WHERE id = 20");
     run(&b, "UPDATE t SET n = n + 100 WHERE id = 21");
     run(&a, "COMMIT");
+    run(&b, "COMMIT");
+    assert_eq!(single_i64(&b, "SELECT sum(n) FROM t"), 112);
+    // One row (its new version, which a's update wrote): the second is refused, and wrote nothing.
+    run(&a, "BEGIN");
+    run(&b, "BEGIN");
+    run(&a, "UPDATE t SET n = n + 1 WHERE id = 20");
+    run(&b, "DELETE FROM t WHERE id = 20");
+    run(&a, "COMMIT");
     let err = b.execute("COMMIT", &[]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict, "{}", err.message());
     assert!(err.message().contains("table 't'") && err.message().contains("retry"), "{}", err.message());
-    assert_eq!(single_i64(&b, "SELECT sum(n) FROM t"), 12);
+    assert_eq!(single_i64(&b, "SELECT sum(n) FROM t"), 113);
+    assert_eq!(single_i64(&b, "SELECT count(*) FROM t"), 199_999);
 }
 
 #[test]
