@@ -7,7 +7,6 @@
 use super::deleted::DeletedRows;
 use super::distinct::DistinctSketch;
 use super::inline::InlineRows;
-use super::origin::Origin;
 use super::sequence::Sequence;
 use super::stats::ColumnStats;
 use crate::error::{Error, Result};
@@ -108,6 +107,19 @@ impl SegmentMeta {
     pub fn live_rows(&self) -> u64 {
         self.rows - self.deleted.len()
     }
+}
+
+/// One of the segments whose rows not deleted a segment holds, in order
+/// (see [`super::origin`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Origin {
+    /// The source segment's name.
+    pub file: String,
+    /// Its rows, deleted ones included.
+    pub rows: u64,
+    /// The rows it had deleted when merged (not carried over).
+    #[serde(default, skip_serializing_if = "DeletedRows::is_empty")]
+    pub deleted: DeletedRows,
 }
 
 /// How a table whose columns were added or dropped finds them in its

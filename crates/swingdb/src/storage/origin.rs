@@ -5,7 +5,7 @@
 //! Compaction merges small segments into one, and a segment whose deleted
 //! rows grew too many is rewritten without them (see `storage::deleted`).
 //! Either way the new segment holds the rows of its sources that were not
-//! deleted, source after source, each in its order: its [`Origin`] list
+//! deleted, source after source, each in its order: its `origin` list
 //! names each source, its rows and the rows then deleted, which is all it
 //! takes to tell where a row of a source is now. Without it a transaction
 //! that deleted or updated a row of a merged segment would conflict with the
@@ -17,23 +17,10 @@
 //! it merges, so its segments have none.
 
 use super::deleted::DeletedRows;
-use super::manifest::SegmentMeta;
-use serde::{Deserialize, Serialize};
+use super::manifest::{Origin, SegmentMeta};
 
 /// Most sources a table's segments name in their origins.
 pub const MAX_ORIGINS: usize = 64;
-
-/// One segment whose rows not deleted are a run of another's rows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Origin {
-    /// The source segment's name.
-    pub file: String,
-    /// Its rows, deleted ones included.
-    pub rows: u64,
-    /// The rows it had deleted when merged (not carried over).
-    #[serde(default, skip_serializing_if = "DeletedRows::is_empty")]
-    pub deleted: DeletedRows,
-}
 
 /// `merged` (a new segment holding the rows of `sources` not deleted, in
 /// order) with their origins.
