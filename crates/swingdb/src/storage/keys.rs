@@ -66,15 +66,20 @@ pub fn check_keys(store: &SegmentStore, indexes: &mut KeyIndexes, name: &str, ta
     Ok(())
 }
 
+/// A key with the position of its row in its segment.
+type Placed = (u64, Key);
+
 /// Segments indexed by one update, to be kept or undone together.
 #[derive(Default)]
 struct Added {
-    /// Hashed: (segment, its rows now, the keys added).
-    hashed: Vec<(String, u64, Vec<Key>)>,
+    /// Hashed: (segment, its rows now, the keys added with their rows' positions).
+    hashed: Vec<(String, u64, Vec<Placed>)>,
     /// Segments whose run was added.
     runs: Vec<String>,
     /// The dead keys of runs before this update (`None`: it had none), to restore.
     dead: Vec<(String, Option<DeadKeys>)>,
+    /// Keys of hashed segments' rows deleted since they were read: (segment, position, key).
+    killed: Vec<(String, u64, Key)>,
 }
 
 impl KeyIndex {
@@ -101,32 +106,42 @@ impl KeyIndex {
         }
         let key = KeyColumns::new(&table.schema, columns)?;
         let now: HashMap<&str, &SegmentMeta> = table.segments.iter().map(|s| (s.file.as_str(), s)).collect();
-        // Segments that left, hold fewer rows than were hashed under their
-        // name (a tail a failed statement grew, then restored), or other
-        // deleted rows (hashed segments are small: read again).
+        // Segments that left, or hold fewer rows than were hashed under
+        // their name (a tail a failed statement grew, then restored), or
+        // fewer deleted rows (a failed statement's marks undone).
         let gone: Vec<String> = self
             .segments
             .iter()
             .filter(|(f, indexed)| {
-                now.get(f.as_str()).is_none_or(|s| s.rows < indexed.rows || s.deleted != indexed.deleted)
+                now.get(f.as_str()).is_none_or(|s| s.rows < indexed.rows || !s.deleted.covers(&indexed.deleted))
             })
             .map(|(f, _)| f.clone())
             .collect();
         for file in &gone {
-            for key in &self.segments[file].keys {
+            for key in self.segments[file].keys.iter().flatten() {
                 self.keys.remove(key);
+            }
+        }
+        let mut added = Added::default();
+        // Rows of the others deleted since they were hashed: their keys leave.
+        for (file, indexed) in self.segments.iter_mut().filter(|(f, _)| !gone.contains(f)) {
+            let newly = now[file.as_str()].deleted.minus(&indexed.deleted);
+            for position in newly.positions() {
+                if let Some(key) = indexed.keys.get_mut(position as usize).and_then(Option::take) {
+                    self.keys.remove(&key);
+                    added.killed.push((file.clone(), position, key));
+                }
             }
         }
         let gone_runs: Vec<(String, Arc<KeyRun>)> =
             self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
-        let mut added = Added::default();
         for (file, _) in &gone_runs {
             added.dead.push((file.clone(), self.dead.remove(file)));
         }
         let outcome = self.add_segments(store, table, &key, &gone, &mut added);
         if !matches!(outcome, Ok(None)) {
             for (_, _, keys) in &added.hashed {
-                for key in keys {
+                for (_, key) in keys {
                     self.keys.remove(key);
                 }
             }
@@ -139,8 +154,12 @@ impl KeyIndex {
                     None => self.dead.remove(&file),
                 };
             }
+            for (file, position, key) in added.killed {
+                self.keys.insert(key.clone());
+                self.segments.get_mut(&file).expect("indexed").keys[position as usize] = Some(key);
+            }
             for file in &gone {
-                self.keys.extend(self.segments[file].keys.iter().cloned());
+                self.keys.extend(self.segments[file].keys.iter().flatten().cloned());
             }
             self.runs.extend(gone_runs);
             return outcome;
@@ -148,11 +167,17 @@ impl KeyIndex {
         for file in gone {
             self.segments.remove(&file);
         }
+        for (file, indexed) in self.segments.iter_mut() {
+            indexed.deleted = now[file.as_str()].deleted.clone();
+        }
         for (file, rows, keys) in added.hashed {
             let indexed = self.segments.entry(file.clone()).or_default();
             indexed.rows = rows;
             indexed.deleted = now[file.as_str()].deleted.clone();
-            indexed.keys.extend(keys);
+            indexed.keys.resize(rows as usize, None);
+            for (position, key) in keys {
+                indexed.keys[position as usize] = Some(key);
+            }
         }
         Ok(None)
     }
@@ -211,7 +236,7 @@ impl KeyIndex {
                 })
             };
             let mut fresh: HashSet<Key> = HashSet::new();
-            for_each_key(store, table, segment, from as usize, key, |value| {
+            for_each_key(store, table, segment, from, key, |value, position| {
                 if duplicate.is_some() {
                     return;
                 }
@@ -219,7 +244,7 @@ impl KeyIndex {
                 if self.keys.contains(&value) || runs_hold(&value) || !fresh.insert(value.clone()) {
                     duplicate = Some(value.to_vec());
                 } else {
-                    keys.push(value);
+                    keys.push((position, value));
                 }
             })?;
             self.keys.extend(fresh);
@@ -291,23 +316,37 @@ impl KeyIndex {
 struct IndexedSegment {
     /// How many of the segment's rows were read (its first ones).
     rows: u64,
-    /// The rows deleted when they were read (left out of `keys`).
+    /// The rows deleted as far as the index knows (their keys are out).
     deleted: DeletedRows,
-    /// Their non-NULL keys.
-    keys: Vec<Key>,
+    /// The key of each row read, by position (`None`: NULL, or deleted).
+    keys: Vec<Option<Key>>,
 }
 
-/// Calls `f(key)` for each non-NULL key of `segment` (of `table`) from row `from` on.
+/// Calls `f(key, position)` for each non-NULL key of the rows of `segment`
+/// (of `table`) not deleted, from position `from` on.
 fn for_each_key(
     store: &SegmentStore,
     table: &TableMeta,
     segment: &SegmentMeta,
-    from: usize,
+    from: u64,
     key: &KeyColumns,
-    mut f: impl FnMut(&[u8]),
+    mut f: impl FnMut(&[u8], u64),
 ) -> Result<()> {
-    for batch in store.map(table, segment)?.batches_from(Some(&key.positions), from)? {
-        key.for_each(batch.columns(), |value, _| f(value))?;
+    let mut start = 0u64;
+    for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
+        let rows = batch.num_rows() as u64;
+        if start + rows > from {
+            let skip = from.saturating_sub(start);
+            let batch = batch.slice(skip as usize, (rows - skip) as usize);
+            let first = start + skip;
+            key.for_each(batch.columns(), |value, row| {
+                let position = first + row as u64;
+                if !segment.deleted.contains(position) {
+                    f(value, position);
+                }
+            })?;
+        }
+        start += rows;
     }
     Ok(())
 }
