@@ -424,7 +424,7 @@ def run_writer(args, report: list[str], img_dir: str) -> None:
     report.append(
         f"### A writer sharing while it updates (seed Figure 6)\n\nA table of {segments * seg_rows:,} rows "
         f"({segments} segments of {seg_rows:,} rows, {segments * seg_rows * 16 / GIB:.2f} GiB); each update changes 1,000 rows of "
-        f"one segment (rewriting that segment); {args.writer_seconds:g} s per case; the attaching process keeps the newest "
+        f"one segment (marked deleted there, their new versions written as new rows); {args.writer_seconds:g} s per case; the attaching process keeps the newest "
         "snapshot attached until the next.\n\n" + "\n".join(lines) + "\n\n![writer](img/share-writer.png)\n"
     )
 
