@@ -144,8 +144,10 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
             Some(p) if p.rows == old.rows && p.deleted.covers(&old.deleted) => p.deleted.minus(&old.deleted),
             _ => return changed_too(),
         };
-        match added.iter().find_map(|a| Some((a.file.as_str(), moved(a, file, &theirs)?))) {
-            Some((at, Ok(rows))) => join(&mut on_added, at, rows),
+        // Not where this transaction deleted rows of its own segment either
+        // (an UPDATE of the same row after the rewrite).
+        match added.iter().find_map(|a| Some((*a, moved(a, file, &theirs)?))) {
+            Some((at, Ok(rows))) if rows.overlap(&at.deleted) == 0 => join(&mut on_added, at.file.as_str(), rows),
             _ => return changed_too(),
         }
     }
@@ -399,6 +401,11 @@ mod tests {
         assert_eq!(t.segments.iter().map(|s| s.file.as_str()).collect::<Vec<_>>(), ["r", "b"]);
         assert_eq!(t.segments[0].deleted.positions().collect::<Vec<_>>(), [6]);
         let mut now = deleting(&before, "a", &[2]);
+        now.modified = 4;
+        assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
+        // ... and row 7 again once rewritten (at 6 of r): both changed it.
+        let mine = deleting(&mine, "r", &[6]);
+        let mut now = deleting(&before, "a", &[7]);
         now.modified = 4;
         assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
     }
