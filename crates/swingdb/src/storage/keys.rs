@@ -23,6 +23,8 @@ use super::key_columns::KeyColumns;
 use super::key_runs::{Indexed, KeyRun, RUN_MIN_ROWS};
 use super::{SegmentMeta, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
+use datafusion::arrow::array::UInt64Array;
+use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::SchemaRef;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -105,7 +107,7 @@ impl KeyIndex {
             *self = KeyIndex { schema: Some(table.schema.clone()), ..KeyIndex::default() };
         }
         let key = KeyColumns::new(&table.schema, columns)?;
-        let now: HashMap<&str, &SegmentMeta> = table.segments.iter().map(|s| (s.file.as_str(), s)).collect();
+        let now = table.segments_by_name();
         // Segments that left, or hold fewer rows than were hashed under
         // their name (a tail a failed statement grew, then restored), or
         // fewer deleted rows (a failed statement's marks undone).
@@ -230,18 +232,13 @@ impl KeyIndex {
             added.hashed.push((segment.file.clone(), segment.rows, Vec::new()));
             let keys = &mut added.hashed.last_mut().expect("just pushed").2;
             let mut duplicate = None;
-            let runs_hold = |value: &[u8]| {
-                self.runs.iter().any(|(file, run)| {
-                    run.contains(value) && !self.dead.get(file).is_some_and(|(_, dead)| dead.contains(value))
-                })
-            };
             let mut fresh: HashSet<Key> = HashSet::new();
             for_each_key(store, table, segment, from, key, |value, position| {
                 if duplicate.is_some() {
                     return;
                 }
                 let value: Key = value.into();
-                if self.keys.contains(&value) || runs_hold(&value) || !fresh.insert(value.clone()) {
+                if self.contains(&value) || !fresh.insert(value.clone()) {
                     duplicate = Some(value.to_vec());
                 } else {
                     keys.push((position, value));
@@ -274,15 +271,21 @@ impl KeyIndex {
             Some((old, keys)) if segment.deleted.covers(old) => (keys.clone(), old.clone()),
             _ => (HashSet::new(), DeletedRows::default()),
         };
-        let mut position = 0u64;
+        // Only the newly deleted rows' keys are taken out of the batches: a
+        // segment with a run has thousands of rows, an UPDATE deletes a few.
+        let newly = segment.deleted.minus(&since);
+        let mut start = 0u64;
         for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
-            key.for_each(batch.columns(), |value, row| {
-                let at = position + row as u64;
-                if segment.deleted.contains(at) && !since.contains(at) {
+            let end = start + batch.num_rows() as u64;
+            let within = newly.runs().iter().flat_map(|&(from, to)| from.max(start)..to.min(end));
+            let rows: UInt64Array = within.map(|p| p - start).collect();
+            if !rows.is_empty() {
+                let columns = batch.columns().iter().map(|c| take(c, &rows, None)).collect::<Result<Vec<_>, _>>()?;
+                key.for_each(&columns, |value, _| {
                     deleted_keys.insert(value.into());
-                }
-            })?;
-            position += batch.num_rows() as u64;
+                })?;
+            }
+            start = end;
         }
         let old = self.dead.insert(segment.file.clone(), (segment.deleted.clone(), deleted_keys));
         if !added.dead.iter().any(|(file, _)| file == &segment.file) {

@@ -282,6 +282,11 @@ impl TableMeta {
         Self { segments, ..self.clone_without_segments() }
     }
 
+    /// The segments, by name.
+    pub fn segments_by_name(&self) -> std::collections::HashMap<&str, &SegmentMeta> {
+        self.segments.iter().map(|s| (s.file.as_str(), s)).collect()
+    }
+
     /// The number of rows of each segment, by name.
     pub fn rows_by_segment(&self) -> std::collections::HashMap<&str, u64> {
         self.segments.iter().map(|s| (s.file.as_str(), s.rows)).collect()
@@ -305,8 +310,7 @@ impl TableMeta {
 
     /// Whether some row of `before` is not in this version of the table.
     pub fn removes_rows_of(&self, before: Option<&TableMeta>) -> bool {
-        let now: std::collections::HashMap<&str, &SegmentMeta> =
-            self.segments.iter().map(|s| (s.file.as_str(), s)).collect();
+        let now = self.segments_by_name();
         before.is_some_and(|b| {
             b.segments
                 .iter()

@@ -22,12 +22,13 @@ use super::manifest::{Origin, SegmentMeta};
 /// Most sources a table's segments name in their origins.
 pub const MAX_ORIGINS: usize = 64;
 
-/// `merged` (a new segment holding the rows of `sources` not deleted, in
-/// order) with their origins.
-pub fn with_origins(mut merged: SegmentMeta, sources: &[&SegmentMeta]) -> SegmentMeta {
-    merged.origin =
-        sources.iter().map(|s| Origin { file: s.file.clone(), rows: s.rows, deleted: s.deleted.clone() }).collect();
-    merged
+/// The origins of a segment holding the rows of `sources` not deleted, in
+/// order, where each source's deleted rows are `deleted` of it.
+pub fn origins<'a>(sources: impl IntoIterator<Item = (&'a SegmentMeta, &'a DeletedRows)>) -> Vec<Origin> {
+    sources
+        .into_iter()
+        .map(|(s, deleted)| Origin { file: s.file.clone(), rows: s.rows, deleted: deleted.clone() })
+        .collect()
 }
 
 /// Drops the origins of the oldest segments (the first) of a table until at
@@ -85,7 +86,8 @@ mod tests {
     fn rows_of_merged_segments_are_found_in_the_merge() {
         let a = segment("a", 4, &[1]); // rows 0, 2, 3 -> 0, 1, 2
         let b = segment("b", 3, &[]); // rows 0, 1, 2 -> 3, 4, 5
-        let merged = with_origins(segment("m", 6, &[]), &[&a, &b]);
+        let mut merged = segment("m", 6, &[]);
+        merged.origin = origins([&a, &b].map(|s| (s, &s.deleted)));
         let at = |file, rows: &[u64]| moved(&merged, file, &DeletedRows::of(rows.iter().copied()));
         assert_eq!(at("a", &[3]).unwrap().unwrap().positions().collect::<Vec<_>>(), [2]);
         assert_eq!(at("b", &[0, 2]).unwrap().unwrap().positions().collect::<Vec<_>>(), [3, 5]);
@@ -97,11 +99,9 @@ mod tests {
     fn only_the_newest_origins_are_kept() {
         let sources: Vec<SegmentMeta> = (0..40).map(|i| segment(&format!("s{i}"), 1, &[])).collect();
         let refs: Vec<&SegmentMeta> = sources.iter().collect();
-        let mut segments = vec![
-            with_origins(segment("old", 40, &[]), &refs),
-            segment("plain", 1, &[]),
-            with_origins(segment("new", 40, &[]), &refs),
-        ];
+        let merged =
+            |file| SegmentMeta { origin: origins(refs.iter().map(|s| (*s, &s.deleted))), ..segment(file, 40, &[]) };
+        let mut segments = vec![merged("old"), segment("plain", 1, &[]), merged("new")];
         limit_origins(&mut segments);
         assert_eq!(segments.iter().map(|s| s.origin.len()).collect::<Vec<_>>(), [0, 0, 40]);
     }

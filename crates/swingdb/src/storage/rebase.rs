@@ -114,9 +114,9 @@ pub fn rebase(name: &str, before: Option<&TableMeta>, mine: Option<&TableMeta>, 
     if numbered(mine) && numbered(now) {
         return conflict("had rows numbered (identity column) by another transaction and this one meanwhile");
     }
-    let had = by_name(before);
-    let kept = by_name(mine);
-    let present = by_name(now);
+    let had = before.segments_by_name();
+    let kept = mine.segments_by_name();
+    let present = now.segments_by_name();
     // A committed segment never grows (only a transaction's own tail does),
     // and its deleted rows stay deleted.
     if mine
@@ -216,11 +216,6 @@ pub fn only_relied_on(before: Option<&TableMeta>, mine: Option<&TableMeta>) -> b
 
 fn segment_rows(t: &TableMeta) -> Vec<(&str, u64, &DeletedRows)> {
     t.segments.iter().map(|s| (s.file.as_str(), s.rows, &s.deleted)).collect()
-}
-
-/// The segments of `t` by name.
-fn by_name(t: &TableMeta) -> HashMap<&str, &SegmentMeta> {
-    t.segments.iter().map(|s| (s.file.as_str(), s)).collect()
 }
 
 /// Whether `a` and `b` are one segment with the same rows in its table.
@@ -373,14 +368,15 @@ mod tests {
 
     #[test]
     fn deletes_follow_their_rows_into_a_compaction_or_rewrite() {
-        use crate::storage::origin::with_origins;
+        use crate::storage::origin::origins;
         let before = ten_rows(3);
         let b = table(&["b"], 3).segments.remove(0);
         let before = TableMeta { segments: vec![before.segments[0].clone(), b.clone()], ..before };
         let a = &before.segments[0];
         // Another commit deleted row 1 of a, then compacted a and b into m.
         let a_then = SegmentMeta { deleted: DeletedRows::of([1]), ..a.clone() };
-        let mut m = with_origins(ten_rows(4).segments.remove(0), &[&a_then, &b]);
+        let mut m = ten_rows(4).segments.remove(0);
+        m.origin = origins([(&a_then, &a_then.deleted), (&b, &b.deleted)]);
         m.file = "m".into();
         let now = TableMeta { segments: vec![m], modified: 4, ..before.clone() };
         // This one deleted row 5 of a: row 4 of m (row 1 was left out).
@@ -392,7 +388,8 @@ mod tests {
         assert!(conflict(rebase("t", Some(&before), Some(&mine), Some(&now))).contains("changed too"));
         // This one rewrote a without row 2 (as r); the other deleted row 7 of a.
         let a_then = SegmentMeta { deleted: DeletedRows::of([2]), ..a.clone() };
-        let mut r = with_origins(ten_rows(3).segments.remove(0), &[&a_then]);
+        let mut r = ten_rows(3).segments.remove(0);
+        r.origin = origins([(a, &a_then.deleted)]);
         r.file = "r".into();
         let mine = TableMeta { segments: vec![r, b.clone()], ..before.clone() };
         let mut now = deleting(&before, "a", &[7]);

@@ -12,7 +12,7 @@ use super::dir::DbDir;
 use super::inline::INLINE_MAX_BYTES;
 use super::inline_segment::inline_segment;
 use super::manifest::{SegmentMeta, TableMeta};
-use super::origin::{limit_origins, with_origins};
+use super::origin::{limit_origins, origins};
 use super::segment_stream::SegmentStream;
 use super::segment_write::write_segment;
 use super::store::SegmentStore;
@@ -324,8 +324,7 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     let (mut merged, files) = writer.finish()?;
     // The merged rows are the small segments' in order unless sorted again.
     if let ([one], true) = (merged.as_mut_slice(), table.constraints.cluster_by.is_empty()) {
-        let sources: Vec<&SegmentMeta> = small.iter().map(|&i| &table.segments[i]).collect();
-        *one = with_origins(one.clone(), &sources);
+        one.origin = origins(small.iter().map(|&i| (&table.segments[i], &table.segments[i].deleted)));
     }
     let mut segments = Vec::with_capacity(table.segments.len() - small.len() + merged.len());
     for (i, seg) in table.segments.iter().enumerate() {

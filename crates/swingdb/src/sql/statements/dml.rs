@@ -10,7 +10,7 @@ use crate::sql::catalog::table::SegmentTable;
 use crate::sql::frontend::names::table_name;
 use crate::sql::frontend::prepare::Upsert;
 use crate::storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
-use crate::storage::origin::{limit_origins, with_origins};
+use crate::storage::origin::{limit_origins, origins};
 use crate::storage::store::live_rows;
 use crate::storage::{SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
@@ -292,7 +292,7 @@ impl Executor {
             let (mut written, files) = one.finish()?;
             self.record_files(files);
             if let [one] = written.as_mut_slice() {
-                *one = with_origins(one.clone(), &[&SegmentMeta { deleted, ..seg.clone() }]);
+                one.origin = origins([(seg, &deleted)]);
             }
             segments.extend(written);
         }
