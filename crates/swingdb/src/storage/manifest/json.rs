@@ -194,9 +194,16 @@ impl Manifest {
                         )))
                     }
                 };
-                if let Some((file, problem)) =
-                    t.segments.iter().find_map(|s| Some((&s.file, s.deleted.problem(s.rows)?)))
-                {
+                // Deleted rows must fit their segment, and so must those its
+                // origins name (a row's new place is computed from them).
+                let problem = |s: &SegmentMeta| {
+                    s.deleted.problem(s.rows).or_else(|| {
+                        s.origin
+                            .iter()
+                            .find_map(|o| Some(format!("its origin {}: {}", o.file, o.deleted.problem(o.rows)?)))
+                    })
+                };
+                if let Some((file, problem)) = t.segments.iter().find_map(|s| Some((&s.file, problem(s)?))) {
                     return Err(Error::corruption(format!(
                         "manifest {origin} is damaged: segment {file} of table '{name}': {problem}"
                     )));

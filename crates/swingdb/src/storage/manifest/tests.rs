@@ -183,3 +183,27 @@ fn damaged_manifest_is_corruption() {
     assert_eq!(err.kind(), crate::error::ErrorKind::Corruption);
     assert!(err.message().contains("m.json"));
 }
+
+#[test]
+fn deleted_rows_round_trip_as_format_8_and_marks_that_do_not_fit_are_corruption() {
+    use crate::storage::deleted::DeletedRows;
+    let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
+    let with = |deleted: DeletedRows, origin: Vec<Origin>| {
+        let seg = SegmentMeta { deleted, origin, ..segment("s", 1) };
+        let mut m = Manifest { version: 4, tables: BTreeMap::new() };
+        m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 4)));
+        m
+    };
+    let source =
+        |rows, deleted: &[u64]| Origin { file: "o".into(), rows, deleted: DeletedRows::of(deleted.iter().copied()) };
+    let m = with(DeletedRows::of([1]), vec![source(3, &[2])]);
+    let bytes = m.to_json();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json["format_version"], DELETED_FORMAT_VERSION);
+    assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), m);
+    // Checksummed, yet impossible: a mark past the segment's rows, or in an origin past its source's.
+    let err = Manifest::from_json(&with(DeletedRows::of([2]), vec![]).to_json(), "test").unwrap_err();
+    assert!(err.message().contains("segment s of table 't'") && err.message().contains("row 2"), "{}", err.message());
+    let err = Manifest::from_json(&with(DeletedRows::default(), vec![source(3, &[3])]).to_json(), "test").unwrap_err();
+    assert!(err.message().contains("its origin o"), "{}", err.message());
+}
