@@ -1,8 +1,9 @@
 """Reading a database's newest manifest straight from its files, for tests
 that look at what was stored: the last valid record of the newest commit log
-(`manifests/<base>.log`), read here from the format documented in
-`crates/swingdb/src/storage/dir/log.rs`, independently of the code that
-writes it."""
+(`manifests/<base>.log`), a whole manifest or a change applied to the ones
+before it, read here from the formats documented in
+`crates/swingdb/src/storage/dir/log.rs` and `storage/manifest/delta.rs`,
+independently of the code that writes them."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ def newest_log(db_path: str) -> str:
 
 
 def records(log_path: str) -> list[tuple[int, int, bytes]]:
-    """(version, offset of the manifest JSON, manifest JSON) of every valid
-    record of the log, oldest first."""
+    """(version, offset of the manifest, manifest as stored: whole JSON, or a
+    change beginning with `D`) of every valid record of the log, oldest first."""
     with open(log_path, "rb") as f:
         data = f.read()
     assert data[:8] == MAGIC, f"{log_path} is not a commit log"
@@ -41,6 +42,27 @@ def records(log_path: str) -> list[tuple[int, int, bytes]]:
     return found
 
 
+def apply_change(manifest: dict, change: dict) -> dict:
+    """The manifest a change record makes of `manifest`, the version before it."""
+    tables = {n: t for n, t in manifest["tables"].items() if n not in change.get("removed", [])}
+    for name, table in change.get("tables", {}).items():
+        if "whole" in table:
+            tables[name] = table["whole"]
+            continue
+        old, new = tables[name]["segments"], table["segments"]
+        segments = []
+        for piece in new["pieces"]:
+            segments.extend(old[piece[0] : piece[1]] if isinstance(piece, list) else [piece])
+        tables[name] = {**tables[name], "modified": new["modified"], "segments": segments}
+    return {"format_version": change["format_version"], "version": change["version"], "tables": tables}
+
+
 def newest_manifest(db_path: str) -> dict:
     """The newest manifest of the database at `db_path`, as parsed JSON."""
-    return json.loads(records(newest_log(db_path))[-1][2])
+    manifest = None
+    for _, _, stored in records(newest_log(db_path)):
+        if stored.startswith(b"D"):
+            manifest = apply_change(manifest, json.loads(stored[1:]))
+        else:
+            manifest = json.loads(stored)
+    return manifest

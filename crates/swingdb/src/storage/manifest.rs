@@ -1,8 +1,10 @@
 //! Manifests: the immutable, versioned description of a whole database.
 //!
-//! Version N of a database is the file `manifests/<N>.json`. It lists every table,
+//! Version N of a database is a record of its commit log (`storage/dir/log.rs`;
+//! `manifests/<N>.json` in databases older than the log): the whole manifest,
+//! or its change from version N-1 (`manifest/delta.rs`). It lists every table,
 //! its schema and the segments that hold its rows, with sizes, checksums and
-//! per-column statistics. A manifest is written once and never changed.
+//! per-column statistics. A version is written once and never changed.
 
 use super::deleted::DeletedRows;
 use super::distinct::DistinctSketch;
@@ -31,15 +33,22 @@ use std::sync::Arc;
 /// since, and of older ones once they committed into a log (manifests keep
 /// the version of their own content). Version 8 added deleted rows (see
 /// `storage/deleted.rs`), which an older build would read as still there.
+/// Version 9 added change records to the commit log (see
+/// `manifest/delta.rs`), which an older build would take for damage: it is
+/// the marker's version of every database committed to since.
+mod delta;
 mod json;
 
-pub const FORMAT_VERSION: u32 = 8;
+pub use delta::DELTA_MARK;
+
+pub const FORMAT_VERSION: u32 = 9;
 
 /// The format version of manifests with deleted rows.
 const DELETED_FORMAT_VERSION: u32 = 8;
 
-/// The format version of a database with a commit log (its marker's).
-pub const LOG_FORMAT_VERSION: u32 = 7;
+/// The format version of a database whose commit log may hold change
+/// records (its marker's; 7 had a log of whole manifests only).
+pub const LOG_FORMAT_VERSION: u32 = 9;
 
 /// The format version of manifests with sequences or macros.
 const SEQUENCE_FORMAT_VERSION: u32 = 6;

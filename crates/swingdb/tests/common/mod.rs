@@ -13,8 +13,10 @@ pub fn single_i64(con: &Connection, sql: &str) -> i64 {
 }
 
 /// The newest published manifest of the database at `path`, as JSON: the
-/// last valid record of its newest commit log (read here from the format
-/// documented in `storage/dir/log.rs`, independently of the code that writes it).
+/// last valid record of its newest commit log, a whole manifest or a change
+/// applied to the ones before it (read here from the formats documented in
+/// `storage/dir/log.rs` and `storage/manifest/delta.rs`, independently of
+/// the code that writes them).
 pub fn newest_manifest(path: &Path) -> serde_json::Value {
     let log = std::fs::read_dir(path.join("manifests"))
         .unwrap()
@@ -38,8 +40,42 @@ pub fn newest_manifest(path: &Path) -> serde_json::Value {
         if crc.finalize() as usize != field(20) {
             break;
         }
-        newest = Some(&bytes[at + 24 + dropped..end]);
+        let stored = &bytes[at + 24 + dropped..end];
+        newest = Some(match stored.strip_prefix(b"D") {
+            Some(change) => {
+                apply_change(newest.expect("a whole manifest first"), serde_json::from_slice(change).unwrap())
+            }
+            None => serde_json::from_slice(stored).unwrap(),
+        });
         at = end;
     }
-    serde_json::from_slice(newest.expect("a record")).unwrap()
+    newest.expect("a record")
+}
+
+/// The manifest a change record makes of `manifest`, the version before it.
+fn apply_change(mut manifest: serde_json::Value, change: serde_json::Value) -> serde_json::Value {
+    let tables = manifest["tables"].as_object_mut().unwrap();
+    for name in change["removed"].as_array().into_iter().flatten() {
+        tables.remove(name.as_str().unwrap());
+    }
+    for (name, table) in change["tables"].as_object().into_iter().flatten() {
+        if let Some(whole) = table.get("whole") {
+            tables.insert(name.clone(), whole.clone());
+            continue;
+        }
+        let old = tables[name]["segments"].as_array().unwrap().clone();
+        let mut segments = Vec::new();
+        for piece in table["segments"]["pieces"].as_array().unwrap() {
+            match piece.as_array() {
+                Some(range) => {
+                    let (a, b) = (range[0].as_u64().unwrap() as usize, range[1].as_u64().unwrap() as usize);
+                    segments.extend_from_slice(&old[a..b]);
+                }
+                None => segments.push(piece.clone()),
+            }
+        }
+        tables[name]["segments"] = segments.into();
+        tables[name]["modified"] = table["segments"]["modified"].clone();
+    }
+    serde_json::json!({"format_version": change["format_version"], "version": change["version"], "tables": manifest["tables"]})
 }

@@ -207,15 +207,19 @@ impl DbDir {
             garbage_files.extend(log.dropped()?);
             let mut any_pinned = false;
             let mut from = log.base();
+            // Each pinned version is built from the one before it, if pinned too.
+            let mut pinned: Option<Arc<Manifest>> = None;
             while let Some(version) = first_byte_locked_elsewhere(gc_file, from, log.last_version())
                 .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?
             {
                 any_pinned = true;
                 from = version + 1;
-                let json = log.manifest(version)?.unwrap_or_default();
-                match versions::parse_version(&json, log.path(), version) {
-                    Ok(manifest) => keep_files.extend(manifest.segment_files().map(str::to_string)),
-                    Err(_) => unreadable = Some(log.path().to_path_buf()),
+                match versions::build_version(log, version, pinned.as_ref()) {
+                    Ok(Some(manifest)) => {
+                        keep_files.extend(manifest.segment_files().map(str::to_string));
+                        pinned = Some(Arc::new(manifest));
+                    }
+                    Ok(None) | Err(_) => unreadable = Some(log.path().to_path_buf()),
                 }
             }
             if i + 1 < bases.len() && !any_pinned && !older_kept && unreadable.is_none() {

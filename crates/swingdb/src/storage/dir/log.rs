@@ -10,14 +10,22 @@
 //! header (16 bytes):  "SWGLOG01"  base: u64                    (little endian)
 //! record:             len: u32  dropped_len: u32  version: u64  prev: u32  crc: u32
 //!                     dropped   (dropped_len bytes: segment file names, '\n' between)
-//!                     manifest  (len - dropped_len bytes: the version's checksummed JSON)
+//!                     manifest  (len - dropped_len bytes: the version's checksummed JSON,
+//!                                or its change from the version before, which
+//!                                begins with `D`: see `storage/manifest/delta.rs`)
 //! ```
 //! The first record of a log is version `base`, every next one the version
 //! after it; `prev` is the previous record's `crc` (0 for the first) and
 //! `crc` the CRC-32 of the record header's first 20 bytes and the payload.
 //! `dropped` names the segment files the previous version had and this one
 //! has not: the garbage collector learns from it which files left the
-//! database without parsing manifests. After the last record the file holds
+//! database without parsing manifests.
+//!
+//! The first record of a log is a whole manifest; a later one is a change
+//! while the changes since the last whole one stay smaller than it (at
+//! least [`CHANGES_ROOM`]), so that a version is read from at most one whole
+//! manifest and changes of about its size, and a commit writes, and every
+//! other process reads, what it changed rather than the whole database. After the last record the file holds
 //! zeros (written when the file was made or grown, and synced with the next
 //! record, so that appending never changes the file's size or block map).
 //!
@@ -58,6 +66,7 @@
 
 use super::super::failpoint;
 use super::super::files::{create_private_file, io_err};
+use super::super::manifest::DELTA_MARK;
 use crate::error::{Error, Result};
 use std::fs::File;
 use std::io;
@@ -71,6 +80,9 @@ const RECORD_HEADER: usize = 24;
 const FIRST_SIZE: u64 = 64 << 10;
 /// A log that would grow past this starts a new one instead.
 const ROTATE_AT: u64 = 4 << 20;
+/// The bytes of change records a log takes after a whole manifest smaller
+/// than this before the next whole one.
+const CHANGES_ROOM: u64 = 64 << 10;
 /// Zeros are written in pieces of this size.
 static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
 
@@ -103,6 +115,8 @@ struct Entry {
     len: u32,
     dropped_len: u32,
     crc: u32,
+    /// A change from the version before rather than a whole manifest.
+    change: bool,
 }
 
 /// One record: what a commit appends.
@@ -113,7 +127,8 @@ pub(super) struct Record {
 }
 
 impl Record {
-    /// The record of `version`, following a record whose crc is `prev`.
+    /// The record of `version`, following a record whose crc is `prev`;
+    /// `manifest` is its whole manifest or its change record.
     pub(super) fn new(version: u64, prev: u32, dropped: &[&str], manifest: &[u8]) -> Result<Self> {
         let names = dropped.join("\n");
         let len = u32::try_from(names.len() + manifest.len())
@@ -127,7 +142,8 @@ impl Record {
         bytes.extend_from_slice(&crc.to_le_bytes());
         bytes.extend_from_slice(names.as_bytes());
         bytes.extend_from_slice(manifest);
-        Ok(Self { bytes, entry: Entry { offset: 0, len, dropped_len: names.len() as u32, crc } })
+        let change = manifest.first() == Some(&DELTA_MARK);
+        Ok(Self { bytes, entry: Entry { offset: 0, len, dropped_len: names.len() as u32, crc, change } })
     }
 
     fn size(&self) -> u64 {
@@ -156,6 +172,10 @@ pub(super) struct Log {
     tail: Tail,
     /// The file opened for writing, once this handle appended to it.
     writer: Option<File>,
+    /// The size of the last whole manifest's record, and of the change
+    /// records after it.
+    last_whole: u64,
+    changes: u64,
 }
 
 impl Log {
@@ -175,6 +195,8 @@ impl Log {
             end: FILE_HEADER,
             tail: Tail::Clean,
             writer: None,
+            last_whole: 0,
+            changes: 0,
         };
         log.refresh()?;
         Ok(log)
@@ -194,15 +216,19 @@ impl Log {
             .and_then(|_| file.write_all_at(&record.bytes, FILE_HEADER))
             .and_then(|_| if durable { file.sync_all() } else { Ok(()) });
         written.map_err(io_err("writing commit log", tmp))?;
-        Ok(Self {
+        let mut log = Self {
             base,
             path: tmp.to_path_buf(),
             writer: Some(file.try_clone().map_err(io_err("opening commit log", tmp))?),
             file,
-            entries: vec![Entry { offset: FILE_HEADER, ..record.entry }],
-            end: FILE_HEADER + record.size(),
+            entries: Vec::new(),
+            end: FILE_HEADER,
             tail: Tail::Clean,
-        })
+            last_whole: 0,
+            changes: 0,
+        };
+        log.push(record.entry);
+        Ok(log)
     }
 
     /// Names the log by its final path once it is linked there.
@@ -276,17 +302,42 @@ impl Log {
                 self.tail = Tail::Suspect(self.end);
                 return Ok(());
             }
-            self.entries.push(Entry { offset: self.end, len, dropped_len, crc });
-            self.end += (RECORD_HEADER + payload.len()) as u64;
+            let change = payload.get(dropped_len as usize) == Some(&DELTA_MARK);
+            self.push(Entry { offset: self.end, len, dropped_len, crc, change });
         }
+    }
+
+    /// Takes in the record `entry` (its offset ignored) at the end.
+    fn push(&mut self, entry: Entry) {
+        let size = RECORD_HEADER as u64 + entry.len as u64;
+        match entry.change {
+            true => self.changes += size,
+            false => (self.last_whole, self.changes) = (size, 0),
+        }
+        self.entries.push(Entry { offset: self.end, ..entry });
+        self.end += size;
+    }
+
+    /// Whether a change record of `size` bytes may follow (see the module
+    /// docs); a whole manifest must otherwise.
+    pub(super) fn takes_change(&self, size: usize) -> bool {
+        self.changes + (RECORD_HEADER + size) as u64 <= self.last_whole.max(CHANGES_ROOM)
+    }
+
+    /// The newest version at or before `version` whose record is a whole
+    /// manifest, if this log holds `version`.
+    pub(super) fn whole_at_or_before(&self, version: u64) -> Option<u64> {
+        let at = usize::try_from(version.checked_sub(self.base)?).ok()?;
+        let whole = self.entries.get(..=at)?.iter().rposition(|e| !e.change)?;
+        Some(self.base + whole as u64)
     }
 
     fn entry(&self, version: u64) -> Option<&Entry> {
         self.entries.get(usize::try_from(version.checked_sub(self.base)?).ok()?)
     }
 
-    /// The manifest JSON of `version` (the payload after the dropped
-    /// names), if this log holds it.
+    /// The manifest of `version` as stored (the payload after the dropped
+    /// names: the whole manifest or its change), if this log holds it.
     pub(super) fn manifest(&self, version: u64) -> Result<Option<Vec<u8>>> {
         let Some(entry) = self.entry(version) else { return Ok(None) };
         let mut json = vec![0u8; (entry.len - entry.dropped_len) as usize];
@@ -341,13 +392,12 @@ impl Log {
         file.write_all_at(first, self.end).map_err(io_err("writing commit log", &self.path))?;
         failpoint::hit("log.mid_append")?;
         file.write_all_at(rest, self.end + first.len() as u64).map_err(io_err("writing commit log", &self.path))?;
-        self.entries.push(Entry { offset: self.end, ..record.entry });
-        self.end = needed;
-        self.tail = Tail::Clean;
         let file = match durable {
             true => Some((file.try_clone().map_err(io_err("opening commit log", &self.path))?, self.path.clone())),
             false => None,
         };
+        self.push(record.entry);
+        self.tail = Tail::Clean;
         Ok(Flush { file })
     }
 

@@ -9,7 +9,8 @@ fn not_a_database_and_newer_format_are_refused() {
 
     let db = tmp.path().join("new.swingdb");
     drop(DbDir::open(&db, true, false).unwrap());
-    std::fs::write(db.join(MARKER), "{\"format\": \"swingdb\", \"format_version\": 9}").unwrap();
+    let newer = format!("{{\"format\": \"swingdb\", \"format_version\": {}}}", FORMAT_VERSION + 1);
+    std::fs::write(db.join(MARKER), newer).unwrap();
     let err = DbDir::open(&db, true, false).unwrap_err();
     assert!(err.message().contains("upgrade swingdb"), "{}", err.message());
 }
@@ -50,7 +51,7 @@ fn second_publish_of_a_version_loses() {
 }
 
 /// Version `version` of a database whose one table has the segment files `files`,
-/// padded with `pad` bytes of SQL so that its record has about that size.
+/// padded with a view of `pad` bytes of SQL so that its record has about that size.
 fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
     use super::super::manifest::{SegmentMeta, TableMeta};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
@@ -74,7 +75,9 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
     let mut tables = BTreeMap::new();
     tables.insert("t".to_string(), Arc::new(TableMeta::table(schema.clone(), segments, version)));
     if pad > 0 {
-        tables.insert("v".to_string(), Arc::new(TableMeta::view(schema, format!("SELECT '{}'", "x".repeat(pad)))));
+        // Different in every version, so that a change record is that big too.
+        let sql = format!("SELECT '{}' AS v{version}", "x".repeat(pad));
+        tables.insert("v".to_string(), Arc::new(TableMeta::view(schema, sql)));
     }
     Manifest { version, tables }
 }
@@ -118,6 +121,58 @@ fn commits_append_to_one_log_until_it_is_full() {
     assert_eq!(report.manifests, full - 1);
     assert_eq!(logs(&root).len(), 1);
     assert_eq!(DbDir::open(&root, false, true).unwrap().latest_version().unwrap(), 70);
+}
+
+#[test]
+fn a_log_holds_changes_after_a_whole_manifest_until_they_outgrow_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let writer = DbDir::open(&root, true, false).unwrap();
+    // Each version adds a segment to the one table of a manifest that
+    // also holds a 20 KiB view.
+    let names: Vec<String> = (0..1000).map(|i| format!("a-{i}.arrow")).collect();
+    let view = Arc::new(super::super::manifest::TableMeta::view(
+        Arc::new(datafusion::arrow::datatypes::Schema::empty()),
+        format!("SELECT '{}'", "x".repeat(20 << 10)),
+    ));
+    let version = |v: u64| {
+        let files: Vec<&str> = names[..v as usize].iter().map(String::as_str).collect();
+        let mut m = version_with(v, &files, 0);
+        m.tables.insert("v".into(), view.clone());
+        m
+    };
+    for v in 1..=1000 {
+        publish(&writer, &version(v));
+    }
+    let log = Log::open(&root.join(MANIFESTS).join(log_name(1)), 1).unwrap();
+    assert_eq!(log.last_version(), 1000, "one log");
+    // A whole manifest first; then changes, as long as they add up to
+    // less than the whole one before them (or 64 KiB): a reader of any
+    // version reads at most about twice a manifest's size.
+    let (mut wholes, mut whole, mut changes) = (0, 0, 0);
+    for v in 1..=1000 {
+        let size = log.manifest(v).unwrap().unwrap().len() + 24;
+        if log.whole_at_or_before(v) == Some(v) {
+            assert!(v == 1 || changes + size > whole.max(64 << 10), "version {v} could have been a change");
+            (wholes, whole, changes) = (wholes + 1, size, 0);
+        } else {
+            changes += size;
+            assert!(changes <= whole.max(64 << 10) && size < 1000, "version {v}: {size} bytes");
+        }
+    }
+    assert!((2..=5).contains(&wholes), "{wholes} whole manifests of 1000");
+    // Every version reads back from disk as it was, from a fresh handle
+    // and from one whose last version read is older.
+    let reader = DbDir::open(&root, false, true).unwrap();
+    assert_eq!(reader.latest_version().unwrap(), 1000);
+    for v in [1, 2, 37, 500, 999, 1000] {
+        assert_eq!(reader.read_manifest_uncached(v).unwrap(), version(v));
+    }
+    assert_eq!(*reader.read_manifest(950).unwrap(), version(950));
+    assert_eq!(*reader.read_manifest(1000).unwrap(), version(1000), "50 changes applied to version 950");
+    // The collector reads pinned versions the same way.
+    assert_eq!(reader.pin_latest().unwrap().version, 1000);
+    assert_eq!(writer.collect_garbage(true).unwrap().kept_for, None);
 }
 
 #[test]

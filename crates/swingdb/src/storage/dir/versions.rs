@@ -31,6 +31,30 @@ pub(super) fn parse_version(json: &[u8], origin: &Path, version: u64) -> Result<
     Ok(manifest)
 }
 
+/// Version `version` as `log` holds it (`None` if it does not): its
+/// nearest whole manifest at or before it, or `base` (an older version,
+/// already read) when that is nearer, and the changes after it.
+pub(super) fn build_version(log: &Log, version: u64, base: Option<&Arc<Manifest>>) -> Result<Option<Manifest>> {
+    let Some(whole) = log.whole_at_or_before(version) else {
+        return match log.manifest(version)? {
+            Some(_) => Err(Error::corruption(format!(
+                "commit log {} is damaged: no whole manifest precedes the change record of version {version}",
+                log.path().display()
+            ))),
+            None => Ok(None),
+        };
+    };
+    let record = |v: u64| Ok::<_, Error>(log.manifest(v)?.expect("the log holds every version up to `version`"));
+    let (mut manifest, next) = match base.filter(|b| (whole..version).contains(&b.version)) {
+        Some(base) => (Manifest::clone(base), base.version + 1),
+        None => (parse_version(&record(whole)?, log.path(), whole)?, whole + 1),
+    };
+    for v in next..=version {
+        manifest = manifest.apply_delta(&record(v)?, &format!("{} (version {v})", log.path().display()))?;
+    }
+    Ok(Some(manifest))
+}
+
 impl DbDir {
     /// The newest published version (0 for an empty database). The caller
     /// holds no lock of the database (a committer uses
@@ -141,42 +165,45 @@ impl DbDir {
     }
 
     /// Reads manifest `version` (0 is the empty database), checking its checksum.
-    /// Version numbers are never reused, so a cached copy is always right.
+    /// Version numbers are never reused, so a cached copy is always right,
+    /// and a version before the asked one is where its changes apply.
     pub fn read_manifest(&self, version: u64) -> Result<Arc<Manifest>> {
         if version == 0 {
             return Ok(Arc::new(Manifest::default()));
         }
-        if let Some(m) = self.cache.lock().unwrap().as_ref().filter(|m| m.version == version) {
+        let cached = self.cache.lock().unwrap().clone();
+        if let Some(m) = cached.as_ref().filter(|m| m.version == version) {
             return Ok(m.clone());
         }
-        let manifest = Arc::new(self.read_manifest_uncached(version)?);
+        let manifest = Arc::new(self.read_version(version, cached.as_ref())?);
         *self.cache.lock().unwrap() = Some(manifest.clone());
         Ok(manifest)
     }
 
     /// Reads and checks manifest `version` from disk, bypassing the cache.
     pub fn read_manifest_uncached(&self, version: u64) -> Result<Manifest> {
-        // The newest log, as last read, holds the versions mostly asked for.
-        let cached = match self.log.lock().unwrap().as_ref() {
-            Some(log) => log.manifest(version)?.map(|json| (json, log.path().to_path_buf())),
-            None => None,
-        };
-        let (json, origin) = match cached {
-            Some(found) => found,
-            None => {
-                let path = self.manifest_path(version);
-                match fs::read(&path) {
-                    Ok(json) => (json, path),
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => self.read_from_logs(version)?,
-                    Err(e) => return Err(Error::io(format!("reading manifest {}", path.display()), e)),
-                }
-            }
-        };
-        parse_version(&json, &origin, version)
+        self.read_version(version, None)
     }
 
-    /// The manifest JSON of `version` from the log that holds it.
-    fn read_from_logs(&self, version: u64) -> Result<(Vec<u8>, PathBuf)> {
+    /// Reads manifest `version`, from `base` (an older version) on when
+    /// its log's changes lead from there.
+    fn read_version(&self, version: u64, base: Option<&Arc<Manifest>>) -> Result<Manifest> {
+        // The newest log, as last read, holds the versions mostly asked for.
+        if let Some(log) = self.log.lock().unwrap().as_ref() {
+            if let Some(manifest) = build_version(log, version, base)? {
+                return Ok(manifest);
+            }
+        }
+        let path = self.manifest_path(version);
+        match fs::read(&path) {
+            Ok(json) => parse_version(&json, &path, version),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => self.read_from_logs(version),
+            Err(e) => Err(Error::io(format!("reading manifest {}", path.display()), e)),
+        }
+    }
+
+    /// Manifest `version` from the log that holds it.
+    fn read_from_logs(&self, version: u64) -> Result<Manifest> {
         let (_, logs) = self.list_manifests()?;
         let missing = || {
             Error::operational(format!(
@@ -186,8 +213,7 @@ impl DbDir {
         };
         let Some(&base) = logs.iter().rev().find(|&&b| b <= version) else { return Err(missing()) };
         let log = self.open_log(base)?.ok_or_else(missing)?;
-        let json = log.manifest(version)?.ok_or_else(missing)?;
-        Ok((json, log.path().to_path_buf()))
+        build_version(&log, version, None)?.ok_or_else(missing)
     }
 
     /// Publishes `manifest` as its version and waits until it is durable
@@ -215,11 +241,15 @@ impl DbDir {
         let before = self.read_manifest(latest)?;
         let now: HashSet<&str> = manifest.segment_files().collect();
         let dropped: Vec<&str> = before.segment_files().filter(|f| !now.contains(f)).collect();
-        let json = manifest.to_json();
         let durable = !self.is_private();
+        self.mark_log_format(durable)?;
         let mut cached = self.log.lock().unwrap();
         let mut flush = None;
         if let Some(log) = cached.as_mut().filter(|log| log.last_version() == latest) {
+            // Its change from the version before, unless the log wants a
+            // whole manifest again (see `dir/log.rs`).
+            let change = Some(manifest.delta_json(&before)).filter(|c| log.takes_change(c.len()));
+            let json = change.unwrap_or_else(|| manifest.to_json());
             let record = Record::new(manifest.version, log.last_crc(), &dropped, &json)?;
             if log.takes(&record) {
                 flush = Some(log.append(record, durable)?);
@@ -230,7 +260,8 @@ impl DbDir {
         let flush = match flush {
             Some(flush) => flush,
             None => {
-                match self.begin_log(Record::new(manifest.version, 0, &dropped, &json)?, manifest.version, durable)? {
+                let record = Record::new(manifest.version, 0, &dropped, &manifest.to_json())?;
+                match self.begin_log(record, manifest.version, durable)? {
                     Some(log) => {
                         *cached = Some(log);
                         Flush::done()
@@ -247,15 +278,21 @@ impl DbDir {
         Ok(Some(flush))
     }
 
+    /// Makes the format marker say the database has a commit log that may
+    /// hold change records, before the first such log or record appears, so
+    /// that older builds refuse the database rather than misread it.
+    fn mark_log_format(&self, durable: bool) -> Result<()> {
+        if !self.marker_says_log.load(Ordering::Relaxed) {
+            open::write_marker(&self.root, LOG_FORMAT_VERSION, durable)?;
+            self.marker_says_log.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Writes a new log holding `record` (of `version`) under a temporary
     /// name of this handle's lease and links it to its name. `None` when a
     /// log of that name exists.
     fn begin_log(&self, record: Record, version: u64, durable: bool) -> Result<Option<Log>> {
-        if !self.marker_says_log.load(Ordering::Relaxed) {
-            // Before the first log appears, so that older builds refuse the database.
-            open::write_marker(&self.root, LOG_FORMAT_VERSION, durable)?;
-            self.marker_says_log.store(true, Ordering::Relaxed);
-        }
         let dir = self.root.join(MANIFESTS);
         let tmp = dir.join(format!("tmp-{}-{}", self.lease_id()?, log_name(version)));
         let target = dir.join(log_name(version));

@@ -103,40 +103,106 @@ pub(super) struct ColumnMeta {
     fill: Option<String>,
 }
 
+/// A table as stored.
+pub(super) fn encode_table(t: &TableMeta) -> TableJson {
+    TableJson {
+        columns: encode_columns(t),
+        segments: t.segments.clone(),
+        modified: t.modified,
+        view: t.view_sql().map(str::to_string),
+        macro_sql: t.macro_sql().map(str::to_string),
+        sequence: t.as_sequence().cloned(),
+        constraints: t.constraints.clone(),
+        next_column_id: t.is_altered().then_some(t.column_ids.next),
+    }
+}
+
+/// Reads back table `name` of manifest `origin`, refusing what cannot be.
+pub(super) fn decode_table(name: &str, t: TableJson, origin: &str) -> Result<TableMeta> {
+    let schema = decode_schema(&t.columns)?;
+    let column_ids = decode_column_ids(name, &t.columns, t.next_column_id, origin)?;
+    let definition = match (t.view, t.macro_sql, t.sequence) {
+        (None, None, None) => None,
+        (Some(sql), None, None) => Some(Definition::View(sql)),
+        (None, Some(sql), None) => Some(Definition::Macro(sql)),
+        (None, None, Some(sequence)) => match sequence.problem() {
+            None => Some(Definition::Sequence(sequence)),
+            Some(problem) => {
+                return Err(Error::corruption(format!("manifest {origin} is damaged: sequence '{name}': {problem}")))
+            }
+        },
+        _ => {
+            return Err(Error::corruption(format!(
+                "manifest {origin} is damaged: '{name}' is defined as more than one kind of object"
+            )))
+        }
+    };
+    check_segments(name, &t.segments, origin)?;
+    Ok(TableMeta {
+        schema,
+        segments: t.segments,
+        modified: t.modified,
+        definition,
+        constraints: t.constraints,
+        column_ids,
+    })
+}
+
+/// Refuses segments of table `name` whose deleted rows do not fit them, or
+/// those their origins name (a row's new place is computed from them).
+pub(super) fn check_segments<'a>(
+    name: &str,
+    segments: impl IntoIterator<Item = &'a SegmentMeta>,
+    origin: &str,
+) -> Result<()> {
+    let problem = |s: &SegmentMeta| {
+        s.deleted.problem(s.rows).or_else(|| {
+            s.origin.iter().find_map(|o| Some(format!("its origin {}: {}", o.file, o.deleted.problem(o.rows)?)))
+        })
+    };
+    match segments.into_iter().find_map(|s| Some((&s.file, problem(s)?))) {
+        Some((file, problem)) => {
+            Err(Error::corruption(format!("manifest {origin} is damaged: segment {file} of table '{name}': {problem}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The format version a manifest's content needs: the oldest that can
+/// read it (see the versions in `storage/manifest.rs`).
+pub(super) fn content_format_version(m: &Manifest) -> u32 {
+    let tables = || m.tables.values();
+    if tables().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
+        DELETED_FORMAT_VERSION
+    } else if tables().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
+        SEQUENCE_FORMAT_VERSION
+    } else if tables().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
+        INLINE_FORMAT_VERSION
+    } else if tables().any(|t| t.is_altered()) {
+        ALTERED_FORMAT_VERSION
+    } else if tables().any(|t| t.is_view() || !t.constraints.is_empty()) {
+        CONSTRAINED_FORMAT_VERSION
+    } else {
+        PLAIN_FORMAT_VERSION
+    }
+}
+
+/// Refuses a format version newer than this build reads.
+pub(super) fn check_format_version(format_version: u32, origin: &str) -> Result<()> {
+    if format_version > FORMAT_VERSION {
+        return Err(Error::operational(format!(
+            "manifest {origin} has format version {format_version}, this swingdb reads up to {FORMAT_VERSION}: upgrade swingdb"
+        )));
+    }
+    Ok(())
+}
+
 impl Manifest {
     /// Serializes to the JSON stored on disk.
     pub fn to_json(&self) -> Vec<u8> {
-        let tables = self
-            .tables
-            .iter()
-            .map(|(name, t)| {
-                let json = TableJson {
-                    columns: encode_columns(t),
-                    segments: t.segments.clone(),
-                    modified: t.modified,
-                    view: t.view_sql().map(str::to_string),
-                    macro_sql: t.macro_sql().map(str::to_string),
-                    sequence: t.as_sequence().cloned(),
-                    constraints: t.constraints.clone(),
-                    next_column_id: t.is_altered().then_some(t.column_ids.next),
-                };
-                (name.clone(), json)
-            })
-            .collect();
-        let format_version = if self.tables.values().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
-            DELETED_FORMAT_VERSION
-        } else if self.tables.values().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
-            SEQUENCE_FORMAT_VERSION
-        } else if self.tables.values().any(|t| t.segments.iter().any(|s| s.inline.is_some())) {
-            INLINE_FORMAT_VERSION
-        } else if self.tables.values().any(|t| t.is_altered()) {
-            ALTERED_FORMAT_VERSION
-        } else if self.tables.values().any(|t| t.is_view() || !t.constraints.is_empty()) {
-            CONSTRAINED_FORMAT_VERSION
-        } else {
-            PLAIN_FORMAT_VERSION
-        };
-        let json = ManifestJson { format_version, version: self.version, tables, crc32: None };
+        let tables = self.tables.iter().map(|(name, t)| (name.clone(), encode_table(t))).collect();
+        let json =
+            ManifestJson { format_version: content_format_version(self), version: self.version, tables, crc32: None };
         // Serialized once: the checksum covers these bytes, and the field
         // holding it is the last one, so it is added by closing them later
         // (`from_json` checks it over a serialization of its own: the
@@ -153,12 +219,7 @@ impl Manifest {
     pub fn from_json(bytes: &[u8], origin: &str) -> Result<Self> {
         let mut json: ManifestJson = serde_json::from_slice(bytes)
             .map_err(|e| Error::corruption(format!("manifest {origin} is damaged: {e}")))?;
-        if json.format_version > FORMAT_VERSION {
-            return Err(Error::operational(format!(
-                "manifest {origin} has format version {}, this swingdb reads up to {FORMAT_VERSION}: upgrade swingdb",
-                json.format_version
-            )));
-        }
+        check_format_version(json.format_version, origin)?;
         match json.crc32.take() {
             Some(stored) if stored != json.checksum() => {
                 return Err(Error::corruption(format!(
@@ -174,48 +235,7 @@ impl Manifest {
             .tables
             .into_iter()
             .map(|(name, t)| {
-                let schema = decode_schema(&t.columns)?;
-                let column_ids = decode_column_ids(&name, &t.columns, t.next_column_id, origin)?;
-                let definition = match (t.view, t.macro_sql, t.sequence) {
-                    (None, None, None) => None,
-                    (Some(sql), None, None) => Some(Definition::View(sql)),
-                    (None, Some(sql), None) => Some(Definition::Macro(sql)),
-                    (None, None, Some(sequence)) => match sequence.problem() {
-                        None => Some(Definition::Sequence(sequence)),
-                        Some(problem) => {
-                            return Err(Error::corruption(format!(
-                                "manifest {origin} is damaged: sequence '{name}': {problem}"
-                            )))
-                        }
-                    },
-                    _ => {
-                        return Err(Error::corruption(format!(
-                            "manifest {origin} is damaged: '{name}' is defined as more than one kind of object"
-                        )))
-                    }
-                };
-                // Deleted rows must fit their segment, and so must those its
-                // origins name (a row's new place is computed from them).
-                let problem = |s: &SegmentMeta| {
-                    s.deleted.problem(s.rows).or_else(|| {
-                        s.origin
-                            .iter()
-                            .find_map(|o| Some(format!("its origin {}: {}", o.file, o.deleted.problem(o.rows)?)))
-                    })
-                };
-                if let Some((file, problem)) = t.segments.iter().find_map(|s| Some((&s.file, problem(s)?))) {
-                    return Err(Error::corruption(format!(
-                        "manifest {origin} is damaged: segment {file} of table '{name}': {problem}"
-                    )));
-                }
-                let meta = TableMeta {
-                    schema,
-                    segments: t.segments,
-                    modified: t.modified,
-                    definition,
-                    constraints: t.constraints,
-                    column_ids,
-                };
+                let meta = decode_table(&name, t, origin)?;
                 Ok((name, Arc::new(meta)))
             })
             .collect::<Result<_>>()?;

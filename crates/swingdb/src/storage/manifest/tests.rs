@@ -207,3 +207,69 @@ fn deleted_rows_round_trip_as_format_8_and_marks_that_do_not_fit_are_corruption(
     let err = Manifest::from_json(&with(DeletedRows::default(), vec![source(3, &[3])]).to_json(), "test").unwrap_err();
     assert!(err.message().contains("its origin o"), "{}", err.message());
 }
+
+#[test]
+fn a_change_record_makes_the_version_from_the_one_before() {
+    let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));
+    let table = |segments: Vec<SegmentMeta>, modified| Arc::new(TableMeta::table(schema.clone(), segments, modified));
+    let mut before = Manifest { version: 4, ..Default::default() };
+    let old: Vec<SegmentMeta> = (0..6).map(|i| segment(&format!("s{i}.arrow"), 1)).collect();
+    before.tables.insert("t".into(), table(old.clone(), 3));
+    before.tables.insert("gone".into(), table(vec![segment("g.arrow", 1)], 2));
+    let kept = table(vec![segment("k.arrow", 1)], 1);
+    before.tables.insert("kept".into(), kept.clone());
+    // Version 5: t loses s2, has a row of s4 deleted and gains s6 after s1;
+    // gone is dropped, kept untouched, new created.
+    let mut changed = old[4].clone();
+    changed.deleted = DeletedRows::of([1]);
+    let segments =
+        vec![old[0].clone(), old[1].clone(), segment("s6.arrow", 1), old[3].clone(), changed, old[5].clone()];
+    let mut after = Manifest { version: 5, ..Default::default() };
+    after.tables.insert("t".into(), table(segments, 5));
+    after.tables.insert("kept".into(), kept);
+    after.tables.insert("new".into(), table(vec![], 5));
+    let delta = after.delta_json(&before);
+    let text = std::str::from_utf8(&delta[1..]).unwrap();
+    assert_eq!(delta[0], DELTA_MARK);
+    assert!(text.contains("\"pieces\":[[0,2],{\"file\":\"s6.arrow\""), "{text}");
+    assert!(text.contains("[3,4],{\"file\":\"s4.arrow\"") && text.contains("[5,6]]"), "{text}");
+    assert!(!text.contains("k.arrow") && text.contains("\"removed\":[\"gone\"]"), "{text}");
+    assert_eq!(before.apply_delta(&delta, "test").unwrap(), after);
+    // Only onto the version before.
+    let mut other = before.clone();
+    other.version = 3;
+    let e = other.apply_delta(&delta, "test").unwrap_err();
+    assert!(e.to_string().contains("it is version 5, not the one after 3"), "{e}");
+}
+
+#[test]
+fn a_change_record_that_does_not_fit_its_version_is_damage() {
+    let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));
+    let mut before = Manifest { version: 1, ..Default::default() };
+    before.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![segment("a.arrow", 1)], 1)));
+    for (delta, says) in [
+        (
+            r#"D{"format_version":2,"version":2,"tables":{"t":{"segments":{"modified":2,"pieces":[[0,2]]}}}}"#,
+            "keeps segments 0..2 of 1",
+        ),
+        (
+            r#"D{"format_version":2,"version":2,"tables":{"u":{"segments":{"modified":2,"pieces":[]}}}}"#,
+            "table 'u', which version 1 lacks",
+        ),
+        (r#"D{"format_version":2,"version":2,"removed":["u"]}"#, "it removes 'u'"),
+        (
+            r#"D{"format_version":2,"version":2,"tables":{"t":{"segments":{"modified":2,"pieces":[[0]]}}}}"#,
+            "invalid length",
+        ),
+        (r#"{"format_version":2,"version":2}"#, "not a change record"),
+        (r#"D{"format_version":99,"version":2}"#, "upgrade swingdb"),
+    ] {
+        let e = before.apply_delta(delta.as_bytes(), "test").unwrap_err();
+        assert!(e.to_string().contains(says), "{delta}: {e}");
+    }
+    // Deleted rows past a new segment's end, as with whole manifests.
+    let bad = r#"D{"format_version":8,"version":2,"tables":{"t":{"segments":{"modified":2,"pieces":[{"file":"b.arrow","rows":2,"bytes":1,"crc32":0,"stats":[],"deleted":[1,5]}]}}}}"#;
+    let e = before.apply_delta(bad.as_bytes(), "test").unwrap_err();
+    assert_eq!(e.kind(), crate::error::ErrorKind::Corruption);
+    assert!(e.to_string().contains("segment b.arrow of table 't'"), "{e}");
+}
