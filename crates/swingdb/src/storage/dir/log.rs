@@ -43,6 +43,12 @@
 //!   writes, it is damage, reported as corruption rather than taken for the
 //!   end (which would silently take the database back in time).
 //!
+//! A committer that begins a new log while the last one ends in zeros first
+//! *seals* it: writes a record header claiming more bytes than any file holds
+//! (`len` = 2^32 - 1), which readers take for a record not written whole. So
+//! a log that ends in zeros is the newest log, and a reader that last read
+//! it needs no directory listing to know there is none newer.
+//!
 //! A committer that finds anything but zeros after the last record starts a
 //! new log rather than writing over the remains; so in a log that is
 //! appended to, the bytes after the last record are zeros, and a record is
@@ -60,6 +66,13 @@
 //!   acknowledged, and everyone who saw it was lost with it.
 //! - A new log is written and synced whole under a temporary name and then
 //!   linked to its name: a log is never seen without its first record.
+//! - A log is sealed before the next one is linked (under `commit.lock`): a
+//!   reader that read zeros after the last record of a log read them before
+//!   any newer log existed, so the version it takes is the newest as of that
+//!   moment. The seal need not be durable: after a crash nobody holds a log
+//!   as last read, and readers list the directory. A seal is never written
+//!   over (the log ends in it); a commit that sealed and then failed leaves
+//!   a log that ends like a torn one, and the next commit begins a new log.
 //! - The collector deletes a log only when no version in it, nor in any
 //!   older log, is pinned, and never the newest (see `dir/gc.rs`); a reader
 //!   that holds a deleted log open still reads it.
@@ -368,15 +381,32 @@ impl Log {
         self.tail == Tail::Clean && self.end + record.size() <= ROTATE_AT
     }
 
-    /// Appends `record` (the version after the last) at the end, growing
-    /// the file with zeros first if need be. It is durable once the
-    /// returned [`Flush`] is waited for.
-    pub(super) fn append(&mut self, record: Record, durable: bool) -> Result<Flush> {
+    /// The file opened for writing.
+    fn writer(&mut self) -> Result<&File> {
         if self.writer.is_none() {
             let file =
                 File::options().write(true).open(&self.path).map_err(io_err("opening commit log", &self.path))?;
             self.writer = Some(file);
         }
+        Ok(self.writer.as_ref().expect("just opened"))
+    }
+
+    /// Seals this log, which ends in zeros, before a newer one begins (see
+    /// the module docs).
+    pub(super) fn seal(&mut self) -> Result<()> {
+        let mut header = [0u8; RECORD_HEADER];
+        header[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let end = self.end;
+        self.writer()?.write_all_at(&header, end).map_err(io_err("sealing commit log", &self.path))?;
+        self.tail = Tail::Torn;
+        Ok(())
+    }
+
+    /// Appends `record` (the version after the last) at the end, growing
+    /// the file with zeros first if need be. It is durable once the
+    /// returned [`Flush`] is waited for.
+    pub(super) fn append(&mut self, record: Record, durable: bool) -> Result<Flush> {
+        self.writer()?;
         let file = self.writer.as_ref().expect("just opened");
         let size = file.metadata().map_err(io_err("inspecting commit log", &self.path))?.len();
         let needed = self.end + record.size();

@@ -176,6 +176,25 @@ fn a_log_holds_changes_after_a_whole_manifest_until_they_outgrow_it() {
 }
 
 #[test]
+fn a_reader_sees_versions_of_a_log_begun_after_it_last_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let writer = DbDir::open(&root, true, false).unwrap();
+    publish(&writer, &version_with(1, &[], 0));
+    let reader = DbDir::open(&root, false, true).unwrap();
+    assert_eq!(reader.latest_version().unwrap(), 1, "the reader holds log 1 as last read");
+    // 1 MiB records: log 1 is full after 3 more, version 5 begins a new log.
+    for v in 2..=5 {
+        publish(&writer, &version_with(v, &[], 1 << 20));
+        assert_eq!(reader.latest_version().unwrap(), v);
+    }
+    assert_eq!(logs(&root), [log_name(1), log_name(5)]);
+    let sealed = Log::open(&root.join(MANIFESTS).join(log_name(1)), 1).unwrap();
+    assert_eq!((sealed.last_version(), sealed.tail()), (4, Tail::Torn), "log 1 ends in its seal");
+    assert_eq!(reader.pin_latest().unwrap().version, 5);
+}
+
+#[test]
 fn gc_keeps_pinned_versions_of_other_handles_and_clears_dead_leases() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("d");

@@ -101,6 +101,15 @@ impl DbDir {
     /// The newest version: the newest log's last record, or the newest
     /// manifest file of a database without a log.
     pub(super) fn newest(&self, suspect: Suspect) -> Result<u64> {
+        // The newest log as last read is still the newest while it ends in
+        // zeros: a committer seals it before a newer one begins (`dir/log.rs`).
+        // (A log's versions are all above those of manifest files.)
+        if let Some(log) = self.log.lock().unwrap().as_mut() {
+            log.refresh().map_err(io_err("reading commit log", log.path()))?;
+            if log.tail() == Tail::Clean {
+                return Ok(log.last_version());
+            }
+        }
         let mut confirmed = false;
         // A log may be collected between listing and opening it, when a
         // newer one began meanwhile: list again.
@@ -260,6 +269,9 @@ impl DbDir {
         let flush = match flush {
             Some(flush) => flush,
             None => {
+                if let Some(log) = cached.as_mut().filter(|log| log.tail() == Tail::Clean) {
+                    log.seal()?;
+                }
                 let record = Record::new(manifest.version, 0, &dropped, &manifest.to_json())?;
                 match self.begin_log(record, manifest.version, durable)? {
                     Some(log) => {
