@@ -253,13 +253,17 @@ impl DbDir {
         let durable = !self.is_private();
         self.mark_log_format(durable)?;
         let mut cached = self.log.lock().unwrap();
-        let mut flush = None;
+        let (mut flush, mut whole) = (None, None);
         if let Some(log) = cached.as_mut().filter(|log| log.last_version() == latest) {
             // Its change from the version before, unless the log wants a
             // whole manifest again (see `dir/log.rs`).
+            // The whole one is kept for a new log, should this one be full.
             let change = Some(manifest.delta_json(&before)).filter(|c| log.takes_change(c.len()));
-            let json = change.unwrap_or_else(|| manifest.to_json());
-            let record = Record::new(manifest.version, log.last_crc(), &dropped, &json)?;
+            let json = match &change {
+                Some(change) => change,
+                None => whole.insert(manifest.to_json()),
+            };
+            let record = Record::new(manifest.version, log.last_crc(), &dropped, json)?;
             if log.takes(&record) {
                 flush = Some(log.append(record, durable)?);
             } else if durable {
@@ -272,7 +276,8 @@ impl DbDir {
                 if let Some(log) = cached.as_mut().filter(|log| log.tail() == Tail::Clean) {
                     log.seal()?;
                 }
-                let record = Record::new(manifest.version, 0, &dropped, &manifest.to_json())?;
+                let whole = whole.unwrap_or_else(|| manifest.to_json());
+                let record = Record::new(manifest.version, 0, &dropped, &whole)?;
                 match self.begin_log(record, manifest.version, durable)? {
                     Some(log) => {
                         *cached = Some(log);
