@@ -33,6 +33,19 @@ fn mapped_file(address: usize) -> Option<(i32, u64)> {
     swingdb::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
 }
 
+/// Sets the memory this process's queries may reserve ('2GB', 'none'; see
+/// `swingdb::set_memory_limit`).
+#[pyfunction]
+fn set_memory_limit(limit: &str) -> PyResult<()> {
+    guarded(|| swingdb::set_memory_limit(limit))
+}
+
+/// Sets the directory this process's queries spill to.
+#[pyfunction]
+fn set_temp_directory(path: &str) -> PyResult<()> {
+    guarded(|| swingdb::set_temp_directory(path))
+}
+
 #[pymodule]
 fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -48,6 +61,8 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(discard, m)?)?;
     m.add_function(wrap_pyfunction!(pipe_reader, m)?)?;
     m.add_function(wrap_pyfunction!(pipes_waiting, m)?)?;
+    m.add_function(wrap_pyfunction!(set_memory_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(set_temp_directory, m)?)?;
     m.add_class::<PyPipeWriter>()?;
     // Whether the linker placed the code of a first use together (see build.rs).
     m.add("_hot_code_first", env!("SWINGDB_HOT_CODE_FIRST") == "true")?;

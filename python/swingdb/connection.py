@@ -123,6 +123,8 @@ def connect(
     verify_checksums: bool = True,
     external_access: bool = True,
     timeout: float = 5.0,
+    memory_limit: str | None = None,
+    temp_directory: str | os.PathLike | None = None,
 ) -> Connection:
     """Opens a database.
 
@@ -136,8 +138,17 @@ def connect(
     process's commit (which changed nothing) runs again for up to ``timeout``
     seconds before its :class:`ConflictError` is raised (0: at once); for
     whole transactions, see :meth:`Connection.transaction`.
+    ``memory_limit`` (``'2GB'``, ``'512MiB'``, ``'none'``) bounds the memory
+    queries reserve, and ``temp_directory`` is where sorts and aggregations
+    that outgrow it spill; both hold for the whole process, as
+    ``SET memory_limit`` and ``SET temp_directory`` do. By default queries
+    may take 80 % of the memory cgroup's limit where there is one.
     """
     path = None if database in (None, ":memory:", "") else os.fspath(database)
+    if memory_limit is not None:
+        _swingdb.set_memory_limit(str(memory_limit))
+    if temp_directory is not None:
+        _swingdb.set_temp_directory(os.fspath(temp_directory))
     db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums, external_access=external_access)
     con = Connection(db)
     con._con.set_conflict_timeout(timeout)

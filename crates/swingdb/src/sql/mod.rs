@@ -11,6 +11,7 @@ pub mod core;
 pub mod frontend;
 pub mod functions;
 pub mod interrupt;
+pub mod memory;
 pub mod operators;
 pub mod optimizer;
 pub mod session;

@@ -156,6 +156,7 @@ fn template() -> SessionState {
     let config = config.with_option_extension(SwingOptions::default());
     let state = SessionStateBuilder::new()
         .with_config(config)
+        .with_runtime_env(super::memory::runtime())
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
         .with_physical_optimizer_rules(physical_rules())

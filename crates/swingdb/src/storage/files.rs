@@ -30,6 +30,24 @@ pub fn io_err(what: impl std::fmt::Display, path: &Path) -> impl FnOnce(io::Erro
     move |e| Error::io(context, e)
 }
 
+/// Whether `path` lies on a filesystem held in memory (tmpfs, as `/dev/shm`
+/// and in-memory databases are): there a file costs memory like the data it
+/// holds, so writing rows to one to free memory frees nothing.
+pub fn in_memory_filesystem(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+    let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: `c_path` is a valid C string and `fs` a buffer statfs fills.
+    if unsafe { libc::statfs(c_path.as_ptr(), fs.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // SAFETY: statfs succeeded, so it filled `fs`.
+    let kind = unsafe { fs.assume_init() }.f_type;
+    // ramfs's magic number (linux/magic.h), which the libc crate lacks.
+    const RAMFS_MAGIC: libc::c_long = 0x8584_58f6;
+    kind == libc::TMPFS_MAGIC || kind == RAMFS_MAGIC
+}
+
 /// Creates the directory `path` (not its parents) private to this user; fails
 /// if it exists (never follows a link someone else put there).
 pub fn create_private_dir(path: &Path) -> io::Result<()> {

@@ -29,7 +29,7 @@ pub mod writer;
 pub use dir::{DbDir, GcReport};
 pub use distinct::DistinctSketch;
 pub use manifest::{same_tables, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta};
-pub use segment::{locate_mapped, MappedSegment};
+pub use segment::{is_mapping_start, locate_mapped, MappedSegment};
 pub use sequence::Sequence;
 pub use stats::ColumnStats;
 pub use store::SegmentStore;

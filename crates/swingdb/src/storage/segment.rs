@@ -67,6 +67,12 @@ struct Mapping {
 /// traced back to its file.
 static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Mapping>>>> = LazyLock::new(Default::default);
 
+/// Whether `address` is where a segment file is mapped (the start of the
+/// allocation of every buffer decoded from it).
+pub fn is_mapping_start(address: usize) -> bool {
+    MAPPINGS.lock().unwrap().contains_key(&address)
+}
+
 /// The segment file mapped at `address` (a new handle to it, valid also after
 /// the file was unlinked) and the offset of `address` in it, if any.
 pub fn locate_mapped(address: usize) -> Option<(File, u64)> {

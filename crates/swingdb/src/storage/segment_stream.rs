@@ -29,7 +29,8 @@ pub struct SegmentStream {
     sink: BufWriter<SegmentFileWriter>,
     encoder: IpcFileEncoder,
     rows: u64,
-    stats: StatsWorker,
+    /// None for a scratch file (see [`Self::scratch`]).
+    stats: Option<StatsWorker>,
 }
 
 /// Batches the statistics thread may be behind the writing one.
@@ -99,12 +100,20 @@ impl SegmentStream {
     /// (see `dir.rs`). A crash before then leaves an unlisted file, collected
     /// like any other of a dead lease.
     pub fn create(path: &Path, schema: &SchemaRef) -> Result<Self> {
+        let mut stream = Self::scratch(path, schema)?;
+        stream.stats = Some(StatsWorker::start(schema.clone())?);
+        Ok(stream)
+    }
+
+    /// Like [`Self::create`], for a file that only its writer reads back
+    /// and then deletes (see `TableWriter`'s spool): no statistics are
+    /// computed (they are empty) and [`Self::finish`] does not sync it.
+    pub fn scratch(path: &Path, schema: &SchemaRef) -> Result<Self> {
         let file =
             create_private_file(path).map_err(|e| Error::io(format!("creating segment {}", path.display()), e))?;
         let mut sink = BufWriter::with_capacity(SMALL_WRITES, SegmentFileWriter::new(file));
         let encoder = IpcFileEncoder::start(&mut sink, schema).map_err(|e| failed(path, e))?;
-        let stats = StatsWorker::start(schema.clone())?;
-        Ok(Self { path: path.to_path_buf(), sink, encoder, rows: 0, stats })
+        Ok(Self { path: path.to_path_buf(), sink, encoder, rows: 0, stats: None })
     }
 
     /// The rows written so far.
@@ -117,7 +126,9 @@ impl SegmentStream {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        self.stats.add(batch);
+        if let Some(stats) = &self.stats {
+            stats.add(batch);
+        }
         self.encoder.write_batch(&mut self.sink, std::slice::from_ref(batch)).map_err(|e| failed(&self.path, e))?;
         self.rows += batch.num_rows() as u64;
         Ok(())
@@ -132,9 +143,14 @@ impl SegmentStream {
             .into_inner()
             .map_err(|e| Error::io(format!("writing segment {}", self.path.display()), e.into_error()))?;
         sink.start_writeback();
-        sink.file.sync_all().map_err(|e| Error::io(format!("syncing segment {}", self.path.display()), e))?;
-        super::failpoint::hit("segment.after_write")?;
-        let stats = self.stats.finish()?;
+        let stats = match self.stats.take() {
+            Some(stats) => {
+                sink.file.sync_all().map_err(|e| Error::io(format!("syncing segment {}", self.path.display()), e))?;
+                super::failpoint::hit("segment.after_write")?;
+                stats.finish()?
+            }
+            None => vec![ColumnStats::default(); column_crc32.len()],
+        };
         Ok(SegmentMeta {
             file: self.path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
             rows: self.rows,

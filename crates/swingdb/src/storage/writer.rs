@@ -3,16 +3,23 @@
 //!
 //! A writer either gathers each segment's rows to store them as one record
 //! batch ([`TableWriter::new`]: one contiguous array per column, what numpy
-//! needs for a zero-copy view, for the memory of a segment), or writes them
-//! as they come ([`TableWriter::streaming`]: segments of many record batches,
-//! for the memory of one batch).
+//! needs for a zero-copy view), or writes them as they come
+//! ([`TableWriter::streaming`]: segments of many record batches). Gathering
+//! holds a segment's rows, which costs nothing where they are held anyway
+//! (the caller's arrays, mapped files); a writer of rows made as they come
+//! ([`TableWriter::bounded`]) gathers at most [`GATHER_BYTES`] in memory and
+//! then spools the segment's rows to a scratch file as they come (see
+//! [`Spool`]), so that its memory is that of one batch and its segments are
+//! still one record batch each.
 
 use super::ascending::CLUSTER_ORDER;
 use super::dir::DbDir;
+use super::files::in_memory_filesystem;
 use super::inline::INLINE_MAX_BYTES;
 use super::inline_segment::inline_segment;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::origin::{limit_origins, origins};
+use super::segment::MappedSegment;
 use super::segment_stream::SegmentStream;
 use super::segment_write::write_segment;
 use super::store::SegmentStore;
@@ -27,6 +34,11 @@ use std::path::PathBuf;
 /// Most rows in one segment. Large, so that a whole table usually is one
 /// contiguous array per column (what numpy needs for a zero-copy view).
 pub const SEGMENT_MAX_ROWS: usize = 1 << 25;
+
+/// Bytes of rows a [`TableWriter::bounded`] gathers in memory for a segment
+/// before it spools them to a scratch file. Tables smaller than this are
+/// written once; larger ones twice (see [`Spool`]).
+pub const GATHER_BYTES: usize = 256 << 20;
 
 /// Segments with fewer rows than this are candidates for compaction.
 pub const SMALL_SEGMENT_ROWS: u64 = 1 << 20;
@@ -53,7 +65,7 @@ pub struct TableWriter<'a> {
     files: Vec<PathBuf>,
     /// Whether rows go to files as they come (see [`Self::streaming`]).
     streaming: bool,
-    /// Most rows a streamed segment holds ([`SEGMENT_MAX_ROWS`]; fewer in tests).
+    /// Most rows a segment holds ([`SEGMENT_MAX_ROWS`]; fewer in tests).
     max_rows: usize,
     /// The segment being written batch by batch, when streaming.
     stream: Option<SegmentStream>,
@@ -61,6 +73,66 @@ pub struct TableWriter<'a> {
     /// come (summing them again at every batch took time quadratic in
     /// their number).
     gathered_bytes: usize,
+    /// Most bytes of rows gathered in memory before they are spooled
+    /// (`None`: gathered whole, see [`Self::bounded`]).
+    gather_limit: Option<usize>,
+    /// The segment's rows once they outgrew `gather_limit`.
+    spool: Option<Spool>,
+}
+
+/// The rows of a segment being gathered that outgrew memory: written as they
+/// come to a scratch segment file (of many record batches), which is read
+/// back mapped once the segment is complete and written out as the segment,
+/// one record batch. Memory holds a batch, not a segment; the rows are
+/// written twice. The scratch file is one of the writer's files (named
+/// fresh, never in a manifest) until it is deleted right after.
+struct Spool {
+    stream: SegmentStream,
+    path: PathBuf,
+    room: SegmentRoom,
+}
+
+/// What a segment being filled holds: its rows, and the bytes of each of
+/// its columns with 32-bit offsets, which must address them all.
+struct SegmentRoom {
+    rows: usize,
+    text_bytes: Vec<usize>,
+}
+
+impl SegmentRoom {
+    fn new(columns: usize) -> Self {
+        Self { rows: 0, text_bytes: vec![0; columns] }
+    }
+
+    /// How many of the leading rows of `piece` still fit a segment of at most
+    /// `max_rows` rows and `max_text_bytes` per column with 32-bit offsets
+    /// (at least one when the segment is empty), counted as held.
+    fn take(&mut self, piece: &RecordBatch, max_rows: usize, max_text_bytes: usize) -> usize {
+        let texts: Vec<(usize, ArrayData)> = piece
+            .columns()
+            .iter()
+            .map(|c| c.to_data())
+            .enumerate()
+            .filter(|(_, d)| matches!(d.data_type(), DataType::Utf8 | DataType::Binary))
+            .collect();
+        let mut fits = (max_rows - self.rows).min(piece.num_rows());
+        for (c, data) in &texts {
+            let offsets = &data.buffer::<i32>(0)[..=data.len()];
+            let room = max_text_bytes.saturating_sub(self.text_bytes[*c]);
+            // Offsets ascend: the rows whose bytes fit are a prefix.
+            let prefix = offsets.partition_point(|&end| (end - offsets[0]) as usize <= room) - 1;
+            fits = fits.min(prefix);
+        }
+        if self.rows == 0 && piece.num_rows() > 0 {
+            fits = fits.max(1);
+        }
+        for (c, data) in &texts {
+            let offsets = data.buffer::<i32>(0);
+            self.text_bytes[*c] += (offsets[fits] - offsets[0]) as usize;
+        }
+        self.rows += fits;
+        fits
+    }
 }
 
 impl<'a> TableWriter<'a> {
@@ -78,7 +150,20 @@ impl<'a> TableWriter<'a> {
             max_rows: SEGMENT_MAX_ROWS,
             stream: None,
             gathered_bytes: 0,
+            gather_limit: None,
+            spool: None,
         }
+    }
+
+    /// A writer like [`Self::new`] for rows made as they come (read from
+    /// files, computed by a query, received), which nothing else holds:
+    /// a segment's rows beyond [`GATHER_BYTES`] are spooled to a scratch file
+    /// instead of gathered in memory (except in a database held in memory,
+    /// where a file costs memory too).
+    pub fn bounded(dir: &'a DbDir, schema: SchemaRef) -> Self {
+        let mut writer = Self::new(dir, schema);
+        writer.gather_limit = (!in_memory_filesystem(dir.root())).then_some(GATHER_BYTES);
+        writer
     }
 
     /// A writer of segments with `schema` into `dir` that writes each batch
@@ -107,10 +192,59 @@ impl<'a> TableWriter<'a> {
             }
             return Ok(());
         }
+        if let Some(limit) = self.gather_limit {
+            self.gathered_bytes = self.gathered_bytes.saturating_add(bytes_of(&batch));
+            self.pending.push(batch);
+            if self.spool.is_some() || self.gathered_bytes > limit {
+                self.spool_pending()?;
+            }
+            return Ok(());
+        }
         self.pending.push(batch);
-        while self.pending_rows >= SEGMENT_MAX_ROWS {
+        while self.pending_rows >= self.max_rows {
             self.flush()?;
         }
+        Ok(())
+    }
+
+    /// Writes the rows gathered to the spool, writing out each segment it
+    /// completes (see [`Spool`]).
+    fn spool_pending(&mut self) -> Result<()> {
+        for mut batch in std::mem::take(&mut self.pending) {
+            while batch.num_rows() > 0 {
+                let spool = match &mut self.spool {
+                    Some(spool) => spool,
+                    None => {
+                        let path = self.dir.new_segment_path()?;
+                        self.files.push(path.clone());
+                        let stream = SegmentStream::scratch(&path, &self.schema)?;
+                        self.spool.insert(Spool { stream, path, room: SegmentRoom::new(self.schema.fields().len()) })
+                    }
+                };
+                let here = spool.room.take(&batch, self.max_rows, MAX_TEXT_BYTES);
+                spool.stream.push(&batch.slice(0, here))?;
+                batch = batch.slice(here, batch.num_rows() - here);
+                if batch.num_rows() > 0 || spool.room.rows == self.max_rows {
+                    self.write_out_spool()?;
+                }
+            }
+        }
+        self.pending_rows = 0;
+        self.gathered_bytes = 0;
+        Ok(())
+    }
+
+    /// Writes the spooled rows out as a segment and deletes the spool.
+    fn write_out_spool(&mut self) -> Result<()> {
+        let Some(Spool { stream, path, .. }) = self.spool.take() else { return Ok(()) };
+        let scratch = stream.finish()?;
+        let pieces = MappedSegment::open(&path, &scratch, false)?.batches(None)?;
+        let out = self.dir.new_segment_path()?;
+        self.files.push(out.clone());
+        self.segments.push(write_segment(&out, &self.schema, &pieces)?);
+        drop(pieces);
+        std::fs::remove_file(&path).map_err(super::files::io_err("deleting spooled rows", &path))?;
+        self.files.retain(|f| f != &path);
         Ok(())
     }
 
@@ -156,7 +290,7 @@ impl<'a> TableWriter<'a> {
         // pieces that remain go to the file as they are (see `segment_write`),
         // never copied together.
         let pieces = joined(std::mem::take(&mut self.pending));
-        let take = segment_rows(&pieces, SEGMENT_MAX_ROWS, MAX_TEXT_BYTES);
+        let take = segment_rows(&pieces, self.max_rows, MAX_TEXT_BYTES);
         let mut now = Vec::new();
         let mut taken = 0;
         for piece in pieces {
@@ -182,6 +316,10 @@ impl<'a> TableWriter<'a> {
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         if let Some(stream) = self.stream.take() {
             self.segments.push(stream.finish()?);
+        }
+        if self.spool.is_some() {
+            self.spool_pending()?;
+            self.write_out_spool()?;
         }
         // Only a small write is worth encoding to see whether it fits (and
         // only one that small is worth concatenating).
@@ -230,34 +368,14 @@ fn joined(batches: Vec<RecordBatch>) -> Vec<RecordBatch> {
 /// `max_rows`, and no more than `max_text_bytes` of any column with 32-bit
 /// offsets (a table of long texts gets more, shorter segments). At least one.
 fn segment_rows(pieces: &[RecordBatch], max_rows: usize, max_text_bytes: usize) -> usize {
-    let mut rows = 0;
-    let mut text_bytes = vec![0usize; pieces.first().map_or(0, |p| p.num_columns())];
+    let mut room = SegmentRoom::new(pieces.first().map_or(0, |p| p.num_columns()));
     for piece in pieces {
-        let texts: Vec<(usize, ArrayData)> = piece
-            .columns()
-            .iter()
-            .map(|c| c.to_data())
-            .enumerate()
-            .filter(|(_, d)| matches!(d.data_type(), DataType::Utf8 | DataType::Binary))
-            .collect();
-        let mut fits = (max_rows - rows).min(piece.num_rows());
-        for (c, data) in &texts {
-            let offsets = &data.buffer::<i32>(0)[..=data.len()];
-            let room = max_text_bytes - text_bytes[*c];
-            // Offsets ascend: the rows whose bytes fit are a prefix.
-            let prefix = offsets.partition_point(|&end| (end - offsets[0]) as usize <= room) - 1;
-            fits = fits.min(prefix);
-        }
-        for (c, data) in &texts {
-            let offsets = data.buffer::<i32>(0);
-            text_bytes[*c] += (offsets[fits] - offsets[0]) as usize;
-        }
-        rows += fits;
-        if fits < piece.num_rows() || rows == max_rows {
+        let fits = room.take(piece, max_rows, max_text_bytes);
+        if fits < piece.num_rows() || room.rows == max_rows {
             break;
         }
     }
-    rows.max(1)
+    room.rows.max(1)
 }
 
 impl Drop for TableWriter<'_> {
@@ -404,6 +522,49 @@ mod tests {
         let read = concat_batches(&schema, &read).unwrap();
         let all = concat_batches(&schema, &vec![batch; 5]).unwrap();
         assert_eq!(read, all);
+    }
+
+    #[test]
+    fn a_bounded_writer_spools_rows_beyond_its_limit_and_still_writes_one_batch_per_segment() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DbDir::open(&tmp.path().join("db"), true, false).unwrap();
+        let schema = piece(&[]).schema();
+        let texts: Vec<String> = (0..5000).map(|i| format!("value {i}")).collect();
+        let batch = piece(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut writer = TableWriter::bounded(&dir, schema.clone());
+        assert_eq!(writer.gather_limit, Some(GATHER_BYTES), "a database on disk spools");
+        writer.gather_limit = Some(bytes_of(&batch) + 1);
+        writer.max_rows = 12_000;
+        for i in 0..5 {
+            writer.push(batch.clone()).unwrap();
+            assert_eq!(writer.spool.is_some(), i > 0, "the second batch outgrew memory");
+            assert!(writer.pending.is_empty() || i == 0, "nothing is kept once spooling began");
+        }
+        let (segments, files) = writer.finish().unwrap();
+        assert_eq!(segments.iter().map(|s| s.rows).collect::<Vec<_>>(), vec![12_000, 12_000, 1_000]);
+        // Only the segments are left: the spools were deleted.
+        let mut on_disk: Vec<_> = std::fs::read_dir(files[0].parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "arrow"))
+            .collect();
+        on_disk.sort();
+        let mut listed = files.clone();
+        listed.sort();
+        assert_eq!(on_disk, listed);
+        let store = SegmentStore::new(std::sync::Arc::new(dir), true);
+        let table = TableMeta::table(schema.clone(), segments, 1);
+        let mut read = Vec::new();
+        for segment in &table.segments {
+            let batches = store.map(&table, segment).unwrap().batches(None).unwrap();
+            assert_eq!(batches.len(), 1, "one record batch per segment, one array per column");
+            let ids: &Int64Array = batches[0].column(0).as_any().downcast_ref().unwrap();
+            let min = ids.iter().flatten().min().unwrap().to_string();
+            assert_eq!(segment.stats[0].min.as_deref(), Some(min.as_str()), "statistics of the rows");
+            read.extend(batches);
+        }
+        let read = concat_batches(&schema, &read).unwrap();
+        assert_eq!(read, concat_batches(&schema, &vec![batch; 5]).unwrap());
     }
 
     #[test]

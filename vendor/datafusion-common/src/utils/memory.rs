@@ -23,6 +23,21 @@ use arrow::array::ArrayData;
 use arrow::record_batch::RecordBatch;
 use std::mem::size_of;
 use std::num::NonZero;
+use std::sync::OnceLock;
+
+/// Tells whether an allocation (by its start address) is a file mapped into
+/// memory, set by the host with [`set_file_mapping_check`].
+static FILE_MAPPING: OnceLock<fn(usize) -> bool> = OnceLock::new();
+
+/// Sets how to tell whether an allocation (by its start address) is a file
+/// mapped into memory (the first call wins). Arrays over such an allocation
+/// are counted by the bytes they address, not by the whole allocation: a
+/// slice of a mapped file holds no memory beyond the file's pages it
+/// addresses, which the kernel can reclaim, and counting the whole file per
+/// slice made every sort of a large mapped table exceed any memory limit.
+pub fn set_file_mapping_check(check: fn(usize) -> bool) {
+    let _ = FILE_MAPPING.set(check);
+}
 
 /// Estimates the memory size required for a hash table prior to allocation.
 ///
@@ -191,6 +206,12 @@ fn count_array_data_memory_size(
     counted_buffers: &mut HashSet<NonZero<usize>>,
     total_size: &mut usize,
 ) {
+    if let Some(mapped) = FILE_MAPPING.get()
+        && array_data.buffers().iter().any(|b| mapped(b.data_ptr().addr().get()))
+    {
+        *total_size += array_data.get_slice_memory_size().unwrap_or(0);
+        return;
+    }
     // Count memory usage for `array_data`
     for buffer in array_data.buffers() {
         if counted_buffers.insert(buffer.data_ptr().addr()) {

@@ -132,6 +132,13 @@ impl Executor {
                 let target = copy.output_url.clone();
                 self.run_copy(LogicalPlan::Copy(copy), &target).await
             }
+            // Settings of the whole process (see `sql::memory`).
+            LogicalPlan::Statement(Statement::SetVariable(set))
+                if crate::sql::memory::SETTINGS.contains(&set.variable.to_ascii_lowercase().as_str()) =>
+            {
+                crate::sql::memory::set(&set.variable, &set.value)?;
+                Ok(Output::Empty)
+            }
             LogicalPlan::Statement(s) if !matches!(s, Statement::SetVariable(_)) => {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }

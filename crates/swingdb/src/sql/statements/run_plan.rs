@@ -16,6 +16,9 @@ use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::LogicalPlan;
+use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::expressions::Column;
+use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
 use futures::StreamExt;
@@ -29,6 +32,22 @@ pub(crate) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
         source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
     };
     passes_rows_of(plan, &stored)
+}
+
+/// Whether every row `plan` yields is a slice of arrays held anyway
+/// (registered data, mapped segments): it only scans them and passes their
+/// columns on unchanged, so gathering its rows costs no memory.
+fn yields_held_rows(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    if let Some(scan) = plan.downcast_ref::<DataSourceExec>() {
+        let source = scan.data_source();
+        return source.downcast_ref::<SegmentSource>().is_some()
+            || source.downcast_ref::<MemorySourceConfig>().is_some();
+    }
+    let passes = plan.downcast_ref::<CoalescePartitionsExec>().is_some()
+        || plan
+            .downcast_ref::<ProjectionExec>()
+            .is_some_and(|p| p.expr().iter().all(|e| e.expr.downcast_ref::<Column>().is_some()));
+    passes && plan.children().into_iter().all(yields_held_rows)
 }
 
 /// Whether `plan` is a chain of order-preserving single-input operators over
@@ -126,23 +145,30 @@ impl Executor {
         table: &str,
     ) -> Result<Vec<SegmentMeta>> {
         let (physical, task_ctx) = self.physical_plan(plan).await?;
+        let held = yields_held_rows(&physical);
         let files = |scan: &DataSourceExec| scan.data_source().downcast_ref::<FileScanConfig>().is_some();
         let stream = if physical.output_partitioning().partition_count() > 1 && passes_rows_of(&physical, &files) {
             file_order::in_file_order(physical, task_ctx, &self.interrupt.run())?
         } else {
             self.stream_physical(physical, task_ctx)?
         };
-        self.write_stream(stream, schema, table).await
+        self.write_stream(stream, schema, table, held).await
     }
 
-    /// Drains `stream` into new segments of `table` (shaped as `schema`).
-    pub(crate) async fn write_stream(
+    /// Drains `stream` into new segments of `table` (shaped as `schema`);
+    /// `held`: its rows are slices of arrays held anyway (gathered whole,
+    /// else in bounded memory, see [`TableWriter::bounded`]).
+    async fn write_stream(
         &self,
         mut stream: SendableRecordBatchStream,
         schema: &SchemaRef,
         table: &str,
+        held: bool,
     ) -> Result<Vec<SegmentMeta>> {
-        let mut writer = TableWriter::new(self.core.dir(), schema.clone());
+        let mut writer = match held {
+            true => TableWriter::new(self.core.dir(), schema.clone()),
+            false => TableWriter::bounded(self.core.dir(), schema.clone()),
+        };
         let progress = self.progress.lock().unwrap().clone();
         let mut rows = 0;
         while let Some(batch) = stream.next().await {

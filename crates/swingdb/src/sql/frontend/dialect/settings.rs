@@ -12,6 +12,7 @@
 //!   optimizer rules off by name (see `sql::optimizer::rules`); unknown names are refused.
 //! - `current_setting(name)` answers any setting's current value as text,
 //!   as in PostgreSQL and DuckDB.
+//! - `memory_limit` and `temp_directory` are the process's (see `sql::memory`).
 
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, AsArray, StringArray};
@@ -94,6 +95,9 @@ impl ScalarUDFImpl for CurrentSetting {
 
 /// The value of setting `name` in `options`; an error for a name no setting has.
 fn setting(options: &ConfigOptions, name: &str) -> datafusion::common::Result<String> {
+    if let Some(value) = crate::sql::memory::shown(name) {
+        return Ok(value);
+    }
     let wanted = canonical_name(name);
     options
         .entries()

@@ -1,0 +1,420 @@
+//! The memory queries may take, and where they spill what does not fit.
+//!
+//! Every query of the process reserves its operators' memory (sorts,
+//! aggregations, joins, repartitions) from one pool, DataFusion's
+//! [`MemoryPool`], whose limit is `memory_limit`: by default 80 % of its
+//! memory cgroup's limit (v1 `memory.limit_in_bytes` or v2 `memory.max`, the
+//! least of its group and those above) where it has one, as DuckDB takes
+//! 80 % of what it may use, else none; `SET memory_limit = '2GB'` or
+//! `connect(memory_limit=)` change it. It covers the whole process (all its databases and
+//! connections), which is what a cgroup limits. Operators that can spill
+//! (sorts, aggregations) share what the others leave, each its fair part, and
+//! write their state to files under `temp_directory` (`SET temp_directory`,
+//! by default the system's temporary directory) when it would exceed that
+//! part; an operator that cannot spill and does not fit fails the query with
+//! an error naming the limit and the operators holding memory, before the
+//! kernel kills the process.
+//!
+//! What queries read from stored tables is mapped from the segment files,
+//! not reserved: the kernel reclaims those pages under pressure.
+
+use crate::error::{Error, Result};
+use datafusion::common::DataFusionError;
+use datafusion::execution::disk_manager::{DiskManager, DiskManagerBuilder, DiskManagerMode};
+use datafusion::execution::memory_pool::{
+    MemoryConsumer, MemoryLimit, MemoryPool, MemoryReservation, TrackConsumersPool,
+};
+use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
+use datafusion::execution::spill_file::{SpillFile, TempFileFactory};
+use std::fmt;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, RwLock};
+
+/// The part of the memory the process may use that queries may reserve by
+/// default (DuckDB's default too): the rest is for what is not reserved
+/// (batches being handed over, the writer, Python).
+const DEFAULT_SHARE: f64 = 0.8;
+
+/// Cgroup limits at least this large mean "no limit" (v1 writes 2^63 rounded
+/// down to a page).
+const UNLIMITED: u64 = 1 << 60;
+
+/// Operators named in the error of a query that does not fit.
+const NAMED_CONSUMERS: usize = 5;
+
+/// The pool every query of the process reserves from.
+static POOL: LazyLock<Arc<TrackConsumersPool<LimitedPool>>> = LazyLock::new(|| {
+    let limit = default_limit().map_or(usize::MAX, |bytes| bytes as usize);
+    let pool = LimitedPool { limit: AtomicUsize::new(limit), reserved: Mutex::default() };
+    Arc::new(TrackConsumersPool::new(pool, NonZeroUsize::new(NAMED_CONSUMERS).expect("not zero")))
+});
+
+/// Where queries spill.
+static SPILL: LazyLock<Arc<SpillPlace>> =
+    LazyLock::new(|| Arc::new(SpillPlace { directory: RwLock::new(None), files: RwLock::new(os_temp_files()) }));
+
+/// The runtime every session of the process runs its queries in.
+pub fn runtime() -> Arc<RuntimeEnv> {
+    static RUNTIME: LazyLock<Arc<RuntimeEnv>> = LazyLock::new(|| {
+        // Slices of mapped segments count the bytes they address.
+        datafusion::common::utils::memory::set_file_mapping_check(crate::storage::is_mapping_start);
+        let disks = DiskManagerBuilder::default().with_mode(DiskManagerMode::Custom(SPILL.clone()));
+        let built = RuntimeEnvBuilder::new()
+            .with_memory_pool(POOL.clone())
+            .with_disk_manager_builder(disks)
+            .build()
+            .expect("a runtime of a pool and a custom spill place builds");
+        Arc::new(built)
+    });
+    RUNTIME.clone()
+}
+
+/// The settings this module answers for (DuckDB's names), lower case.
+pub const SETTINGS: &[&str] = &["memory_limit", "max_memory", "temp_directory"];
+
+/// Applies `SET name = value` for one of [`SETTINGS`].
+pub fn set(name: &str, value: &str) -> Result<()> {
+    match name.to_ascii_lowercase().as_str() {
+        "memory_limit" | "max_memory" => set_memory_limit(value),
+        "temp_directory" => set_temp_directory(value),
+        other => Err(Error::internal(format!("'{other}' is not a memory setting"))),
+    }
+}
+
+/// The value of one of [`SETTINGS`] as `SHOW` and `current_setting` give it.
+pub fn shown(name: &str) -> Option<String> {
+    match name.to_ascii_lowercase().as_str() {
+        "memory_limit" | "max_memory" => Some(match memory_limit() {
+            Some(bytes) => human_size(bytes),
+            None => "none".to_string(),
+        }),
+        "temp_directory" => Some(temp_directory().display().to_string()),
+        _ => None,
+    }
+}
+
+/// Sets the memory queries of this process may reserve: a size as DuckDB
+/// takes it (`'2GB'`, `'1.5GiB'`, `'512MB'`, bytes as a plain number; KB, MB,
+/// GB, TB count in powers of 1000, KiB, MiB, GiB, TiB in powers of 1024), or
+/// `'none'` for no limit.
+pub fn set_memory_limit(value: &str) -> Result<()> {
+    let bytes = match value.trim().to_ascii_lowercase().as_str() {
+        "none" | "unlimited" | "-1" => usize::MAX,
+        _ => parse_size(value)
+            .filter(|&bytes| bytes > 0)
+            .ok_or_else(|| {
+                Error::programming(format!(
+                    "SET memory_limit: '{value}' is not a size; give one like '2GB', '512MiB' or 'none'"
+                ))
+            })?
+            .try_into()
+            .unwrap_or(usize::MAX),
+    };
+    POOL.inner().limit.store(bytes, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The memory queries of this process may reserve (`None`: no limit).
+pub fn memory_limit() -> Option<u64> {
+    let limit = POOL.inner().limit.load(Ordering::Relaxed);
+    (limit != usize::MAX).then_some(limit as u64)
+}
+
+/// Sets the directory queries spill to (created if missing, private to the
+/// user); spill files already written stay where they are until their query ends.
+pub fn set_temp_directory(value: &str) -> Result<()> {
+    let path = PathBuf::from(value.trim());
+    if value.trim().is_empty() {
+        return Err(Error::programming("SET temp_directory: give a directory"));
+    }
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&path)
+        .map_err(|e| Error::io(format!("SET temp_directory: creating {}", path.display()), e))?;
+    let files = DiskManagerBuilder::default()
+        .with_mode(DiskManagerMode::Directories(vec![path.clone()]))
+        .build()
+        .map_err(|e| Error::operational(format!("SET temp_directory '{}': {e}", path.display())))?;
+    *SPILL.files.write().unwrap() = Arc::new(files);
+    *SPILL.directory.write().unwrap() = Some(path);
+    Ok(())
+}
+
+/// The directory queries spill to.
+pub fn temp_directory() -> PathBuf {
+    SPILL.directory.read().unwrap().clone().unwrap_or_else(std::env::temp_dir)
+}
+
+/// Memory DataFusion's operators reserve, under a limit that can change
+/// while the process runs: operators that can spill share what the others
+/// leave (each its fair part, so one sort cannot starve another), the
+/// others take what is free.
+#[derive(Debug)]
+struct LimitedPool {
+    limit: AtomicUsize,
+    reserved: Mutex<Reserved>,
+}
+
+#[derive(Debug, Default)]
+struct Reserved {
+    /// Consumers that can spill.
+    spillers: usize,
+    /// Bytes they hold.
+    spillable: usize,
+    /// Bytes the others hold.
+    unspillable: usize,
+}
+
+impl fmt::Display for LimitedPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "memory_limit {}", human_size(self.limit.load(Ordering::Relaxed) as u64))
+    }
+}
+
+impl MemoryPool for LimitedPool {
+    fn name(&self) -> &str {
+        "swingdb::memory_limit"
+    }
+
+    fn register(&self, consumer: &MemoryConsumer) {
+        if consumer.can_spill() {
+            self.reserved.lock().unwrap().spillers += 1;
+        }
+    }
+
+    fn unregister(&self, consumer: &MemoryConsumer) {
+        if consumer.can_spill() {
+            let mut reserved = self.reserved.lock().unwrap();
+            reserved.spillers = reserved.spillers.saturating_sub(1);
+        }
+    }
+
+    fn grow(&self, reservation: &MemoryReservation, additional: usize) {
+        let mut reserved = self.reserved.lock().unwrap();
+        match reservation.consumer().can_spill() {
+            true => reserved.spillable += additional,
+            false => reserved.unspillable += additional,
+        }
+    }
+
+    fn shrink(&self, reservation: &MemoryReservation, shrink: usize) {
+        let mut reserved = self.reserved.lock().unwrap();
+        match reservation.consumer().can_spill() {
+            true => reserved.spillable = reserved.spillable.saturating_sub(shrink),
+            false => reserved.unspillable = reserved.unspillable.saturating_sub(shrink),
+        }
+    }
+
+    fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> datafusion::common::Result<()> {
+        let limit = self.limit.load(Ordering::Relaxed);
+        let mut reserved = self.reserved.lock().unwrap();
+        let consumer = reservation.consumer();
+        let fits = match consumer.can_spill() {
+            true => {
+                let share = limit.saturating_sub(reserved.unspillable) / reserved.spillers.max(1);
+                reservation.size().saturating_add(additional) <= share
+            }
+            false => reserved.unspillable.saturating_add(reserved.spillable).saturating_add(additional) <= limit,
+        };
+        if !fits {
+            return Err(DataFusionError::ResourcesExhausted(format!(
+                "the query needs more memory than memory_limit ({}) allows: {} asked for {} more while holding {}. \
+                 SET memory_limit higher (or to 'none'), or run the query on less data at once",
+                human_size(limit as u64),
+                consumer.name(),
+                human_size(additional as u64),
+                human_size(reservation.size() as u64),
+            )));
+        }
+        match consumer.can_spill() {
+            true => reserved.spillable += additional,
+            false => reserved.unspillable += additional,
+        }
+        Ok(())
+    }
+
+    fn reserved(&self) -> usize {
+        let reserved = self.reserved.lock().unwrap();
+        reserved.spillable + reserved.unspillable
+    }
+
+    fn memory_limit(&self) -> MemoryLimit {
+        match self.limit.load(Ordering::Relaxed) {
+            usize::MAX => MemoryLimit::Infinite,
+            limit => MemoryLimit::Finite(limit),
+        }
+    }
+}
+
+/// Where spill files are made: DataFusion's own files in a directory that
+/// `SET temp_directory` can change while the process runs.
+struct SpillPlace {
+    /// The directory set, if any (else the system's temporary directory).
+    directory: RwLock<Option<PathBuf>>,
+    files: RwLock<Arc<DiskManager>>,
+}
+
+impl TempFileFactory for SpillPlace {
+    fn create_temp_file(&self, description: &str) -> datafusion::common::Result<Arc<dyn SpillFile>> {
+        let files = self.files.read().unwrap().clone();
+        files.create_tmp_file(description).map_err(|e| {
+            DataFusionError::ResourcesExhausted(format!(
+                "cannot spill to temp_directory {} ({e}); SET temp_directory to a writable directory with room",
+                temp_directory().display()
+            ))
+        })
+    }
+}
+
+/// Spill files in a directory of their own under the system's temporary directory.
+fn os_temp_files() -> Arc<DiskManager> {
+    Arc::new(DiskManagerBuilder::default().build().expect("the system's temporary directory needs no setup"))
+}
+
+/// [`DEFAULT_SHARE`] of the memory the process's cgroup may use, if it is
+/// limited (else no limit: queries may take what the machine has, as before).
+fn default_limit() -> Option<u64> {
+    let cgroup = cgroup_limit()?;
+    let usable = physical_memory().map_or(cgroup, |ram| ram.min(cgroup));
+    Some((usable as f64 * DEFAULT_SHARE) as u64)
+}
+
+/// The machine's RAM.
+fn physical_memory() -> Option<u64> {
+    // SAFETY: sysconf only reads system constants.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
+}
+
+/// The least memory limit of the cgroups this process is in (its own and
+/// those above it), v1 or v2.
+pub fn cgroup_limit() -> Option<u64> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    cgroup_limit_in(&membership, Path::new("/sys/fs/cgroup"))
+}
+
+/// [`cgroup_limit`] for the membership lines `membership` (as
+/// `/proc/self/cgroup` lists them) under the cgroup filesystem at `root`.
+fn cgroup_limit_in(membership: &str, root: &Path) -> Option<u64> {
+    let mut least: Option<u64> = None;
+    for line in membership.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(group)) = (fields.next(), fields.next(), fields.next()) else { continue };
+        let (base, file) = if controllers.is_empty() {
+            (root.to_path_buf(), "memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (root.join("memory"), "memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        let mut dir = base.join(group.trim_start_matches('/'));
+        loop {
+            let limit = std::fs::read_to_string(dir.join(file)).ok().and_then(|t| t.trim().parse::<u64>().ok());
+            if let Some(limit) = limit.filter(|&l| l < UNLIMITED) {
+                least = Some(least.map_or(limit, |l| l.min(limit)));
+            }
+            if dir == base || !dir.pop() {
+                break;
+            }
+        }
+    }
+    least
+}
+
+/// Bytes of a size as DuckDB writes them (see [`set_memory_limit`]).
+fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim().to_ascii_lowercase();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let scale: f64 = match unit.trim() {
+        "" | "b" | "bytes" => 1.0,
+        "kb" | "k" => 1e3,
+        "mb" | "m" => 1e6,
+        "gb" | "g" => 1e9,
+        "tb" | "t" => 1e12,
+        "kib" => 1024.0,
+        "mib" => 1024f64.powi(2),
+        "gib" => 1024f64.powi(3),
+        "tib" => 1024f64.powi(4),
+        _ => return None,
+    };
+    let bytes = number * scale;
+    (bytes.is_finite() && bytes < u64::MAX as f64).then_some(bytes as u64)
+}
+
+/// `bytes` for people: `1.5 GiB`.
+fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{bytes} bytes"),
+        _ => format!("{value:.1} {}", UNITS[unit]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_read_as_duckdb_reads_them() {
+        assert_eq!(parse_size("2GB"), Some(2_000_000_000));
+        assert_eq!(parse_size(" 1.5 GiB "), Some(1_610_612_736));
+        assert_eq!(parse_size("512mib"), Some(512 << 20));
+        assert_eq!(parse_size("1000"), Some(1000));
+        assert_eq!(parse_size("2 PB"), None);
+        assert_eq!(parse_size("GB"), None);
+        assert_eq!(human_size(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn the_least_limit_of_a_cgroup_and_those_above_it_counts_in_v1_and_v2() {
+        let root = tempfile::tempdir().unwrap();
+        let write = |dir: &str, file: &str, text: &str| {
+            let dir = root.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(file), text).unwrap();
+        };
+        // v2: the group's own memory.max is "max", its parent's is set.
+        write("user.slice", "memory.max", "4294967296\n");
+        write("user.slice/job", "memory.max", "max\n");
+        assert_eq!(cgroup_limit_in("0::/user.slice/job\n", root.path()), Some(4 << 30));
+        // v1: the memory controller's hierarchy; unlimited is a huge number.
+        write("memory", "memory.limit_in_bytes", "9223372036854771712\n");
+        write("memory/docker/abc", "memory.limit_in_bytes", "2147483648\n");
+        let v1 = "12:cpu,cpuacct:/docker/abc\n5:memory:/docker/abc\n";
+        assert_eq!(cgroup_limit_in(v1, root.path()), Some(2 << 30));
+        // No memory controller, or no limit anywhere.
+        assert_eq!(cgroup_limit_in("12:cpu,cpuacct:/docker/abc\n", root.path()), None);
+        assert_eq!(cgroup_limit_in("5:memory:/\n", root.path()), None);
+    }
+
+    #[test]
+    fn a_spilling_operator_gets_its_fair_part_and_the_others_what_is_free() {
+        let pool: Arc<dyn MemoryPool> =
+            Arc::new(LimitedPool { limit: AtomicUsize::new(1000), reserved: Mutex::default() });
+        let sort = MemoryConsumer::new("ExternalSorter").with_can_spill(true).register(&pool);
+        let other_sort = MemoryConsumer::new("ExternalSorter").with_can_spill(true).register(&pool);
+        let join = MemoryConsumer::new("HashJoinInput").register(&pool);
+        join.try_grow(400).unwrap();
+        // 600 left for two spilling operators: 300 each.
+        sort.try_grow(300).unwrap();
+        assert!(sort.try_grow(1).is_err(), "more than its part: it must spill");
+        other_sort.try_grow(300).unwrap();
+        let error = join.try_grow(1).unwrap_err().to_string();
+        assert!(error.contains("memory_limit (1000 bytes)") && error.contains("HashJoinInput"), "{error}");
+        sort.free();
+        join.try_grow(300).unwrap();
+        assert_eq!(pool.reserved(), 1000);
+    }
+}

@@ -1,0 +1,63 @@
+//! Queries under a memory limit. A test binary of its own: the limit holds
+//! for the whole process, and other tests must not run under it.
+
+use swingdb::arrow::compute::concat_batches;
+use swingdb::arrow::record_batch::RecordBatch;
+use swingdb::arrow::util::pretty::pretty_format_batches;
+use swingdb::{Connection, Database, ErrorKind};
+
+fn all_rows(con: &Connection, sql: &str) -> swingdb::Result<RecordBatch> {
+    let batches = con.execute(sql, &[])?.collect_batches()?;
+    Ok(concat_batches(&batches[0].schema(), &batches)?)
+}
+
+/// The spill count EXPLAIN ANALYZE reports for `sql`, summed over operators.
+fn spills(con: &Connection, sql: &str) -> u64 {
+    let plan = pretty_format_batches(&[all_rows(con, &format!("EXPLAIN ANALYZE {sql}")).unwrap()]).unwrap().to_string();
+    plan.split("spill_count=")
+        .skip(1)
+        .map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next().unwrap())
+        .map(|n| n.parse::<u64>().unwrap())
+        .sum()
+}
+
+#[test]
+fn sorts_and_aggregations_beyond_the_memory_limit_spill_and_answer_as_without_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = Database::open(tmp.path().join("db"), Default::default()).unwrap();
+    let con = db.connect().unwrap();
+    con.execute(
+        "CREATE TABLE t AS SELECT value AS k, (value * 7919) % 1000003 AS v, 'row ' || value AS s FROM range(4000000)",
+        &[],
+    )
+    .unwrap();
+    let sort = "SELECT k, v, s FROM t ORDER BY v DESC, k";
+    let groups = "SELECT v % 500000 AS g, count(*) AS n, max(s) AS m FROM t GROUP BY g ORDER BY g";
+    let (sorted, grouped) = (all_rows(&con, sort).unwrap(), all_rows(&con, groups).unwrap());
+    assert_eq!(spills(&con, sort), 0, "no spill without pressure");
+
+    let spill_dir = tmp.path().join("spill");
+    con.execute(&format!("SET temp_directory = '{}'", spill_dir.display()), &[]).unwrap();
+    // One partition: with several, whether one sorter's rows still fit when
+    // it finishes (and its memory stops being spillable) depends on how the
+    // partitions interleave, and so does whether the query fits at all.
+    con.execute("SET threads = 1", &[]).unwrap();
+    con.execute("SET memory_limit = '64MB'", &[]).unwrap();
+    assert_eq!(all_rows(&con, "SELECT current_setting('memory_limit') AS l").unwrap().num_rows(), 1);
+    assert_eq!(all_rows(&con, sort).unwrap(), sorted);
+    assert_eq!(all_rows(&con, groups).unwrap(), grouped);
+    assert!(spills(&con, sort) > 0, "the sort spilled");
+    assert!(spill_dir.is_dir(), "spill files go to temp_directory");
+
+    // Too little for even one batch: a clear error, no crash.
+    swingdb::set_memory_limit("64KiB").unwrap();
+    let error = all_rows(&con, sort).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Operational, "{error}");
+    assert!(error.message().contains("memory_limit (64.0 KiB)"), "{error}");
+    assert!(error.message().contains("Sort"), "the operator is named: {error}");
+    let wrong = con.execute("SET memory_limit = 'lots'", &[]).unwrap_err();
+    assert_eq!(wrong.kind(), ErrorKind::Programming, "{wrong}");
+    swingdb::set_memory_limit("none").unwrap();
+    assert_eq!(swingdb::memory_limit(), None);
+    assert_eq!(all_rows(&con, sort).unwrap(), sorted);
+}
