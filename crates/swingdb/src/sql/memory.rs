@@ -16,7 +16,10 @@
 //! kernel kills the process.
 //!
 //! What queries read from stored tables is mapped from the segment files,
-//! not reserved: the kernel reclaims those pages under pressure.
+//! not reserved: the kernel reclaims those pages under pressure. Loads
+//! gather at most an eighth of the limit of a segment's rows in memory
+//! before they spool them to a scratch file, and end a segment once its
+//! spool holds half the limit (see `storage::writer`).
 
 use crate::error::{Error, Result};
 use datafusion::common::DataFusionError;
@@ -114,6 +117,22 @@ pub fn set_memory_limit(value: &str) -> Result<()> {
     };
     POOL.inner().limit.store(bytes, Ordering::Relaxed);
     Ok(())
+}
+
+/// Part of `memory_limit` a load may gather of a segment's rows before it
+/// spools them to a scratch file (see `storage::writer`): an eighth.
+const GATHER_SHARE: usize = 8;
+
+/// Bytes of a segment's rows a load gathers in memory (see [`GATHER_SHARE`]).
+pub fn gather_bytes() -> usize {
+    POOL.inner().limit.load(Ordering::Relaxed) / GATHER_SHARE
+}
+
+/// Bytes of a segment's rows a load spools before it writes the segment out
+/// (see `storage::writer`): half the limit, so that the spool is still in
+/// the page cache when it is read back.
+pub fn spool_bytes() -> usize {
+    POOL.inner().limit.load(Ordering::Relaxed) / 2
 }
 
 /// The memory queries of this process may reserve (`None`: no limit).

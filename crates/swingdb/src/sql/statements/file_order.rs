@@ -29,9 +29,11 @@ use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties};
 use futures::stream::{self, BoxStream, StreamExt};
 use std::sync::Arc;
 
-/// Most bytes of a file one range reads. A 64 MiB range of a compressed
-/// Parquet file is a few hundred MB of batches.
-const PIECE_BYTES: u64 = 64 << 20;
+/// Most bytes of a file one range reads. A 16 MiB range of a compressed
+/// Parquet file is some 60 MB of batches (TPC-H lineitem), and up to
+/// `RANGES_AHEAD + 1` per partition wait in memory: with 64 MiB ranges
+/// loading lineitem SF10 held 2.9 GB of batches.
+const PIECE_BYTES: u64 = 16 << 20;
 
 /// Fewest ranges per partition, so that small files are read in order by
 /// the same path as large ones.
@@ -55,9 +57,11 @@ pub(crate) fn in_file_order(
     let plan = watch_plan(in_ranges(plan, threads)?, run)?;
     let schema = plan.schema();
     let pieces = plan.output_partitioning().partition_count();
-    // A partition's batches wait for the reader without a bound: the ones
-    // read ahead must not stop reading because the one before is slower.
-    const WAITING_BATCHES: usize = 1 << 24;
+    // A range read ahead stops once this many of its batches wait (some
+    // 20 MB of lineitem's): without a bound, the ranges read ahead of the
+    // one being stored held all their rows, whatever their row groups'
+    // size (a load of 20M rows in 1M-row groups held 250 MB of them).
+    const WAITING_BATCHES: usize = 16;
     let started = stream::iter(0..pieces).map(move |piece| {
         let batches: BoxStream<'static, _> = match plan.execute(piece, ctx.clone()) {
             Ok(piece) => off_thread_buffered(piece, WAITING_BATCHES).boxed(),

@@ -167,7 +167,10 @@ impl Executor {
     ) -> Result<Vec<SegmentMeta>> {
         let mut writer = match held {
             true => TableWriter::new(self.core.dir(), schema.clone()),
-            false => TableWriter::bounded(self.core.dir(), schema.clone()),
+            false => {
+                use crate::sql::memory::{gather_bytes, spool_bytes};
+                TableWriter::bounded(self.core.dir(), schema.clone(), gather_bytes(), spool_bytes())
+            }
         };
         let progress = self.progress.lock().unwrap().clone();
         let mut rows = 0;

@@ -1,0 +1,115 @@
+"""Data bigger than memory: loads in bounded memory, queries under a memory
+limit that spill. Each runs in a process of its own: the limit holds for
+the whole process."""
+
+import pytest
+from conftest import run_python
+
+# Peak anonymous memory (RssAnon, sampled every 2 ms on a thread) a load of
+# argv[1] rows adds, in MB. File pages (segments written, mapped) are not
+# counted: the kernel reclaims them under pressure, anonymous memory it cannot.
+LOAD_PEAK = """
+import sys, threading, time
+import swingdb
+
+def anon_mb():
+    with open("/proc/self/status") as fh:
+        return next(int(l.split()[1]) for l in fh if l.startswith("RssAnon:")) / 1024
+
+rows, db = int(sys.argv[1]), sys.argv[2]
+con = swingdb.connect(db, memory_limit="128MB")
+base, peak, done = anon_mb(), [0.0], threading.Event()
+
+def sample():
+    while not done.is_set():
+        peak[0] = max(peak[0], anon_mb())
+        time.sleep(0.002)
+
+sampler = threading.Thread(target=sample)
+sampler.start()
+con.execute(f"CREATE TABLE t AS SELECT value AS a, value * 3 AS b, value % 97 AS c, value * 7 AS d FROM range({rows})")
+done.set()
+sampler.join()
+count, total = con.execute("SELECT count(*), sum(d) FROM t").fetchone()
+print(peak[0] - base, count, total)
+"""
+
+
+def test_a_load_takes_the_same_memory_for_2m_and_20m_rows(tmp_path):
+    """20M rows of four BIGINTs are 640 MB: gathered in memory (as every load
+    did), the load of 20M took some 600 MB more than that of 2M. Spooled
+    beyond an eighth of memory_limit (16 MB here), both take the same."""
+    peaks = {}
+    for rows in (2_000_000, 20_000_000):
+        out = run_python(LOAD_PEAK, rows, tmp_path / f"db{rows}", timeout=300).stdout.split()
+        peak, loaded, total = float(out[0]), int(out[1]), int(out[2])
+        assert (loaded, total) == (rows, 7 * rows * (rows - 1) // 2)
+        peaks[rows] = peak
+    assert peaks[20_000_000] < peaks[2_000_000] + 32, peaks
+    assert peaks[20_000_000] < 100, f"far below the 640 MB loaded: {peaks}"
+
+
+def test_a_loaded_table_still_reaches_numpy_without_a_copy(tmp_path):
+    """Spooled (60 MB of rows, beyond the 32 MB gathered under this limit) or
+    not, a segment is one record batch: a column is one array in the mapped
+    file."""
+    out = run_python(
+        """
+        import sys, numpy as np, swingdb
+        con = swingdb.connect(sys.argv[1], memory_limit="256MB")
+        con.execute("CREATE TABLE t AS SELECT value * 2 AS a, 'x' || value AS s FROM range(3000000)")
+        first = con.execute("SELECT a FROM t").numpy()["a"]
+        again = con.execute("SELECT a FROM t").numpy()["a"]
+        fd_offset = swingdb._swingdb.mapped_file(first.__array_interface__["data"][0])
+        print(np.shares_memory(first, again), fd_offset is not None, int(first.max()), len(first))
+        """,
+        tmp_path / "db",
+        timeout=300,
+    ).stdout.split()
+    assert out == ["True", "True", str(2 * 2_999_999), "3000000"]
+
+
+SPILL = """
+import sys, swingdb
+con = swingdb.connect(sys.argv[1], memory_limit="64MB", temp_directory=sys.argv[2])
+con.execute("SET threads = 1")
+print(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
+con.execute("SET memory_limit = 'none'")
+con.execute("CREATE TABLE t AS SELECT value AS k, (value * 7919) % 1000003 AS v, 'row ' || value AS s FROM range(4000000)")
+sort = "SELECT k, v, s FROM t ORDER BY v DESC, k"
+groups = "SELECT v % 500000 AS g, count(*) AS n, max(s) AS m FROM t GROUP BY g ORDER BY g"
+unlimited = [con.execute(q).arrow() for q in (sort, groups)]
+con.execute("SET memory_limit = '64MB'")
+limited = [con.execute(q).arrow() for q in (sort, groups)]
+print(all(a.equals(b) for a, b in zip(unlimited, limited)))
+plan = " ".join(str(r) for r in con.execute("EXPLAIN ANALYZE " + sort).fetchall())
+print(sum(int(p.split(",")[0].split()[0]) for p in plan.split("spill_count=")[1:]) > 0)
+swingdb._swingdb.set_memory_limit("64KiB")
+try:
+    con.execute(sort).arrow()
+except swingdb.OperationalError as e:
+    print("OperationalError", "memory_limit (64.0 KiB)" in str(e), "Sort" in str(e))
+try:
+    con.execute("SET memory_limit = 'plenty'")
+except swingdb.ProgrammingError as e:
+    print("ProgrammingError", "'2GB'" in str(e))
+"""
+
+
+def test_a_sort_and_an_aggregation_beyond_memory_limit_spill_and_answer_as_without_it(tmp_path):
+    out = run_python(SPILL, tmp_path / "db", tmp_path / "spill", timeout=300).stdout.splitlines()
+    assert out == ["61.0 MiB", "True", "True", "OperationalError True True", "ProgrammingError True"]
+    assert (tmp_path / "spill").is_dir()
+
+
+@pytest.mark.parametrize("value", ["2GB", "1.5GiB", "none"])
+def test_memory_limit_takes_duckdb_sizes(value):
+    out = run_python(
+        """
+        import sys, swingdb
+        con = swingdb.connect(memory_limit=sys.argv[1])
+        print(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
+        """,
+        value,
+    ).stdout.strip()
+    assert out == {"2GB": "1.9 GiB", "1.5GiB": "1.5 GiB", "none": "none"}[value]
