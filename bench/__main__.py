@@ -9,7 +9,8 @@ Ray, DuckDB and PostgreSQL), pipes (seed 004's tables moved between swingdb,
 DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), oltp (single-row
 INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
 CLUSTER BY key against DuckDB's zone maps), writers (1-8 processes appending and
-updating at once, against SQLite in WAL mode and PostgreSQL), ab (two builds of
+updating at once, against SQLite in WAL mode and PostgreSQL), scale (TPC-H loaded
+and queried inside memory cgroups, against DuckDB), ab (two builds of
 swingdb side by side, for a change's effect), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
@@ -21,10 +22,10 @@ import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
-              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "ab": "bench.ab"}
+              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab"}
 TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers"}
 # Compares two builds given on its command line: not part of `all`.
-NOT_IN_ALL = {"ab"}
+NOT_IN_ALL = {"ab", "scale"}
 
 
 def run(name: str, argv: list[str]) -> None:
