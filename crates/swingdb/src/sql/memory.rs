@@ -19,7 +19,8 @@
 //! not reserved: the kernel reclaims those pages under pressure. Loads
 //! gather at most an eighth of the limit of a segment's rows in memory
 //! before they spool them to a scratch file, and end a segment once its
-//! spool holds half the limit (see `storage::writer`).
+//! spool holds half the limit, or a sixteenth of RAM without one (see
+//! `storage::writer`).
 
 use crate::error::{Error, Result};
 use datafusion::common::DataFusionError;
@@ -130,9 +131,14 @@ pub fn gather_bytes() -> usize {
 
 /// Bytes of a segment's rows a load spools before it writes the segment out
 /// (see `storage::writer`): half the limit, so that the spool is still in
-/// the page cache when it is read back.
+/// the page cache when it is read back; without a limit, a sixteenth of the
+/// machine's RAM (spools of lineitem SF10's 32M-row segments, 5 GB, made its
+/// load take 109 s on a 24 GiB machine where spools of 1.6 GB took 45).
 pub fn spool_bytes() -> usize {
-    POOL.inner().limit.load(Ordering::Relaxed) / 2
+    match POOL.inner().limit.load(Ordering::Relaxed) {
+        usize::MAX => physical_memory().map_or(1 << 30, |ram| (ram / 16) as usize),
+        limit => limit / 2,
+    }
 }
 
 /// The memory queries of this process may reserve (`None`: no limit).
