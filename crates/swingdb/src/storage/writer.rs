@@ -69,9 +69,9 @@ pub struct TableWriter<'a> {
     max_rows: usize,
     /// The segment being written batch by batch, when streaming.
     stream: Option<SegmentStream>,
-    /// Bytes of `pending` while streaming has not begun, counted as batches
-    /// come (summing them again at every batch took time quadratic in
-    /// their number).
+    /// Bytes of `pending` while streaming or spooling has not begun, counted
+    /// as batches come (summing them again at every batch took time
+    /// quadratic in their number).
     gathered_bytes: usize,
     /// Most bytes of rows gathered in memory before they are spooled
     /// (`None`: gathered whole, see [`Self::bounded`]).

@@ -9,12 +9,13 @@
 //! out of order. The file is read here in many small ranges instead (at most
 //! [`PIECE_BYTES`] each, at least [`PIECES_PER_THREAD`] per partition), each
 //! keeping to its own range, and their batches are handed over range after
-//! range. Only the few ranges read ahead of the one being stored wait in
-//! memory: reading the whole file at once, with each partition's later
-//! batches waiting for their turn, took 22 GB of memory to load TPC-H at
-//! SF10 (lineitem: a 2.5 GB Parquet file, 60M rows) on a 24 GB machine;
-//! 18 GB now, most of it the writer's (a 32M-row segment is gathered, then
-//! joined into one array per column).
+//! range. Only a few batches of the few ranges read ahead of the one being
+//! stored wait in memory: reading the whole file at once, with each
+//! partition's later batches waiting for their turn, took 22 GB of memory to
+//! load TPC-H at SF10 (lineitem: a 2.5 GB Parquet file, 60M rows) on a 24 GB
+//! machine; whole ranges read ahead and a gathered 32M-row segment, 18 GB;
+//! now under 1 GB of anonymous memory (the writer spools, see
+//! `storage::writer`).
 
 use super::run_plan::off_thread_buffered;
 use crate::error::Result;
@@ -30,9 +31,8 @@ use futures::stream::{self, BoxStream, StreamExt};
 use std::sync::Arc;
 
 /// Most bytes of a file one range reads. A 16 MiB range of a compressed
-/// Parquet file is some 60 MB of batches (TPC-H lineitem), and up to
-/// `RANGES_AHEAD + 1` per partition wait in memory: with 64 MiB ranges
-/// loading lineitem SF10 held 2.9 GB of batches.
+/// Parquet file is some 60 MB of batches (TPC-H lineitem); with 64 MiB
+/// ranges read ahead whole, loading lineitem SF10 held 2.9 GB of batches.
 const PIECE_BYTES: u64 = 16 << 20;
 
 /// Fewest ranges per partition, so that small files are read in order by
