@@ -27,13 +27,11 @@ use std::sync::Arc;
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.
 pub(crate) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
-    passes_rows_of(plan, &scans_held_data)
-}
-
-/// Whether `scan` reads stored segments (mapped) or registered in-memory data.
-fn scans_held_data(scan: &DataSourceExec) -> bool {
-    let source = scan.data_source();
-    source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+    let stored = |scan: &DataSourceExec| {
+        let source = scan.data_source();
+        source.downcast_ref::<SegmentSource>().is_some() || source.downcast_ref::<MemorySourceConfig>().is_some()
+    };
+    passes_rows_of(plan, &stored)
 }
 
 /// Whether every row `plan` yields is a slice of arrays held anyway
@@ -41,7 +39,9 @@ fn scans_held_data(scan: &DataSourceExec) -> bool {
 /// columns on unchanged, so gathering its rows costs no memory.
 fn yields_held_rows(plan: &Arc<dyn ExecutionPlan>) -> bool {
     if let Some(scan) = plan.downcast_ref::<DataSourceExec>() {
-        return scans_held_data(scan);
+        let source = scan.data_source();
+        return source.downcast_ref::<SegmentSource>().is_some()
+            || source.downcast_ref::<MemorySourceConfig>().is_some();
     }
     let passes = plan.downcast_ref::<CoalescePartitionsExec>().is_some()
         || plan
