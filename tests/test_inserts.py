@@ -90,7 +90,7 @@ def _latest_manifest(path):
 def test_a_single_row_commit_writes_no_segment_file_and_survives_reopening(db_path):
     con = swingdb.connect(db_path)
     con.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, s VARCHAR)")
-    con.execute("INSERT INTO t SELECT value, 'bulk' FROM range(10000)")
+    con.execute("INSERT INTO t SELECT value, 'bulk ' || value FROM range(10000)")
     files = _segment_files(db_path)
     for i in range(20):
         con.execute("INSERT INTO t VALUES (?, ?)", (10**6 + i, f"row {i}"))

@@ -22,6 +22,7 @@ pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
         inline: Some(InlineRows::new(batch.schema(), vec![batch])),
         deleted: Default::default(),
         origin: Vec::new(),
+        encoded: false,
     })
 }
 

@@ -9,15 +9,20 @@
 //! without NULLs has an empty validity buffer (which the format allows)
 //! instead of a bitmap of ones. The layout and per-column checksums are taken
 //! as the bytes pass (see `segment::written_checksums`, which computes the
-//! same from a file).
+//! same from a file). A dictionary column (see [`super::encoding`]) has one
+//! dictionary for the file, written before the record batch.
 
-use super::segment::ALIGNMENT;
-use datafusion::arrow::array::{ArrayData, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch};
+use super::segment::{hash_array_data, ALIGNMENT};
+use datafusion::arrow::array::{
+    Array, ArrayData, ArrayRef, AsArray, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch,
+};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::arrow::ipc::convert::IpcSchemaEncoder;
-use datafusion::arrow::ipc::writer::{write_message, DictionaryTracker, IpcDataGenerator, IpcWriteOptions};
+use datafusion::arrow::ipc::writer::{
+    write_message, DictionaryTracker, IpcDataGenerator, IpcWriteContext, IpcWriteOptions,
+};
 use datafusion::arrow::ipc::{
     Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder,
 };
@@ -47,34 +52,56 @@ pub fn is_flat(dt: &DataType) -> bool {
         || dt.primitive_width().is_some()
 }
 
+/// Whether [`IpcFileEncoder`] writes columns of type `dt` whose pieces share
+/// one dictionary: [`is_flat`] types and dictionaries of strings with
+/// integer keys.
+pub fn is_writable(dt: &DataType) -> bool {
+    match dt {
+        DataType::Dictionary(key, value) => key.is_integer() && value.as_ref() == &DataType::Utf8,
+        dt => is_flat(dt),
+    }
+}
+
 /// An Arrow IPC file being written to a `Write`: [`Self::start`], any number
 /// of [`Self::write_batch`], [`Self::finish`]. Every column must be
-/// [`is_flat`].
+/// [`is_writable`]; a dictionary column's pieces must share one dictionary.
 pub struct IpcFileEncoder {
     schema: SchemaRef,
     /// Bytes written so far: where the next message starts.
     written: usize,
     blocks: Vec<Block>,
+    /// The dictionary messages, once written (with the first batch).
+    dictionary_blocks: Vec<Block>,
+    /// Per column, the dictionary written for it (dictionary columns only).
+    dictionaries: Vec<Option<ArrayRef>>,
+    /// The dictionary ids of the schema's dictionary columns.
+    tracker: DictionaryTracker,
     layout: crc32fast::Hasher,
     columns: Vec<crc32fast::Hasher>,
+}
+
+/// How segment files are written: 64-byte aligned buffers, no compression.
+fn write_options() -> Result<IpcWriteOptions, ArrowError> {
+    IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)
 }
 
 impl IpcFileEncoder {
     /// Writes the start of a file of `schema` (the magic and the schema message) to `out`.
     pub fn start(out: &mut impl Write, schema: &SchemaRef) -> Result<Self, ArrowError> {
-        let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
+        let options = write_options()?;
         out.write_all(MAGIC)?;
         out.write_all(&PADDING[..ALIGNMENT - MAGIC.len()])?;
-        let encoded_schema = IpcDataGenerator::default().schema_to_bytes_with_dictionary_tracker(
-            schema,
-            &mut DictionaryTracker::new(true),
-            &options,
-        );
+        let mut tracker = DictionaryTracker::new(true);
+        let encoded_schema =
+            IpcDataGenerator::default().schema_to_bytes_with_dictionary_tracker(schema, &mut tracker, &options);
         let (meta, body) = write_message(&mut *out, encoded_schema, &options)?;
         Ok(Self {
             schema: schema.clone(),
             written: ALIGNMENT + meta + body,
             blocks: Vec::new(),
+            dictionary_blocks: Vec::new(),
+            dictionaries: vec![None; schema.fields().len()],
+            tracker,
             layout: crc32fast::Hasher::new(),
             columns: vec![crc32fast::Hasher::new(); schema.fields().len()],
         })
@@ -87,6 +114,7 @@ impl IpcFileEncoder {
         if rows == 0 {
             return Ok(());
         }
+        self.write_dictionaries(out, pieces)?;
         let body = Body::of(&self.schema, pieces)?;
         let (message, body_len) = body.message(rows);
         let header_len = (message.len() + 8).next_multiple_of(ALIGNMENT);
@@ -98,8 +126,59 @@ impl IpcFileEncoder {
         self.layout.update(&header);
         out.write_all(&header)?;
         body.write(out, &mut self.columns)?;
+        // A dictionary column's checksum covers its keys, then its dictionary
+        // (how a decoded dictionary array's buffers are hashed).
+        for (dictionary, column) in self.dictionaries.iter().zip(&mut self.columns) {
+            if let Some(values) = dictionary {
+                hash_array_data(column, &values.to_data());
+            }
+        }
         self.blocks.push(Block::new(self.written as i64, header_len as i32, body_len as i64));
         self.written += header_len + body_len;
+        Ok(())
+    }
+
+    /// Writes the dictionaries of `pieces`' dictionary columns (each column's
+    /// pieces share one) before the first record batch; later pieces must
+    /// have the same ones.
+    fn write_dictionaries(&mut self, out: &mut impl Write, pieces: &[RecordBatch]) -> Result<(), ArrowError> {
+        let Some(first) = pieces.first() else { return Ok(()) };
+        let written = !self.dictionary_blocks.is_empty();
+        for (c, field) in self.schema.fields().iter().enumerate() {
+            if !matches!(field.data_type(), DataType::Dictionary(..)) {
+                continue;
+            }
+            for piece in pieces {
+                let values = piece.column(c).as_any_dictionary_opt().map(|d| d.values().clone());
+                let shared = values.as_ref().zip(self.dictionaries[c].as_ref().or(values.as_ref()));
+                if !shared.is_some_and(|(a, b)| std::sync::Arc::ptr_eq(a, b)) {
+                    return Err(ArrowError::InvalidArgumentError(format!(
+                        "the pieces of dictionary column {} do not share one dictionary",
+                        field.name()
+                    )));
+                }
+                self.dictionaries[c] = values;
+            }
+        }
+        if written || self.dictionaries.iter().all(Option::is_none) {
+            return Ok(());
+        }
+        // The dictionaries of a batch without rows are the pieces' ones.
+        let options = write_options()?;
+        let (dictionaries, _) = IpcDataGenerator::default().encode(
+            &first.slice(0, 0),
+            &mut self.tracker,
+            &options,
+            &mut IpcWriteContext::default(),
+        )?;
+        for encoded in dictionaries {
+            let mut bytes = Vec::new();
+            let (meta, body) = write_message(&mut bytes, encoded, &options)?;
+            self.layout.update(&bytes);
+            out.write_all(&bytes)?;
+            self.dictionary_blocks.push(Block::new(self.written as i64, meta as i32, body as i64));
+            self.written += meta + body;
+        }
         Ok(())
     }
 
@@ -109,9 +188,13 @@ impl IpcFileEncoder {
         out.write_all(&CONTINUATION)?;
         out.write_all(&0i32.to_le_bytes())?;
         let mut fbb = FlatBufferBuilder::new();
-        let dictionaries = fbb.create_vector::<Block>(&[]);
+        let dictionaries = fbb.create_vector(&self.dictionary_blocks);
         let record_batches = fbb.create_vector(&self.blocks);
-        let schema = IpcSchemaEncoder::new().schema_to_fb_offset(&mut fbb, &self.schema);
+        // The same dictionary ids again, as the schema message has them.
+        self.tracker.clear();
+        let schema = IpcSchemaEncoder::new()
+            .with_dictionary_tracker(&mut self.tracker)
+            .schema_to_fb_offset(&mut fbb, &self.schema);
         let mut footer = FooterBuilder::new(&mut fbb);
         footer.add_version(MetadataVersion::V5);
         footer.add_schema(schema);
@@ -169,7 +252,12 @@ impl Body {
                 DataType::Utf8 | DataType::Binary => buffers.extend(variable::<i32>(&columns, field.name())?),
                 DataType::LargeUtf8 | DataType::LargeBinary => buffers.extend(variable::<i64>(&columns, field.name())?),
                 dt => {
-                    let width = dt.primitive_width().expect("is_flat");
+                    // A dictionary column's own buffer is its keys.
+                    let width = match dt {
+                        DataType::Dictionary(key, _) => key.primitive_width(),
+                        dt => dt.primitive_width(),
+                    };
+                    let width = width.expect("is_writable");
                     buffers.push(
                         columns
                             .iter()

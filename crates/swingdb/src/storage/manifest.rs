@@ -36,12 +36,17 @@ use std::sync::Arc;
 /// Version 9 added change records to the commit log (see
 /// `manifest/delta.rs`), which an older build would take for damage: it is
 /// the marker's version of every database committed to since.
+/// Version 10 added encoded segment columns (see `storage/encoding.rs`),
+/// which an older build would take for damage.
 mod delta;
 mod json;
 
 pub use delta::DELTA_MARK;
 
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
+
+/// The format version of manifests with segments whose columns are encoded.
+const ENCODED_FORMAT_VERSION: u32 = 10;
 
 /// The format version of manifests with deleted rows.
 const DELETED_FORMAT_VERSION: u32 = 8;
@@ -109,6 +114,10 @@ pub struct SegmentMeta {
     /// its rows came from (see [`super::origin`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub origin: Vec<Origin>,
+    /// Whether the file stores some column encoded (see [`super::encoding`]),
+    /// which builds before format version 10 cannot read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub encoded: bool,
 }
 
 impl SegmentMeta {

@@ -5,6 +5,7 @@ pub mod ascending;
 pub mod deleted;
 pub mod dir;
 pub mod distinct;
+pub mod encoding;
 pub mod failpoint;
 pub mod files;
 pub mod foreign_keys;

@@ -163,6 +163,7 @@ impl SegmentStream {
             inline: None,
             deleted: Default::default(),
             origin: Vec::new(),
+            encoded: false,
         })
     }
 }

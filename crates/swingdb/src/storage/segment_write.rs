@@ -10,12 +10,13 @@
 //! (not read back from the file) and the statistics on all cores, storing it
 //! on tmpfs took 0.8-1.0 s instead of 2.1.
 //!
-//! The file is a plain Arrow IPC file. Types whose buffers are not laid out
-//! flat (nested, dictionaries, views) are concatenated and written by
-//! arrow-rs's writer.
+//! The file is a plain Arrow IPC file, its columns encoded where that stores
+//! them smaller (see [`super::encoding`]). Types whose buffers are not laid
+//! out flat (nested, views) are concatenated and written by arrow-rs's writer.
 
+use super::encoding::encode;
 use super::files::create_private_file;
-use super::ipc_file::{is_flat, IpcFileEncoder};
+use super::ipc_file::{is_writable, IpcFileEncoder};
 use super::manifest::SegmentMeta;
 use super::parallel::{column_bytes, in_parallel};
 use super::segment::{written_checksums, ALIGNMENT};
@@ -131,7 +132,7 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
             (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
         })
     };
-    let (bytes, crc32, layout_crc32, column_crc32) = written?;
+    let (bytes, crc32, layout_crc32, column_crc32, encoded) = written?;
     Ok(SegmentMeta {
         file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
         rows: rows as u64,
@@ -144,12 +145,17 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
+        encoded,
     })
 }
 
-/// Writes and syncs the file of [`write_segment`]: its size, CRC-32, and
-/// layout and per-column checksums.
-fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<(u64, u32, u32, Vec<u32>)> {
+/// Writes and syncs the file of [`write_segment`], its columns encoded (see
+/// [`super::encoding`]): its size, CRC-32, layout and per-column checksums,
+/// and whether any column is encoded.
+fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<(u64, u32, u32, Vec<u32>, bool)> {
+    let (stored, pieces) = encode(schema, pieces)?;
+    let encoded = stored.fields() != schema.fields();
+    let (schema, pieces) = (&stored, &pieces[..]);
     let context = |what: &str| format!("{what} segment {}", path.display());
     let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
     // Errors of the Arrow writer (a full disk, say) carry no path: name it.
@@ -160,7 +166,7 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
     // the sync, and files of a live lease are not garbage (see `dir.rs`). A
     // crash before the sync leaves an unlisted file, collected like any other
     // of a dead lease.
-    let checksums = if schema.fields().iter().all(|f| is_flat(f.data_type())) {
+    let checksums = if schema.fields().iter().all(|f| is_writable(f.data_type())) {
         Some(write_ipc_file(&mut sink, schema, pieces).map_err(named)?)
     } else {
         let batch = concat_batches(schema, pieces)?;
@@ -183,11 +189,11 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
     };
     sink.file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
     super::failpoint::hit("segment.after_write")?;
-    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32))
+    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32, encoded))
 }
 
 /// Writes `pieces` (non-empty batches of `schema`, whose columns are all
-/// [`is_flat`]) to `out` as an Arrow IPC file of one record batch; returns the
+/// [`is_writable`]) to `out` as an Arrow IPC file of one record batch; returns the
 /// layout and per-column checksums.
 fn write_ipc_file(
     out: &mut impl Write,
@@ -202,9 +208,10 @@ fn write_ipc_file(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::storage::encoding::decode_batch;
     use crate::storage::segment::MappedSegment;
     use datafusion::arrow::array::{
-        BooleanArray, Date32Array, Float64Array, Int32Array, Int64Array, LargeBinaryArray, StringArray,
+        BooleanArray, Date32Array, Decimal128Array, Float64Array, Int32Array, Int64Array, LargeBinaryArray, StringArray,
     };
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
     use datafusion::arrow::ipc::reader::FileReader;
@@ -269,19 +276,79 @@ pub(super) mod tests {
     }
 
     /// Checks that the segment file `path` described by `meta` reads back as
-    /// `batches`: mapped and checked, with the checksums taken while writing
-    /// equal to those of the file as decoded, and as a plain Arrow IPC file
-    /// (arrow-rs's reader, validating every array).
+    /// `batches` (its encoded columns decoded): mapped and checked, with the
+    /// checksums taken while writing equal to those of the file as decoded,
+    /// and as a plain Arrow IPC file (arrow-rs's reader, validating every array).
     pub(in crate::storage) fn reads_back(path: &Path, meta: &SegmentMeta, batches: &[RecordBatch]) {
+        let decoded = |read: Vec<RecordBatch>| -> Vec<RecordBatch> {
+            read.iter().zip(batches).map(|(r, b)| decode_batch(r, &b.schema()).unwrap()).collect()
+        };
         let seg = MappedSegment::open(path, meta, true).unwrap();
-        assert_eq!(seg.batches(None).unwrap(), batches);
+        assert_eq!(decoded(seg.batches(None).unwrap()), batches);
         let read_back = written_checksums(&File::open(path).unwrap()).unwrap();
         assert_eq!((meta.layout_crc32, &meta.column_crc32), (Some(read_back.0), &read_back.1));
         let read = FileReader::try_new(File::open(path).unwrap(), None)
             .unwrap()
             .collect::<std::result::Result<Vec<_>, _>>()
             .unwrap();
-        assert_eq!(read, batches);
+        assert_eq!(read.len(), batches.len());
+        assert_eq!(decoded(read), batches);
+    }
+
+    #[test]
+    fn few_distinct_strings_and_small_decimals_are_stored_encoded_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.arrow");
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("mode", DataType::Utf8, true),
+            Field::new("price", DataType::Decimal128(15, 2), true),
+            Field::new("clerk", DataType::Utf8, false),
+            Field::new("k", DataType::Int64, false),
+        ]));
+        let piece = |from: i64, n: i64| {
+            RecordBatch::try_new(
+                schema.clone(),
+                vec![
+                    Arc::new(
+                        (from..from + n)
+                            .map(|i| (i % 9 != 4).then(|| ["AIR", "SHIP"][i as usize % 2]))
+                            .collect::<StringArray>(),
+                    ),
+                    Arc::new(
+                        (from..from + n)
+                            .map(|i| (i % 11 != 0).then_some(i as i128 * 1234 - 99))
+                            .collect::<Decimal128Array>()
+                            .with_precision_and_scale(15, 2)
+                            .unwrap(),
+                    ),
+                    Arc::new((from..from + n).map(|i| Some(format!("Clerk#{:05}", i % 300))).collect::<StringArray>()),
+                    Arc::new(Int64Array::from_iter_values(from..from + n)),
+                ],
+            )
+            .unwrap()
+        };
+        let pieces = vec![piece(0, 1000).slice(3, 900), piece(1000, 777), piece(2000, 5000).slice(13, 4000)];
+        let meta = write_segment(&path, &schema, &pieces).unwrap();
+        assert!(meta.encoded);
+        let whole = concat_batches(&schema, &pieces).unwrap();
+        reads_back(&path, &meta, std::slice::from_ref(&whole));
+        let stored = FileReader::try_new(File::open(&path).unwrap(), None).unwrap().schema();
+        let dictionary = |key: DataType| DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8));
+        let types: Vec<&DataType> = stored.fields().iter().map(|f| f.data_type()).collect();
+        assert_eq!(
+            types,
+            [&dictionary(DataType::Int8), &DataType::Decimal64(15, 2), &dictionary(DataType::Int16), &DataType::Int64]
+        );
+        // Statistics are the values', not the keys'.
+        assert_eq!(meta.stats[0].min.as_deref(), Some("AIR"));
+        assert_eq!(meta.stats[1].nulls, whole.column(1).null_count() as u64);
+        assert_eq!(meta.stats[2].max.as_deref(), Some("Clerk#00299"));
+        // Half the bytes of the plain file at most.
+        let plain = dir.path().join("plain.arrow");
+        let mut out = std::io::BufWriter::new(File::create(&plain).unwrap());
+        write_ipc_file(&mut out, &schema, &pieces).unwrap();
+        drop(out);
+        assert!(meta.bytes * 2 < std::fs::metadata(&plain).unwrap().len(), "{} bytes", meta.bytes);
     }
 
     #[test]

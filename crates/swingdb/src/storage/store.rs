@@ -3,6 +3,7 @@
 
 use super::deleted::DeletedRows;
 use super::dir::DbDir;
+use super::encoding::{decode, stores, with_stored_types};
 use super::inline::InlineRows;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::MappedSegment;
@@ -106,7 +107,8 @@ enum Source {
 /// A mapped segment seen as the columns of one version of its table: the
 /// file's columns under the table's names (and nullability), in the table's
 /// order, and columns added after the file was written as their fill value.
-/// The file's arrays are handed out as they are (zero-copy).
+/// The file's arrays are handed out as they are (zero-copy), except encoded
+/// ones (see [`super::encoding`]), which are decoded unless asked for as stored.
 #[derive(Debug)]
 pub struct SegmentView {
     stored: Stored,
@@ -126,7 +128,7 @@ impl SegmentView {
             .map(|(i, at)| {
                 let field = table.schema.field(i);
                 match at {
-                    Some(at) if at < file.fields().len() && file.field(at).data_type() == field.data_type() => {
+                    Some(at) if at < file.fields().len() && stores(file.field(at).data_type(), field.data_type()) => {
                         Ok(Source::File(at))
                     }
                     Some(at) => Err(Error::corruption(format!(
@@ -183,6 +185,18 @@ impl SegmentView {
     /// [`Self::deleted`]), as [`Self::batches`] otherwise: for readers that
     /// need rows' positions in the segment.
     pub fn all_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
+        self.read(projection, true)
+    }
+
+    /// [`Self::all_batches`] with encoded columns as they are stored (see
+    /// [`super::encoding`]), each batch with its own schema (the table's
+    /// names, the stored types): for a scan, which decodes them a slice at a
+    /// time (see [`super::encoding::decode_batch`]).
+    pub fn stored_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
+        self.read(projection, false)
+    }
+
+    fn read(&self, projection: Option<&[usize]>, decoded: bool) -> Result<Vec<RecordBatch>> {
         let all: Vec<usize>;
         let columns = match projection {
             Some(p) => p,
@@ -210,13 +224,24 @@ impl SegmentView {
             let rows = batch.num_rows();
             let arrays = columns
                 .iter()
-                .map(|&c| match &self.sources[c] {
-                    Source::File(at) => Ok(batch.column(read.iter().position(|r| r == at).expect("read")).clone()),
+                .zip(schema.fields())
+                .map(|(&c, field)| match &self.sources[c] {
+                    Source::File(at) => {
+                        let stored = batch.column(read.iter().position(|r| r == at).expect("read"));
+                        match decoded {
+                            true => decode(stored, field.data_type()),
+                            false => Ok(stored.clone()),
+                        }
+                    }
                     Source::Fill(value) => Ok(value.to_array_of_size(rows)?),
                 })
                 .collect::<Result<Vec<ArrayRef>>>()?;
             let options = RecordBatchOptions::new().with_row_count(Some(rows));
-            out.push(RecordBatch::try_new_with_options(schema.clone(), arrays, &options).map_err(|e| {
+            let schema = match decoded {
+                true => schema.clone(),
+                false => with_stored_types(&schema, &arrays),
+            };
+            out.push(RecordBatch::try_new_with_options(schema, arrays, &options).map_err(|e| {
                 Error::corruption(format!("segment {} does not fit its table: {e}", self.stored.describe()))
             })?);
         }

@@ -13,8 +13,12 @@
 //!   [`taking_turns`]).
 //! - It applies the runtime filters that joins and top-k sorts above it
 //!   publish (see [`crate::sql::optimizer::runtime_filter`]).
+//! - Its batches hold encoded columns as stored (see
+//!   [`crate::storage::encoding`]); its streams decode them a batch at a
+//!   time, so that no more than a batch of a column is decoded at once.
 
 use crate::sql::optimizer::runtime_filter::{filtered, is_runtime_filter};
+use crate::storage::encoding::decode_batch;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
@@ -30,7 +34,7 @@ use datafusion::physical_plan::filter_pushdown::FilterPushdownPropagation;
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{DisplayFormatType, SortOrderPushdownResult};
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use std::any::Any;
 use std::fmt;
 use std::pin::Pin;
@@ -128,7 +132,7 @@ impl SegmentSource {
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            self.memory.open(partition, context)?,
+            decoded(self.memory.open(partition, context)?),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
@@ -258,11 +262,20 @@ impl DataSource for SegmentSource {
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            self.memory.open_with_args(args)?,
+            decoded(self.memory.open_with_args(args)?),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
     }
+}
+
+/// `stream` (a scan's) with its batches' encoded columns decoded to the
+/// types of its schema.
+fn decoded(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+    let schema = stream.schema();
+    let to = schema.clone();
+    let batches = stream.map(move |batch| Ok(decode_batch(&batch?, &to)?));
+    Box::pin(RecordBatchStreamAdapter::new(schema, batches))
 }
 
 /// `stream`, giving the scheduler a turn after every batch (it returns

@@ -7,6 +7,7 @@ use crate::sql::catalog::source::SegmentSource;
 use crate::sql::operators::few_groups::FEW_GROUPS;
 use crate::sql::optimizer::ordered_scan;
 use crate::sql::optimizer::sorted_range::KeyRange;
+use crate::storage::encoding::with_stored_types;
 use crate::storage::store::{live_rows, nullable, verify_columns, SegmentView};
 use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
@@ -91,7 +92,9 @@ impl SegmentTable {
     /// The batches of the segments `keep` marks, in segment order, with the
     /// columns of `projection` (indices into [`TableProvider::schema`], all
     /// when `None`): zero-copy views into the mapped files, each column
-    /// checked against its checksum on first use.
+    /// checked against its checksum on first use. Encoded columns come as
+    /// stored, each batch with its own schema: the scan decodes them a slice
+    /// at a time (see [`SegmentSource`]).
     fn batches_of(&self, keep: &[bool], filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
         let width = self.meta.schema.fields().len();
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
@@ -129,7 +132,7 @@ impl SegmentTable {
             // Positions count the segment's deleted rows too (row ids name
             // rows by position); those rows are dropped last.
             let mut row = 0u64;
-            for batch in view.all_batches(Some(&stored))? {
+            for batch in view.stored_batches(Some(&stored))? {
                 let mut position = row;
                 row += batch.num_rows() as u64;
                 let batch = match ranges.as_mut().and_then(|r| r.next()) {
@@ -149,8 +152,9 @@ impl SegmentTable {
                     })
                     .collect();
                 let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+                let schema = with_stored_types(&schema, &columns);
                 if view.deleted().is_empty() {
-                    out.push(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?);
+                    out.push(RecordBatch::try_new_with_options(schema, columns, &options)?);
                     continue;
                 }
                 let all = RecordBatch::try_new_with_options(nullable(&schema), columns, &options)?;

@@ -44,6 +44,7 @@ use std::sync::Arc;
 
 use crate::sql::catalog::source::SegmentSource;
 use crate::sql::optimizer::ordered_scan::position;
+use crate::storage::encoding::decode_batch;
 
 /// The physical optimizer rule; see the module documentation.
 #[derive(Debug, Default)]
@@ -121,6 +122,7 @@ fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPla
             Some(columns) => sample.project(columns).ok()?,
             None => sample,
         };
+        let sample = decode_batch(&sample, &scan.schema()).ok()?;
         let result = predicate.evaluate(&sample).ok()?.into_array(rows).ok()?;
         kept += result.as_boolean_opt()?.true_count();
         tried += rows;

@@ -69,6 +69,7 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
             inline: None,
             deleted: Default::default(),
             origin: Vec::new(),
+            encoded: false,
         })
         .collect();
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));

@@ -172,7 +172,9 @@ pub(super) fn check_segments<'a>(
 /// read it (see the versions in `storage/manifest.rs`).
 pub(super) fn content_format_version(m: &Manifest) -> u32 {
     let tables = || m.tables.values();
-    if tables().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
+    if tables().any(|t| t.segments.iter().any(|s| s.encoded)) {
+        ENCODED_FORMAT_VERSION
+    } else if tables().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
         DELETED_FORMAT_VERSION
     } else if tables().any(|t| t.macro_sql().is_some() || t.as_sequence().is_some()) {
         SEQUENCE_FORMAT_VERSION

@@ -69,6 +69,7 @@ fn manifest_round_trips_every_column_type() {
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
+        encoded: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
     let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -88,6 +89,7 @@ fn segment(file: &str, columns: usize) -> SegmentMeta {
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
+        encoded: false,
     }
 }
 
@@ -155,6 +157,7 @@ fn edited_manifest_fails_its_checksum() {
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
+        encoded: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
@@ -272,4 +275,22 @@ fn a_change_record_that_does_not_fit_its_version_is_damage() {
     let e = before.apply_delta(bad.as_bytes(), "test").unwrap_err();
     assert_eq!(e.kind(), crate::error::ErrorKind::Corruption);
     assert!(e.to_string().contains("segment b.arrow of table 't'"), "{e}");
+}
+
+#[test]
+fn encoded_segments_round_trip_as_format_10_which_older_builds_refuse() {
+    let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
+    let with = |encoded: bool| {
+        let mut m = Manifest { version: 4, tables: BTreeMap::new() };
+        let seg = SegmentMeta { encoded, ..segment("s", 1) };
+        m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 4)));
+        m
+    };
+    let json: serde_json::Value = serde_json::from_slice(&with(false).to_json()).unwrap();
+    assert_eq!(json["format_version"], PLAIN_FORMAT_VERSION, "plain segments keep the plain format");
+    let bytes = with(true).to_json();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json["format_version"], ENCODED_FORMAT_VERSION);
+    assert_eq!(json["tables"]["t"]["segments"][0]["encoded"], true);
+    assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), with(true));
 }
