@@ -21,8 +21,13 @@ fn spills(con: &Connection, sql: &str) -> u64 {
         .sum()
 }
 
+/// The physical plan of `sql`, as EXPLAIN shows it.
+fn plan_of(con: &Connection, sql: &str) -> String {
+    pretty_format_batches(&[all_rows(con, &format!("EXPLAIN {sql}")).unwrap()]).unwrap().to_string()
+}
+
 #[test]
-fn sorts_and_aggregations_beyond_the_memory_limit_spill_and_answer_as_without_it() {
+fn sorts_aggregations_and_joins_beyond_the_memory_limit_spill_and_answer_as_without_it() {
     let tmp = tempfile::tempdir().unwrap();
     let db = Database::open(tmp.path().join("db"), Default::default()).unwrap();
     let con = db.connect().unwrap();
@@ -48,6 +53,20 @@ fn sorts_and_aggregations_beyond_the_memory_limit_spill_and_answer_as_without_it
     assert_eq!(all_rows(&con, groups).unwrap(), grouped);
     assert!(spills(&con, sort) > 0, "the sort spilled");
     assert!(spill_dir.is_dir(), "spill files go to temp_directory");
+
+    // A join of two 4M-row sides: its hash table would not fit 64 MB (the
+    // query failed with "needs more memory"); it sorts and merges instead.
+    let join = "SELECT count(*) AS n, sum(a.v + b.k) AS s FROM t a JOIN t b ON a.k = b.v";
+    swingdb::set_memory_limit("none").unwrap();
+    let joined = all_rows(&con, join).unwrap();
+    assert!(!plan_of(&con, join).contains("SortMergeJoin"), "a hash join without a limit");
+    swingdb::set_memory_limit("64MB").unwrap();
+    assert!(plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
+    assert_eq!(all_rows(&con, join).unwrap(), joined);
+    // NOT IN over a column with NULLs stays a (null-aware) hash join: a
+    // sort-merge join would answer wrongly.
+    let not_in = "SELECT count(*) AS n FROM t WHERE k NOT IN (SELECT CASE WHEN v < 10 THEN NULL ELSE v END FROM t)";
+    assert!(!plan_of(&con, not_in).contains("SortMergeJoin"), "{}", plan_of(&con, not_in));
 
     // Too little for even one batch: a clear error, no crash.
     swingdb::set_memory_limit("64KiB").unwrap();

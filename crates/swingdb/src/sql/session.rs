@@ -14,6 +14,7 @@ use crate::sql::optimizer::planner::SwingQueryPlanner;
 use crate::sql::optimizer::range_aggregate::RangeAggregation;
 use crate::sql::optimizer::rules::{SwingOptions, Switchable};
 use crate::sql::optimizer::selectivity::FilterSelectivity;
+use crate::sql::optimizer::spilling_joins::SpillingJoins;
 use crate::sql::optimizer::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
 use crate::storage::SegmentStore;
 use datafusion::catalog::{CatalogProviderList, DynamicFileCatalog, MemoryCatalogProviderList, UrlTableFactory};
@@ -78,6 +79,8 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// filters taken off the scans that feed their join directly
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
 /// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
+/// hash joins too large for the memory limit made sort-merge joins right
+/// after join selection ([`SpillingJoins`]),
 /// and handed to the scans under them that apply runtime filters
 /// ([`ConditionAboveScans`]),
 /// and aggregations into few groups computed by swingdb's operator
@@ -93,6 +96,8 @@ fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(Switchable(FilterSelectivity)));
+    // After join selection (now at `joins + 1`): hash joins too large for the memory limit sort and merge.
+    rules.insert(joins + 2, Arc::new(SpillingJoins));
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(Switchable(CheapConjunctions)));
     rules.push(Arc::new(Switchable(ConditionAboveScans)));

@@ -18,5 +18,6 @@ pub mod selectivity;
 pub mod shared_subplans;
 pub mod sort_over_limit;
 pub mod sorted_range;
+pub mod spilling_joins;
 pub mod subquery;
 pub mod unique_key_join;
