@@ -89,8 +89,12 @@ pub fn decode_batch(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBat
 }
 
 /// `schema` with the types of `stored`'s columns (a batch read from a
-/// segment), its names and nullability kept.
-pub fn with_stored_types(schema: &Schema, stored: &[ArrayRef]) -> SchemaRef {
+/// segment), its names and nullability kept: `schema` itself (shared, not
+/// copied) where no column is encoded, as in most segments.
+pub fn with_stored_types(schema: &SchemaRef, stored: &[ArrayRef]) -> SchemaRef {
+    if schema.fields().iter().zip(stored).all(|(f, a)| f.data_type() == a.data_type()) {
+        return schema.clone();
+    }
     let fields: Vec<Field> = schema
         .fields()
         .iter()
