@@ -112,4 +112,4 @@ def test_memory_limit_takes_duckdb_sizes(value):
         """,
         value,
     ).stdout.strip()
-    assert out == {"2GB": "1.9 GiB", "1.5GiB": "1.5 GiB", "none": "none"}[value]
+    assert out == {"2GB": "1.8 GiB", "1.5GiB": "1.5 GiB", "none": "none"}[value]

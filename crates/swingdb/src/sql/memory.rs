@@ -22,6 +22,7 @@
 //! spool holds half the limit, or a sixteenth of RAM without one (see
 //! `storage::writer`).
 
+use super::byte_sizes::{format_bytes, parse_size};
 use crate::error::{Error, Result};
 use datafusion::common::DataFusionError;
 use datafusion::execution::disk_manager::{DiskManager, DiskManagerBuilder, DiskManagerMode};
@@ -91,7 +92,7 @@ pub fn set(name: &str, value: &str) -> Result<()> {
 pub fn shown(name: &str) -> Option<String> {
     match name.to_ascii_lowercase().as_str() {
         "memory_limit" | "max_memory" => Some(match memory_limit() {
-            Some(bytes) => human_size(bytes),
+            Some(bytes) => format_bytes(bytes),
             None => "none".to_string(),
         }),
         "temp_directory" => Some(temp_directory().display().to_string()),
@@ -196,7 +197,7 @@ struct Reserved {
 
 impl fmt::Display for LimitedPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "memory_limit {}", human_size(self.limit.load(Ordering::Relaxed) as u64))
+        write!(f, "memory_limit {}", format_bytes(self.limit.load(Ordering::Relaxed) as u64))
     }
 }
 
@@ -249,10 +250,10 @@ impl MemoryPool for LimitedPool {
             return Err(DataFusionError::ResourcesExhausted(format!(
                 "the query needs more memory than memory_limit ({}) allows: {} asked for {} more while holding {}. \
                  SET memory_limit higher (or to 'none'), or run the query on less data at once",
-                human_size(limit as u64),
+                format_bytes(limit as u64),
                 consumer.name(),
-                human_size(additional as u64),
-                human_size(reservation.size() as u64),
+                format_bytes(additional as u64),
+                format_bytes(reservation.size() as u64),
             )));
         }
         match consumer.can_spill() {
@@ -350,57 +351,9 @@ fn cgroup_limit_in(membership: &str, root: &Path) -> Option<u64> {
     least
 }
 
-/// Bytes of a size as DuckDB writes them (see [`set_memory_limit`]).
-fn parse_size(text: &str) -> Option<u64> {
-    let text = text.trim().to_ascii_lowercase();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number.parse().ok()?;
-    let scale: f64 = match unit.trim() {
-        "" | "b" | "bytes" => 1.0,
-        "kb" | "k" => 1e3,
-        "mb" | "m" => 1e6,
-        "gb" | "g" => 1e9,
-        "tb" | "t" => 1e12,
-        "kib" => 1024.0,
-        "mib" => 1024f64.powi(2),
-        "gib" => 1024f64.powi(3),
-        "tib" => 1024f64.powi(4),
-        _ => return None,
-    };
-    let bytes = number * scale;
-    (bytes.is_finite() && bytes < u64::MAX as f64).then_some(bytes as u64)
-}
-
-/// `bytes` for people: `1.5 GiB`.
-fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    match unit {
-        0 => format!("{bytes} bytes"),
-        _ => format!("{value:.1} {}", UNITS[unit]),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_are_read_as_duckdb_reads_them() {
-        assert_eq!(parse_size("2GB"), Some(2_000_000_000));
-        assert_eq!(parse_size(" 1.5 GiB "), Some(1_610_612_736));
-        assert_eq!(parse_size("512mib"), Some(512 << 20));
-        assert_eq!(parse_size("1000"), Some(1000));
-        assert_eq!(parse_size("2 PB"), None);
-        assert_eq!(parse_size("GB"), None);
-        assert_eq!(human_size(3 << 29), "1.5 GiB");
-    }
 
     #[test]
     fn the_least_limit_of_a_cgroup_and_those_above_it_counts_in_v1_and_v2() {

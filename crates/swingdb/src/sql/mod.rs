@@ -6,6 +6,7 @@
 //! one statement in a transaction); `core` is the state an open database
 //! shares, `session` the DataFusion session built on all of them.
 
+pub mod byte_sizes;
 pub mod catalog;
 pub mod core;
 pub mod frontend;

@@ -4,6 +4,7 @@
 //! `string_split_regex`, `str_split_regex`), `regexp_extract_all` and
 //! `format_bytes`. NULL in gives NULL out.
 
+use crate::sql::byte_sizes::format_bytes;
 use datafusion::arrow::array::{ArrayRef, AsArray, GenericListBuilder, StringArray, StringBuilder};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field};
@@ -171,35 +172,9 @@ fn quote_meta(s: &str) -> String {
     out
 }
 
-/// `n` bytes in the largest binary unit (KiB, MiB, ...) it has one of, with
-/// one decimal cut (not rounded) as DuckDB's `format_bytes`; under 1 KiB in bytes.
-fn format_bytes(n: i64) -> String {
-    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let (sign, magnitude) = (if n < 0 { "-" } else { "" }, n.unsigned_abs());
-    if magnitude < 1024 {
-        return format!("{n} byte{}", if magnitude == 1 { "" } else { "s" });
-    }
-    let unit = (1..=UNITS.len()).rev().find(|&u| magnitude >= 1u64 << (10 * u)).expect("at least 1 KiB");
-    let base = 1u64 << (10 * unit);
-    let tenth = ((magnitude % base) as u128 * 10 / base as u128) as u64;
-    format!("{sign}{}.{tenth} {}", magnitude / base, UNITS[unit - 1])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bytes_read_in_binary_units() {
-        assert_eq!(format_bytes(0), "0 bytes");
-        assert_eq!(format_bytes(1), "1 byte");
-        assert_eq!(format_bytes(1023), "1023 bytes");
-        assert_eq!(format_bytes(1536), "1.5 KiB");
-        assert_eq!(format_bytes((1 << 20) - 1), "1023.9 KiB", "cut, not rounded");
-        assert_eq!(format_bytes(-3 << 30), "-3.0 GiB");
-        assert_eq!(format_bytes(1_000_000_000_000_000_000), "888.1 PiB");
-        assert_eq!(format_bytes(i64::MIN), "-8.0 EiB");
-    }
 
     #[test]
     fn regexp_escape_quotes_what_re2_quotes() {
