@@ -14,7 +14,12 @@
 //! as a scan reads them, so users see the table's types everywhere. A file
 //! with encoded columns is still a plain Arrow IPC file that other Arrow
 //! tools read (as dictionaries and 64-bit decimals).
+//!
+//! Strings and decimals may also be stored compressed (see
+//! [`super::compressed`]): in memory such a column is a run-end encoded
+//! array of ZSTD frames, decoded here like the others.
 
+use super::compressed::{decompress, physical_type};
 use super::parallel::{column_bytes, in_parallel};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{
@@ -37,6 +42,9 @@ pub const MAX_DICTIONARY_VALUES: usize = i16::MAX as usize;
 /// Whether a segment column stored as `stored` holds values of a table column
 /// of type `table`: the same type, or one of its encodings.
 pub fn stores(stored: &DataType, table: &DataType) -> bool {
+    if let Some(physical) = physical_type(stored) {
+        return stores(&physical, table);
+    }
     stored == table
         || match (stored, table) {
             (DataType::Decimal64(p, s), DataType::Decimal128(q, t)) => p == q && s == t,
@@ -49,7 +57,7 @@ pub fn stores(stored: &DataType, table: &DataType) -> bool {
 
 /// Whether `stored` is an encoding (not a table type itself).
 pub fn is_encoded(stored: &DataType) -> bool {
-    matches!(stored, DataType::Decimal64(..) | DataType::Dictionary(..))
+    matches!(stored, DataType::Decimal64(..) | DataType::Dictionary(..) | DataType::RunEndEncoded(..))
 }
 
 /// `array` (stored as [`stores`] allows) as type `table`: itself when not
@@ -60,6 +68,9 @@ pub fn decode(array: &ArrayRef, table: &DataType) -> Result<ArrayRef> {
     }
     if !stores(array.data_type(), table) {
         return Err(Error::corruption(format!("a segment column of type {} cannot hold {table}", array.data_type())));
+    }
+    if physical_type(array.data_type()).is_some() {
+        return decode(&decompress(array)?, table);
     }
     match (array.as_primitive_opt::<Decimal64Type>(), table) {
         // Widened value by value (arrow's cast checks the precision, and
@@ -86,6 +97,26 @@ pub fn decode_batch(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBat
         .collect::<Result<Vec<_>>>()?;
     let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
     Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
+}
+
+/// `batch` (read from a segment) with its compressed columns decompressed,
+/// its other columns as stored: for kernels that take rows apart (a filter
+/// would cut a compressed column's runs from its frames).
+pub fn decompress_batch(batch: &RecordBatch) -> Result<RecordBatch> {
+    if !batch.columns().iter().any(|c| physical_type(c.data_type()).is_some()) {
+        return Ok(batch.clone());
+    }
+    let columns = batch
+        .columns()
+        .iter()
+        .map(|c| match physical_type(c.data_type()) {
+            Some(_) => decompress(c),
+            None => Ok(c.clone()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+    let schema = with_stored_types(&batch.schema(), &columns);
+    Ok(RecordBatch::try_new_with_options(schema, columns, &options)?)
 }
 
 /// `schema` with the types of `stored`'s columns (a batch read from a

@@ -10,12 +10,15 @@
 //! instead of a bitmap of ones. The layout and per-column checksums are taken
 //! as the bytes pass (see `segment::written_checksums`, which computes the
 //! same from a file). A dictionary column (see [`super::encoding`]) has one
-//! dictionary for the file, written before the record batch.
+//! dictionary for the file, written before the record batch. Columns chosen
+//! for compression (see [`super::compressed`]) are compressed as they are
+//! written; their record batch's message, which lists the lengths of its
+//! buffers, is written into room left for it once they are known.
 
+use super::compressed_write::CompressedColumn;
+use super::joined_buffers::{bitmap, variable};
 use super::segment::{hash_array_data, ALIGNMENT};
-use datafusion::arrow::array::{
-    Array, ArrayData, ArrayRef, AsArray, BooleanBufferBuilder, OffsetSizeTrait, RecordBatch,
-};
+use datafusion::arrow::array::{Array, ArrayData, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::error::ArrowError;
@@ -24,7 +27,8 @@ use datafusion::arrow::ipc::writer::{
     write_message, DictionaryTracker, IpcDataGenerator, IpcWriteContext, IpcWriteOptions,
 };
 use datafusion::arrow::ipc::{
-    Block, FieldNode, FooterBuilder, MessageBuilder, MessageHeader, MetadataVersion, RecordBatchBuilder,
+    Block, BodyCompressionBuilder, CompressionType, FieldNode, FooterBuilder, MessageBuilder, MessageHeader,
+    MetadataVersion, RecordBatchBuilder,
 };
 use flatbuffers::FlatBufferBuilder;
 use std::io::{self, Write};
@@ -78,6 +82,34 @@ pub struct IpcFileEncoder {
     tracker: DictionaryTracker,
     layout: crc32fast::Hasher,
     columns: Vec<crc32fast::Hasher>,
+    /// Per column, whether it is written compressed.
+    compressed: Vec<bool>,
+}
+
+/// A `Write` that can fill in bytes it left room for earlier: a record
+/// batch's message, which lists where its buffers are and how long, is known
+/// only after its compressed columns were written.
+pub trait Patch: Write {
+    /// Writes `len` zero bytes to be [`Self::patch`]ed; returns where they start.
+    fn reserve(&mut self, len: usize) -> io::Result<u64>;
+    /// Writes `bytes` over the room [`Self::reserve`] left at `at`, which
+    /// must be the last room left and as long.
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> io::Result<()>;
+}
+
+/// For tests: a file built in memory.
+#[cfg(test)]
+impl Patch for Vec<u8> {
+    fn reserve(&mut self, len: usize) -> io::Result<u64> {
+        let at = self.len();
+        self.resize(at + len, 0);
+        Ok(at as u64)
+    }
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> io::Result<()> {
+        let at = at as usize;
+        self[at..at + bytes.len()].copy_from_slice(bytes);
+        Ok(())
+    }
 }
 
 /// How segment files are written: 64-byte aligned buffers, no compression.
@@ -104,28 +136,53 @@ impl IpcFileEncoder {
             tracker,
             layout: crc32fast::Hasher::new(),
             columns: vec![crc32fast::Hasher::new(); schema.fields().len()],
+            compressed: vec![false; schema.fields().len()],
         })
+    }
+
+    /// Writes the columns flagged in `columns` compressed (see
+    /// [`super::compressed`]); they must be of compressible types.
+    pub fn compressing(mut self, columns: Vec<bool>) -> Self {
+        debug_assert_eq!(columns.len(), self.schema.fields().len());
+        self.compressed = columns;
+        self
     }
 
     /// Writes the rows of `pieces` (batches of the schema, in order) as one
     /// record batch message; nothing when they hold no rows.
-    pub fn write_batch(&mut self, out: &mut impl Write, pieces: &[RecordBatch]) -> Result<(), ArrowError> {
+    pub fn write_batch(&mut self, out: &mut impl Patch, pieces: &[RecordBatch]) -> Result<(), ArrowError> {
         let rows = pieces.iter().map(|p| p.num_rows()).sum::<usize>();
         if rows == 0 {
             return Ok(());
         }
         self.write_dictionaries(out, pieces)?;
-        let body = Body::of(&self.schema, pieces)?;
-        let (message, body_len) = body.message(rows);
-        let header_len = (message.len() + 8).next_multiple_of(ALIGNMENT);
-        let mut header = Vec::with_capacity(header_len);
-        header.extend_from_slice(&CONTINUATION);
-        header.extend_from_slice(&((header_len - 8) as i32).to_le_bytes());
-        header.extend_from_slice(&message);
-        header.resize(header_len, 0);
+        let body = Body::of(&self.schema, pieces, &self.compressed)?;
+        let (header, body_len) = if body.is_compressed() {
+            // Room for the message first: its size does not depend on where
+            // the buffers are or how long (fixed-size structs), only on how
+            // many there are.
+            let placeholder = vec![datafusion::arrow::ipc::Buffer::new(0, 0); body.buffer_count()];
+            let room = header(&body.message(rows, &placeholder, 1), 0).len();
+            let at = out.reserve(room)?;
+            let (buffers, body_len) = body.write_compressed(out, &mut self.columns)?;
+            let header = header(&body.message(rows, &buffers, body_len), room);
+            if header.len() != room {
+                return Err(ArrowError::IpcError(format!(
+                    "a record batch message of {} bytes where {room} were left for it",
+                    header.len()
+                )));
+            }
+            out.patch(at, &header)?;
+            (header, body_len)
+        } else {
+            let (buffers, body_len) = body.layout();
+            let header = header(&body.message(rows, &buffers, body_len), 0);
+            out.write_all(&header)?;
+            body.write(out, &mut self.columns)?;
+            (header, body_len)
+        };
         self.layout.update(&header);
-        out.write_all(&header)?;
-        body.write(out, &mut self.columns)?;
+        let header_len = header.len();
         // A dictionary column's checksum covers its keys, then its dictionary
         // (how a decoded dictionary array's buffers are hashed).
         for (dictionary, column) in self.dictionaries.iter().zip(&mut self.columns) {
@@ -215,15 +272,55 @@ impl IpcFileEncoder {
 }
 
 /// The body of a record batch message made of pieces: per column its node
-/// (length, NULL count) and buffers, each buffer the list of byte ranges it is
-/// written from, in order.
+/// (length, NULL count) and its buffers.
 struct Body {
     nodes: Vec<FieldNode>,
-    columns: Vec<Vec<Vec<Buffer>>>,
+    columns: Vec<ColumnBody>,
+}
+
+/// The buffers of one column of a [`Body`].
+enum ColumnBody {
+    /// Each buffer as the list of byte ranges it is written from, in order.
+    Plain(Vec<Vec<Buffer>>),
+    /// Compressed as it is written.
+    Compressed(CompressedColumn),
+}
+
+/// `message` (a flatbuffer) as written before its body: the continuation
+/// marker, its length, itself, zeros up to [`ALIGNMENT`] and at least
+/// `min_len` bytes in all.
+fn header(message: &[u8], min_len: usize) -> Vec<u8> {
+    let len = (message.len() + 8).next_multiple_of(ALIGNMENT).max(min_len);
+    let mut header = Vec::with_capacity(len);
+    header.extend_from_slice(&CONTINUATION);
+    header.extend_from_slice(&((len - 8) as i32).to_le_bytes());
+    header.extend_from_slice(message);
+    header.resize(len, 0);
+    header
+}
+
+/// Writes `len` zero bytes.
+fn pad(out: &mut impl Write, mut len: usize) -> io::Result<()> {
+    while len > 0 {
+        let n = len.min(ALIGNMENT);
+        out.write_all(&PADDING[..n])?;
+        len -= n;
+    }
+    Ok(())
+}
+
+/// Writes `parts` one after the other, adding them to `column` (a column's
+/// checksum) a chunk at a time as they pass; returns their length.
+fn write_parts(out: &mut impl Write, parts: &[Buffer], column: &mut crc32fast::Hasher) -> io::Result<usize> {
+    for chunk in parts.iter().flat_map(|p| p.as_slice().chunks(HASH_CHUNK)) {
+        column.update(chunk);
+        out.write_all(chunk)?;
+    }
+    Ok(parts.iter().map(|p| p.len()).sum())
 }
 
 impl Body {
-    fn of(schema: &SchemaRef, pieces: &[RecordBatch]) -> std::result::Result<Self, ArrowError> {
+    fn of(schema: &SchemaRef, pieces: &[RecordBatch], compressed: &[bool]) -> std::result::Result<Self, ArrowError> {
         let mut body = Body { nodes: Vec::new(), columns: Vec::new() };
         for (c, field) in schema.fields().iter().enumerate() {
             let columns: Vec<ArrayData> = pieces.iter().map(|p| p.column(c).to_data()).collect();
@@ -238,6 +335,10 @@ impl Body {
             let len = columns.iter().map(|d| d.len()).sum::<usize>();
             let nulls = columns.iter().map(|d| d.null_count()).sum::<usize>();
             body.nodes.push(FieldNode::new(len as i64, nulls as i64));
+            if compressed[c] {
+                body.columns.push(ColumnBody::Compressed(CompressedColumn::new(field.data_type(), columns)));
+                continue;
+            }
             // A column without NULLs gets an empty validity buffer, which a
             // reader takes for "no bitmap" (as the checksums do).
             let mut buffers = vec![if nulls == 0 {
@@ -266,19 +367,39 @@ impl Body {
                     )
                 }
             }
-            body.columns.push(buffers);
+            body.columns.push(ColumnBody::Plain(buffers));
         }
         Ok(body)
     }
 
-    /// The record batch message (flatbuffer) describing this body, and the
-    /// body's length (its buffers, each padded to [`ALIGNMENT`]).
-    fn message(&self, rows: usize) -> (Vec<u8>, usize) {
+    /// Whether some column is compressed (and so the whole body is, as Arrow
+    /// marks it: every buffer starts with its uncompressed length).
+    fn is_compressed(&self) -> bool {
+        self.columns.iter().any(|c| matches!(c, ColumnBody::Compressed(_)))
+    }
+
+    /// How many buffers the message lists.
+    fn buffer_count(&self) -> usize {
+        self.columns
+            .iter()
+            .map(|c| match c {
+                ColumnBody::Plain(buffers) => buffers.len(),
+                ColumnBody::Compressed(column) => column.buffer_count(),
+            })
+            .sum()
+    }
+
+    /// Where each buffer of an uncompressed body is, each padded to
+    /// [`ALIGNMENT`], and the body's length.
+    fn layout(&self) -> (Vec<datafusion::arrow::ipc::Buffer>, usize) {
         let mut offset = 0;
-        let buffers: Vec<datafusion::arrow::ipc::Buffer> = self
+        let buffers = self
             .columns
             .iter()
-            .flatten()
+            .flat_map(|c| match c {
+                ColumnBody::Plain(buffers) => buffers.as_slice(),
+                ColumnBody::Compressed(_) => unreachable!("an uncompressed body"),
+            })
             .map(|parts| {
                 let len = parts.iter().map(|p| p.len()).sum::<usize>();
                 let at = offset;
@@ -286,91 +407,98 @@ impl Body {
                 datafusion::arrow::ipc::Buffer::new(at as i64, len as i64)
             })
             .collect();
+        (buffers, offset)
+    }
+
+    /// The record batch message (flatbuffer) describing this body, with its
+    /// buffers where `buffers` says and `body_len` long.
+    fn message(&self, rows: usize, buffers: &[datafusion::arrow::ipc::Buffer], body_len: usize) -> Vec<u8> {
         let mut fbb = FlatBufferBuilder::new();
         let nodes = fbb.create_vector(&self.nodes);
-        let buffers = fbb.create_vector(&buffers);
+        let buffers = fbb.create_vector(buffers);
+        let compression = self.is_compressed().then(|| {
+            let mut compression = BodyCompressionBuilder::new(&mut fbb);
+            compression.add_codec(CompressionType::ZSTD);
+            compression.finish()
+        });
         let mut batch = RecordBatchBuilder::new(&mut fbb);
         batch.add_length(rows as i64);
         batch.add_nodes(nodes);
         batch.add_buffers(buffers);
+        if let Some(compression) = compression {
+            batch.add_compression(compression);
+        }
         let batch = batch.finish().as_union_value();
         let mut message = MessageBuilder::new(&mut fbb);
         message.add_version(MetadataVersion::V5);
         message.add_header_type(MessageHeader::RecordBatch);
-        message.add_bodyLength(offset as i64);
+        message.add_bodyLength(body_len as i64);
         message.add_header(batch);
         let message = message.finish();
         fbb.finish(message, None);
-        (fbb.finished_data().to_vec(), offset)
+        fbb.finished_data().to_vec()
     }
 
-    /// Writes the buffers, each padded to [`ALIGNMENT`] (as [`Self::message`]
-    /// lays them out), adding each column's buffers (without padding, in
-    /// order: what `segment::column_crc` hashes of the decoded column) to its
-    /// checksum in `columns`.
+    /// Writes the buffers of an uncompressed body, each padded to
+    /// [`ALIGNMENT`] (as [`Self::layout`] lays them out), adding each
+    /// column's buffers (without padding, in order: what
+    /// `segment::column_crc` hashes of the decoded column) to its checksum
+    /// in `columns`.
     fn write(&self, out: &mut impl Write, columns: &mut [crc32fast::Hasher]) -> io::Result<()> {
-        for (buffers, column) in self.columns.iter().zip(columns) {
+        for (body, column) in self.columns.iter().zip(columns) {
+            let ColumnBody::Plain(buffers) = body else { unreachable!("an uncompressed body") };
             for parts in buffers {
-                let len = parts.iter().map(|p| p.len()).sum::<usize>();
-                for chunk in parts.iter().flat_map(|p| p.as_slice().chunks(HASH_CHUNK)) {
-                    column.update(chunk);
-                    out.write_all(chunk)?;
-                }
-                out.write_all(&PADDING[..len.next_multiple_of(ALIGNMENT) - len])?;
+                let len = write_parts(out, parts, column)?;
+                pad(out, len.next_multiple_of(ALIGNMENT) - len)?;
             }
         }
         Ok(())
     }
-}
 
-/// The bitmap of `len` bits that `bits` gives for each of `columns` in turn
-/// (all set where it gives none).
-fn bitmap(columns: &[ArrayData], len: usize, bits: impl Fn(&ArrayData) -> Option<BooleanBuffer>) -> Buffer {
-    let mut out = BooleanBufferBuilder::new(len);
-    for column in columns {
-        match bits(column) {
-            Some(b) => out.append_buffer(&b),
-            None => out.append_n(column.len(), true),
+    /// Writes the buffers of a compressed body and returns where each is and
+    /// the body's length. An uncompressed column's buffers are marked so
+    /// (length -1) and their bytes start on [`ALIGNMENT`], where numpy can
+    /// view them; its checksum is taken as [`Self::write`] takes it. A
+    /// compressed column's is taken over its frames (see
+    /// [`CompressedColumn::write_buffer`]).
+    fn write_compressed(
+        &self,
+        out: &mut impl Write,
+        columns: &mut [crc32fast::Hasher],
+    ) -> io::Result<(Vec<datafusion::arrow::ipc::Buffer>, usize)> {
+        let mut at = 0usize;
+        let mut buffers = Vec::with_capacity(self.buffer_count());
+        let mut place =
+            |at: usize, len: usize| buffers.push(datafusion::arrow::ipc::Buffer::new(at as i64, len as i64));
+        for (body, column) in self.columns.iter().zip(columns) {
+            match body {
+                ColumnBody::Plain(plain) => {
+                    for parts in plain {
+                        if parts.iter().all(|p| p.is_empty()) {
+                            place(at, 0);
+                            continue;
+                        }
+                        let start = (at + 8).next_multiple_of(ALIGNMENT) - 8;
+                        pad(out, start - at)?;
+                        out.write_all(&(-1i64).to_le_bytes())?;
+                        let len = 8 + write_parts(out, parts, column)?;
+                        place(start, len);
+                        at = start + len;
+                    }
+                }
+                ColumnBody::Compressed(compressed) => {
+                    for i in 0..compressed.buffer_count() {
+                        let start = at.next_multiple_of(ALIGNMENT);
+                        pad(out, start - at)?;
+                        let len = compressed.write_buffer(i, out, column)?;
+                        place(start, len);
+                        at = start + len;
+                    }
+                }
+            }
         }
+        let end = at.next_multiple_of(ALIGNMENT);
+        pad(out, end - at)?;
+        Ok((buffers, end))
     }
-    out.finish().into_inner()
-}
-
-/// The offsets and values buffers of the strings (or bytes) of `columns` as
-/// one array: the values where they are, the offsets rebased (or, for a single
-/// array whose offsets start at 0, those too where they are).
-fn variable<O: OffsetSizeTrait>(
-    columns: &[ArrayData],
-    name: &str,
-) -> std::result::Result<[Vec<Buffer>; 2], ArrowError> {
-    let ends = |d: &ArrayData| {
-        let offsets = d.buffer::<O>(0);
-        (offsets[0].as_usize(), offsets[d.len()].as_usize())
-    };
-    if let [one] = columns {
-        if ends(one).0 == 0 {
-            let size = std::mem::size_of::<O>();
-            let offsets = one.buffers()[0].slice_with_length(one.offset() * size, (one.len() + 1) * size);
-            return Ok([vec![offsets], vec![one.buffers()[1].slice_with_length(0, ends(one).1)]]);
-        }
-    }
-    let len = columns.iter().map(|d| d.len()).sum::<usize>();
-    let mut offsets: Vec<O> = Vec::with_capacity(len + 1);
-    offsets.push(O::usize_as(0));
-    let mut values = Vec::with_capacity(columns.len());
-    let mut end = 0usize;
-    for d in columns {
-        let (first, last) = ends(d);
-        let base = end;
-        end += last - first;
-        if O::from_usize(end).is_none() {
-            return Err(ArrowError::InvalidArgumentError(format!(
-                "column {name} holds more than {} bytes in one segment, more than its type's 32-bit offsets address",
-                i32::MAX
-            )));
-        }
-        offsets.extend(d.buffer::<O>(0)[1..=d.len()].iter().map(|&o| O::usize_as(o.as_usize() - first + base)));
-        values.push(d.buffers()[1].slice_with_length(first, last - first));
-    }
-    Ok([vec![Buffer::from_vec(offsets)], values])
 }

@@ -37,16 +37,19 @@ use std::sync::Arc;
 /// `manifest/delta.rs`), which an older build would take for damage: it is
 /// the marker's version of every database committed to since.
 /// Version 10 added encoded segment columns (see `storage/encoding.rs`),
-/// which an older build would take for damage.
+/// which an older build would take for damage. Version 11 added compressed
+/// ones (see `storage/compressed.rs`), which a build of version 10 would take
+/// for damage: manifests with any encoded segment say 11 since.
 mod delta;
 mod json;
 
 pub use delta::DELTA_MARK;
 
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
-/// The format version of manifests with segments whose columns are encoded.
-const ENCODED_FORMAT_VERSION: u32 = 10;
+/// The format version of manifests with segments whose columns are encoded
+/// (or compressed: which of the two, the manifest does not say).
+const ENCODED_FORMAT_VERSION: u32 = 11;
 
 /// The format version of manifests with deleted rows.
 const DELETED_FORMAT_VERSION: u32 = 8;

@@ -2,6 +2,8 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod ascending;
+pub mod compressed;
+pub mod compressed_write;
 pub mod deleted;
 pub mod dir;
 pub mod distinct;
@@ -12,6 +14,7 @@ pub mod foreign_keys;
 pub mod inline;
 pub mod inline_segment;
 pub mod ipc_file;
+pub mod joined_buffers;
 pub mod key_columns;
 pub mod key_runs;
 pub mod keys;
@@ -20,6 +23,7 @@ pub mod origin;
 pub mod parallel;
 pub mod rebase;
 pub mod segment;
+pub mod segment_decode;
 pub mod segment_stream;
 pub mod segment_write;
 pub mod sequence;

@@ -2,16 +2,15 @@
 //! and read back by memory-mapping them, so that a decoded column *is* a window
 //! into the mapped file (no `read()` into private memory, no copy).
 
+use super::compressed::{hash_compressed, physical_type};
 use super::encoding::{self, is_encoded, stores};
 use super::manifest::SegmentMeta;
 use super::parallel::{column_bytes, in_parallel};
+use super::segment_decode::{decode, layout_crc};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::arrow::ipc::convert::fb_to_schema;
-use datafusion::arrow::ipc::reader::{read_footer_length, FileDecoder};
-use datafusion::arrow::ipc::root_as_footer;
 use memmap2::Mmap;
 use std::collections::HashMap;
 use std::fs::File;
@@ -324,90 +323,18 @@ pub(super) fn hash_array_data(hasher: &mut crc32fast::Hasher, data: &ArrayData) 
     }
 }
 
-/// The footer of an Arrow IPC file in `buffer` and where it starts.
-fn footer(buffer: &Buffer) -> Result<(datafusion::arrow::ipc::Footer<'_>, usize)> {
-    let len = buffer.len();
-    if len < 10 {
-        return Err(Error::corruption("file is too short to be an Arrow IPC file"));
-    }
-    let trailer: [u8; 10] = buffer[len - 10..].try_into().expect("10 bytes");
-    let footer_len = read_footer_length(trailer)?;
-    if footer_len + 10 > len {
-        return Err(Error::corruption("footer length points outside the file"));
-    }
-    let start = len - 10 - footer_len;
-    let footer =
-        root_as_footer(&buffer[start..len - 10]).map_err(|e| Error::corruption(format!("unreadable footer: {e}")))?;
-    Ok((footer, start))
-}
-
-/// CRC-32 of everything a decoder reads besides column data: dictionary
-/// blocks whole, each record batch's message header, the footer and trailer.
-fn layout_crc(buffer: &Buffer) -> Result<u32> {
-    let (footer, footer_start) = footer(buffer)?;
-    let mut hasher = crc32fast::Hasher::new();
-    for block in footer.dictionaries().iter().flatten() {
-        hasher.update(&checked_slice(
-            buffer,
-            block.offset(),
-            block.metaDataLength() as usize + block.bodyLength() as usize,
-        )?);
-    }
-    for block in footer.recordBatches().iter().flatten() {
-        hasher.update(&checked_slice(buffer, block.offset(), block.metaDataLength() as usize)?);
-    }
-    hasher.update(&buffer[footer_start..]);
-    Ok(hasher.finalize())
-}
-
 /// CRC-32 of one column's buffers across `batches` (validity, values, offsets
 /// and children, in order).
 fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     for batch in batches {
-        hash_array_data(&mut hasher, &batch.column(column).to_data());
-    }
-    hasher.finalize()
-}
-
-/// The schema and record batches of the Arrow IPC file in `buffer`, decoded
-/// as the file says (its footer's schema): a segment's columns are the
-/// table's when it was written; [`super::store::SegmentView`] maps them to
-/// the table's columns now.
-fn decode(buffer: &Buffer, trusted: bool) -> Result<(SchemaRef, Vec<RecordBatch>)> {
-    let (footer, _) = footer(buffer)?;
-    let schema = Arc::new(footer.schema().map(fb_to_schema).ok_or_else(|| Error::corruption("footer has no schema"))?);
-    let mut decoder = FileDecoder::new(schema.clone(), footer.version()).with_require_alignment(true);
-    if trusted {
-        // SAFETY: the metadata's CRC-32 (or the whole file's) matched the one
-        // recorded when the file was written, so buffer positions and lengths
-        // are the ones arrow-rs produced; column data is only handed out after
-        // its own check passed (`MappedSegment::batches`): its checksum, or,
-        // where checksums are not verified, `validate_full` of its arrays.
-        decoder = unsafe { decoder.with_skip_validation(true) };
-    }
-    for block in footer.dictionaries().iter().flatten() {
-        let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
-        let data = checked_slice(buffer, block.offset(), block_len)?;
-        decoder.read_dictionary(block, &data)?;
-    }
-    let mut batches = Vec::new();
-    for block in footer.recordBatches().iter().flatten() {
-        let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
-        let data = checked_slice(buffer, block.offset(), block_len)?;
-        if let Some(batch) = decoder.read_record_batch(block, &data)? {
-            batches.push(batch);
+        let array = batch.column(column);
+        match physical_type(array.data_type()) {
+            Some(_) => hash_compressed(&mut hasher, &array.to_data()),
+            None => hash_array_data(&mut hasher, &array.to_data()),
         }
     }
-    Ok((schema, batches))
-}
-
-fn checked_slice(buffer: &Buffer, offset: i64, len: usize) -> Result<Buffer> {
-    let offset = usize::try_from(offset).map_err(|_| Error::corruption("negative block offset"))?;
-    if offset.checked_add(len).is_none_or(|end| end > buffer.len()) {
-        return Err(Error::corruption("block points outside the file"));
-    }
-    Ok(buffer.slice_with_length(offset, len))
+    hasher.finalize()
 }
 
 #[cfg(test)]

@@ -14,9 +14,10 @@
 //! them smaller (see [`super::encoding`]). Types whose buffers are not laid
 //! out flat (nested, views) are concatenated and written by arrow-rs's writer.
 
+use super::compressed_write::chosen;
 use super::encoding::encode;
 use super::files::create_private_file;
-use super::ipc_file::{is_writable, IpcFileEncoder};
+use super::ipc_file::{is_writable, IpcFileEncoder, Patch};
 use super::manifest::SegmentMeta;
 use super::parallel::{column_bytes, in_parallel};
 use super::segment::{written_checksums, ALIGNMENT};
@@ -30,6 +31,7 @@ use datafusion::arrow::ipc::writer::{FileWriter, IpcWriteOptions};
 use datafusion::arrow::ipc::MetadataVersion;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::FileExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
@@ -68,11 +70,14 @@ pub(super) struct SegmentFileWriter {
     unsent: u64,
     /// Where the bytes whose writeback was not yet waited for start.
     unwaited: u64,
+    /// Room left to be patched (see [`Patch`]): where, how long, and the
+    /// checksum of the file before it (`hasher` holds the bytes after it).
+    room: Option<(u64, usize, crc32fast::Hasher)>,
 }
 
 impl SegmentFileWriter {
     pub(super) fn new(file: File) -> Self {
-        Self { file, hasher: crc32fast::Hasher::new(), written: 0, unsent: 0, unwaited: 0 }
+        Self { file, hasher: crc32fast::Hasher::new(), written: 0, unsent: 0, unwaited: 0, room: None }
     }
 
     /// Starts writeback of everything written and not yet sent, and waits
@@ -111,6 +116,43 @@ impl Write for SegmentFileWriter {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
+    }
+}
+
+/// Room is left and patched in the file itself; the file's checksum is then
+/// joined from the checksums of what precedes the room, the patch, and what
+/// follows (CRC-32s combine). The patch goes to the page cache like every
+/// other byte, before the fsync that publishes the file.
+impl Patch for BufWriter<SegmentFileWriter> {
+    fn reserve(&mut self, len: usize) -> io::Result<u64> {
+        self.flush()?;
+        let inner = self.get_mut();
+        if inner.room.is_some() {
+            return Err(io::Error::other("room left twice in one segment file"));
+        }
+        let at = inner.written;
+        let before = std::mem::replace(&mut inner.hasher, crc32fast::Hasher::new());
+        inner.file.write_all(&vec![0; len])?;
+        inner.written += len as u64;
+        inner.room = Some((at, len, before));
+        Ok(at)
+    }
+
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> io::Result<()> {
+        self.flush()?;
+        let inner = self.get_mut();
+        match inner.room.take() {
+            Some((room, len, mut before)) if room == at && len == bytes.len() => {
+                inner.file.write_all_at(bytes, at)?;
+                let mut patch = crc32fast::Hasher::new();
+                patch.update(bytes);
+                before.combine(&patch);
+                before.combine(&inner.hasher);
+                inner.hasher = before;
+                Ok(())
+            }
+            _ => Err(io::Error::other("a patch where no room was left for it")),
+        }
     }
 }
 
@@ -196,11 +238,11 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
 /// [`is_writable`]) to `out` as an Arrow IPC file of one record batch; returns the
 /// layout and per-column checksums.
 fn write_ipc_file(
-    out: &mut impl Write,
+    out: &mut impl Patch,
     schema: &SchemaRef,
     pieces: &[RecordBatch],
 ) -> std::result::Result<(u32, Vec<u32>), ArrowError> {
-    let mut file = IpcFileEncoder::start(out, schema)?;
+    let mut file = IpcFileEncoder::start(out, schema)?.compressing(chosen(schema, pieces));
     file.write_batch(out, pieces)?;
     file.finish(out)
 }
@@ -345,9 +387,9 @@ pub(super) mod tests {
         assert_eq!(meta.stats[2].max.as_deref(), Some("Clerk#00299"));
         // Half the bytes of the plain file at most.
         let plain = dir.path().join("plain.arrow");
-        let mut out = std::io::BufWriter::new(File::create(&plain).unwrap());
+        let mut out = Vec::new();
         write_ipc_file(&mut out, &schema, &pieces).unwrap();
-        drop(out);
+        std::fs::write(&plain, out).unwrap();
         assert!(meta.bytes * 2 < std::fs::metadata(&plain).unwrap().len(), "{} bytes", meta.bytes);
     }
 

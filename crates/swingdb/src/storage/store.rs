@@ -3,7 +3,7 @@
 
 use super::deleted::DeletedRows;
 use super::dir::DbDir;
-use super::encoding::{decode, stores, with_stored_types};
+use super::encoding::{decode, decompress_batch, stores, with_stored_types};
 use super::inline::InlineRows;
 use super::manifest::{SegmentMeta, TableMeta};
 use super::segment::MappedSegment;
@@ -303,7 +303,7 @@ pub fn nullable(schema: &Schema) -> SchemaRef {
 /// nullability of `table`'s columns of the same names again.
 pub fn live_rows(batch: &RecordBatch, deleted: &DeletedRows, start: u64, table: &Schema) -> Result<RecordBatch> {
     let kept = match deleted.kept(start, batch.num_rows()) {
-        Some(kept) => filter_record_batch(batch, &kept)?,
+        Some(kept) => filter_record_batch(&decompress_batch(batch)?, &kept)?,
         None => batch.clone(),
     };
     let fields: Vec<Field> = kept

@@ -278,7 +278,7 @@ fn a_change_record_that_does_not_fit_its_version_is_damage() {
 }
 
 #[test]
-fn encoded_segments_round_trip_as_format_10_which_older_builds_refuse() {
+fn encoded_segments_round_trip_as_format_11_which_older_builds_refuse() {
     let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
     let with = |encoded: bool| {
         let mut m = Manifest { version: 4, tables: BTreeMap::new() };

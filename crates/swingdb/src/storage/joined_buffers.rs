@@ -1,0 +1,59 @@
+//! The buffers of several arrays (the pieces of one column) as one array's:
+//! values stay where the pieces hold them; only what must change is built
+//! anew (bitmaps shifted, offsets rebased: a few bytes per row at most).
+
+use datafusion::arrow::array::{ArrayData, BooleanBufferBuilder, OffsetSizeTrait};
+use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
+use datafusion::arrow::error::ArrowError;
+
+/// The bitmap of `len` bits that `bits` gives for each of `columns` in turn
+/// (all set where it gives none).
+pub fn bitmap(columns: &[ArrayData], len: usize, bits: impl Fn(&ArrayData) -> Option<BooleanBuffer>) -> Buffer {
+    let mut out = BooleanBufferBuilder::new(len);
+    for column in columns {
+        match bits(column) {
+            Some(b) => out.append_buffer(&b),
+            None => out.append_n(column.len(), true),
+        }
+    }
+    out.finish().into_inner()
+}
+
+/// The offsets and values buffers of the strings (or bytes) of `columns` as
+/// one array: the values where they are, the offsets rebased (or, for a single
+/// array whose offsets start at 0, those too where they are).
+pub fn variable<O: OffsetSizeTrait>(
+    columns: &[ArrayData],
+    name: &str,
+) -> std::result::Result<[Vec<Buffer>; 2], ArrowError> {
+    let ends = |d: &ArrayData| {
+        let offsets = d.buffer::<O>(0);
+        (offsets[0].as_usize(), offsets[d.len()].as_usize())
+    };
+    if let [one] = columns {
+        if ends(one).0 == 0 {
+            let size = std::mem::size_of::<O>();
+            let offsets = one.buffers()[0].slice_with_length(one.offset() * size, (one.len() + 1) * size);
+            return Ok([vec![offsets], vec![one.buffers()[1].slice_with_length(0, ends(one).1)]]);
+        }
+    }
+    let len = columns.iter().map(|d| d.len()).sum::<usize>();
+    let mut offsets: Vec<O> = Vec::with_capacity(len + 1);
+    offsets.push(O::usize_as(0));
+    let mut values = Vec::with_capacity(columns.len());
+    let mut end = 0usize;
+    for d in columns {
+        let (first, last) = ends(d);
+        let base = end;
+        end += last - first;
+        if O::from_usize(end).is_none() {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "column {name} holds more than {} bytes in one segment, more than its type's 32-bit offsets address",
+                i32::MAX
+            )));
+        }
+        offsets.extend(d.buffer::<O>(0)[1..=d.len()].iter().map(|&o| O::usize_as(o.as_usize() - first + base)));
+        values.push(d.buffers()[1].slice_with_length(first, last - first));
+    }
+    Ok([vec![Buffer::from_vec(offsets)], values])
+}
