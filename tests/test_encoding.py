@@ -1,5 +1,5 @@
 """Compact segments: string columns with few distinct values stored as Arrow
-dictionaries, DECIMAL(p <= 18) in 64 bits, other strings and decimals ZSTD
+dictionaries, DECIMAL(p <= 18) in 32 or 64 bits, other strings ZSTD
 compressed (Arrow IPC body compression). Users see the table's types and the
 same answers as DuckDB; the files are smaller and still plain Arrow IPC that
 pyarrow reads; integer columns still reach numpy without a copy."""
@@ -17,7 +17,7 @@ import pyarrow.ipc as ipc
 import pytest
 import swingdb
 
-# Enough rows that comments and prices (over 1 MiB each) are compressed.
+# Enough rows that the comments (over 1 MiB) are compressed.
 ROWS = 150_000
 
 
@@ -29,7 +29,7 @@ def _source(seed=7):
     mode = [None if r.random() < 0.05 else r.choice(modes) for _ in range(ROWS)]
     # 500 clerks: more than 8-bit keys address.
     clerk = [f"Clerk#{r.randint(1, 500):09d}" for _ in range(ROWS)]
-    price = [None if r.random() < 0.05 else decimal.Decimal(r.randint(-10**9, 10**9)) / 100 for _ in range(ROWS)]
+    price = [None if r.random() < 0.05 else decimal.Decimal(r.randint(1 - 10**9, 10**9 - 1)) / 100 for _ in range(ROWS)]
     comment = [f"{r.choice(modes).lower()} comment {r.randint(0, 10**9)}" for _ in range(ROWS)]
     return pa.table(
         {
@@ -76,18 +76,18 @@ def test_segment_files_are_smaller_and_still_arrow(loaded):
     assert files
     stored = sum(os.path.getsize(f) for f in files)
     plain = source.nbytes
-    # flag, mode, clerk: 1-2 byte keys instead of offsets and bytes; price: 8
-    # bytes instead of 16, compressed; comments compressed. Keys stay as they are.
+    # flag, mode, clerk: 1-2 byte keys instead of offsets and bytes; price: 4
+    # bytes instead of 16 (at most 9 digits); comments compressed. Keys stay as they are.
     assert stored < 0.5 * plain, (stored, plain)
     zstd_frames = sum(open(f, "rb").read().count(b"\x28\xb5\x2f\xfd") for f in files)
-    assert zstd_frames >= 2 * (ROWS // 32768), "comments and prices are stored as ZSTD frames"
-    # Other Arrow tools read the files: dictionaries, 64-bit decimals, and
+    assert zstd_frames >= 2 * (ROWS // 32768), "comments are stored as ZSTD frames (offsets and values)"
+    # Other Arrow tools read the files: dictionaries, 32-bit decimals, and
     # compressed buffers (which pyarrow decompresses whole).
     read = pa.concat_tables(ipc.open_file(f).read_all() for f in files)
     types = dict(zip(read.schema.names, read.schema.types))
     assert pa.types.is_dictionary(types["flag"]) and types["flag"].index_type == pa.int8()
     assert pa.types.is_dictionary(types["clerk"]) and types["clerk"].index_type == pa.int16()
-    assert types["price"] == pa.decimal64(15, 2)
+    assert types["price"] == pa.decimal32(9, 2)
     assert types["comment"] == pa.string() and types["k"] == pa.int64()
     assert read.sort_by("k").cast(source.schema).equals(source)
 

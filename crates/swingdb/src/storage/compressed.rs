@@ -387,7 +387,7 @@ mod tests {
     }
 
     #[test]
-    fn strings_and_decimals_are_stored_compressed_and_read_back_by_any_arrow_reader() {
+    fn strings_are_stored_compressed_and_read_back_by_any_arrow_reader() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.arrow");
         // Pieces cut at rows that are not multiples of 8 or of a run.
@@ -398,7 +398,7 @@ mod tests {
         assert!(meta.encoded);
         let types = file_types(&path, &meta);
         assert_eq!(physical_type(&types[0]), Some(DataType::Utf8));
-        assert_eq!(physical_type(&types[1]), Some(DataType::Decimal64(15, 2)));
+        assert_eq!(types[1], DataType::Decimal32(9, 2), "decimals are narrowed, not compressed");
         assert_eq!(types[2], DataType::Int64, "integers are never compressed");
         // Checked, decoded, and read by arrow-rs's own reader (which
         // decompresses each buffer whole, passing over the frame index).
@@ -415,9 +415,9 @@ mod tests {
             let part = decode_batch(&stored.slice(from, len), &schema).unwrap();
             assert_eq!(part, whole.slice(from, len), "rows {from}..{}", from + len);
         }
-        // Three times smaller at least: comments of few words, small prices.
+        // 2.5 times smaller at least: comments of few words, small prices.
         let plain: usize = whole.columns().iter().map(|c| c.get_array_memory_size()).sum();
-        assert!(meta.bytes as usize * 3 < plain, "{} bytes stored of {plain}", meta.bytes);
+        assert!(meta.bytes as usize * 5 < plain * 2, "{} bytes stored of {plain}", meta.bytes);
     }
 
     #[test]

@@ -379,7 +379,7 @@ pub(super) mod tests {
         let types: Vec<&DataType> = stored.fields().iter().map(|f| f.data_type()).collect();
         assert_eq!(
             types,
-            [&dictionary(DataType::Int8), &DataType::Decimal64(15, 2), &dictionary(DataType::Int16), &DataType::Int64]
+            [&dictionary(DataType::Int8), &DataType::Decimal32(9, 2), &dictionary(DataType::Int16), &DataType::Int64]
         );
         // Statistics are the values', not the keys'.
         assert_eq!(meta.stats[0].min.as_deref(), Some("AIR"));
