@@ -51,6 +51,7 @@ hot-code: build
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind; }
 	$(PY) python/hot_code.py
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
+	$(PY) -c "import sys, swingdb; sys.exit(0 if swingdb._swingdb._hot_code_first else 'the extension was linked without python/hot-code.txt (see python/build.rs)')"
 
 demo: build
 	$(PY) examples/demo.py --scale $(SCALE)

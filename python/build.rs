@@ -15,7 +15,12 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=hot-code.txt");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
-    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hot-code.txt");
+    // The directory of this run's clone: `env!` would bake in the clone the
+    // script was compiled in, which cargo reuses from a shared target
+    // directory for other clones (the list was then missing wherever that
+    // clone was gone, and the extension linked without it).
+    let manifest_dir = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let list = std::path::Path::new(&manifest_dir).join("hot-code.txt");
     // The linker reads a copy in OUT_DIR, not the clone's file: cargo keeps
     // this script's output across clones that share a target directory (CI's
     // clone and a developer's, say), and a path into a clone since removed

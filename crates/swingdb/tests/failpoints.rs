@@ -191,6 +191,44 @@ fn an_error_at_any_commit_point_changes_nothing() {
     assert_eq!(db.verify().unwrap().rows as i64, expected);
 }
 
+/// A load that spools (rows beyond its share of the memory limit go to a
+/// scratch file, then out as a segment) failing once both files exist: the
+/// statement fails, the table is as before, and neither file is left behind.
+#[test]
+fn a_load_failing_mid_spool_leaves_no_rows_and_no_file() {
+    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let db = open(&tmp.path().join("db"));
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t (a BIGINT, b BIGINT)", &[]).unwrap();
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path().join("db").join("segments"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = files();
+    // 48 MB of rows; 64 MB of memory gather 8 and spool 32 at a time.
+    let load = "INSERT INTO t SELECT value, value * 2 FROM range(3000000)";
+    swingdb::set_memory_limit("64MB").unwrap();
+    failpoint::set("spool.after_write_out", "1*error");
+    let failed = con.execute(load, &[]);
+    failpoint::set("spool.after_write_out", "off");
+    let loaded = con.execute(load, &[]);
+    swingdb::set_memory_limit("none").unwrap();
+    let err = failed.unwrap_err();
+    assert!(err.message().contains("spool.after_write_out"), "{}", err.message());
+    loaded.unwrap();
+    assert_eq!(count(&con, "t"), 3_000_000, "only the second load's rows");
+    assert_eq!(db.verify().unwrap().rows, 3_000_000);
+    // The failed load's scratch file and segment are gone; the second load's segments are listed.
+    let added: Vec<String> = files().into_iter().filter(|f| !before.contains(f)).collect();
+    let listed = newest_manifest(&tmp.path().join("db")).to_string();
+    assert!(!added.is_empty() && added.iter().all(|f| listed.contains(f.as_str())), "{added:?}");
+}
+
 /// An attach holding a snapshot's use lock while another thread discards the
 /// snapshot: the discard waits until every segment is linked, so the attach
 /// gets the whole snapshot. (The bug the torture scenario `share` found, a

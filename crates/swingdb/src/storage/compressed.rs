@@ -458,7 +458,8 @@ mod tests {
         assert_eq!(&part, &batch.column(0).slice(1000, 1500));
     }
 
-    /// Rewrites `path` with byte `at` changed.
+    /// Rewrites `path` (a new file: segments are never modified in place)
+    /// with the byte at `at` changed.
     fn damage(path: &Path, at: usize) {
         let mut bytes = std::fs::read(path).unwrap();
         bytes[at] ^= 0x55;

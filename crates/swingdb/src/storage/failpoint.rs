@@ -26,6 +26,9 @@ use crate::error::Result;
 pub const NAMES: &[&str] = &[
     "lease.after_create",
     "segment.after_write",
+    // A load that spooled rows to a scratch file: its segment written out,
+    // the scratch file not yet deleted.
+    "spool.after_write_out",
     "compact.before_write",
     "commit.after_lock",
     // Before a version is published: its record is appended to the log, or

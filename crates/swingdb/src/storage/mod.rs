@@ -2,6 +2,7 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod ascending;
+pub mod compaction;
 pub mod compressed;
 pub mod compressed_write;
 pub mod deleted;
@@ -31,6 +32,7 @@ pub mod stats;
 pub mod store;
 pub mod writer;
 
+pub use compaction::{compact, write_out_inline};
 pub use dir::{DbDir, GcReport};
 pub use distinct::DistinctSketch;
 pub use manifest::{same_tables, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta};
@@ -38,4 +40,4 @@ pub use segment::{is_mapping_start, locate_mapped, MappedSegment};
 pub use sequence::Sequence;
 pub use stats::ColumnStats;
 pub use store::SegmentStore;
-pub use writer::{compact, write_out_inline, TableWriter};
+pub use writer::TableWriter;
