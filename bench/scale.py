@@ -66,6 +66,8 @@ else:
             out["queries"][n] = time.perf_counter() - t0
         except Exception as e:
             out["queries"][n] = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+        # As each ends: a worker killed by its cgroup still tells which queries ran.
+        print(json.dumps({"query": n, "result": out["queries"][n]}), flush=True)
 done.set()
 out["peak_anon"], out["peak_file"] = peak["anon"], peak["file"]
 print(json.dumps(out))
@@ -162,15 +164,22 @@ def one(system: str, scale: float, memory: str, data: str, work: str) -> dict:
         proc = group.run(worker + ["query", json.dumps({str(n): q for n, q in QUERIES.items()})])
         result["queries_s"] = time.perf_counter() - t0
         if proc.returncode != 0:
-            result["queries"] = f"failed ({proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}"
+            lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{"query"')]
+            ran = {line["query"]: line["result"] for line in lines}
+            dying = next((str(n) for n in QUERIES if str(n) not in ran), None)
+            how = "killed by signal" if proc.returncode < 0 else "exit status"
+            if dying:
+                ran[dying] = f"worker died ({how} {abs(proc.returncode)}): {proc.stderr.strip().splitlines()[-1:]}"
+            result["queries"] = ran
         else:
             ran = json.loads(proc.stdout.splitlines()[-1])
             result.update(queries=ran["queries"], query_anon=ran["peak_anon"])
     finally:
         group.remove()
         shutil.rmtree(path, ignore_errors=True)
-        if os.path.isfile(path):
-            os.remove(path)
+        for leftover in (path, path + ".wal"):
+            if os.path.isfile(leftover):
+                os.remove(leftover)
     return result
 
 
@@ -181,7 +190,8 @@ def report(results: list[dict], img: str) -> str:
     rows = []
     for r in results:
         queries = r.get("queries")
-        failed = [n for n, v in queries.items() if not isinstance(v, float)] if isinstance(queries, dict) else []
+        # Failed, or not run after a worker died.
+        failed = [str(n) for n in QUERIES if not isinstance(queries.get(str(n)), float)] if isinstance(queries, dict) else []
         total = sum(v for v in queries.values() if isinstance(v, float)) if isinstance(queries, dict) else None
         rows.append(
             [
