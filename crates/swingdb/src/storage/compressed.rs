@@ -56,7 +56,7 @@ pub fn is_compressible(dt: &DataType) -> bool {
 }
 
 /// Whether a column of type `dt` has an offsets buffer (and so three buffers).
-fn has_offsets(dt: &DataType) -> bool {
+pub fn has_offsets(dt: &DataType) -> bool {
     matches!(dt, DataType::Utf8 | DataType::Binary)
 }
 
@@ -172,9 +172,8 @@ pub fn compressed_array(
             return Err(format!("its {name} buffer has {} frames, its values {runs}", index.lengths.len()));
         }
     }
-    let DataType::RunEndEncoded(_, values_field) = compressed_type(physical, validity.is_some()) else {
-        unreachable!("compressed_type is run-end encoded")
-    };
+    let stored = compressed_type(physical, validity.is_some());
+    let DataType::RunEndEncoded(_, values_field) = &stored else { unreachable!("compressed_type is run-end encoded") };
     let DataType::Struct(fields) = values_field.data_type() else { unreachable!("frames are a struct") };
     let children: Vec<ArrayRef> = parts
         .iter()
@@ -189,7 +188,7 @@ pub fn compressed_array(
     let values = make_array(values.build().map_err(|e| e.to_string())?);
     let array = RunArray::<Int32Type>::try_new(&Int32Array::from(ends), &values).map_err(|e| e.to_string())?;
     // The values field keeps its metadata (the physical type) in the type.
-    let data = array.into_data().into_builder().data_type(compressed_type(physical, validity.is_some()));
+    let data = array.into_data().into_builder().data_type(stored);
     Ok(make_array(data.build().map_err(|e| e.to_string())?))
 }
 

@@ -19,8 +19,9 @@
 //! them made TPC-H's arithmetic-heavy queries twice slower (ZSTD decodes
 //! about 1.3 GB/s per core).
 
-use super::compressed::{is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
+use super::compressed::{has_offsets, is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
 use super::joined_buffers::{bitmap, variable};
+use super::parallel::column_bytes;
 use datafusion::arrow::array::{ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -46,11 +47,10 @@ pub fn chosen(schema: &SchemaRef, pieces: &[RecordBatch]) -> Vec<bool> {
     (0..schema.fields().len())
         .map(|c| {
             let dt = schema.field(c).data_type();
-            if !matches!(dt, DataType::Utf8 | DataType::Binary) {
+            if !has_offsets(dt) || column_bytes(pieces, c) < MIN_COMPRESSED_BYTES {
                 return false;
             }
-            let column = CompressedColumn::new(dt, pieces.iter().map(|p| p.column(c).to_data()).collect());
-            column.bytes() >= MIN_COMPRESSED_BYTES && column.first_run_pays()
+            CompressedColumn::new(dt, pieces.iter().map(|p| p.column(c).to_data()).collect()).first_run_pays()
         })
         .collect()
 }
@@ -76,7 +76,7 @@ impl CompressedColumn {
         }
         let rows = *starts.last().expect("starts at 0");
         let mut runs = vec![0];
-        if matches!(data_type, DataType::Utf8 | DataType::Binary) {
+        if has_offsets(data_type) {
             let (mut run_rows, mut run_bytes) = (0usize, 0usize);
             for piece in &pieces {
                 let offsets = piece.buffer::<i32>(0);
@@ -99,35 +99,25 @@ impl CompressedColumn {
         Self { data_type: data_type.clone(), pieces, starts, runs, nulls }
     }
 
-    /// Bytes of its values (and offsets) uncompressed.
-    fn bytes(&self) -> usize {
-        self.pieces.iter().map(|p| p.get_slice_memory_size().unwrap_or(0)).sum()
-    }
-
     /// Whether its first run's values compress to at most 3/4 of their bytes.
     fn first_run_pays(&self) -> bool {
         let Some(&end) = self.runs.get(1) else { return false };
         let pieces = self.rows(0, end);
-        let values = self.values(&pieces);
-        let raw: usize = values.iter().map(|b| b.len()).sum();
-        let joined: Vec<u8> = values.iter().flat_map(|b| b.as_slice().iter().copied()).collect();
-        match zstd::bulk::compress(&joined, LEVEL) {
-            Ok(compressed) => 4 * compressed.len() <= 3 * raw,
+        let (parts, mut scratch) = (self.values(&pieces), Vec::new());
+        let values = contiguous(&parts, &mut scratch);
+        match zstd::bulk::compress(values, LEVEL) {
+            Ok(compressed) => 4 * compressed.len() <= 3 * values.len(),
             Err(_) => false,
         }
     }
 
     /// The buffers a record batch lists for it: validity, (offsets,) values.
     pub fn buffer_count(&self) -> usize {
-        if self.has_offsets() {
+        if has_offsets(&self.data_type) {
             3
         } else {
             2
         }
-    }
-
-    fn has_offsets(&self) -> bool {
-        matches!(self.data_type, DataType::Utf8 | DataType::Binary)
     }
 
     /// The pieces' rows `from..to`, as slices of the pieces.
@@ -178,7 +168,7 @@ impl CompressedColumn {
         let mut written = 8;
         let mut uncompressed = 0usize;
         // The buffer's uncompressed length comes first (Arrow's format).
-        let total = match (i, self.has_offsets()) {
+        let total = match (i, has_offsets(&self.data_type)) {
             (0, _) => rows.div_ceil(8),
             (1, true) => 4 * (rows + 1),
             (_, true) => self.values(&self.rows(0, rows)).iter().map(|b| b.len()).sum(),
@@ -187,7 +177,7 @@ impl CompressedColumn {
         out.write_all(&(total as i64).to_le_bytes())?;
         for (k, (&from, &to)) in self.runs.iter().zip(&self.runs[1..]).enumerate() {
             let pieces = self.rows(from, to);
-            let parts: Vec<Buffer> = match (i, self.has_offsets()) {
+            let parts: Vec<Buffer> = match (i, has_offsets(&self.data_type)) {
                 (0, _) => vec![bitmap(&pieces, to - from, |d| d.nulls().map(|n| n.inner().clone()))],
                 (1, true) => {
                     let [offsets, _] = variable::<i32>(&pieces, "").map_err(io::Error::other)?;
@@ -199,14 +189,7 @@ impl CompressedColumn {
                 }
                 _ => self.values(&pieces),
             };
-            let source: &[u8] = match &parts[..] {
-                [one] => one.as_slice(),
-                many => {
-                    joined.clear();
-                    many.iter().for_each(|p| joined.extend_from_slice(p.as_slice()));
-                    &joined
-                }
-            };
+            let source = contiguous(&parts, &mut joined);
             frame.clear();
             frame.reserve(zstd::zstd_safe::compress_bound(source.len()));
             compressor.compress_to_buffer(source, &mut frame)?;
@@ -232,5 +215,18 @@ impl CompressedColumn {
         checksum.update(&tail);
         out.write_all(&tail)?;
         Ok(written + tail.len())
+    }
+}
+
+/// The bytes of `parts` one after the other: the one part itself, or several
+/// joined in `scratch`.
+fn contiguous<'a>(parts: &'a [Buffer], scratch: &'a mut Vec<u8>) -> &'a [u8] {
+    match parts {
+        [one] => one.as_slice(),
+        many => {
+            scratch.clear();
+            many.iter().for_each(|p| scratch.extend_from_slice(p.as_slice()));
+            scratch
+        }
     }
 }

@@ -20,9 +20,9 @@
 //! with encoded columns is still a plain Arrow IPC file that other Arrow
 //! tools read (as dictionaries and 64-bit decimals).
 //!
-//! Strings and decimals may also be stored compressed (see
-//! [`super::compressed`]): in memory such a column is a run-end encoded
-//! array of ZSTD frames, decoded here like the others.
+//! Other strings may be stored compressed (see [`super::compressed`]): in
+//! memory such a column is a run-end encoded array of ZSTD frames, decoded
+//! here like the others.
 
 use super::compressed::{decompress, physical_type};
 use super::parallel::{column_bytes, in_parallel};

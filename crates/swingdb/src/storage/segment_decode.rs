@@ -13,7 +13,7 @@ use datafusion::arrow::ipc::{root_as_footer, Block};
 use std::sync::Arc;
 
 /// The footer of an Arrow IPC file in `buffer` and where it starts.
-pub fn footer(buffer: &Buffer) -> Result<(datafusion::arrow::ipc::Footer<'_>, usize)> {
+fn footer(buffer: &Buffer) -> Result<(datafusion::arrow::ipc::Footer<'_>, usize)> {
     let len = buffer.len();
     if len < 10 {
         return Err(Error::corruption("file is too short to be an Arrow IPC file"));
@@ -187,7 +187,7 @@ fn compressed_columns(schema: &SchemaRef, block: &Block, data: &Buffer) -> Resul
     Ok(out)
 }
 
-pub fn checked_slice(buffer: &Buffer, offset: i64, len: usize) -> Result<Buffer> {
+fn checked_slice(buffer: &Buffer, offset: i64, len: usize) -> Result<Buffer> {
     let offset = usize::try_from(offset).map_err(|_| Error::corruption("negative block offset"))?;
     if offset.checked_add(len).is_none_or(|end| end > buffer.len()) {
         return Err(Error::corruption("block points outside the file"));
