@@ -37,7 +37,7 @@ fn advise(start: usize, len: usize) {
 }
 
 /// The size of the machine's pages.
-fn page_size() -> usize {
+pub(crate) fn page_size() -> usize {
     static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     // SAFETY: sysconf has no preconditions.
     *PAGE.get_or_init(|| usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(1))

@@ -22,6 +22,7 @@ pub mod keys;
 pub mod manifest;
 pub mod origin;
 pub mod parallel;
+pub mod read_ahead;
 pub mod rebase;
 pub mod segment;
 pub mod segment_decode;

@@ -6,6 +6,7 @@ use super::compressed::{hash_compressed, physical_type};
 use super::encoding::{self, is_encoded, stores};
 use super::manifest::SegmentMeta;
 use super::parallel::{column_bytes, in_parallel};
+use super::read_ahead::{self, Advice};
 use super::segment_decode::{decode, layout_crc};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
@@ -108,6 +109,8 @@ impl MappedSegment {
             _ => Error::io(format!("opening segment {shown}"), e),
         })?;
         let buffer = map_file(&file).map_err(|e| Error::io(format!("mapping segment {shown}"), e))?;
+        // Decoding touches a page at every buffer's start: read only those (see `read_ahead`).
+        read_ahead::advise(&buffer, Advice::Random);
         if buffer.len() as u64 != meta.bytes {
             return Err(Error::corruption(format!(
                 "segment {shown} is damaged: {} bytes on disk, {} expected",
@@ -148,6 +151,7 @@ impl MappedSegment {
                 meta.rows
             )));
         }
+        read_ahead::advise(&mapping.buffer, Advice::Normal);
         MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
         let checks: Vec<ColumnCheck> = match (verify, per_column) {
             (true, true) => meta.column_crc32.iter().map(|&crc| ColumnCheck::Checksum(crc)).collect(),
@@ -204,9 +208,13 @@ impl MappedSegment {
     /// mapping (later calls answer from the first).
     pub fn check_column(&self, column: usize) -> Result<()> {
         let Some(&check) = self.checks.get(column) else { return Ok(()) };
-        let passed = *self.checked[column].get_or_init(|| match check {
-            ColumnCheck::Checksum(expected) => column_crc(&self.batches, column) == expected,
-            ColumnCheck::Validate => self.batches.iter().all(|b| b.column(column).to_data().validate_full().is_ok()),
+        let passed = *self.checked[column].get_or_init(|| {
+            let arrays: Vec<ArrayData> = self.batches.iter().map(|b| b.column(column).to_data()).collect();
+            read_ahead::will_need(&self.mapping.buffer, &arrays);
+            match check {
+                ColumnCheck::Checksum(expected) => column_crc(&self.batches, column) == expected,
+                ColumnCheck::Validate => arrays.iter().all(|a| a.validate_full().is_ok()),
+            }
         });
         if passed {
             return Ok(());
@@ -341,7 +349,7 @@ fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
 mod tests {
     use super::*;
     use crate::storage::segment_write;
-    use datafusion::arrow::array::{Int64Array, StringArray};
+    use datafusion::arrow::array::{ArrayRef, Int64Array, StringArray};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
 
     fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
@@ -458,6 +466,57 @@ mod tests {
         flip(&path, |bytes| bytes.len() / 2);
         let err = MappedSegment::open(&path, &meta, true).unwrap_err();
         assert!(err.message().contains("checksum"), "{}", err.message());
+    }
+
+    /// Drops `path`'s pages from the page cache (written back first).
+    fn drop_cached(path: &Path) {
+        let file = File::open(path).unwrap();
+        file.sync_all().unwrap();
+        use std::os::fd::AsRawFd;
+        // SAFETY: a plain advice on an open file descriptor.
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+
+    /// How many bytes of `path` are in the page cache.
+    fn cached_bytes(path: &Path) -> usize {
+        let file = File::open(path).unwrap();
+        // SAFETY: the test's own file, not modified while mapped.
+        let map = unsafe { Mmap::map(&file) }.unwrap();
+        let page = crate::huge_pages::page_size();
+        let mut pages = vec![0u8; map.len().div_ceil(page)];
+        // SAFETY: `pages` has one byte per page of the mapping.
+        let rc = unsafe { libc::mincore(map.as_ptr() as *mut libc::c_void, map.len(), pages.as_mut_ptr()) };
+        assert_eq!(rc, 0);
+        pages.iter().filter(|&&p| p & 1 == 1).count() * page
+    }
+
+    #[test]
+    fn opening_a_segment_reads_its_layout_and_a_column_read_reads_only_that_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.arrow");
+        let rows = 2_000_000;
+        let ints = || Arc::new(Int64Array::from_iter_values(0..rows)) as ArrayRef;
+        // A compressed string column puts a length in front of every buffer,
+        // which decoding reads.
+        let text = Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("x{}", i % 1000)))) as ArrayRef;
+        let batch = RecordBatch::try_from_iter([("a", ints()), ("b", ints()), ("c", ints()), ("t", text)]).unwrap();
+        let meta = write_segment(&path, &batch).unwrap();
+        drop_cached(&path);
+        if cached_bytes(&path) > 0 {
+            eprintln!("skipped: this file system keeps the file's pages cached (tmpfs?)");
+            return;
+        }
+        let seg = MappedSegment::open(&path, &meta, true).unwrap();
+        let opened = cached_bytes(&path);
+        assert!(opened < 1 << 20, "opening read {opened} bytes (each column's first page read 8 MiB around it)");
+        let column = seg.batches(Some(&[1])).unwrap()[0].column(0).clone();
+        assert_eq!(column.as_ref(), ints().as_ref());
+        let read = cached_bytes(&path) - opened;
+        let bytes = 8 * rows as usize;
+        assert!(
+            (bytes..bytes + (1 << 20)).contains(&read),
+            "reading a column of {bytes} bytes read {read} (its neighbours' ends too)"
+        );
     }
 
     #[test]
