@@ -1,5 +1,6 @@
-//! What the kernel says about this process's memory mappings, for tests of
-//! how swingdb maps and advises memory (`/proc/self/maps` and `smaps`).
+//! What the kernel says about this process's memory mappings and the page
+//! cache, for tests of how swingdb maps, advises and reads memory
+//! (`/proc/self/maps`, `smaps`, `mincore`).
 
 /// The address range a `maps` or `smaps` line starts with, if it is a
 /// mapping's first line (`start-end perms ...`).
@@ -42,4 +43,23 @@ pub fn resident_bytes_in(start: *const u8, len: usize) -> usize {
     let rc = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
     assert_eq!(rc, 0, "mincore: {}", std::io::Error::last_os_error());
     pages.iter().filter(|&&p| p & 1 == 1).count() * page
+}
+
+/// Drops the pages of the file at `path` from the page cache (written back
+/// first); whether it worked: false where the file system keeps them (tmpfs).
+pub fn drop_cached(path: &std::path::Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::open(path).unwrap();
+    file.sync_all().unwrap();
+    // SAFETY: a plain advice on an open file descriptor.
+    unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    cached_bytes(path) == 0
+}
+
+/// How many bytes of the file at `path` are in the page cache.
+pub fn cached_bytes(path: &std::path::Path) -> usize {
+    let file = std::fs::File::open(path).unwrap();
+    // SAFETY: the test's own file, not modified while mapped.
+    let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+    resident_bytes_in(map.as_ptr(), map.len())
 }

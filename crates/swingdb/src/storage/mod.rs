@@ -24,6 +24,7 @@ pub mod origin;
 pub mod parallel;
 pub mod read_ahead;
 pub mod rebase;
+pub mod scan_checks;
 pub mod segment;
 pub mod segment_decode;
 pub mod segment_stream;

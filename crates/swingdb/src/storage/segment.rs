@@ -180,10 +180,30 @@ impl MappedSegment {
         for &c in columns {
             self.check_column(c)?;
         }
+        self.batches_to_check(projection)
+    }
+
+    /// [`Self::batches`] without checking their columns: nothing may read
+    /// their values before [`Self::check_column`] passed for each (see
+    /// [`super::scan_checks`]).
+    pub(super) fn batches_to_check(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
         match projection {
             None => Ok(self.batches.clone()),
             Some(p) => Ok(self.batches.iter().map(|b| b.project(p)).collect::<std::result::Result<_, _>>()?),
         }
+    }
+
+    /// Asks the kernel to read the file's columns `columns` in the background.
+    pub fn read_ahead(&self, columns: &[usize]) {
+        let arrays: Vec<ArrayData> =
+            self.batches.iter().flat_map(|b| columns.iter().map(|&c| b.column(c).to_data())).collect();
+        read_ahead::will_need(&self.mapping.buffer, &arrays);
+    }
+
+    /// Where the file is mapped: every buffer of its batches lies in this range.
+    pub fn addresses(&self) -> std::ops::Range<usize> {
+        let start = self.mapping.buffer.as_ptr() as usize;
+        start..start + self.mapping.buffer.len()
     }
 
     /// Whether the values of the file's column `column` ascend through the
@@ -198,22 +218,17 @@ impl MappedSegment {
         Ok(*self.ascending[column].get_or_init(|| super::ascending::column_ascends(&self.batches, column)))
     }
 
-    /// Whether the file's column `column` needs no (more) checking: it was
-    /// checked, or this mapping checks no columns.
-    pub fn verified(&self, column: usize) -> bool {
-        self.checked.get(column).is_none_or(|checked| checked.get().is_some())
-    }
-
     /// Checks the file's column `column` (see [`ColumnCheck`]), once per
     /// mapping (later calls answer from the first).
     pub fn check_column(&self, column: usize) -> Result<()> {
         let Some(&check) = self.checks.get(column) else { return Ok(()) };
         let passed = *self.checked[column].get_or_init(|| {
-            let arrays: Vec<ArrayData> = self.batches.iter().map(|b| b.column(column).to_data()).collect();
-            read_ahead::will_need(&self.mapping.buffer, &arrays);
+            self.read_ahead(&[column]);
             match check {
                 ColumnCheck::Checksum(expected) => column_crc(&self.batches, column) == expected,
-                ColumnCheck::Validate => arrays.iter().all(|a| a.validate_full().is_ok()),
+                ColumnCheck::Validate => {
+                    self.batches.iter().all(|b| b.column(column).to_data().validate_full().is_ok())
+                }
             }
         });
         if passed {
@@ -349,6 +364,7 @@ fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
 mod tests {
     use super::*;
     use crate::storage::segment_write;
+    use crate::test_mappings::{cached_bytes, drop_cached};
     use datafusion::arrow::array::{ArrayRef, Int64Array, StringArray};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
 
@@ -468,28 +484,6 @@ mod tests {
         assert!(err.message().contains("checksum"), "{}", err.message());
     }
 
-    /// Drops `path`'s pages from the page cache (written back first).
-    fn drop_cached(path: &Path) {
-        let file = File::open(path).unwrap();
-        file.sync_all().unwrap();
-        use std::os::fd::AsRawFd;
-        // SAFETY: a plain advice on an open file descriptor.
-        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
-    }
-
-    /// How many bytes of `path` are in the page cache.
-    fn cached_bytes(path: &Path) -> usize {
-        let file = File::open(path).unwrap();
-        // SAFETY: the test's own file, not modified while mapped.
-        let map = unsafe { Mmap::map(&file) }.unwrap();
-        let page = crate::huge_pages::page_size();
-        let mut pages = vec![0u8; map.len().div_ceil(page)];
-        // SAFETY: `pages` has one byte per page of the mapping.
-        let rc = unsafe { libc::mincore(map.as_ptr() as *mut libc::c_void, map.len(), pages.as_mut_ptr()) };
-        assert_eq!(rc, 0);
-        pages.iter().filter(|&&p| p & 1 == 1).count() * page
-    }
-
     #[test]
     fn opening_a_segment_reads_its_layout_and_a_column_read_reads_only_that_column() {
         let dir = tempfile::tempdir().unwrap();
@@ -501,8 +495,7 @@ mod tests {
         let text = Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("x{}", i % 1000)))) as ArrayRef;
         let batch = RecordBatch::try_from_iter([("a", ints()), ("b", ints()), ("c", ints()), ("t", text)]).unwrap();
         let meta = write_segment(&path, &batch).unwrap();
-        drop_cached(&path);
-        if cached_bytes(&path) > 0 {
+        if !drop_cached(&path) {
             eprintln!("skipped: this file system keeps the file's pages cached (tmpfs?)");
             return;
         }

@@ -6,6 +6,7 @@ use super::dir::DbDir;
 use super::encoding::{decode, decompress_batch, stores, with_stored_types};
 use super::inline::InlineRows;
 use super::manifest::{SegmentMeta, TableMeta};
+use super::scan_checks::ScanChecks;
 use super::segment::MappedSegment;
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
@@ -77,8 +78,11 @@ impl Stored {
         }
     }
 
-    fn batches(&self, projection: &[usize]) -> Result<Vec<RecordBatch>> {
+    /// The batches with the file's columns `projection`, each column checked
+    /// first unless `checked_later` (see [`super::scan_checks`]).
+    fn batches(&self, projection: &[usize], checked_later: bool) -> Result<Vec<RecordBatch>> {
         match self {
+            Stored::File(mapped) if checked_later => mapped.batches_to_check(Some(projection)),
             Stored::File(mapped) => mapped.batches(Some(projection)),
             Stored::Inline(rows) => {
                 Ok(rows.batches().iter().map(|b| b.project(projection)).collect::<std::result::Result<_, _>>()?)
@@ -185,7 +189,7 @@ impl SegmentView {
     /// [`Self::deleted`]), as [`Self::batches`] otherwise: for readers that
     /// need rows' positions in the segment.
     pub fn all_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
-        self.read(projection, true)
+        self.read(projection, true, false)
     }
 
     /// [`Self::all_batches`] with encoded columns as they are stored (see
@@ -193,10 +197,36 @@ impl SegmentView {
     /// names, the stored types): for a scan, which decodes them a slice at a
     /// time (see [`super::encoding::decode_batch`]).
     pub fn stored_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
-        self.read(projection, false)
+        self.read(projection, false, false)
     }
 
-    fn read(&self, projection: Option<&[usize]>, decoded: bool) -> Result<Vec<RecordBatch>> {
+    /// [`Self::stored_batches`] with the table columns `projection`, whose
+    /// file columns `checks` checks when a scan first reaches one of the
+    /// batches (and asks the kernel to read beforehand), not now. Segments
+    /// with deleted rows are checked now: leaving those rows out reads them.
+    pub fn stored_batches_checked_later(
+        &self,
+        projection: &[usize],
+        checks: &mut ScanChecks,
+    ) -> Result<Vec<RecordBatch>> {
+        let Stored::File(mapped) = &self.stored else { return self.stored_batches(Some(projection)) };
+        if !self.deleted.is_empty() {
+            return self.stored_batches(Some(projection));
+        }
+        let mut columns: Vec<usize> = projection
+            .iter()
+            .filter_map(|&c| match self.sources[c] {
+                Source::File(at) => Some(at),
+                Source::Fill(_) => None,
+            })
+            .collect();
+        columns.sort_unstable();
+        columns.dedup();
+        checks.add(mapped.clone(), columns);
+        self.read(Some(projection), false, true)
+    }
+
+    fn read(&self, projection: Option<&[usize]>, decoded: bool, checked_later: bool) -> Result<Vec<RecordBatch>> {
         let all: Vec<usize>;
         let columns = match projection {
             Some(p) => p,
@@ -220,7 +250,7 @@ impl SegmentView {
             false => nullable(&self.schema.project(columns)?),
         };
         let mut out = Vec::new();
-        for batch in self.stored.batches(&read)? {
+        for batch in self.stored.batches(&read, checked_later)? {
             let rows = batch.num_rows();
             let arrays = columns
                 .iter()
@@ -246,22 +276,6 @@ impl SegmentView {
             })?);
         }
         Ok(out)
-    }
-
-    /// The file's columns among table columns `columns` whose checksums
-    /// this mapping has yet to check, with the mapping.
-    fn unverified(&self, columns: &[usize]) -> Vec<(&MappedSegment, usize)> {
-        let Stored::File(mapped) = &self.stored else { return vec![] };
-        let mut files: Vec<usize> = columns
-            .iter()
-            .filter_map(|&c| match self.sources[c] {
-                Source::File(at) if !mapped.verified(at) => Some(at),
-                _ => None,
-            })
-            .collect();
-        files.sort_unstable();
-        files.dedup();
-        files.into_iter().map(|at| (mapped.as_ref(), at)).collect()
     }
 
     /// Whether the values of table column `index` ascend through the
@@ -315,33 +329,4 @@ pub fn live_rows(batch: &RecordBatch, deleted: &DeletedRows, start: u64, table: 
     let schema = Arc::new(Schema::new_with_metadata(fields, kept.schema().metadata().clone()));
     let options = RecordBatchOptions::new().with_row_count(Some(kept.num_rows()));
     Ok(RecordBatch::try_new_with_options(schema, kept.columns().to_vec(), &options)?)
-}
-
-/// Checks the checksums of table columns `columns` in every segment of
-/// `views` that this handle has not checked yet, on as many threads as the
-/// machine has cores (a query's first read of a large table checks
-/// gigabytes, one column of one segment at a time otherwise). The first
-/// error found is returned; the others are remembered by their segments.
-pub fn verify_columns<'a>(views: impl IntoIterator<Item = &'a SegmentView>, columns: &[usize]) -> Result<()> {
-    let work: Vec<(&MappedSegment, usize)> = views.into_iter().flat_map(|v| v.unverified(columns)).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(work.len());
-    if threads <= 1 {
-        return work.iter().try_for_each(|(mapped, at)| mapped.check_column(*at));
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let check = || -> Result<()> {
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((mapped, at)) = work.get(i) else { return Ok(()) };
-            mapped.check_column(*at)?;
-        }
-    };
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(check)).collect();
-        let mine = check();
-        helpers
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("checking a column's checksum panicked"))))
-            .fold(mine, Result::and)
-    })
 }

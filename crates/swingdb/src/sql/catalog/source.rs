@@ -16,9 +16,12 @@
 //! - Its batches hold encoded columns as stored (see
 //!   [`crate::storage::encoding`]); its streams decode them a batch at a
 //!   time, so that no more than a batch of a column is decoded at once.
+//! - Its batches come unchecked: its streams check each segment's columns
+//!   when they reach it (see [`ScanChecks`]).
 
 use crate::sql::optimizer::runtime_filter::{filtered, is_runtime_filter};
 use crate::storage::encoding::decode_batch;
+use crate::storage::scan_checks::ScanChecks;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
@@ -47,6 +50,8 @@ use std::task::{Context, Poll};
 #[derive(Debug, Clone)]
 pub struct SegmentSource {
     memory: MemorySourceConfig,
+    /// What `memory`'s batches need checked before their values are read.
+    checks: Arc<ScanChecks>,
     /// Per column of `memory`'s schema before any projection.
     columns: Arc<[ColumnStatistics]>,
     notes: Arc<[Arc<str>]>,
@@ -61,11 +66,18 @@ pub struct SegmentSource {
 }
 
 impl SegmentSource {
-    /// Scans `memory`'s batches (slices of mapped segments), whose columns
-    /// have the statistics `columns`; plans show `notes` after the scan.
-    pub fn new(memory: MemorySourceConfig, columns: Vec<ColumnStatistics>, notes: Vec<Arc<str>>) -> Self {
+    /// Scans `memory`'s batches (slices of mapped segments, which `checks`
+    /// checks), whose columns have the statistics `columns`; plans show
+    /// `notes` after the scan.
+    pub fn new(
+        memory: MemorySourceConfig,
+        checks: ScanChecks,
+        columns: Vec<ColumnStatistics>,
+        notes: Vec<Arc<str>>,
+    ) -> Self {
         Self {
             memory,
+            checks: Arc::new(checks),
             columns: columns.into(),
             notes: notes.into(),
             runtime_filters: Vec::new(),
@@ -101,7 +113,8 @@ impl SegmentSource {
         Self { condition_above: Some(condition), ..self.clone() }
     }
 
-    /// The in-memory source this scan reads: slices of the mapped segments.
+    /// The in-memory source this scan reads: slices of the mapped segments,
+    /// unchecked (see [`ScanChecks`]).
     pub fn memory(&self) -> &MemorySourceConfig {
         &self.memory
     }
@@ -132,7 +145,7 @@ impl SegmentSource {
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(self.memory.open(partition, context)?),
+            decoded(checked(self.memory.open(partition, context)?, &self.checks)),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
@@ -262,11 +275,23 @@ impl DataSource for SegmentSource {
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(self.memory.open_with_args(args)?),
+            decoded(checked(self.memory.open_with_args(args)?, &self.checks)),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
     }
+}
+
+/// `stream` (a scan's), each batch handed on once `checks` passed for it.
+fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> SendableRecordBatchStream {
+    let checks = checks.clone();
+    let schema = stream.schema();
+    let batches = stream.map(move |batch| {
+        let batch = batch?;
+        checks.check(&batch)?;
+        Ok(batch)
+    });
+    Box::pin(RecordBatchStreamAdapter::new(schema, batches))
 }
 
 /// `stream` (a scan's) with its batches' encoded columns decoded to the

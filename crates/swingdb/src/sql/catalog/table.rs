@@ -8,7 +8,8 @@ use crate::sql::operators::few_groups::FEW_GROUPS;
 use crate::sql::optimizer::ordered_scan;
 use crate::sql::optimizer::sorted_range::KeyRange;
 use crate::storage::encoding::with_stored_types;
-use crate::storage::store::{live_rows, nullable, verify_columns, SegmentView};
+use crate::storage::scan_checks::ScanChecks;
+use crate::storage::store::{live_rows, nullable, SegmentView};
 use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
@@ -91,11 +92,17 @@ impl SegmentTable {
 
     /// The batches of the segments `keep` marks, in segment order, with the
     /// columns of `projection` (indices into [`TableProvider::schema`], all
-    /// when `None`): zero-copy views into the mapped files, each column
-    /// checked against its checksum on first use. Encoded columns come as
-    /// stored, each batch with its own schema: the scan decodes them a slice
-    /// at a time (see [`SegmentSource`]).
-    fn batches_of(&self, keep: &[bool], filters: &[Expr], projection: Option<&[usize]>) -> DFResult<Vec<RecordBatch>> {
+    /// when `None`): zero-copy views into the mapped files, whose columns
+    /// the returned checks check as the scan reaches them (see
+    /// [`ScanChecks`]). Encoded columns come as stored, each batch with its
+    /// own schema: the scan decodes them a slice at a time (see
+    /// [`SegmentSource`]).
+    fn batches_of(
+        &self,
+        keep: &[bool],
+        filters: &[Expr],
+        projection: Option<&[usize]>,
+    ) -> DFResult<(Vec<RecordBatch>, ScanChecks)> {
         let width = self.meta.schema.fields().len();
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.unwrap_or(&all);
@@ -117,9 +124,7 @@ impl SegmentTable {
             .filter(|(_, (_, k))| **k)
             .map(|(index, (seg, _))| Ok((index, self.store.map(&self.meta, seg)?)))
             .collect::<crate::error::Result<Vec<(usize, SegmentView)>>>()?;
-        let mut checked = stored.clone();
-        checked.extend(key.as_ref().map(|(column, _)| *column));
-        verify_columns(views.iter().map(|(_, v)| v), &checked)?;
+        let mut checks = ScanChecks::default();
         let mut out = Vec::new();
         for (index, view) in views {
             let mut ranges = match &key {
@@ -132,7 +137,7 @@ impl SegmentTable {
             // Positions count the segment's deleted rows too (row ids name
             // rows by position); those rows are dropped last.
             let mut row = 0u64;
-            for batch in view.stored_batches(Some(&stored))? {
+            for batch in view.stored_batches_checked_later(&stored, &mut checks)? {
                 let mut position = row;
                 row += batch.num_rows() as u64;
                 let batch = match ranges.as_mut().and_then(|r| r.next()) {
@@ -161,7 +166,8 @@ impl SegmentTable {
                 out.push(live_rows(&all, view.deleted(), position, &schema)?);
             }
         }
-        Ok(out)
+        checks.read_first();
+        Ok((out, checks))
     }
 
     /// The first `CLUSTER BY` column (its index) and the range `filters` put
@@ -425,7 +431,7 @@ impl TableProvider for SegmentTable {
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.map(|p| p.as_slice());
         let keep = self.kept_segments(Some(state), filters)?;
-        let batches = self.batches_of(&keep, filters, projection)?;
+        let (batches, checks) = self.batches_of(&keep, filters, projection)?;
         let columns = self.column_statistics(projection.unwrap_or(&all));
         let schema = self.projected_schema(projection)?;
         // Enough slices for every partition to get several (DataFusion spreads
@@ -480,7 +486,9 @@ impl TableProvider for SegmentTable {
                 .into(),
             );
         }
-        Ok(DataSourceExec::from_data_source(SegmentSource::new(source, columns, notes).with_range_key(range_key)))
+        Ok(DataSourceExec::from_data_source(
+            SegmentSource::new(source, checks, columns, notes).with_range_key(range_key),
+        ))
     }
 }
 

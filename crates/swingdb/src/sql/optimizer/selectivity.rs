@@ -122,6 +122,11 @@ fn sampled_share(predicate: &Arc<dyn PhysicalExpr>, input: &Arc<dyn ExecutionPla
             Some(columns) => sample.project(columns).ok()?,
             None => sample,
         };
+        // A scan's batches are checked as it reads them (see `ScanChecks`),
+        // not yet: the sample's arrays are validated before they are read.
+        if !sample.columns().iter().all(|c| c.to_data().validate_full().is_ok()) {
+            return None;
+        }
         let sample = decode_batch(&sample, &scan.schema()).ok()?;
         let result = predicate.evaluate(&sample).ok()?.into_array(rows).ok()?;
         kept += result.as_boolean_opt()?.true_count();
