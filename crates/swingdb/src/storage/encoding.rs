@@ -1,13 +1,16 @@
 //! Compact encodings of a segment's columns: how a column is stored when its
 //! plain Arrow form wastes space, and how it is read back as its table's type.
 //!
-//! - `DECIMAL(p, s)` with `p <= 18` is stored as Arrow `Decimal32(min(p, 9),
-//!   s)` where every value of the segment has at most 9 digits (TPC-H's
-//!   quantities, discounts, taxes: a quarter of the bytes), else as
-//!   `Decimal64(p, s)` (half), instead of `Decimal128(p, s)`; every value
-//!   kept. Narrowing, not compression: decoding is a widening copy at memory
-//!   speed, where decompressing ZSTD cost TPC-H SF10 Q6 (three decimal
-//!   columns) 0.5 s of 0.8.
+//! - `DECIMAL(p, s)` with `p <= 18` is stored in the narrowest of these that
+//!   holds every value of the segment, instead of `Decimal128(p, s)`: its
+//!   unscaled values as Arrow `Int8` or `Int16` (TPC-H's discounts and taxes
+//!   are 0 to 10 hundredths, its quantities 1 to 50 units, so a sixteenth
+//!   and an eighth of the bytes), `Decimal32(min(p, 9), s)` (at most 9
+//!   digits: its prices) or `Decimal64(p, s)`; every value kept. The table's
+//!   type gives the scale of the integers. Narrowing, not compression:
+//!   decoding is a widening copy at memory speed, where decompressing ZSTD
+//!   cost TPC-H SF10 Q6 (three decimal columns) 0.5 s of 0.8, and what a
+//!   cold query reads from disk shrinks with the bytes.
 //! - A string column with few distinct values in a segment (at most
 //!   [`MAX_DICTIONARY_VALUES`], and half the bytes so) is stored as an Arrow
 //!   dictionary: each value once, each row a 1- or 2-byte key. TPC-H's flags,
@@ -18,7 +21,7 @@
 //! from the mapped file. Encoded columns are decoded (a copy) batch by batch
 //! as a scan reads them, so users see the table's types everywhere. A file
 //! with encoded columns is still a plain Arrow IPC file that other Arrow
-//! tools read (as dictionaries and 64-bit decimals).
+//! tools read (as dictionaries, integers and 32- or 64-bit decimals).
 //!
 //! Other strings may be stored compressed (see [`super::compressed`]): in
 //! memory such a column is a run-end encoded array of ZSTD frames, decoded
@@ -56,6 +59,7 @@ pub fn stores(stored: &DataType, table: &DataType) -> bool {
                 *p == (*q).min(DECIMAL32_MAX_PRECISION) && s == t
             }
             (DataType::Decimal64(p, s), DataType::Decimal128(q, t)) => p == q && s == t,
+            (DataType::Int8 | DataType::Int16, DataType::Decimal128(q, _)) => *q <= DECIMAL64_MAX_PRECISION,
             (DataType::Dictionary(key, value), DataType::Utf8) => {
                 matches!(key.as_ref(), DataType::Int8 | DataType::Int16) && value.as_ref() == &DataType::Utf8
             }
@@ -92,6 +96,8 @@ pub fn decode(array: &ArrayRef, table: &DataType) -> Result<ArrayRef> {
         (DataType::Decimal64(..), DataType::Decimal128(..)) => {
             Some(array.as_primitive::<Decimal64Type>().unary(i128::from))
         }
+        (DataType::Int8, DataType::Decimal128(..)) => Some(array.as_primitive::<Int8Type>().unary(i128::from)),
+        (DataType::Int16, DataType::Decimal128(..)) => Some(array.as_primitive::<Int16Type>().unary(i128::from)),
         _ => None,
     };
     match (wide, table) {
@@ -207,7 +213,8 @@ fn encode_column(table: &DataType, arrays: &[ArrayRef]) -> Option<Vec<ArrayRef>>
     }
 }
 
-/// The pieces `wide` as 32-bit decimals if every value has at most 9
+/// The pieces `wide` as 8- or 16-bit integers (their unscaled values) if
+/// every value fits, else as 32-bit decimals if every value has at most 9
 /// digits, else as 64-bit ones if every value fits (Arrow arrays can hold
 /// values beyond their precision, which stay 128 bits wide then).
 fn narrow_decimals(wide: &[&Decimal128Array], p: u8, s: i8) -> Option<Vec<ArrayRef>> {
@@ -216,6 +223,12 @@ fn narrow_decimals(wide: &[&Decimal128Array], p: u8, s: i8) -> Option<Vec<ArrayR
         |bound: i128| wide.iter().all(|w| (0..w.len()).all(|i| w.is_null(i) || (-bound..=bound).contains(&w.value(i))));
     let narrow32 = p.min(DECIMAL32_MAX_PRECISION);
     // NULL slots may hold anything: they keep their low bits.
+    if within(i128::from(i8::MAX)) {
+        return Some(wide.iter().map(|w| Arc::new(w.unary::<_, Int8Type>(|v| v as i8)) as ArrayRef).collect());
+    }
+    if within(i128::from(i16::MAX)) {
+        return Some(wide.iter().map(|w| Arc::new(w.unary::<_, Int16Type>(|v| v as i16)) as ArrayRef).collect());
+    }
     if s >= 0 && s as u8 <= narrow32 && within(limit(DECIMAL32_MAX_PRECISION)) {
         let narrow = |w: &&Decimal128Array| -> ArrayRef {
             let n: Decimal32Array = w.unary(|v| v as i32);
@@ -313,7 +326,7 @@ mod tests {
     }
 
     #[test]
-    fn few_strings_become_a_shared_dictionary_and_decimals_32_bits_and_decode_back() {
+    fn few_strings_become_a_shared_dictionary_and_decimals_narrow_and_decode_back() {
         let first = batch(
             (0..300).map(|i| (i % 7 != 3).then_some(["AIR", "MAIL", "SHIP"][i % 3])).collect(),
             (0..300).map(|i| (i % 5 != 0).then_some(i as i128 * 101)).collect(),
@@ -324,7 +337,7 @@ mod tests {
             stored.field(0).data_type(),
             &DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
         );
-        assert_eq!(stored.field(1).data_type(), &DataType::Decimal32(9, 2), "at most 9 digits");
+        assert_eq!(stored.field(1).data_type(), &DataType::Int16, "unscaled values within 16 bits");
         assert_eq!(stored.field(2).data_type(), &DataType::Int64, "integers stay as they are");
         let dictionaries: Vec<ArrayRef> =
             pieces.iter().map(|p| p.column(0).as_any_dictionary().values().clone()).collect();
@@ -358,10 +371,17 @@ mod tests {
         let (stored, pieces) = encode(&beyond.schema(), std::slice::from_ref(&beyond)).unwrap();
         assert_eq!(stored.field(1).data_type(), &DataType::Decimal64(15, 2));
         assert_eq!(decode_batch(&pieces[0], &beyond.schema()).unwrap(), beyond);
-        // One value of 10 digits: 64 bits; 9 digits (either sign): 32.
-        for (value, stored_as) in
-            [(10i128.pow(9), DataType::Decimal64(15, 2)), (1 - 10i128.pow(9), DataType::Decimal32(9, 2))]
-        {
+        // One value of 10 digits: 64 bits; 9 digits (either sign): 32;
+        // within 16 or 8 bits (unscaled, either sign): as such integers.
+        for (value, stored_as) in [
+            (10i128.pow(9), DataType::Decimal64(15, 2)),
+            (1 - 10i128.pow(9), DataType::Decimal32(9, 2)),
+            (32_768, DataType::Decimal32(9, 2)),
+            (32_767, DataType::Int16),
+            (-128, DataType::Int16),
+            (-127, DataType::Int8),
+            (127, DataType::Int8),
+        ] {
             let one = batch(vec![Some("a"), Some("b")], vec![Some(5), Some(value)]);
             let (stored, pieces) = encode(&one.schema(), std::slice::from_ref(&one)).unwrap();
             assert_eq!(stored.field(1).data_type(), &stored_as, "{value}");
@@ -380,6 +400,10 @@ mod tests {
         assert!(stores(&DataType::Decimal32(5, 3), &DataType::Decimal128(5, 3)));
         assert!(!stores(&DataType::Decimal32(9, 3), &DataType::Decimal128(5, 3)));
         assert!(!stores(&DataType::Int32, &DataType::Int64));
+        assert!(stores(&DataType::Int8, &DataType::Decimal128(18, 4)));
+        assert!(stores(&DataType::Int16, &DataType::Decimal128(3, -2)));
+        assert!(!stores(&DataType::Int16, &DataType::Decimal128(19, 2)), "wider decimals are never narrowed");
+        assert!(!stores(&DataType::Int32, &DataType::Decimal128(9, 2)));
         let err = decode(&(Arc::new(Int64Array::from(vec![1])) as ArrayRef), &DataType::Utf8).unwrap_err();
         assert!(err.message().contains("cannot hold"), "{}", err.message());
     }

@@ -39,17 +39,19 @@ use std::sync::Arc;
 /// Version 10 added encoded segment columns (see `storage/encoding.rs`),
 /// which an older build would take for damage. Version 11 added compressed
 /// ones (see `storage/compressed.rs`), which a build of version 10 would take
-/// for damage: manifests with any encoded segment say 11 since.
+/// for damage. Version 12 added decimals stored as 8- or 16-bit integers,
+/// which a build of version 11 would take for damage: manifests with any
+/// encoded segment say 12 since.
 mod delta;
 mod json;
 
 pub use delta::DELTA_MARK;
 
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 
 /// The format version of manifests with segments whose columns are encoded
 /// (or compressed: which of the two, the manifest does not say).
-const ENCODED_FORMAT_VERSION: u32 = 11;
+const ENCODED_FORMAT_VERSION: u32 = 12;
 
 /// The format version of manifests with deleted rows.
 const DELETED_FORMAT_VERSION: u32 = 8;

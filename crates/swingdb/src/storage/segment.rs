@@ -328,7 +328,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
-        encoded: found.fields().iter().any(|f| is_encoded(f.data_type())),
+        encoded: found.fields().iter().zip(schema.fields()).any(|(f, t)| f.data_type() != t.data_type()),
     })
 }
 
