@@ -6,8 +6,10 @@ needs root, else every run is unconfined and the report says so).
 
 For each scale and memory limit, per system: the load of all eight tables from
 Parquet (time, peak memory of the process, stored bytes), then the 22 queries
-once each in a fresh process after the page cache was dropped (cold), each
-query's time or its failure. Each system is left to its own defaults inside
+once each, cold: in one fresh process after the page cache was dropped, or
+with --cold-each each in its own after a drop (what a query costs when nothing
+it reads is cached; its own section of the report), each query's time or its
+failure. Each system is left to its own defaults inside
 the cgroup (swingdb takes 80 % of a cgroup's limit for its queries, DuckDB 80 %
 of what it may use)."""
 
@@ -139,8 +141,9 @@ def stored_bytes(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
-def one(system: str, scale: float, memory: str, data: str, work: str) -> dict:
-    """Loads and queries one system at one scale inside one memory limit."""
+def one(system: str, scale: float, memory: str, data: str, work: str, cold_each: bool) -> dict:
+    """Loads and queries one system at one scale inside one memory limit;
+    with `cold_each`, each query in a fresh process after a page cache drop."""
     path = os.path.join(work, f"scale-sf{scale:g}-{memory}.{'swingdb' if system == 'swingdb' else 'duckdb'}")
     shutil.rmtree(path, ignore_errors=True)
     if os.path.isfile(path):
@@ -159,21 +162,15 @@ def one(system: str, scale: float, memory: str, data: str, work: str) -> dict:
         loaded = json.loads(proc.stdout.splitlines()[-1])
         result.update(load_s=loaded["load_s"], load_anon=loaded["peak_anon"], load_file=loaded["peak_file"])
         result["stored"] = stored_bytes(path)
-        drop_caches()
         t0 = time.perf_counter()
-        proc = group.run(worker + ["query", json.dumps({str(n): q for n, q in QUERIES.items()})])
+        batches = [{str(n): q} for n, q in QUERIES.items()] if cold_each else [{str(n): q for n, q in QUERIES.items()}]
+        result["queries"], result["query_anon"] = {}, 0
+        for queries in batches:
+            drop_caches()
+            ran, anon = run_queries(group, worker, queries)
+            result["queries"].update(ran)
+            result["query_anon"] = max(result["query_anon"], anon)
         result["queries_s"] = time.perf_counter() - t0
-        if proc.returncode != 0:
-            lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{"query"')]
-            ran = {line["query"]: line["result"] for line in lines}
-            dying = next((str(n) for n in QUERIES if str(n) not in ran), None)
-            how = "killed by signal" if proc.returncode < 0 else "exit status"
-            if dying:
-                ran[dying] = f"worker died ({how} {abs(proc.returncode)}): {proc.stderr.strip().splitlines()[-1:]}"
-            result["queries"] = ran
-        else:
-            ran = json.loads(proc.stdout.splitlines()[-1])
-            result.update(queries=ran["queries"], query_anon=ran["peak_anon"])
     finally:
         group.remove()
         shutil.rmtree(path, ignore_errors=True)
@@ -183,7 +180,24 @@ def one(system: str, scale: float, memory: str, data: str, work: str) -> dict:
     return result
 
 
-def report(results: list[dict], img: str) -> str:
+def run_queries(group: Cgroup, worker: list[str], queries: dict[str, str]) -> tuple[dict, int]:
+    """Runs `queries` in one worker process in `group`: each query's time
+    or failure (a worker that died names the query it died in), and the
+    worker's peak anonymous memory (0 when it died)."""
+    proc = group.run(worker + ["query", json.dumps(queries)])
+    if proc.returncode == 0:
+        ran = json.loads(proc.stdout.splitlines()[-1])
+        return ran["queries"], ran["peak_anon"]
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{"query"')]
+    ran = {line["query"]: line["result"] for line in lines}
+    dying = next((n for n in queries if n not in ran), None)
+    how = "killed by signal" if proc.returncode < 0 else "exit status"
+    if dying:
+        ran[dying] = f"worker died ({how} {abs(proc.returncode)}): {proc.stderr.strip().splitlines()[-1:]}"
+    return ran, 0
+
+
+def report(results: list[dict], img: str, name: str) -> str:
     def gb(b):
         return f"{b / 1e9:.2f}" if isinstance(b, (int, float)) else ""
 
@@ -223,7 +237,7 @@ def report(results: list[dict], img: str) -> str:
     )
     per_query = [r for r in results if isinstance(r.get("queries"), dict)]
     if per_query:
-        plot = os.path.join(img, "scale.png")
+        plot = os.path.join(img, f"{name}.png")
         _plot(per_query, plot)
         text += f"\n\n![query times per memory limit]({os.path.relpath(plot, os.path.dirname(img))})\n"
     return text
@@ -258,6 +272,11 @@ def main():
     parser.add_argument("--memory", default="2GB,4GB,none", help="comma-separated cgroup limits ('none': unlimited)")
     parser.add_argument("--quick", action="store_true", help="scale 1 under 1GB and none; report to bench/results/")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
+    parser.add_argument(
+        "--cold-each",
+        action="store_true",
+        help="each query in its own fresh process after dropping the page cache (default: the 22 in one)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.scale, args.memory = "1", "1GB,none"
@@ -267,20 +286,23 @@ def main():
         data = generate(scale, os.path.join(args.work, f"tpch-sf{scale:g}"))
         for memory in args.memory.split(","):
             for system in ("swingdb", "DuckDB"):
-                r = one(system, scale, memory, data, args.work)
+                r = one(system, scale, memory, data, args.work, args.cold_each)
                 print(json.dumps(r), flush=True)
                 results.append(r)
     m = machine()
+    flag, how = (" --cold-each", "each in its own fresh process") if args.cold_each else ("", "in one fresh process")
     head = (
         "## Data bigger than memory (bench scale)\n\n"
-        f"`python -m bench scale --scale {args.scale} --memory {args.memory}` on {m.get('cpu', '')}, "
+        f"`python -m bench scale --scale {args.scale} --memory {args.memory}{flag}` on {m.get('cpu', '')}, "
         f"{m.get('cores', '')} cores, {m.get('memory_gib', '')} GiB RAM, DuckDB {m.get('duckdb', '')}, {time.strftime('%Y-%m-%d')}: TPC-H from "
         "tpchgen-cli Parquet, each system in a memory cgroup of the given limit (load, then the 22 queries "
-        "once each in a fresh process after dropping the page cache). Peak memory is the process's, "
+        f"once, {how}, after dropping the page cache). Peak memory is the process's, "
         "sampled every 5 ms: anonymous memory (which the kernel cannot reclaim) and mapped file pages "
         "(which it can).\n\n"
     )
-    replace_section(doc, "scale", head + report(results, img))
+    # The two protocols keep a section (and plot) each.
+    name = "scale-cold-each" if args.cold_each else "scale"
+    replace_section(doc, name, head + report(results, img, name))
     print(f"report: {doc}")
 
 

@@ -122,6 +122,15 @@ QUERIES = [
     "SELECT k, mode, row_number() OVER (PARTITION BY mode ORDER BY price, k) FROM t WHERE k < 3000",
     "SELECT mode, flag FROM t WHERE clerk = 'Clerk#000000042' ORDER BY k",
     "SELECT max(clerk), min(mode), cast(sum(price) AS VARCHAR) FROM t WHERE k > 100",
+    # Filters the scan evaluates before decoding (on dictionaries where they compare with constants).
+    "SELECT count(*), sum(price) FROM t WHERE mode = 'AIR' AND price > 100",
+    "SELECT k FROM t WHERE mode NOT IN ('AIR', 'SHIP') AND flag = 'R' AND k % 13 = 0",
+    "SELECT count(*) FROM t WHERE mode NOT LIKE '%A%' OR mode IS NULL",
+    "SELECT count(*), min(k) FROM t WHERE mode > 'MAIL' AND mode <= 'SHIP' AND clerk < 'Clerk#000000100'",
+    "SELECT count(*) FROM t WHERE NOT (mode = 'AIR') AND flag IS NOT NULL",
+    "SELECT count(*), sum(price) FROM t WHERE length(mode) = 4 AND price < 0",
+    "SELECT sum(price) FROM t WHERE 'TRUCK' = mode OR (flag = 'A' AND price BETWEEN 0 AND 5000)",
+    "SELECT count(*) FROM t WHERE mode = 'NO SUCH MODE' OR clerk IN ('Clerk#000000007', 'Clerk#000000499')",
 ]
 
 

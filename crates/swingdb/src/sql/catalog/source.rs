@@ -18,7 +18,10 @@
 //!   time, so that no more than a batch of a column is decoded at once.
 //! - Its batches come unchecked: its streams check each segment's columns
 //!   when they reach it (see [`ScanChecks`]).
+//! - Its streams drop the rows the filter right above drops before they
+//!   decode the other columns (see [`prefiltered`]).
 
+use crate::sql::catalog::prefilter::prefiltered;
 use crate::sql::optimizer::runtime_filter::{filtered, is_runtime_filter};
 use crate::storage::encoding::decode_batch;
 use crate::storage::scan_checks::ScanChecks;
@@ -63,6 +66,9 @@ pub struct SegmentSource {
     /// A column (of `memory`'s schema before any projection) no value of
     /// which is in two partitions (see `ordered_scan`).
     range_key: Option<usize>,
+    /// The deterministic condition of the filter right above the scan, over
+    /// its output columns, evaluated before decoding (see [`prefiltered`]).
+    prefilter: Option<Arc<dyn PhysicalExpr>>,
 }
 
 impl SegmentSource {
@@ -83,6 +89,7 @@ impl SegmentSource {
             runtime_filters: Vec::new(),
             condition_above: None,
             range_key: None,
+            prefilter: None,
         }
     }
 
@@ -111,6 +118,12 @@ impl SegmentSource {
     /// this scan's output columns; deterministic).
     pub fn under_filter(&self, condition: Arc<dyn PhysicalExpr>) -> Self {
         Self { condition_above: Some(condition), ..self.clone() }
+    }
+
+    /// This scan, right under a filter of the deterministic condition
+    /// `condition` (over this scan's output columns).
+    pub fn prefiltered_by(&self, condition: Arc<dyn PhysicalExpr>) -> Self {
+        Self { prefilter: Some(condition), ..self.clone() }
     }
 
     /// The in-memory source this scan reads: slices of the mapped segments,
@@ -145,7 +158,7 @@ impl SegmentSource {
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(checked(self.memory.open(partition, context)?, &self.checks)),
+            decoded(prefiltered(checked(self.memory.open(partition, context)?, &self.checks), self.prefilter.as_ref())),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
@@ -275,7 +288,7 @@ impl DataSource for SegmentSource {
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(checked(self.memory.open_with_args(args)?, &self.checks)),
+            decoded(prefiltered(checked(self.memory.open_with_args(args)?, &self.checks), self.prefilter.as_ref())),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))

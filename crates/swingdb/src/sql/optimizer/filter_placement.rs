@@ -22,10 +22,12 @@
 //! holds each key in that key's own column.
 //!
 //! [`ConditionAboveScans`], run after the filters' conditions took their
-//! final form, tells each scan that keeps a runtime filter the cheap part of
-//! the condition of the filter right above it (its comparisons of
-//! fixed-width values), under which the scan judges and applies its runtime
-//! filters (see `runtime_filter::filtered`).
+//! final form, tells each scan the condition of the filter right above it,
+//! which the scan evaluates before decoding its encoded columns (see
+//! `catalog::prefilter`); and each scan that keeps a runtime filter the cheap
+//! part of that condition (its comparisons of fixed-width values), under
+//! which the scan judges and applies its runtime filters (see
+//! `runtime_filter::filtered`).
 
 use crate::sql::catalog::source::SegmentSource;
 use crate::sql::optimizer::conjunction::fixed_width_comparisons;
@@ -247,13 +249,16 @@ impl PhysicalOptimizerRule for ConditionAboveScans {
                 return Ok(Transformed::no(node));
             };
             // A condition computed twice must give the same answer twice.
-            if !source.has_runtime_filters() || is_volatile(filter.predicate()) {
+            if is_volatile(filter.predicate()) {
                 return Ok(Transformed::no(node));
             }
-            let Some(condition) = fixed_width_comparisons(filter.predicate(), &filter.input().schema()) else {
-                return Ok(Transformed::no(node));
-            };
-            let under = Arc::new(scan.clone().with_data_source(Arc::new(source.under_filter(condition))));
+            let mut source = source.prefiltered_by(filter.predicate().clone());
+            if source.has_runtime_filters() {
+                if let Some(condition) = fixed_width_comparisons(filter.predicate(), &filter.input().schema()) {
+                    source = source.under_filter(condition);
+                }
+            }
+            let under = Arc::new(scan.clone().with_data_source(Arc::new(source)));
             // The scan's output is the same: the filter's properties stand.
             let keep = ReplaceChildrenOptions::new(ChildrenPropertiesMode::Keep);
             Ok(Transformed::yes(node.clone().replace_children(vec![under], keep)?))
