@@ -10,7 +10,7 @@ once each, cold: in one fresh process after the page cache was dropped, or
 with --cold-each each in its own after a drop (what a query costs when nothing
 it reads is cached; its own section of the report), each query's time or its
 failure. Each system is left to its own defaults inside
-the cgroup (swingdb takes 80 % of a cgroup's limit for its queries, DuckDB 80 %
+the cgroup (swingdb takes 70 % of a cgroup's limit for its queries, DuckDB 80 %
 of what it may use)."""
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def connect(
     queries reserve, and ``temp_directory`` is where sorts and aggregations
     that outgrow it spill; both hold for the whole process, as
     ``SET memory_limit`` and ``SET temp_directory`` do. By default queries
-    may take 80 % of the memory cgroup's limit where there is one.
+    may take 70 % of the memory cgroup's limit where there is one.
     """
     path = None if database in (None, ":memory:", "") else os.fspath(database)
     if memory_limit is not None:

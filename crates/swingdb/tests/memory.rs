@@ -63,6 +63,13 @@ fn sorts_aggregations_and_joins_beyond_the_memory_limit_spill_and_answer_as_with
     swingdb::set_memory_limit("64MB").unwrap();
     assert!(plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
     assert_eq!(all_rows(&con, join).unwrap(), joined);
+    // Its build side (4M rows of two BIGINTs) is 160 MB with its hash table
+    // entries, 224 MB with the copy DataFusion's hash join makes of its
+    // batches: under 200 MB it sorts and merges too.
+    swingdb::set_memory_limit("200MB").unwrap();
+    assert!(plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
+    swingdb::set_memory_limit("300MB").unwrap();
+    assert!(!plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
     // NOT IN over a column with NULLs stays a (null-aware) hash join: a
     // sort-merge join would answer wrongly.
     let not_in = "SELECT count(*) AS n FROM t WHERE k NOT IN (SELECT CASE WHEN v < 10 THEN NULL ELSE v END FROM t)";
