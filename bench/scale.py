@@ -291,8 +291,9 @@ def main():
                 results.append(r)
     m = machine()
     flag, how = (" --cold-each", "each in its own fresh process") if args.cold_each else ("", "in one fresh process")
+    title = "Data bigger than memory, each query cold" if args.cold_each else "Data bigger than memory"
     head = (
-        "## Data bigger than memory (bench scale)\n\n"
+        f"## {title} (bench scale)\n\n"
         f"`python -m bench scale --scale {args.scale} --memory {args.memory}{flag}` on {m.get('cpu', '')}, "
         f"{m.get('cores', '')} cores, {m.get('memory_gib', '')} GiB RAM, DuckDB {m.get('duckdb', '')}, {time.strftime('%Y-%m-%d')}: TPC-H from "
         "tpchgen-cli Parquet, each system in a memory cgroup of the given limit (load, then the 22 queries "
