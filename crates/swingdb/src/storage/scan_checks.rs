@@ -60,6 +60,11 @@ impl ScanChecks {
         self.segments.push(Pending { mapped, columns, asked: AtomicBool::new(false), checked: AtomicBool::new(false) });
     }
 
+    /// Whether the scan reads no mapped segment (nothing to check).
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
     /// Asks the kernel to read the first segment's columns: called when the
     /// query is planned, so that a scan that starts late (a hash join's probe
     /// side, after its build side) finds them read.

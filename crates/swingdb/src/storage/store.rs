@@ -213,17 +213,23 @@ impl SegmentView {
         if !self.deleted.is_empty() {
             return self.stored_batches(Some(projection));
         }
-        let mut columns: Vec<usize> = projection
-            .iter()
-            .filter_map(|&c| match self.sources[c] {
-                Source::File(at) => Some(at),
-                Source::Fill(_) => None,
-            })
-            .collect();
-        columns.sort_unstable();
-        columns.dedup();
-        checks.add(mapped.clone(), columns);
+        checks.add(mapped.clone(), self.file_columns(projection));
         self.read(Some(projection), false, true)
+    }
+
+    /// The file's columns that hold table columns `columns`, each once, in
+    /// the order first needed (columns added since the file was written hold
+    /// none).
+    fn file_columns(&self, columns: &[usize]) -> Vec<usize> {
+        let mut read: Vec<usize> = Vec::new();
+        for &c in columns {
+            if let Source::File(at) = self.sources[c] {
+                if !read.contains(&at) {
+                    read.push(at);
+                }
+            }
+        }
+        read
     }
 
     fn read(&self, projection: Option<&[usize]>, decoded: bool, checked_later: bool) -> Result<Vec<RecordBatch>> {
@@ -235,14 +241,7 @@ impl SegmentView {
                 &all
             }
         };
-        let mut read: Vec<usize> = Vec::new();
-        for &c in columns {
-            if let Source::File(at) = self.sources[c] {
-                if !read.contains(&at) {
-                    read.push(at);
-                }
-            }
-        }
+        let read = self.file_columns(columns);
         // Deleted rows may hold NULLs where the table now says NOT NULL (set
         // after an UPDATE replaced them): read whole, every column may.
         let schema = match self.deleted.is_empty() {
