@@ -525,6 +525,10 @@ def test_unnamed_expressions_are_named_as_written(con):
     assert r.columns == ["a + 1", "a + 1", "total"] and r.fetchall() == [(4, 4, 4), (2, 2, 2)]
     assert con.sql("SELECT *, a * 2 FROM nm LIMIT 1").columns[:2] == ["a", "b"]
     assert con.execute("SELECT CAST(a AS VARCHAR) FROM nm").description[0][0] == "CAST(a AS VARCHAR)"
+    # A column beside a cast of it (DataFusion names both alike and refused the query).
+    r = con.sql("SELECT a, CAST(a AS BIGINT), a + 1, CAST(a + 1 AS DOUBLE), b::DOUBLE, b FROM nm ORDER BY a")
+    assert r.columns == ["a", "CAST(a AS BIGINT)", "a + 1", "CAST(a + 1 AS DOUBLE)", "b::DOUBLE", "b"]
+    assert r.fetchall() == [(1, 1, 2, 2.0, 2.0, 2), (3, 3, 4, 4.0, 4.0, 4)]
 
 
 def test_types_read_like_sql_in_describe_description_and_show(con):

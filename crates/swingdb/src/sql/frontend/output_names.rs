@@ -19,7 +19,9 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
-use datafusion::sql::sqlparser::ast::{visit_expressions, DescribeAlias, Expr, Ident, SelectItem, SetExpr, Statement};
+use datafusion::sql::sqlparser::ast::{
+    visit_expressions, visit_expressions_mut, DescribeAlias, Expr, Ident, SelectItem, SetExpr, Statement, Value,
+};
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -56,6 +58,22 @@ fn has_columns_call(expr: &Expr) -> bool {
         _ => ControlFlow::Continue(()),
     })
     .is_break()
+}
+
+/// A key under which DataFusion may name the column of `expr`: its text
+/// without casts, in lower case. DataFusion names `CAST(x AS INT)` as it
+/// names `x`, and refuses `SELECT x, CAST(x AS INT)`; a column whose key
+/// another one already has is planned under a private alias (a needless
+/// alias changes nothing the user sees).
+fn engine_key(expr: &Expr) -> String {
+    let mut bare = expr.clone();
+    let _ = visit_expressions_mut(&mut bare, |e| {
+        while let Expr::Cast { expr: inner, .. } = e {
+            *e = std::mem::replace(inner.as_mut(), Expr::value(Value::Null));
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    bare.to_string().to_lowercase()
 }
 
 /// Whether `expr` holds a subquery.
@@ -115,6 +133,8 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
         return names;
     }
     let mut seen = HashSet::new();
+    // The keys of the columns planned under their own names (see `engine_key`).
+    let mut keys = HashSet::new();
     let stars =
         select.projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
     names.width = select.projection.len();
@@ -129,7 +149,8 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
                     // (`count(*)`), or `(<subquery>)`: an unnamed expression
                     // with a subquery always gets a private alias, so that it
                     // repeats no other column's name.
-                    if !has_subquery(expr) && seen.insert(format!("expression {text}")) {
+                    if !has_subquery(expr) && seen.insert(format!("expression {text}")) && keys.insert(engine_key(expr))
+                    {
                         if !stars {
                             names.written.push((i, text));
                         }
@@ -147,7 +168,7 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
             SelectItem::ExprWithAlias { expr, alias } => (expr.clone(), identifier(alias)),
             _ => continue,
         };
-        if !seen.insert(name.clone()) {
+        if !seen.insert(name.clone()) || !keys.insert(name.to_lowercase()) {
             let private = format!("{PRIVATE}{i}");
             *item = SelectItem::ExprWithAlias { expr, alias: Ident::with_quote('"', private.clone()) };
             names.renames.insert(private, name);
