@@ -131,9 +131,14 @@ def parse_scale_args(parser: argparse.ArgumentParser) -> argparse.Namespace:
     return args
 
 
-def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
-    """The options every lineitem benchmark takes, parsed; work and output directories created."""
+def lineitem_parser(doc: str, runs: int) -> argparse.ArgumentParser:
+    """A `scale_parser` with the options every lineitem benchmark takes."""
     parser = scale_parser(doc, runs)
     parser.add_argument("--postgres", action="store_true", help="start a local PostgreSQL server (Debian package) and include it")
     parser.add_argument("--no-sqlite", action="store_true")
-    return parse_scale_args(parser)
+    return parser
+
+
+def lineitem_args(doc: str, runs: int) -> argparse.Namespace:
+    """The options every lineitem benchmark takes, parsed; work and output directories created."""
+    return parse_scale_args(lineitem_parser(doc, runs))

@@ -2,7 +2,10 @@
 lineitem handed to numpy / pandas / pyarrow / polars by swingdb and its peers,
 all measured in the same run.
 
-    python -m bench.transfer --scale 1 --runs 5 [--postgres] [--no-sqlite]
+    python -m bench.transfer --scale 1 --runs 5 [--postgres] [--no-sqlite] [--case TEXT ...]
+
+--case keeps only the cases whose label contains TEXT (at scale 10, the whole
+table into pandas would hold tens of GB of Python strings).
 
 Warm runs: every database is loaded once and queried repeatedly; figures are
 medians of --runs runs, each ending with the data in this process as arrays
@@ -26,7 +29,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import swingdb
 
-from .common import lineitem_args, machine, timed
+from .common import lineitem_parser, machine, parse_scale_args, timed
 from .report import markdown_table, replace_section, save
 from .tpch import generate
 
@@ -145,7 +148,9 @@ def load_postgres(parquet: str, pg):
 
 
 def main():
-    args = lineitem_args(__doc__, runs=5)
+    parser = lineitem_parser(__doc__, runs=5)
+    parser.add_argument("--case", action="append", default=[], help="only cases whose label contains this (repeatable)")
+    args = parse_scale_args(parser)
     tag = args.tag
     parquet = os.path.join(generate(args.scale, os.path.join(args.work, f"tpch-{tag}")), "lineitem.parquet")
     rows = pq.ParquetFile(parquet).metadata.num_rows
@@ -165,6 +170,8 @@ def main():
             pg = LocalPostgres().__enter__()
             systems.update(load_postgres(parquet, pg))
         for label, sql in cases(args.scale):
+            if args.case and not any(c in label for c in args.case):
+                continue
             for system, targets in systems.items():
                 for target, fetch in targets.items():
                     seconds, _, out = timed(lambda: fetch(sql), args.runs)

@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -424,6 +426,72 @@ def test_a_filter_keeping_every_row_hands_numpy_one_view_of_the_mapped_segment(d
         assert len(arrays[name]) == rows
         assert swingdb._swingdb.mapped_file(arrays[name].__array_interface__["data"][0]) is not None
     assert arrays["b"][-1] == 2 * (rows - 1)
+
+
+def _mapped_files(address: int, length: int) -> list:
+    """The file of each mapping covering `address .. address + length`, in order
+    ("(memory)" where not mapped from a file); fails if some byte is not mapped."""
+    files, at = [], address
+    for line in open("/proc/self/maps").read().splitlines():
+        fields = line.split()
+        lo, hi = (int(x, 16) for x in fields[0].split("-"))
+        if lo <= at < hi:
+            files.append(fields[5] if len(fields) > 5 and fields[5].startswith("/") else "(memory)")
+            at = hi
+        if at >= address + length:
+            return files
+    raise AssertionError(f"{address + length - at} bytes of the array are not mapped")
+
+
+def test_a_table_of_many_segments_reaches_numpy_as_one_view_of_its_files(db_path):
+    # Each insert of 2^17 rows is a segment whose columns fill whole pages of its
+    # file: the segments' values are mapped side by side into one array per
+    # column, without a copy (they used to be joined by copying every value).
+    con = swingdb.connect(db_path)
+    n = 1 << 17
+    con.sql("CREATE TABLE t (a BIGINT, f DOUBLE, d DATE, flag BOOLEAN, maybe INTEGER)")
+    for i in range(4):
+        con.sql(
+            f"INSERT INTO t SELECT value + {i * n}, CAST(value + {i * n} AS DOUBLE) / 4, DATE '2020-01-01' + CAST(value % 1000 AS INT),"
+            f" value % 3 = 0, CASE WHEN value % 10 = 0 THEN NULL ELSE CAST(value AS INT) END FROM range({n}) ORDER BY value"
+        )
+    segments = sorted(os.path.join(db_path, "segments", f) for f in os.listdir(os.path.join(db_path, "segments")))
+    assert len(segments) == 4
+    arrays = con.sql("SELECT a, f, d, flag, maybe FROM t").numpy()
+    a = arrays["a"]
+    assert sorted(a.tolist()) == list(range(4 * n))
+    assert (arrays["f"] == a / 4).all()
+    assert (arrays["flag"] == (a % n % 3 == 0)).all()
+    assert (arrays["d"] == np.datetime64("2020-01-01") + (a % n % 1000).astype("timedelta64[D]")).all()
+    maybe = arrays["maybe"]
+    assert (maybe.mask == (a % n % 10 == 0)).all() and (maybe[~maybe.mask] == (a % n)[~maybe.mask]).all()
+    for name in ("a", "f"):
+        column = arrays[name]
+        files = _mapped_files(column.__array_interface__["data"][0], column.nbytes)
+        assert sorted(files) == segments, f"{name}: one mapping of each segment file, no memory of its own"
+        assert not column.flags.writeable
+    # numpy takes dates as 64-bit and NULLs as a mask (copies); pyarrow takes them as stored.
+    table = con.sql("SELECT a, f, d, flag, maybe FROM t").arrow()
+    assert [c.num_chunks for c in table.columns] == [1] * 5
+    for name in ("d", "maybe"):
+        values = table.column(name).chunk(0).buffers()[1]
+        assert sorted(_mapped_files(values.address, values.size)) == segments, name
+    # Asked for writable arrays, the caller gets its own copy: the files are unchanged.
+    writable = con.sql("SELECT a FROM t").numpy(writable=True)["a"]
+    writable[:] = -1
+    assert sorted(con.sql("SELECT a FROM t").numpy()["a"].tolist()) == list(range(4 * n))
+
+
+def test_segments_whose_pages_do_not_line_up_reach_numpy_joined_and_right(db_path):
+    # A middle segment of a row count that is not whole pages cannot be mapped
+    # side by side with the next one: its values are joined by copying instead.
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t (a BIGINT)")
+    bounds = [0, 1 << 17, (1 << 17) + 131_001, (1 << 18) + 131_001]
+    for lo, hi in zip(bounds, bounds[1:]):
+        con.sql(f"INSERT INTO t SELECT value FROM range({lo}, {hi}) ORDER BY value")
+    a = con.sql("SELECT a FROM t").numpy()["a"]
+    assert sorted(a.tolist()) == list(range(bounds[-1]))
 
 
 def test_strings_of_few_distinct_values_reach_numpy_as_the_same_python_strings(con):

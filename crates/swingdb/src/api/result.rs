@@ -7,6 +7,7 @@ use crate::joined_slices::{continues, join_run};
 use crate::sql::core::runtime;
 use crate::sql::interrupt::Interrupt;
 use crate::sql::statements::Output;
+use crate::storage::stitched::{stitch, stitches};
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
@@ -39,7 +40,7 @@ pub struct QueryResult {
     /// Whether the caller wants the whole result: small batches are then
     /// gathered into one (see [`Self::gathered`]).
     gather: bool,
-    /// A batch read past the end of a gathered run, returned next.
+    /// A batch read past the end of a gathered or stitched run, returned next.
     held: Option<RecordBatch>,
     /// Cancels a fetch (the connection's, once [`Self::interruptible_by`] set it).
     interrupt: Interrupt,
@@ -116,8 +117,9 @@ impl QueryResult {
     /// This result for a caller that reads it whole (into numpy, pandas, a
     /// table): consecutive batches the engine computed arrive gathered into
     /// one, each column one array (see `crate::gather`); views of stored data
-    /// stay as they are. Only for results whose columns are all fixed-width
-    /// or boolean; others are unchanged.
+    /// stay views, those of consecutive segments stitched into one where
+    /// their files allow (see [`crate::storage::stitched`]). Only for results
+    /// whose columns are all fixed-width or boolean; others are unchanged.
     pub fn gathered(mut self) -> Self {
         self.gather = can_gather(&self.schema);
         self
@@ -149,7 +151,7 @@ impl QueryResult {
         while let Some(batch) = self.next_joined()? {
             if batch.num_rows() >= LARGE_BATCH_ROWS {
                 if !any {
-                    return Ok(Some(batch));
+                    return self.stitched_from(batch);
                 }
                 self.held = Some(batch);
                 break;
@@ -158,6 +160,25 @@ impl QueryResult {
             any = true;
         }
         Ok(gatherer.finish())
+    }
+
+    /// `first` (a view of stored data) and the views after it whose values
+    /// can be mapped side by side with it, as one batch (see
+    /// [`crate::storage::stitched`]); the view after them held for later.
+    fn stitched_from(&mut self, first: RecordBatch) -> Result<Option<RecordBatch>> {
+        let mut run = vec![first];
+        while let Some(next) = self.next_joined()? {
+            let last = run.last().expect("a run is never empty");
+            if next.num_rows() < LARGE_BATCH_ROWS || !stitches(last, &next) {
+                self.held = Some(next);
+                break;
+            }
+            run.push(next);
+        }
+        if run.len() == 1 {
+            return Ok(run.pop());
+        }
+        Ok(Some(stitch(&run)?))
     }
 
     fn next_joined(&mut self) -> Result<Option<RecordBatch>> {

@@ -69,7 +69,7 @@ static SPILL: LazyLock<Arc<SpillPlace>> =
 pub fn runtime() -> Arc<RuntimeEnv> {
     static RUNTIME: LazyLock<Arc<RuntimeEnv>> = LazyLock::new(|| {
         // Slices of mapped segments count the bytes they address.
-        datafusion::common::utils::memory::set_file_mapping_check(crate::storage::is_mapping_start);
+        datafusion::common::utils::memory::set_file_mapping_check(crate::storage::stitched::starts_file_pages);
         let disks = DiskManagerBuilder::default().with_mode(DiskManagerMode::Custom(SPILL.clone()));
         let built = RuntimeEnvBuilder::new()
             .with_memory_pool(POOL.clone())

@@ -7,7 +7,9 @@
 //! schema message, record batch messages with each buffer padded to
 //! [`ALIGNMENT`], the end-of-stream marker, the footer), except that a column
 //! without NULLs has an empty validity buffer (which the format allows)
-//! instead of a bitmap of ones. The layout and per-column checksums are taken
+//! instead of a bitmap of ones, and that buffers of [`PAGE_ALIGNED_MIN`]
+//! bytes or more start on a page of the file (the format lets a message put
+//! its buffers anywhere in its body). The layout and per-column checksums are taken
 //! as the bytes pass (see `segment::written_checksums`, which computes the
 //! same from a file). A dictionary column (see [`super::encoding`]) has one
 //! dictionary for the file, written before the record batch. Columns chosen
@@ -47,6 +49,24 @@ const CONTINUATION: [u8; 4] = [0xff; 4];
 
 /// Zeros for padding buffers and messages to [`ALIGNMENT`].
 const PADDING: [u8; ALIGNMENT] = [0; ALIGNMENT];
+
+/// Buffers of at least this many bytes start on a page of the file (of
+/// [`PAGE`] bytes) instead of on [`ALIGNMENT`]: pages of several segments can
+/// then be mapped side by side into one array without copying (see
+/// [`super::stitched`]). At most a page of padding per 64 KiB of data (a
+/// segment of whole pages of rows holds at least 32 KiB of a column of
+/// bytes, so every wider column's values start on a page).
+pub const PAGE_ALIGNED_MIN: usize = 64 << 10;
+
+/// The page size that large buffers are aligned to in the file (the x86-64
+/// and most arm64 kernels' page).
+pub const PAGE: usize = 4096;
+
+/// Where a buffer of `len` bytes whose bytes may start at `at` or later (a
+/// position in the file) starts: on a page if large, else on [`ALIGNMENT`].
+fn buffer_start(at: usize, len: usize) -> usize {
+    at.next_multiple_of(if len >= PAGE_ALIGNED_MIN { PAGE } else { ALIGNMENT })
+}
 
 /// Whether [`IpcFileEncoder`] writes columns of type `dt` from their pieces:
 /// types whose buffers are a validity bitmap, fixed-width values or bits, and
@@ -157,28 +177,34 @@ impl IpcFileEncoder {
         }
         self.write_dictionaries(out, pieces)?;
         let body = Body::of(&self.schema, pieces, &self.compressed)?;
-        let (header, body_len) = if body.is_compressed() {
-            // Room for the message first: its size does not depend on where
-            // the buffers are or how long (fixed-size structs), only on how
-            // many there are.
-            let placeholder = vec![datafusion::arrow::ipc::Buffer::new(0, 0); body.buffer_count()];
-            let room = header(&body.message(rows, &placeholder, 1), 0).len();
-            let at = out.reserve(room)?;
-            let (buffers, body_len) = body.write_compressed(out, &mut self.columns)?;
-            let header = header(&body.message(rows, &buffers, body_len), room);
-            if header.len() != room {
-                return Err(ArrowError::IpcError(format!(
+        // The message's size does not depend on where the buffers are or how
+        // long (fixed-size structs), only on how many there are: so where the
+        // body starts in the file, which large buffers are aligned against,
+        // is known before the message is.
+        let placeholder = vec![datafusion::arrow::ipc::Buffer::new(0, 0); body.buffer_count()];
+        let room = header(&body.message(rows, &placeholder, 1), 0).len();
+        let body_start = self.written + room;
+        let fitted = |header: Vec<u8>| {
+            if header.len() == room {
+                Ok(header)
+            } else {
+                Err(ArrowError::IpcError(format!(
                     "a record batch message of {} bytes where {room} were left for it",
                     header.len()
-                )));
+                )))
             }
+        };
+        let (header, body_len) = if body.is_compressed() {
+            let at = out.reserve(room)?;
+            let (buffers, body_len) = body.write_compressed(out, &mut self.columns, body_start)?;
+            let header = fitted(header(&body.message(rows, &buffers, body_len), room))?;
             out.patch(at, &header)?;
             (header, body_len)
         } else {
-            let (buffers, body_len) = body.layout();
-            let header = header(&body.message(rows, &buffers, body_len), 0);
+            let (buffers, body_len) = body.layout(body_start);
+            let header = fitted(header(&body.message(rows, &buffers, body_len), room))?;
             out.write_all(&header)?;
-            body.write(out, &mut self.columns)?;
+            body.write(out, &buffers, body_len, &mut self.columns)?;
             (header, body_len)
         };
         self.layout.update(&header);
@@ -389,10 +415,11 @@ impl Body {
             .sum()
     }
 
-    /// Where each buffer of an uncompressed body is, each padded to
-    /// [`ALIGNMENT`], and the body's length.
-    fn layout(&self) -> (Vec<datafusion::arrow::ipc::Buffer>, usize) {
-        let mut offset = 0;
+    /// Where each buffer of an uncompressed body starting at `body_start` in
+    /// the file is (see [`buffer_start`]), and the body's length (a multiple
+    /// of [`ALIGNMENT`]).
+    fn layout(&self, body_start: usize) -> (Vec<datafusion::arrow::ipc::Buffer>, usize) {
+        let mut end = body_start;
         let buffers = self
             .columns
             .iter()
@@ -402,12 +429,12 @@ impl Body {
             })
             .map(|parts| {
                 let len = parts.iter().map(|p| p.len()).sum::<usize>();
-                let at = offset;
-                offset += len.next_multiple_of(ALIGNMENT);
-                datafusion::arrow::ipc::Buffer::new(at as i64, len as i64)
+                let at = buffer_start(end, len);
+                end = at + len;
+                datafusion::arrow::ipc::Buffer::new((at - body_start) as i64, len as i64)
             })
             .collect();
-        (buffers, offset)
+        (buffers, end.next_multiple_of(ALIGNMENT) - body_start)
     }
 
     /// The record batch message (flatbuffer) describing this body, with its
@@ -439,32 +466,41 @@ impl Body {
         fbb.finished_data().to_vec()
     }
 
-    /// Writes the buffers of an uncompressed body, each padded to
-    /// [`ALIGNMENT`] (as [`Self::layout`] lays them out), adding each
-    /// column's buffers (without padding, in order: what
-    /// `segment::column_crc` hashes of the decoded column) to its checksum
-    /// in `columns`.
-    fn write(&self, out: &mut impl Write, columns: &mut [crc32fast::Hasher]) -> io::Result<()> {
+    /// Writes the buffers of an uncompressed body where `layout` (of
+    /// [`Self::layout`], `body_len` long) puts them, adding each column's
+    /// buffers (without padding, in order: what `segment::column_crc` hashes
+    /// of the decoded column) to its checksum in `columns`.
+    fn write(
+        &self,
+        out: &mut impl Write,
+        layout: &[datafusion::arrow::ipc::Buffer],
+        body_len: usize,
+        columns: &mut [crc32fast::Hasher],
+    ) -> io::Result<()> {
+        let mut places = layout.iter();
+        let mut at = 0;
         for (body, column) in self.columns.iter().zip(columns) {
             let ColumnBody::Plain(buffers) = body else { unreachable!("an uncompressed body") };
             for parts in buffers {
-                let len = write_parts(out, parts, column)?;
-                pad(out, len.next_multiple_of(ALIGNMENT) - len)?;
+                let start = places.next().expect("a place for every buffer").offset() as usize;
+                pad(out, start - at)?;
+                at = start + write_parts(out, parts, column)?;
             }
         }
-        Ok(())
+        pad(out, body_len - at)
     }
 
     /// Writes the buffers of a compressed body and returns where each is and
     /// the body's length. An uncompressed column's buffers are marked so
-    /// (length -1) and their bytes start on [`ALIGNMENT`], where numpy can
-    /// view them; its checksum is taken as [`Self::write`] takes it. A
+    /// (length -1) and their bytes start where [`buffer_start`] puts them,
+    /// where numpy can view them; its checksum is taken as [`Self::write`] takes it. A
     /// compressed column's is taken over its frames (see
     /// [`CompressedColumn::write_buffer`]).
     fn write_compressed(
         &self,
         out: &mut impl Write,
         columns: &mut [crc32fast::Hasher],
+        body_start: usize,
     ) -> io::Result<(Vec<datafusion::arrow::ipc::Buffer>, usize)> {
         let mut at = 0usize;
         let mut buffers = Vec::with_capacity(self.buffer_count());
@@ -478,7 +514,8 @@ impl Body {
                             place(at, 0);
                             continue;
                         }
-                        let start = (at + 8).next_multiple_of(ALIGNMENT) - 8;
+                        let len = parts.iter().map(|p| p.len()).sum::<usize>();
+                        let start = buffer_start(body_start + at + 8, len) - body_start - 8;
                         pad(out, start - at)?;
                         out.write_all(&(-1i64).to_le_bytes())?;
                         let len = 8 + write_parts(out, parts, column)?;

@@ -31,6 +31,7 @@ pub mod segment_stream;
 pub mod segment_write;
 pub mod sequence;
 pub mod stats;
+pub mod stitched;
 pub mod store;
 pub mod writer;
 
@@ -38,7 +39,7 @@ pub use compaction::{compact, write_out_inline};
 pub use dir::{DbDir, GcReport};
 pub use distinct::DistinctSketch;
 pub use manifest::{same_tables, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta};
-pub use segment::{is_mapping_start, locate_mapped, MappedSegment};
+pub use segment::{locate_mapped, MappedSegment};
 pub use sequence::Sequence;
 pub use stats::ColumnStats;
 pub use store::SegmentStore;

@@ -15,6 +15,7 @@ use super::dir::DbDir;
 use super::files::in_memory_filesystem;
 use super::inline::INLINE_MAX_BYTES;
 use super::inline_segment::inline_segment;
+use super::ipc_file::PAGE;
 use super::manifest::SegmentMeta;
 use super::segment::MappedSegment;
 use super::segment_stream::SegmentStream;
@@ -30,6 +31,12 @@ use std::path::PathBuf;
 /// Most rows in one segment. Large, so that a whole table usually is one
 /// contiguous array per column (what numpy needs for a zero-copy view).
 pub const SEGMENT_MAX_ROWS: usize = 1 << 25;
+
+/// A segment cut for its size (not its last) holds a multiple of this many
+/// rows: then each column's values and bits fill whole pages of its file
+/// (see `ipc_file::PAGE_ALIGNED_MIN`), and the columns of consecutive
+/// segments can be mapped side by side as one array (see [`super::stitched`]).
+pub const PAGE_ROWS: usize = 8 * PAGE;
 
 /// Most bytes of rows a [`TableWriter::bounded`] gathers in memory for a
 /// segment before it spools them to a scratch file. Tables smaller than this
@@ -84,6 +91,9 @@ struct Spool {
     room: SegmentRoom,
     /// Bytes of the rows spooled.
     bytes: usize,
+    /// Rows the segment ends at, once its bytes reached the writer's limit:
+    /// the next multiple of [`PAGE_ROWS`].
+    ends_at: Option<usize>,
 }
 
 /// What a segment being filled holds: its rows, and the bytes of each of
@@ -219,15 +229,19 @@ impl<'a> TableWriter<'a> {
                         self.files.push(path.clone());
                         let stream = SegmentStream::scratch(&path, &self.schema)?;
                         let room = SegmentRoom::new(self.schema.fields().len());
-                        self.spool.insert(Spool { stream, path, room, bytes: 0 })
+                        self.spool.insert(Spool { stream, path, room, bytes: 0, ends_at: None })
                     }
                 };
-                let here = spool.room.take(&batch, self.max_rows, MAX_TEXT_BYTES);
+                let here = spool.room.take(&batch, spool.ends_at.unwrap_or(self.max_rows), MAX_TEXT_BYTES);
                 let rows = batch.slice(0, here);
                 spool.bytes = spool.bytes.saturating_add(bytes_of(&rows));
                 spool.stream.push(&rows)?;
                 batch = batch.slice(here, batch.num_rows() - here);
-                if batch.num_rows() > 0 || spool.room.rows == self.max_rows || spool.bytes >= self.spool_limit {
+                if spool.ends_at.is_none() && spool.bytes >= self.spool_limit {
+                    spool.ends_at = Some(spool.room.rows.next_multiple_of(PAGE_ROWS).min(self.max_rows));
+                }
+                // Rows left over: the segment is full, or its texts are.
+                if batch.num_rows() > 0 || Some(spool.room.rows) == spool.ends_at || spool.room.rows == self.max_rows {
                     self.write_out_spool()?;
                 }
             }
@@ -484,13 +498,15 @@ mod tests {
         }
         let read = concat_batches(&schema, &read).unwrap();
         assert_eq!(read, concat_batches(&schema, &vec![batch.clone(); 5]).unwrap());
-        // A spool holding its limit ends its segment: two batches' worth.
+        // A spool holding its limit (two batches' worth) ends its segment at
+        // the next whole number of pages of rows.
         let mut writer = TableWriter::bounded(store.dir(), schema.clone(), 1, 2 * bytes_of(&batch));
-        for _ in 0..5 {
+        for _ in 0..20 {
             writer.push(batch.clone()).unwrap();
         }
         let (segments, _) = writer.finish().unwrap();
-        assert_eq!(segments.iter().map(|s| s.rows).collect::<Vec<_>>(), vec![10_000, 10_000, 5_000]);
+        let rows = PAGE_ROWS as u64;
+        assert_eq!(segments.iter().map(|s| s.rows).collect::<Vec<_>>(), vec![rows, rows, rows, 100_000 - 3 * rows]);
     }
 
     #[test]
