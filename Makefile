@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: hot-code setup debs build demo lint test test-rust test-python stress bench clean
+.PHONY: hot-code setup debs build demo lint test test-rust test-python stress bench wheel wheel-test clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -31,7 +31,8 @@ debs:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
 	  || echo "warning: could not install$$missing; the tests that need it will be skipped"
 
-# Builds the Python extension into .venv, the `swingdb` shell into .venv/bin, and
+# Builds the Python extension into .venv, the `swingdb` shell into .venv/bin (the
+# program, over the package's console script: the same code, started without Python), and
 # the torture suite's worker (with failpoints, never in the package or the shell).
 # The package's bytecode is compiled as pip does when it installs a wheel: the editable
 # install does not, and with PYTHONDONTWRITEBYTECODE set (as on this machine) every
@@ -42,6 +43,34 @@ build: setup
 	cargo build --release -q -p swingdb-cli
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
 	cargo build --release -q -p swingdb-stress
+
+# One abi3 wheel (CPython >= 3.10) for manylinux_2_17 x86_64 in dist/, with the
+# extension, the `swingdb` command (a console entry point into the same shell code),
+# type stubs and py.typed. zig (ziglang from PyPI) links it against glibc 2.17's
+# symbols: no container or old system needed. Its own target directory, because
+# zig's linker and the wheel profile would otherwise rebuild what `make build` keeps.
+WHEEL_TARGET_DIR ?= $(HOME)/.cache/swingdb-wheel-target
+wheel: setup
+	$(PY) -m pip install -q "ziglang==0.15.2" "auditwheel>=6"
+	rm -f dist/swingdb-*.whl
+	PATH=$(VENV)/bin:$$PATH CARGO_TARGET_DIR=$(WHEEL_TARGET_DIR) $(VENV)/bin/maturin build -q --profile wheel \
+	  --zig --compatibility manylinux2014 --target x86_64-unknown-linux-gnu -m python/Cargo.toml --out dist
+	$(VENV)/bin/auditwheel show dist/swingdb-*.whl | tee /dev/stderr | tr -s ' \n' ' ' \
+	  | grep -q 'consistent with the following platform tag: "manylinux_2_17_x86_64"'
+	@ls -l dist/swingdb-*.whl
+
+# The wheel as a user installs it (not part of `make test`: it rebuilds everything):
+# a fresh venv with the wheel and its dependencies from PyPI, no Rust on PATH, then
+# tests/wheel_check.py (README quickstart, a zero-copy fetch, the swingdb command,
+# a snapshot and a pipe between two processes).
+WHEEL_VENV := $(CURDIR)/.wheel-venv
+wheel-test: wheel
+	rm -rf $(WHEEL_VENV)
+	python3 -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q --only-binary=:all: "$$(ls dist/swingdb-*.whl)[pandas,polars]"
+	@du -sh $(WHEEL_VENV)/lib/python3*/site-packages/swingdb
+	cd /tmp && env -u CARGO_TARGET_DIR PATH=$(WHEEL_VENV)/bin:/usr/bin:/bin \
+	  $(WHEEL_VENV)/bin/python $(CURDIR)/tests/wheel_check.py $(CURDIR)/README.md
 
 # Regenerates python/hot-code.txt, the functions a first use runs, which the
 # linker places together (python/build.rs); after dependency upgrades, or when

@@ -1,11 +1,22 @@
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 CLI = shutil.which("swingdb")
 pytestmark = pytest.mark.skipif(CLI is None, reason="the swingdb shell is installed into .venv/bin by `make build`")
+
+# The shell program built from swingdb-cli, and the `swingdb` command the Python
+# package installs (`python -m swingdb`), which runs the same code in the extension.
+SHELLS = {"program": [CLI], "python -m swingdb": [sys.executable, "-m", "swingdb"]}
+COMMAND = SHELLS["program"]
+
+
+@pytest.fixture(autouse=True, params=list(SHELLS))
+def shell_command(request, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "COMMAND", SHELLS[request.param])
 
 
 def cell(value) -> str:
@@ -14,7 +25,7 @@ def cell(value) -> str:
 
 
 def run(*args, stdin=None):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, input=stdin, timeout=60)
+    return subprocess.run([*COMMAND, *args], capture_output=True, text=True, input=stdin, timeout=60)
 
 
 def test_help():
@@ -44,7 +55,7 @@ def test_script_on_stdin(tmp_path):
 def test_interactive_shell(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     db = str(tmp_path / "i.swingdb")
-    child = pexpect.spawn(CLI, [db], encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "dumb"})
+    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], db], encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "dumb"})
     child.expect("swingdb> ")
     child.sendline("CREATE TABLE items (id INTEGER NOT NULL,")
     child.expect(r"\.\.\.> ")
@@ -161,7 +172,7 @@ CREATE TABLE fresh (x INTEGER);
 
 def test_tab_completion_and_a_narrow_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(CLI, encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "xterm"}, dimensions=(24, 40))
+    child = pexpect.spawn(COMMAND[0], COMMAND[1:], encoding="utf-8", timeout=30, env={"HOME": str(tmp_path), "TERM": "xterm"}, dimensions=(24, 40))
     child.expect("swingdb> ")
     child.sendline("CREATE TABLE inventory (warehouse_name VARCHAR, quantity_on_hand INTEGER, last_counted DATE, comment VARCHAR);")
     child.expect("swingdb> ")

@@ -33,6 +33,14 @@ fn mapped_file(address: usize) -> Option<(i32, u64)> {
     swingdb::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
 }
 
+/// Runs the `swingdb` shell with the command line `argv` (the program's name
+/// first) and returns its exit code: the `swingdb` command the package
+/// installs, the same code as the shell program built from swingdb-cli.
+#[pyfunction]
+fn shell(py: Python<'_>, argv: Vec<String>) -> u8 {
+    py.detach(|| swingdb_cli::run(argv))
+}
+
 /// Sets the memory this process's queries may reserve ('2GB', 'none'; see
 /// `swingdb::set_memory_limit`).
 #[pyfunction]
@@ -54,6 +62,7 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
     m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
+    m.add_function(wrap_pyfunction!(shell, m)?)?;
     m.add_function(wrap_pyfunction!(convert::objects, m)?)?;
     m.add_function(wrap_pyfunction!(convert::as_float64, m)?)?;
     m.add_function(wrap_pyfunction!(attach, m)?)?;

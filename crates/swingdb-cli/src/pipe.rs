@@ -2,7 +2,6 @@
 
 use clap::Subcommand;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use swingdb::arrow::array::{ArrayRef, StringArray, UInt64Array};
 use swingdb::arrow::record_batch::RecordBatch;
@@ -113,12 +112,12 @@ fn run(command: PipeCommand) -> Result<()> {
 }
 
 /// Runs a `swingdb pipe` command.
-pub fn main(command: PipeCommand) -> ExitCode {
+pub fn main(command: PipeCommand) -> u8 {
     match run(command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => crate::SUCCESS,
         Err(e) => {
             eprintln!("Error: {e}");
-            ExitCode::FAILURE
+            crate::FAILURE
         }
     }
 }
