@@ -186,3 +186,10 @@ def test_connections_start_from_one_template_but_keep_their_session_to_themselve
     closed = swingdb.connect(db_path, external_access=False)
     with pytest.raises(swingdb.Error):
         closed.sql(f"SELECT sum(y) FROM '{path}'")
+
+
+def test_the_version_is_the_installed_packages():
+    # Read from the extension (importlib.metadata cost `import swingdb` 35 ms).
+    from importlib.metadata import version
+
+    assert swingdb.__version__ == version("swingdb")

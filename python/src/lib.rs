@@ -75,6 +75,9 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPipeWriter>()?;
     // Whether the linker placed the code of a first use together (see build.rs).
     m.add("_hot_code_first", env!("SWINGDB_HOT_CODE_FIRST") == "true")?;
+    // The package's version (maturin takes it from this crate): read here, not
+    // through importlib.metadata, which cost `import swingdb` 35 ms.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     for (name, ty) in [
         ("Warning", py.get_type::<Warning>()),
         ("Error", py.get_type::<Error>()),

@@ -13,10 +13,8 @@ interface without copying: a ``SELECT`` over a stored table returns arrays that
 point into the database's memory-mapped files.
 """
 
-from importlib.metadata import PackageNotFoundError as _NotFound
-from importlib.metadata import version as _version
 
-from . import pipe
+from . import _swingdb, pipe
 from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     ConflictError,
     CorruptionError,
@@ -108,10 +106,7 @@ def from_arrow(data) -> Relation:
     return default_connection().from_arrow(data)
 
 
-try:
-    __version__ = _version("swingdb")
-except _NotFound:  # running from a source tree without installing
-    __version__ = "0.0.0+unknown"
+__version__ = _swingdb.__version__
 
 __all__ = [
     "connect",
