@@ -15,6 +15,7 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=hot-code.txt");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+    println!("cargo:rerun-if-env-changed=RUSTC_LINKER");
     // The directory of this run's clone: `env!` would bake in the clone the
     // script was compiled in, which cargo reuses from a shared target
     // directory for other clones (the list was then missing wherever that
@@ -55,6 +56,9 @@ fn links_with_rust_lld() -> bool {
     }
     if var("CARGO_ENCODED_RUSTFLAGS").contains("link") {
         return false; // -C linker=..., linker-features, link-self-contained, link-arg: the build's own choice
+    }
+    if !var("RUSTC_LINKER").is_empty() {
+        return false; // a linker set for the target (`make wheel`'s zig, which refuses the list)
     }
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let version = Command::new(rustc)
