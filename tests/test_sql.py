@@ -529,6 +529,10 @@ def test_unnamed_expressions_are_named_as_written(con):
     r = con.sql("SELECT a, CAST(a AS BIGINT), a + 1, CAST(a + 1 AS DOUBLE), b::DOUBLE, b FROM nm ORDER BY a")
     assert r.columns == ["a", "CAST(a AS BIGINT)", "a + 1", "CAST(a + 1 AS DOUBLE)", "b::DOUBLE", "b"]
     assert r.fetchall() == [(1, 1, 2, 2.0, 2.0, 2), (3, 3, 4, 4.0, 4.0, 4)]
+    # ... also in a derived table or a view, named as written.
+    assert con.sql("SELECT * FROM (SELECT a, CAST(a AS BIGINT) FROM nm) AS d").columns == ["a", "CAST(a AS BIGINT)"]
+    con.sql("CREATE VIEW nmv AS SELECT b, CAST(b AS DOUBLE) FROM nm")
+    assert con.sql("SELECT * FROM nmv ORDER BY b").fetchall() == [(2, 2.0), (4, 4.0)]
 
 
 def test_types_read_like_sql_in_describe_description_and_show(con):

@@ -143,12 +143,16 @@ impl QueryResult {
         if !self.gather {
             return self.next_joined();
         }
-        if let Some(held) = self.held.take() {
-            return Ok(Some(held));
-        }
         let mut gatherer = Gatherer::new(self.schema.clone());
         let mut any = false;
-        while let Some(batch) = self.next_joined()? {
+        loop {
+            let batch = match self.held.take() {
+                Some(held) => held,
+                None => match self.next_joined()? {
+                    Some(batch) => batch,
+                    None => break,
+                },
+            };
             if batch.num_rows() >= LARGE_BATCH_ROWS {
                 if !any {
                     return self.stitched_from(batch);

@@ -20,7 +20,8 @@ use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, DescribeAlias, Expr, Ident, SelectItem, SetExpr, Statement, Value,
+    visit_expressions, visit_expressions_mut, DescribeAlias, Expr, Ident, Query, SelectItem, SetExpr, Statement, Value,
+    VisitMut, VisitorMut,
 };
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
@@ -175,6 +176,60 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
         }
     }
     names
+}
+
+/// Aliases, in every select list of `statement` (derived tables, CTEs,
+/// views, subqueries, each branch of a UNION), each unnamed expression that
+/// DataFusion would name as an earlier column of its list (see
+/// [`engine_key`]) with its own text, as DuckDB names it: DataFusion refuses
+/// `SELECT * FROM (SELECT a, CAST(a AS INT) FROM t)`. Runs after
+/// [`plan_output_names`], whose private aliases leave no such repeat in the
+/// top-level list.
+pub fn alias_engine_repeats(statement: &mut DFStatement) {
+    struct Lists;
+    impl VisitorMut for Lists {
+        type Break = ();
+        fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+            alias_in(query.body.as_mut());
+            ControlFlow::Continue(())
+        }
+    }
+    if let DFStatement::Statement(s) = statement {
+        let _ = s.visit(&mut Lists);
+    }
+}
+
+/// [`alias_engine_repeats`] in the select lists of `body` (nested queries
+/// are visited on their own).
+fn alias_in(body: &mut SetExpr) {
+    match body {
+        SetExpr::Select(select) => {
+            let mut keys = HashSet::new();
+            for item in select.projection.iter_mut() {
+                match item {
+                    SelectItem::UnnamedExpr(expr) => match plain_name(expr) {
+                        Some(name) => {
+                            keys.insert(name.to_lowercase());
+                        }
+                        None if !keys.insert(engine_key(expr)) && !has_subquery(expr) => {
+                            let alias = Ident::with_quote('"', expr.to_string());
+                            *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
+                        }
+                        None => {}
+                    },
+                    SelectItem::ExprWithAlias { alias, .. } => {
+                        keys.insert(identifier(alias).to_lowercase());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        SetExpr::SetOperation { left, right, .. } => {
+            alias_in(left);
+            alias_in(right);
+        }
+        _ => {}
+    }
 }
 
 /// `stream` with its columns named back.

@@ -4,7 +4,8 @@
 //! this order (each may rely on the ones before it):
 //!
 //! 1. **output names**: the names the user wrote for result columns, kept
-//!    apart from the ones DataFusion would derive ([`OutputNames`]);
+//!    apart from the ones DataFusion would derive ([`OutputNames`]), and
+//!    nested columns that DataFusion would name alike given their own text;
 //! 2. **macros**: calls of the database's macros replaced by their bodies;
 //! 3. **upsert**: an INSERT's conflict clause taken off ([`Upsert`]);
 //! 4. **defaults**: `DEFAULT` (and NULL for identity columns) in VALUES;
@@ -36,7 +37,7 @@ use crate::sql::frontend::case_fold::plan_refolding;
 use crate::sql::frontend::diagnose::unknown;
 use crate::sql::frontend::dialect::macros::{expand, Macro};
 use crate::sql::frontend::dialect::settings;
-use crate::sql::frontend::output_names::{plan_output_names, OutputNames};
+use crate::sql::frontend::output_names::{alias_engine_repeats, plan_output_names, OutputNames};
 use crate::sql::Tables;
 use crate::storage::{Constraints, TableMeta};
 use datafusion::common::{ParamValues, ScalarValue};
@@ -96,6 +97,7 @@ pub(crate) async fn prepare(
     exact_params: bool,
 ) -> Result<Prepared> {
     let names = plan_output_names(&mut statement);
+    alias_engine_repeats(&mut statement);
     expand_macros(&mut statement, cx.tables)?;
     let upsert = upsert::take_upsert(&mut statement)?;
     defaults::take_default_values(&mut statement, cx.tables, cx.own)?;
