@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: hot-code setup debs build demo lint test test-rust test-python stress bench wheel wheel-test clean
+.PHONY: hot-code setup debs build build-stress demo lint test test-rust test-python stress bench wheel wheel-test clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -31,9 +31,8 @@ debs:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
 	  || echo "warning: could not install$$missing; the tests that need it will be skipped"
 
-# Builds the Python extension into .venv, the `swingdb` shell into .venv/bin (the
-# program, over the package's console script: the same code, started without Python), and
-# the torture suite's worker (with failpoints, never in the package or the shell).
+# Builds the Python extension into .venv and the `swingdb` shell into .venv/bin (the
+# program, over the package's console script: the same code, started without Python).
 # The package's bytecode is compiled as pip does when it installs a wheel: the editable
 # install does not, and with PYTHONDONTWRITEBYTECODE set (as on this machine) every
 # fresh process would compile the package again when it imports it.
@@ -42,6 +41,11 @@ build: setup
 	$(PY) -m compileall -q python/swingdb
 	cargo build --release -q -p swingdb-cli
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
+
+# The torture suite's worker: the core built a second time, with failpoints (never in
+# the package or the shell), which only the tests and `make stress` need (5 of the 22
+# minutes of a cold `make demo` when the demo built it too).
+build-stress: build
 	cargo build --release -q -p swingdb-stress
 
 # One abi3 wheel (CPython >= 3.10) for manylinux_2_17 x86_64 in dist/, with the
@@ -88,7 +92,7 @@ demo: build
 test-rust:
 	cargo test --release --workspace --exclude swingdb-python
 
-test-python: build debs
+test-python: build-stress debs
 	PATH=$(VENV)/bin:$$PATH $(PY) -m pytest -q tests
 
 # Formatting and lints (rustfmt.toml, [workspace.lints] in Cargo.toml, ruff.toml),
@@ -103,7 +107,7 @@ test: lint build test-rust test-python
 
 # The full torture run (make stress STRESS_ARGS="--minutes 90 --report docs/reliability.md").
 STRESS_ARGS ?= --minutes 10
-stress: build
+stress: build-stress
 	PATH=$(VENV)/bin:$$PATH $(PY) -m stress $(STRESS_ARGS)
 
 $(VENV)/.bench-deps: requirements-bench.txt $(VENV)/.deps
