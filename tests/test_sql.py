@@ -531,6 +531,7 @@ def test_unnamed_expressions_are_named_as_written(con):
     assert r.fetchall() == [(1, 1, 2, 2.0, 2.0, 2), (3, 3, 4, 4.0, 4.0, 4)]
     # ... also in a derived table or a view, named as written.
     assert con.sql("SELECT * FROM (SELECT a, CAST(a AS BIGINT) FROM nm) AS d").columns == ["a", "CAST(a AS BIGINT)"]
+    assert con.sql("SELECT * FROM (SELECT CAST(a AS BIGINT), a FROM nm) AS d").columns == ["CAST(a AS BIGINT)", "a"]
     con.sql("CREATE VIEW nmv AS SELECT b, CAST(b AS DOUBLE) FROM nm")
     assert con.sql("SELECT * FROM nmv ORDER BY b").fetchall() == [(2, 2.0), (4, 4.0)]
 

@@ -200,27 +200,26 @@ pub fn alias_engine_repeats(statement: &mut DFStatement) {
 }
 
 /// [`alias_engine_repeats`] in the select lists of `body` (nested queries
-/// are visited on their own).
+/// are visited on their own). The names of plain columns and aliases cannot
+/// change, so they are taken first: `SELECT CAST(a AS INT), a` aliases the cast.
 fn alias_in(body: &mut SetExpr) {
     match body {
         SetExpr::Select(select) => {
-            let mut keys = HashSet::new();
+            let mut keys: HashSet<String> = select
+                .projection
+                .iter()
+                .filter_map(|item| match item {
+                    SelectItem::UnnamedExpr(expr) => plain_name(expr),
+                    SelectItem::ExprWithAlias { alias, .. } => Some(identifier(alias)),
+                    _ => None,
+                })
+                .map(|name| name.to_lowercase())
+                .collect();
             for item in select.projection.iter_mut() {
-                match item {
-                    SelectItem::UnnamedExpr(expr) => match plain_name(expr) {
-                        Some(name) => {
-                            keys.insert(name.to_lowercase());
-                        }
-                        None if !keys.insert(engine_key(expr)) && !has_subquery(expr) => {
-                            let alias = Ident::with_quote('"', expr.to_string());
-                            *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
-                        }
-                        None => {}
-                    },
-                    SelectItem::ExprWithAlias { alias, .. } => {
-                        keys.insert(identifier(alias).to_lowercase());
-                    }
-                    _ => {}
+                let SelectItem::UnnamedExpr(expr) = item else { continue };
+                if plain_name(expr).is_none() && !keys.insert(engine_key(expr)) && !has_subquery(expr) {
+                    let alias = Ident::with_quote('"', expr.to_string());
+                    *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
                 }
             }
         }
