@@ -66,7 +66,8 @@ wheel: setup
 # The wheel as a user installs it (not part of `make test`: it rebuilds everything):
 # a fresh venv with the wheel and its dependencies from PyPI, no Rust on PATH, then
 # tests/wheel_check.py (README quickstart, a zero-copy fetch, the swingdb command,
-# a snapshot and a pipe between two processes).
+# a snapshot and a pipe between two processes); then again with numpy as the only
+# other package (rows and numpy views without pyarrow).
 WHEEL_VENV := $(CURDIR)/.wheel-venv
 wheel-test: wheel
 	rm -rf $(WHEEL_VENV)
@@ -75,6 +76,13 @@ wheel-test: wheel
 	@du -sh $(WHEEL_VENV)/lib/python3*/site-packages/swingdb
 	cd /tmp && env -u CARGO_TARGET_DIR PATH=$(WHEEL_VENV)/bin:/usr/bin:/bin \
 	  $(WHEEL_VENV)/bin/python $(CURDIR)/tests/wheel_check.py $(CURDIR)/README.md
+	rm -rf $(WHEEL_VENV)
+	python3 -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q --only-binary=:all: "$$(ls dist/swingdb-*.whl)[numpy]"
+	@du -sh $(WHEEL_VENV)/lib/python3*/site-packages
+	cd /tmp && env -u CARGO_TARGET_DIR PATH=$(WHEEL_VENV)/bin:/usr/bin:/bin \
+	  $(WHEEL_VENV)/bin/python $(CURDIR)/tests/wheel_check.py --numpy-only
+	rm -rf $(WHEEL_VENV)
 
 # Regenerates python/hot-code.txt, the functions a first use runs, which the
 # linker places together (python/build.rs); after dependency upgrades, or when

@@ -3,10 +3,14 @@ in a fresh virtual environment that holds only the wheel and its dependencies, w
 no Rust toolchain on PATH (not collected by pytest: its name does not start with test_).
 
     python tests/wheel_check.py README.md
+    python tests/wheel_check.py --numpy-only
 
 Checks: the README's Python quickstart runs; a stored column reaches numpy as a view
 of the database file; the `swingdb` command answers SQL; a snapshot shared by one
 process is attached by another; a table piped from one process arrives in another.
+With --numpy-only (a venv with the wheel and numpy, nothing else): queries reach
+Python rows and numpy views without pyarrow, pandas or polars, and arrow() says
+which extra it needs.
 """
 
 import os
@@ -29,18 +33,9 @@ def python(code: str, cwd: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, stdout=subprocess.PIPE, text=True)
 
 
-def main(readme: str) -> None:
-    check(shutil.which("cargo") is None and shutil.which("rustc") is None, "no Rust toolchain on PATH")
+def check_numpy_view(work: str) -> None:
+    """A stored column reaches numpy as a view of its segment file."""
     import swingdb
-
-    check(os.path.dirname(swingdb.__file__).startswith(sys.prefix), f"swingdb imported from this environment ({swingdb.__file__})")
-    work = tempfile.mkdtemp(prefix="swingdb-wheel-")
-    os.chdir(work)
-
-    quickstart = re.search(r"## Quickstart \(Python\)\n.*?```python\n(.*?)```", open(readme).read(), re.S).group(1)
-    namespace: dict = {}
-    exec(compile(quickstart, "README.md quickstart", "exec"), namespace)
-    check(namespace["arr"]["id"].tolist() == [1, 2], "the README's quickstart runs")
 
     con = swingdb.connect(os.path.join(work, "big.swingdb"))
     con.sql("CREATE TABLE t AS SELECT value AS v FROM range(1000000)")
@@ -54,6 +49,44 @@ def main(readme: str) -> None:
     check(len(v) == 1_000_000 and mapped and mapped[0].startswith(os.path.join(work, "big.swingdb", "segments")),
           "a stored column reaches numpy as a view of its segment file")
     con.close()
+
+
+def numpy_only() -> None:
+    """The wheel with numpy and nothing else."""
+    import importlib.util
+
+    missing = [m for m in ("pyarrow", "pandas", "polars") if importlib.util.find_spec(m) is None]
+    check(missing == ["pyarrow", "pandas", "polars"], "pyarrow, pandas and polars are not installed")
+    import swingdb
+
+    work = tempfile.mkdtemp(prefix="swingdb-wheel-")
+    con = swingdb.connect()
+    rows = con.sql("SELECT 42 AS answer, 'text' AS t, DATE '2024-02-29' AS d").fetchall()
+    check(rows == [(42, "text", __import__("datetime").date(2024, 2, 29))], "a query reaches Python rows")
+    check_numpy_view(work)
+    try:
+        con.sql("SELECT 1").arrow()
+        check(False, "arrow() without pyarrow says which extra to install")
+    except ImportError as error:
+        check("swingdb[pyarrow]" in str(error), "arrow() without pyarrow says which extra to install")
+    shutil.rmtree(work)
+    print("the wheel works with numpy alone")
+
+
+def main(readme: str) -> None:
+    check(shutil.which("cargo") is None and shutil.which("rustc") is None, "no Rust toolchain on PATH")
+    import swingdb
+
+    check(os.path.dirname(swingdb.__file__).startswith(sys.prefix), f"swingdb imported from this environment ({swingdb.__file__})")
+    work = tempfile.mkdtemp(prefix="swingdb-wheel-")
+    os.chdir(work)
+
+    quickstart = re.search(r"## Quickstart \(Python\)\n.*?```python\n(.*?)```", open(readme).read(), re.S).group(1)
+    namespace: dict = {}
+    exec(compile(quickstart, "README.md quickstart", "exec"), namespace)
+    check(namespace["arr"]["id"].tolist() == [1, 2], "the README's quickstart runs")
+
+    check_numpy_view(work)
 
     shell = shutil.which("swingdb")
     done = subprocess.run([shell, "-c", "SELECT 42 AS answer"], capture_output=True, text=True, timeout=60)
@@ -97,4 +130,4 @@ def main(readme: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    numpy_only() if sys.argv[1] == "--numpy-only" else main(sys.argv[1])

@@ -4,14 +4,15 @@
 //! interface (`__arrow_c_stream__`), so no result byte is copied on the way.
 
 mod arrow_py;
+mod column;
 mod connection;
-mod convert;
 mod errors;
 mod params;
 mod pipe;
 mod result;
 mod snapshot;
 mod udf;
+mod values;
 
 /// Large allocations on huge pages (see `swingdb::LargeOnHugePages`).
 #[global_allocator]
@@ -61,10 +62,11 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDatabase>()?;
     m.add_class::<PyConnection>()?;
     m.add_class::<PyResult_>()?;
+    m.add_class::<Batches>()?;
+    m.add_class::<column::PyColumn>()?;
+    m.add_class::<column::ArrowBuffer>()?;
     m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
     m.add_function(wrap_pyfunction!(shell, m)?)?;
-    m.add_function(wrap_pyfunction!(convert::objects, m)?)?;
-    m.add_function(wrap_pyfunction!(convert::as_float64, m)?)?;
     m.add_function(wrap_pyfunction!(attach, m)?)?;
     m.add_function(wrap_pyfunction!(snapshots, m)?)?;
     m.add_function(wrap_pyfunction!(discard, m)?)?;

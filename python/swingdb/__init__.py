@@ -8,9 +8,10 @@
     >>> swingdb.sql("SELECT 40 + 2").fetchall()      # a shared in-memory connection
     [(42,)]
 
-Results reach pyarrow, numpy, pandas and polars through the Arrow C stream
-interface without copying: a ``SELECT`` over a stored table returns arrays that
-point into the database's memory-mapped files.
+Results reach numpy (through its array interface), pyarrow, pandas and polars
+(through the Arrow C stream interface) without copying: a ``SELECT`` over a
+stored table returns arrays that point into the database's memory-mapped files.
+None of these packages is needed to fetch Python rows.
 """
 
 

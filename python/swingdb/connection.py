@@ -7,9 +7,8 @@ import decimal as _decimal
 import itertools
 import os
 
-import pyarrow as pa
-
 from . import _swingdb, ingest
+from ._extras import need
 from .progress import progress_for, statement_progress
 from .relation import Relation, quote_identifier
 from .result import Result
@@ -287,7 +286,7 @@ class Connection:
         if not isinstance(name, str):
             raise _swingdb.ProgrammingError(f"a table name must be a string, not {type(name).__name__}")
         arrow = ingest.to_arrow(data, name)
-        total = getattr(arrow, "num_rows", 0)
+        total = ingest.row_count(arrow)
         report = progress_for(f"loading {name}", total, progress)
         return self._con.store(name, arrow, create, report)
 
@@ -335,6 +334,7 @@ class Connection:
         SQL names or pyarrow types, or come from the annotations.
         ``side_effects=True`` makes the engine call it even for repeated
         arguments (random values, counters)."""
+        pa = need("pyarrow", "pyarrow", "create_function()")
         from . import functions
 
         if not isinstance(name, str) or not name.isidentifier():

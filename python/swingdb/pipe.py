@@ -27,11 +27,14 @@ streams; the larger count of both ends is used), ``compression`` (``"lz4"`` or
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from . import _swingdb
+from ._extras import need
 from .result import Result
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 _UNSET = object()
 
@@ -70,6 +73,7 @@ class Writer:
         """Sends ``data``: a pyarrow Table / RecordBatch / RecordBatchReader, a
         polars DataFrame, a DuckDB result, or anything with ``__arrow_c_stream__``.
         Batches are sent as they are read; a slow importer makes this wait."""
+        pa = need("pyarrow", "pyarrow", "swingdb.pipe.Writer.write()")
         if isinstance(data, pa.RecordBatch):
             data = pa.Table.from_batches([data])
         if not hasattr(data, "__arrow_c_stream__"):
@@ -99,13 +103,14 @@ class Writer:
 def writer(name: str, schema, **options) -> Writer:
     """Waits for the importer of pipe ``name`` and returns a :class:`Writer` for
     rows of ``schema`` (a ``pyarrow.Schema`` or anything with ``__arrow_c_schema__``)."""
-    schema = pa.schema(schema)
+    schema = need("pyarrow", "pyarrow", "swingdb.pipe.writer()").schema(schema)
     return Writer(_swingdb.PipeWriter(name, schema, _options(**options)), schema)
 
 
 def send(name: str, data, **options) -> int:
     """Sends ``data`` (Arrow data, see :meth:`Writer.write`) into pipe ``name`` and
     waits for the importer to confirm; returns the rows it took."""
+    pa = need("pyarrow", "pyarrow", "swingdb.pipe.send()")
     if isinstance(data, pa.RecordBatch):
         data = pa.Table.from_batches([data])
     stream = pa.RecordBatchReader.from_stream(data)

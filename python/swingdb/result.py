@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from . import _swingdb, display
-from ._convert import numpy_column, pandas_column, private_copy_on_write
+from ._extras import need
 from .relation import Composable, Relation, SqlType
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class Result(Composable):
     """The rows of one statement.
 
-    Rows arrive as an Arrow stream straight from the engine and are kept as
+    Rows arrive as Arrow batches straight from the engine and are kept as
     they are read, so a result can be read any number of times and in any
     form: printed (``show()``, the notebook view), then fetched as Python
     tuples (``fetchone``/``fetchmany``/``fetchall``) or taken whole as
-    ``arrow()`` (pyarrow.Table), ``df()`` (pandas), ``pl()`` (polars) or
-    ``numpy()`` (dict of arrays). The statement runs once; what is kept are
+    ``numpy()`` (dict of arrays), ``arrow()`` (pyarrow.Table), ``df()``
+    (pandas) or ``pl()`` (polars). The statement runs once; what is kept are
     the engine's own arrays, which for stored tables are the memory-mapped
     segment files themselves, so keeping them copies nothing, and every whole
-    form shares that memory.
+    form shares that memory. Python rows need no other package; each whole
+    form needs its own (the error says which extra installs it).
 
     ``fetchone``/``fetchmany``/``fetchall`` walk the rows like a DB-API cursor;
     once they have reported the end (``fetchall``, or ``None``/``[]``), the
@@ -35,24 +39,24 @@ class Result(Composable):
     def __init__(self, native, restarts: bool = True, origin=None):
         self._native = native
         self._origin = origin  # (connection, query, params, keep) it came from, to build relations on
-        self._errors = native  # keeps the error that ends the stream, with its DB-API class
         self.rows_affected = native.rows_affected
-        self.schema: pa.Schema = pa.schema(native)
         self.sql_types: list[str] = native.sql_types()
-        self._reader: pa.RecordBatchReader | None = None
-        self._kept: list[pa.RecordBatch] = []  # every batch read so far, in order
-        self._complete = False  # all batches are kept
-        self._streamed = False  # rows were passed on without being kept
+        self._columns: list[str] = native.names()
         self._position = 0  # the next row fetchone/fetchmany/fetchall return
         self._exhausted = False  # the last fetch reached the end
         self._restarts = restarts  # fetching starts over after the end (else it stays there, as a DB-API cursor)
-        self._table: pa.Table | None = None
+        self._table = None  # the pyarrow.Table of arrow(), once made
 
     # -- metadata -----------------------------------------------------------
     @property
     def columns(self) -> list[str]:
         """Column names."""
-        return self.schema.names
+        return self._columns
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The Arrow schema (a ``pyarrow.Schema``; needs pyarrow)."""
+        return need("pyarrow", "pyarrow", "Result.schema").schema(self._native)
 
     @property
     def types(self) -> list[SqlType]:
@@ -71,50 +75,13 @@ class Result(Composable):
         type_code being the SQL type name (``BIGINT``, ``DECIMAL(10,2)``, ``VARCHAR``)."""
         if not self.columns:
             return None
-        return [(f.name, t, None, None, None, None, f.nullable) for f, t in zip(self.schema, self.sql_types)]
+        return [(n, t, None, None, None, None, null_ok) for n, t, null_ok in zip(self._columns, self.sql_types, self._native.nullable())]
 
     # -- reading -------------------------------------------------------------
-    def _stream(self) -> pa.RecordBatchReader:
-        if self._reader is None:
-            self._reader = pa.RecordBatchReader.from_stream(self._native)
-            self._native = None
-        return self._reader
-
-    def _next_batch(self, streaming: bool = False) -> pa.RecordBatch | None:
-        """The next batch from the engine, or None at the end (`streaming`: for
-        a stream that passes rows on)."""
-        if self._streamed and not streaming:
-            raise _swingdb.InterfaceError("this result was streamed out (fetch_record_batch or the Arrow stream protocol), which does not keep rows; run the query again")
-        if self._complete:
-            return None
-        try:
-            return self._stream().read_next_batch()
-        except StopIteration:
-            self._complete = True
-            return None
-        except pa.ArrowException as error:
-            raise self._dbapi_error(error) from None
-
-    def _keep_until(self, rows: int | None) -> None:
-        """Reads and keeps batches until at least `rows` rows are kept (None: all)."""
-        kept = sum(b.num_rows for b in self._kept)
-        while rows is None or kept < rows:
-            batch = self._next_batch()
-            if batch is None:
-                return
-            self._kept.append(batch)
-            kept += batch.num_rows
-
-    def _dbapi_error(self, error: Exception) -> Exception:
-        """The swingdb exception behind a failure pyarrow reports in its own terms."""
-        native = self._errors.stream_error()
-        if native is not None:
-            return native
-        if isinstance(error, pa.ArrowNotImplementedError):
-            return _swingdb.NotSupportedError(str(error))
-        if isinstance(error, (pa.ArrowMemoryError, pa.ArrowIOError)):
-            return _swingdb.OperationalError(str(error))
-        return _swingdb.DataError(str(error))
+    def _keep_until(self, rows: int | None) -> int:
+        """Reads and keeps batches until at least `rows` rows are kept (None:
+        all); returns the rows kept."""
+        return self._native.keep(rows)
 
     def fetch_record_batch(self, rows_per_batch: int = 1_000_000) -> pa.RecordBatchReader:
         """A ``pyarrow.RecordBatchReader`` over every row, in batches of at most
@@ -122,14 +89,15 @@ class Result(Composable):
         before pass through without being kept (results larger than memory
         stream), so afterwards the result cannot be read again unless it had
         been read whole before."""
+        pa = need("pyarrow", "pyarrow", "fetch_record_batch()")
         if isinstance(rows_per_batch, bool) or not isinstance(rows_per_batch, int) or rows_per_batch < 1:
             raise _swingdb.ProgrammingError(f"rows_per_batch must be a positive integer, not {rows_per_batch!r}")
+        native = self._native
 
         def batches():
-            yield from list(self._kept)
-            while (batch := self._next_batch(streaming=True)) is not None:
-                self._streamed = True
-                yield batch
+            yield from pa.RecordBatchReader.from_stream(native.kept())
+            while (batch := native.take_batch()) is not None:
+                yield from pa.RecordBatchReader.from_stream(batch)
 
         def sliced():
             for batch in batches():
@@ -140,10 +108,10 @@ class Result(Composable):
 
     def __arrow_c_stream__(self, requested_schema=None):
         """Arrow PyCapsule stream export (streams, see ``fetch_record_batch``)."""
-        return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
+        return self._native.__arrow_c_stream__(requested_schema)
 
     def __arrow_c_schema__(self):
-        return self.schema.__arrow_c_schema__()
+        return self._native.__arrow_c_schema__()
 
     # -- Python rows -------------------------------------------------------
     def fetchmany(self, size: int = 1):
@@ -152,19 +120,9 @@ class Result(Composable):
             self._exhausted = False
             if self._restarts:
                 self._position = 0
-        self._keep_until(None if size is None else self._position + size)
-        rows = []
-        skip = self._position
-        for batch in self._kept:
-            if size is not None and len(rows) >= size:
-                break
-            if skip >= batch.num_rows:
-                skip -= batch.num_rows
-                continue
-            take = batch.num_rows - skip if size is None else min(batch.num_rows - skip, size - len(rows))
-            columns = [c.to_pylist() for c in batch.slice(skip, take).columns]
-            rows.extend(zip(*columns) if columns else [()] * take)
-            skip = 0
+        kept = self._keep_until(None if size is None else self._position + size)
+        count = kept - self._position if size is None else min(size, kept - self._position)
+        rows = self._native.rows(self._position, max(count, 0))
         self._position += len(rows)
         # The end was reached: the next fetch starts over (a result) or stays there (a cursor).
         self._exhausted = size is None or not rows
@@ -184,20 +142,25 @@ class Result(Composable):
             yield rows[0]
 
     # -- whole results -----------------------------------------------------
+    def _read_whole(self) -> None:
+        """Reads and keeps every row, one array per column where the engine
+        computed many batches (when nothing was read before)."""
+        self._native.read_whole()
+        self._keep_until(None)
+
     def arrow(self) -> pa.Table:
         """Every row as a ``pyarrow.Table`` whose buffers are the engine's (no copy)."""
         if self._table is None:
-            if self._native is not None and not self._kept:
-                self._native.read_whole()  # one array per column where the engine computed many batches
-            self._keep_until(None)
-            self._table = pa.Table.from_batches(self._kept, schema=self.schema)
+            pa = need("pyarrow", "pyarrow", "arrow()")
+            self._read_whole()
+            self._table = pa.table(self._native.kept())
         return self._table
 
     def pl(self):
         """Every row as a ``polars.DataFrame`` (zero-copy through Arrow)."""
-        import polars as pl
-
-        return pl.from_arrow(self.arrow(), rechunk=False)
+        pl = need("polars", "polars", "pl()")
+        self._read_whole()
+        return pl.DataFrame(self._native.kept())
 
     def df(self):
         """Every row as a ``pandas.DataFrame``.
@@ -206,11 +169,13 @@ class Result(Composable):
         engine's buffers; other columns (NULLs, strings, dates, decimals) become
         pandas ``ArrowDtype`` columns, which keep NULLs and do not copy.
         """
-        import pandas as pd
+        pd = need("pandas", "pandas", "df()")
+        need("pyarrow", "pandas", "df()")
+        from ._convert import pandas_column
 
         table = self.arrow()
         # Keyed by position: a result may repeat a column name (SELECT a, a).
-        data = {i: pandas_column(col, pd) for i, col in enumerate(table.columns)}
+        data = {i: pandas_column(self._native.column(i), col, pd) for i, col in enumerate(table.columns)}
         if not data:
             return pd.DataFrame()
         frame = pd.DataFrame(data, copy=False)
@@ -233,8 +198,11 @@ class Result(Composable):
         data become private copy-on-write mappings of the same file pages, so
         writes stay in this process and the database files never change.
         """
-        table = self.arrow()
-        arrays = {name: numpy_column(col, nulls, decimals) for name, col in zip(table.column_names, table.columns)}
+        need("numpy", "numpy", "numpy()")
+        from ._convert import numpy_column, private_copy_on_write
+
+        self._read_whole()
+        arrays = {name: numpy_column(self._native.column(i), nulls, decimals) for i, name in enumerate(self._columns)}
         if writable:
             arrays = {name: private_copy_on_write(arr) for name, arr in arrays.items()}
         return arrays
@@ -259,21 +227,19 @@ class Result(Composable):
 
     def write_parquet(self, path, **options) -> None:
         """Writes every row to a Parquet file at `path` (pyarrow's writer; `options` go to it)."""
-        import pyarrow.parquet as pq
-
+        pq = need("pyarrow.parquet", "pyarrow", "write_parquet()")
         pq.write_table(self.arrow(), path, **options)
 
     def write_csv(self, path, **options) -> None:
         """Writes every row to a CSV file at `path`, with a header (pyarrow's writer; `options` go to it)."""
-        import pyarrow.csv as pcsv
-
+        pcsv = need("pyarrow.csv", "pyarrow", "write_csv()")
         pcsv.write_csv(self.arrow(), path, **options)
 
     # -- display -------------------------------------------------------------
     def _preview(self):
         """The rows a view shows; reads (and keeps) the result up to display.MAX_COUNTED rows to count it."""
-        self._keep_until(display.MAX_COUNTED + 1)
-        return display.preview(self._kept, self.schema, self._complete)
+        kept = self._keep_until(display.MAX_COUNTED + 1)
+        return display.preview(self._native, self._columns, kept, self._native.complete)
 
     def show(self, width: int | None = None) -> None:
         """Prints the result as an aligned table: the first and last 10 rows
@@ -282,7 +248,7 @@ class Result(Composable):
         print(display.text(self._preview(), self.sql_types, width))
 
     def __repr__(self) -> str:
-        if self._streamed:
+        if self._native.streamed:
             return "<swingdb.Result (streamed out)>"
         return display.text(self._preview(), self.sql_types)
 
