@@ -20,7 +20,7 @@ use std::str::FromStr;
 use swingdb::arrow::array::{Array, ArrayRef, AsArray};
 use swingdb::arrow::datatypes::*;
 use swingdb::arrow::temporal_conversions::{as_date, as_datetime, as_duration, as_time};
-use swingdb::arrow::util::display::array_value_to_string;
+use swingdb::arrow::util::display::{ArrayFormatter, FormatOptions};
 
 /// One Python `str` (or `bytes`) of `value`. Python decodes the UTF-8 itself,
 /// so invalid text is an error, never undefined behaviour.
@@ -171,8 +171,10 @@ pub(crate) fn python_values(py: Python<'_>, column: &str, array: &dyn Array) -> 
             })
         }
         DataType::Decimal32(..) | DataType::Decimal64(..) | DataType::Decimal128(..) | DataType::Decimal256(..) => {
+            // Exact: through the decimal's text, which Python's Decimal parses.
             let decimal = decimal_class(py)?;
-            each(&|i| Ok(decimal.call1((array_value_to_string(array, i).map_err(arrow_error)?,))?.unbind()))
+            let text = ArrayFormatter::try_new(array, &FormatOptions::default()).map_err(arrow_error)?;
+            each(&|i| Ok(decimal.call1((text.value(i).to_string(),))?.unbind()))
         }
         DataType::Dictionary(..) => {
             let dictionary = array.as_any_dictionary();
