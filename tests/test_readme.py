@@ -1,4 +1,4 @@
-"""The Python examples of the README, docs/pipes.md, docs/sql.md and the module docstrings run as written."""
+"""The Python examples of the README, docs/pipes.md, docs/sql.md, docs/server.md and the module docstrings run as written."""
 
 import os
 import re
@@ -56,3 +56,13 @@ def test_coming_from_duckdb_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _run_python_blocks("docs/duckdb.md", 10, {})  # one session, top to bottom
     assert (tmp_path / "totals.parquet").exists()
+
+
+def test_server_guide_python_example_runs(tmp_path, monkeypatch):
+    import pytest
+
+    pytest.importorskip("adbc_driver_flightsql", reason="adbc-driver-flightsql is in requirements-dev.txt")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    _run_python_blocks("docs/server.md", 1, namespace)
+    assert namespace["table"].column("id").to_pylist() == [0, 1, 2, 3, 4]

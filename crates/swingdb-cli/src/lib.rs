@@ -1,11 +1,13 @@
-//! `swingdb`: the interactive shell, one-shot SQL runner, and snapshot and pipe
-//! commands, as a library: the `swingdb` program of this crate and the
-//! `swingdb` command that the Python package installs both call [`run`].
+//! `swingdb`: the interactive shell, one-shot SQL runner, snapshot and pipe
+//! commands, and the Flight SQL server, as a library: the `swingdb` program of
+//! this crate and the `swingdb` command that the Python package installs both
+//! call [`run`].
 
 mod cancel;
 mod complete;
 mod pipe;
 mod render;
+mod serve;
 mod shell;
 
 use clap::{Parser, Subcommand};
@@ -61,6 +63,9 @@ enum Command {
     /// Send and receive tables through pipes (Arrow streams between processes).
     #[command(subcommand)]
     Pipe(pipe::PipeCommand),
+    /// Serve the database to other processes and hosts over Arrow Flight SQL
+    /// (ADBC, JDBC, ODBC, pyarrow.flight), each call checked against a token.
+    Serve(serve::ServeArgs),
 }
 
 /// Prints the snapshots as a table.
@@ -153,6 +158,7 @@ pub fn run(args: impl IntoIterator<Item = String>) -> u8 {
     };
     let db = match args.subcommand.take() {
         Some(Command::Pipe(command)) => return pipe::main(command),
+        Some(Command::Serve(args)) => return serve::main(args),
         Some(Command::Snapshots) => return list_snapshots(),
         Some(Command::Discard { name }) => {
             return match Database::discard(&name) {

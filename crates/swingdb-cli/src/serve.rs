@@ -1,0 +1,86 @@
+//! `swingdb serve DB`: the database as an Arrow Flight SQL server.
+
+use crate::{FAILURE, SUCCESS};
+use clap::Args;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use swingdb::{Database, OpenOptions};
+use swingdb_flight::Token;
+
+/// The environment variable holding the token, when no file gives it.
+const TOKEN_VARIABLE: &str = "SWINGDB_TOKEN";
+
+/// The arguments of `swingdb serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Database directory (created if absent); in-memory when omitted.
+    database: Option<String>,
+    /// The address to listen on: this machine only unless told otherwise
+    /// (0.0.0.0 for every network).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// The port (0: any free port, printed at start).
+    #[arg(long, default_value_t = 31337)]
+    port: u16,
+    /// A file holding the token clients must send; else $SWINGDB_TOKEN, else
+    /// a new random token, printed at start.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Refuse every write.
+    #[arg(long)]
+    read_only: bool,
+}
+
+/// The token from the file, the environment, or a new one (and whether it is new).
+fn token(args: &ServeArgs) -> Result<(Token, bool), String> {
+    if let Some(file) = &args.token_file {
+        let text =
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read the token file {}: {e}", file.display()))?;
+        return Token::new(&text).map(|t| (t, false)).map_err(|e| format!("{}: {e}", file.display()));
+    }
+    if let Ok(text) = std::env::var(TOKEN_VARIABLE) {
+        return Token::new(&text).map(|t| (t, false)).map_err(|e| format!("${TOKEN_VARIABLE}: {e}"));
+    }
+    Token::generate().map(|t| (t, true)).map_err(|e| format!("cannot make a token: {e}"))
+}
+
+/// Runs the server until the process is stopped.
+pub fn main(args: ServeArgs) -> u8 {
+    let (token, generated) = match token(&args) {
+        Ok(token) => token,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return FAILURE;
+        }
+    };
+    let options = OpenOptions { read_only: args.read_only, ..Default::default() };
+    let db = match &args.database {
+        Some(path) => Database::open(path, options),
+        None => Database::in_memory_with(options),
+    };
+    let db = match db {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return FAILURE;
+        }
+    };
+    let address = SocketAddr::new(args.host, args.port);
+    let shown = token.as_str().to_string();
+    let served = swingdb_flight::serve(db, address, token, |bound| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "swingdb serve: Flight SQL on grpc://{bound}");
+        if generated {
+            let _ = writeln!(out, "token: {shown}");
+        }
+        let _ = out.flush();
+    });
+    match served {
+        Ok(()) => SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            FAILURE
+        }
+    }
+}

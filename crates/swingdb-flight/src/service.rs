@@ -1,0 +1,200 @@
+//! The Flight SQL calls a database answers: statements (`GetFlightInfo` then
+//! `DoGet`), updates (`DoPut`), the handshake and the server's description
+//! (`GetSqlInfo`). Each statement runs on a connection of its own, committing
+//! on its own; the engine works on blocking threads, never on the runtime's.
+
+use crate::auth::Token;
+use crate::tickets::Tickets;
+use arrow_flight::encode::FlightDataEncoderBuilder;
+use arrow_flight::error::FlightError;
+use arrow_flight::flight_service_server::FlightService;
+use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
+use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
+use arrow_flight::sql::{
+    CommandGetSqlInfo, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo, TicketStatementQuery,
+};
+use arrow_flight::{FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest, HandshakeResponse, Ticket};
+use futures::{Stream, StreamExt, TryStreamExt};
+use prost::Message;
+use std::pin::Pin;
+use std::sync::Arc;
+use swingdb::arrow::record_batch::RecordBatch;
+use swingdb::{Database, ErrorKind};
+use tonic::metadata::MetadataValue;
+use tonic::{Request, Response, Status, Streaming};
+
+/// A core error as the gRPC status a client sees (its message kept whole).
+pub(crate) fn status(err: swingdb::Error) -> Status {
+    let message = err.message().to_string();
+    match err.kind() {
+        ErrorKind::Programming | ErrorKind::Data => Status::invalid_argument(message),
+        ErrorKind::Integrity => Status::failed_precondition(message),
+        ErrorKind::Conflict => Status::aborted(message),
+        ErrorKind::Corruption => Status::data_loss(message),
+        ErrorKind::NotSupported => Status::unimplemented(message),
+        ErrorKind::Interrupted => Status::cancelled(message),
+        ErrorKind::Operational => Status::unavailable(message),
+        _ => Status::internal(message),
+    }
+}
+
+/// A database served over Flight SQL.
+pub struct SwingdbFlight {
+    db: Database,
+    token: Token,
+    tickets: Arc<Tickets>,
+    info: SqlInfoData,
+}
+
+impl SwingdbFlight {
+    /// Serves `db` to callers holding `token`.
+    pub fn new(db: Database, token: Token) -> Self {
+        let mut info = SqlInfoDataBuilder::new();
+        info.append(SqlInfo::FlightSqlServerName, "swingdb");
+        info.append(SqlInfo::FlightSqlServerVersion, env!("CARGO_PKG_VERSION"));
+        info.append(SqlInfo::FlightSqlServerArrowVersion, "59");
+        info.append(SqlInfo::FlightSqlServerReadOnly, false);
+        let info = info.build().expect("the server's SqlInfo is well-formed");
+        Self { db, token, tickets: Arc::default(), info }
+    }
+
+    /// Runs `sql` on a new connection, on a blocking thread.
+    async fn run(&self, sql: String) -> Result<swingdb::QueryResult, Status> {
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || db.connect().and_then(|con| con.execute(&sql, &[])))
+            .await
+            .map_err(|e| Status::internal(format!("the statement's thread failed: {e}")))?
+            .map_err(status)
+    }
+}
+
+/// A stream of `result`'s batches, read on a blocking thread as the client
+/// takes them (two batches ahead at most).
+fn batches(mut result: swingdb::QueryResult) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
+    let (send, receive) = tokio::sync::mpsc::channel(2);
+    tokio::task::spawn_blocking(move || loop {
+        // A panic (a bug) becomes an error: ending the stream instead would
+        // hand the client a shortened result as if it were whole.
+        let next =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| result.next_batch())).unwrap_or_else(|_| {
+                Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
+            });
+        let end = !matches!(next, Ok(Some(_)));
+        let item = next.transpose().map(|r| r.map_err(|e| FlightError::Tonic(Box::new(status(e)))));
+        // A client that went away closes the channel: the statement stops here.
+        if let Some(item) = item {
+            if send.blocking_send(item).is_err() {
+                return;
+            }
+        }
+        if end {
+            return;
+        }
+    });
+    futures::stream::unfold(receive, |mut receive| async move { receive.recv().await.map(|item| (item, receive)) })
+}
+
+type DoGetStream = <SwingdbFlight as FlightService>::DoGetStream;
+
+#[tonic::async_trait]
+impl FlightSqlService for SwingdbFlight {
+    type FlightService = SwingdbFlight;
+
+    async fn do_handshake(
+        &self,
+        request: Request<Streaming<HandshakeRequest>>,
+    ) -> Result<Response<Pin<Box<dyn Stream<Item = Result<HandshakeResponse, Status>> + Send>>>, Status> {
+        self.token.check_handshake(request.metadata())?;
+        let reply = HandshakeResponse { protocol_version: 0, payload: self.token.as_str().as_bytes().to_vec().into() };
+        let mut response: Response<Pin<Box<dyn Stream<Item = _> + Send>>> =
+            Response::new(Box::pin(futures::stream::iter([Ok(reply)])));
+        let bearer = MetadataValue::try_from(format!("Bearer {}", self.token.as_str()))
+            .map_err(|_| Status::internal("the token is not a valid header"))?;
+        response.metadata_mut().insert("authorization", bearer);
+        Ok(response)
+    }
+
+    async fn get_flight_info_statement(
+        &self,
+        query: CommandStatementQuery,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        if query.transaction_id.is_some() {
+            return Err(Status::unimplemented("transactions are not served yet: each statement commits on its own"));
+        }
+        let result = self.run(query.query).await?;
+        let schema = result.schema();
+        let handle = self.tickets.park(result).map_err(|e| Status::internal(e.to_string()))?;
+        let ticket = TicketStatementQuery { statement_handle: handle.into() };
+        let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(ticket.as_any().encode_to_vec()));
+        let info = FlightInfo::new()
+            .try_with_schema(&schema)
+            .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
+            .with_endpoint(endpoint)
+            .with_descriptor(request.into_inner());
+        Ok(Response::new(info))
+    }
+
+    async fn do_get_statement(
+        &self,
+        ticket: TicketStatementQuery,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        let result = self.tickets.take(&ticket.statement_handle).ok_or_else(|| {
+            Status::not_found(
+                "this ticket is unknown, was fetched already, or expired (10 minutes); run the statement again",
+            )
+        })?;
+        let schema = result.schema();
+        let stream = FlightDataEncoderBuilder::new().with_schema(schema).build(batches(result)).map_err(Status::from);
+        Ok(Response::new(Box::pin(stream)))
+    }
+
+    async fn do_put_statement_update(
+        &self,
+        update: CommandStatementUpdate,
+        request: Request<PeekableFlightDataStream>,
+    ) -> Result<i64, Status> {
+        self.token.check(request.metadata())?;
+        if update.transaction_id.is_some() {
+            return Err(Status::unimplemented("transactions are not served yet: each statement commits on its own"));
+        }
+        let result = self.run(update.query).await?;
+        Ok(result.rows_affected().map_or(-1, |n| n as i64))
+    }
+
+    async fn get_flight_info_sql_info(
+        &self,
+        query: CommandGetSqlInfo,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(query.as_any().encode_to_vec()));
+        let info = FlightInfo::new()
+            .try_with_schema(query.into_builder(&self.info).schema().as_ref())
+            .map_err(|e| Status::internal(e.to_string()))?
+            .with_endpoint(endpoint)
+            .with_descriptor(request.into_inner());
+        Ok(Response::new(info))
+    }
+
+    async fn do_get_sql_info(
+        &self,
+        query: CommandGetSqlInfo,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        let builder = query.into_builder(&self.info);
+        let schema = builder.schema();
+        let batch = builder.build().map_err(|e| Status::internal(e.to_string()))?;
+        let stream = FlightDataEncoderBuilder::new()
+            .with_schema(schema)
+            .build(futures::stream::once(async { Ok(batch) }))
+            .map_err(Status::from);
+        Ok(Response::new(Box::pin(stream.boxed())))
+    }
+
+    async fn register_sql_info(&self, _id: i32, _result: &SqlInfo) {}
+}

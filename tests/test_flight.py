@@ -1,0 +1,92 @@
+"""`swingdb serve`: a database served over Arrow Flight SQL to real clients
+(ADBC's Flight SQL driver from PyPI), every call checked against a token."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+flightsql = pytest.importorskip("adbc_driver_flightsql.dbapi", reason="adbc-driver-flightsql is in requirements-dev.txt")
+import adbc_driver_manager  # noqa: E402
+
+TOKEN = "test-token-0123456789abcdef"
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A `swingdb serve` process on a free port; yields its grpc:// URI."""
+    program = shutil.which("swingdb")
+    assert program, "the swingdb program is installed into the venv by make build"
+    proc = subprocess.Popen(
+        [program, "serve", str(tmp_path / "served.swingdb"), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": TOKEN},
+    )
+    line = proc.stdout.readline()
+    match = re.search(r"grpc://(\S+)", line)
+    assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+    yield f"grpc://{match.group(1)}"
+    proc.kill()
+    proc.wait()
+
+
+def _connect(uri, **db_kwargs):
+    return flightsql.connect(uri, db_kwargs=db_kwargs or {"adbc.flight.sql.authorization_header": f"Bearer {TOKEN}"})
+
+
+def test_adbc_creates_writes_and_reads_a_table(server):
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE t AS SELECT value AS id, value * 0.5 AS x FROM range(1000000)")
+        cur.execute("SELECT count(*), sum(id) FROM t")
+        assert cur.fetchone() == (1_000_000, sum(range(1_000_000)))
+        # Larger than gRPC's 4 MB message default: the server cuts batches into smaller messages.
+        cur.execute("SELECT id, x FROM t ORDER BY id")
+        table = cur.fetch_arrow_table()
+        assert table.num_rows == 1_000_000 and table.column("id")[999_999].as_py() == 999_999
+        assert table.schema.names == ["id", "x"]
+
+
+def test_a_statement_runs_once(server):
+    # The statement runs when the client asks what it returns (GetFlightInfo);
+    # fetching its result (DoGet) must not run it again.
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE n (v BIGINT)")
+        cur.execute("INSERT INTO n VALUES (1), (2)")
+        cur.fetchall()
+        cur.execute("SELECT count(*) FROM n")
+        assert cur.fetchone() == (2,)
+
+
+def test_errors_keep_the_engines_message(server):
+    with _connect(server) as con, con.cursor() as cur:
+        with pytest.raises(adbc_driver_manager.Error, match="nope"):
+            cur.execute("SELECT * FROM nope")
+            cur.fetchall()
+        cur.execute("SELECT 1 AS one")  # the connection still works
+        assert cur.fetchone() == (1,)
+
+
+def test_a_wrong_or_missing_token_is_refused(server):
+    for kwargs in ({"adbc.flight.sql.authorization_header": "Bearer not-the-token-at-all"}, {"adbc.flight.sql.rpc.call_header.x": "y"}):
+        with pytest.raises(adbc_driver_manager.Error, match="token|Unauthenticated|UNAUTHENTICATED"):
+            with _connect(server, **kwargs) as con, con.cursor() as cur:
+                cur.execute("SELECT 1")
+                cur.fetchall()
+
+
+def test_a_user_and_password_client_gets_in_with_the_token_as_password(server):
+    with _connect(server, username="anyone", password=TOKEN) as con, con.cursor() as cur:
+        cur.execute("SELECT 40 + 2 AS answer")
+        assert cur.fetchone() == (42,)
+    with pytest.raises(adbc_driver_manager.Error, match="token|Unauthenticated|UNAUTHENTICATED"):
+        with _connect(server, username="anyone", password="wrong-password-0123456789") as con, con.cursor() as cur:
+            cur.execute("SELECT 1")
+            cur.fetchall()
+
+
+def test_a_short_token_is_refused_at_start(tmp_path):
+    program = shutil.which("swingdb")
+    out = subprocess.run([program, "serve", "--port", "0"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "SWINGDB_TOKEN": "short"})
+    assert out.returncode == 1 and "at least 16" in out.stderr
