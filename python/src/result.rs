@@ -51,6 +51,16 @@ fn ffi_schema(schema: &SchemaRef) -> PyResult<FFI_ArrowSchema> {
     FFI_ArrowSchema::try_from(schema.as_ref()).map_err(|e| InternalError::new_err(e.to_string()))
 }
 
+/// The Arrow stream protocol's `requested_schema`, which these exports do not honour.
+fn refuse_requested_schema(requested_schema: Option<Bound<'_, PyAny>>) -> PyResult<()> {
+    match requested_schema {
+        Some(s) if !s.is_none() => {
+            Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `reader` as an Arrow C stream capsule (its batches handed over by reference).
 fn stream_capsule<'py>(py: Python<'py>, reader: Box<dyn RecordBatchReader + Send>) -> PyResult<Bound<'py, PyCapsule>> {
     ffi_schema(&reader.schema())?;
@@ -270,9 +280,7 @@ impl PyResult_ {
         py: Python<'py>,
         requested_schema: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
-        if requested_schema.is_some_and(|s| !s.is_none()) {
-            return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
-        }
+        refuse_requested_schema(requested_schema)?;
         ffi_schema(&self.schema)?;
         let (kept, rest) = self.reading(py, |r| {
             let rest = r.rest.take();
@@ -313,9 +321,7 @@ impl Batches {
         py: Python<'py>,
         requested_schema: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
-        if requested_schema.is_some_and(|s| !s.is_none()) {
-            return Err(NotSupportedError::new_err("requested_schema is not supported; cast after import"));
-        }
+        refuse_requested_schema(requested_schema)?;
         let batches = self.batches.clone().into_iter().map(Ok);
         stream_capsule(py, Box::new(RecordBatchIterator::new(batches, self.schema.clone())))
     }

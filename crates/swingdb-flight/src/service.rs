@@ -11,13 +11,15 @@ use arrow_flight::flight_service_server::FlightService;
 use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
 use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
 use arrow_flight::sql::{
-    CommandGetSqlInfo, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo, TicketStatementQuery,
+    Any, CommandGetSqlInfo, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo,
+    TicketStatementQuery,
 };
 use arrow_flight::{FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest, HandshakeResponse, Ticket};
 use futures::{Stream, StreamExt, TryStreamExt};
 use prost::Message;
 use std::pin::Pin;
 use std::sync::Arc;
+use swingdb::arrow::datatypes::Schema;
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::{Database, ErrorKind};
 use tonic::metadata::MetadataValue;
@@ -96,6 +98,18 @@ fn batches(mut result: swingdb::QueryResult) -> impl Stream<Item = Result<Record
 
 type DoGetStream = <SwingdbFlight as FlightService>::DoGetStream;
 
+/// What a `GetFlightInfo` answers: the rows' schema and one endpoint whose
+/// ticket is `ticket` (which `DoGet` hands back), for `descriptor`.
+fn flight_info(schema: &Schema, ticket: Any, descriptor: FlightDescriptor) -> Result<Response<FlightInfo>, Status> {
+    let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(ticket.encode_to_vec()));
+    let info = FlightInfo::new()
+        .try_with_schema(schema)
+        .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
+        .with_endpoint(endpoint)
+        .with_descriptor(descriptor);
+    Ok(Response::new(info))
+}
+
 #[tonic::async_trait]
 impl FlightSqlService for SwingdbFlight {
     type FlightService = SwingdbFlight;
@@ -127,13 +141,7 @@ impl FlightSqlService for SwingdbFlight {
         let schema = result.schema();
         let handle = self.tickets.park(result).map_err(|e| Status::internal(e.to_string()))?;
         let ticket = TicketStatementQuery { statement_handle: handle.into() };
-        let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(ticket.as_any().encode_to_vec()));
-        let info = FlightInfo::new()
-            .try_with_schema(&schema)
-            .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
-            .with_endpoint(endpoint)
-            .with_descriptor(request.into_inner());
-        Ok(Response::new(info))
+        flight_info(&schema, ticket.as_any(), request.into_inner())
     }
 
     async fn do_get_statement(
@@ -171,13 +179,8 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<FlightDescriptor>,
     ) -> Result<Response<FlightInfo>, Status> {
         self.token.check(request.metadata())?;
-        let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(query.as_any().encode_to_vec()));
-        let info = FlightInfo::new()
-            .try_with_schema(query.into_builder(&self.info).schema().as_ref())
-            .map_err(|e| Status::internal(e.to_string()))?
-            .with_endpoint(endpoint)
-            .with_descriptor(request.into_inner());
-        Ok(Response::new(info))
+        let schema = query.clone().into_builder(&self.info).schema();
+        flight_info(&schema, query.as_any(), request.into_inner())
     }
 
     async fn do_get_sql_info(
