@@ -90,3 +90,31 @@ def test_a_short_token_is_refused_at_start(tmp_path):
     out = subprocess.run([program, "serve", "--port", "0"], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "SWINGDB_TOKEN": "short"})
     assert out.returncode == 1 and "at least 16" in out.stderr
+
+
+def test_bulk_ingest_creates_appends_and_replaces_atomically(server):
+    import pyarrow as pa
+
+    def count(con):
+        # A new cursor each time: ADBC's Go driver keeps a cursor that ingested in ingest mode.
+        with con.cursor() as cur:
+            cur.execute("SELECT count(*), sum(id) FROM people")
+            return cur.fetchone()
+
+    data = pa.table({"id": pa.array(range(300_000), pa.int64()), "name": [f"n{i % 7}" for i in range(300_000)]})
+    with _connect(server) as con, con.cursor() as cur:
+        assert cur.adbc_ingest("people", data, mode="create") == 300_000
+        with pytest.raises(adbc_driver_manager.Error, match="exists"):
+            cur.adbc_ingest("people", data.slice(0, 10), mode="create")
+        cur.adbc_ingest("people", data.slice(0, 10), mode="append")
+        assert count(con) == (300_010, sum(range(300_000)) + sum(range(10)))
+        # Rows whose type does not fit fail the whole upload: the table keeps what it had.
+        with pytest.raises(adbc_driver_manager.Error):
+            cur.adbc_ingest("people", pa.table({"id": ["not a number"], "name": ["x"]}), mode="append")
+        assert count(con)[0] == 300_010
+        cur.adbc_ingest("people", data.slice(0, 3), mode="replace")
+        assert count(con) == (3, 3)
+        # A name needing quotes is taken as it is, never as SQL.
+        cur.adbc_ingest('odd "name"; DROP TABLE people', data.slice(0, 2), mode="create")
+        cur.adbc_ingest('odd "name"; DROP TABLE people', data.slice(0, 1), mode="replace")
+        assert count(con) == (3, 3)

@@ -1,6 +1,6 @@
 //! The Flight SQL calls a database answers: statements (`GetFlightInfo` then
-//! `DoGet`), updates (`DoPut`), the handshake and the server's description
-//! (`GetSqlInfo`). Each statement runs on a connection of its own, committing
+//! `DoGet`), updates and bulk ingest (`DoPut`), the handshake and the server's
+//! description (`GetSqlInfo`). Each statement runs on a connection of its own, committing
 //! on its own; the engine works on blocking threads, never on the runtime's.
 
 use crate::auth::Token;
@@ -11,8 +11,8 @@ use arrow_flight::flight_service_server::FlightService;
 use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
 use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
 use arrow_flight::sql::{
-    Any, CommandGetSqlInfo, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo,
-    TicketStatementQuery,
+    Any, CommandGetSqlInfo, CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt,
+    SqlInfo, TicketStatementQuery,
 };
 use arrow_flight::{FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest, HandshakeResponse, Ticket};
 use futures::{Stream, StreamExt, TryStreamExt};
@@ -56,6 +56,7 @@ impl SwingdbFlight {
         info.append(SqlInfo::FlightSqlServerVersion, env!("CARGO_PKG_VERSION"));
         info.append(SqlInfo::FlightSqlServerArrowVersion, "59");
         info.append(SqlInfo::FlightSqlServerReadOnly, false);
+        info.append(SqlInfo::FlightSqlServerBulkIngestion, true);
         let info = info.build().expect("the server's SqlInfo is well-formed");
         Self { db, token, tickets: Arc::default(), info }
     }
@@ -171,6 +172,15 @@ impl FlightSqlService for SwingdbFlight {
         }
         let result = self.run(update.query).await?;
         Ok(result.rows_affected().map_or(-1, |n| n as i64))
+    }
+
+    async fn do_put_statement_ingest(
+        &self,
+        command: CommandStatementIngest,
+        request: Request<PeekableFlightDataStream>,
+    ) -> Result<i64, Status> {
+        self.token.check(request.metadata())?;
+        crate::ingest::ingest(&self.db, command, request.into_inner()).await
     }
 
     async fn get_flight_info_sql_info(
