@@ -118,3 +118,21 @@ def test_bulk_ingest_creates_appends_and_replaces_atomically(server):
         cur.adbc_ingest('odd "name"; DROP TABLE people', data.slice(0, 2), mode="create")
         cur.adbc_ingest('odd "name"; DROP TABLE people', data.slice(0, 1), mode="replace")
         assert count(con) == (3, 3)
+
+
+def test_catalog_calls_list_tables_and_their_schemas(server):
+    with _connect(server) as con:
+        with con.cursor() as cur:
+            cur.execute("CREATE TABLE orders (id BIGINT, total DOUBLE, note VARCHAR)")
+            cur.execute('CREATE TABLE "Mixed Case" AS SELECT 1 AS x')
+        assert con.adbc_get_table_types() == ["TABLE"]
+        objects = con.adbc_get_objects(depth="tables").read_all().to_pylist()
+        assert [c["catalog_name"] for c in objects] == ["swingdb"]
+        schemas = objects[0]["catalog_db_schemas"]
+        assert [s["db_schema_name"] for s in schemas] == ["main"]
+        assert sorted(t["table_name"] for t in schemas[0]["db_schema_tables"]) == ["Mixed Case", "orders"]
+        schema = con.adbc_get_table_schema("orders")
+        assert schema.names == ["id", "total", "note"] and str(schema.field("total").type) == "double"
+        # A name pattern filters on the server.
+        only = con.adbc_get_objects(depth="tables", table_name_filter="ord%").read_all().to_pylist()
+        assert [t["table_name"] for t in only[0]["catalog_db_schemas"][0]["db_schema_tables"]] == ["orders"]

@@ -2,6 +2,7 @@
 //! batches a client sends with `DoPut` become a table, or rows appended to
 //! one, atomically: a failed or interrupted upload leaves the table as it was.
 
+use crate::catalog::{quoted, CATALOG, SCHEMA};
 use crate::service::status;
 use arrow_flight::decode::FlightRecordBatchStream;
 use arrow_flight::error::FlightError;
@@ -41,11 +42,6 @@ fn plan(command: &CommandStatementIngest, exists: bool) -> Result<Plan, Status> 
     }
 }
 
-/// `name` as an SQL identifier (quoted, its quotes doubled).
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
-}
-
 /// Stores the batches of `upload` as `command` says; returns the rows stored.
 pub async fn ingest(
     db: &Database,
@@ -55,10 +51,10 @@ pub async fn ingest(
     if command.temporary || command.transaction_id.is_some() {
         return Err(Status::unimplemented("temporary tables and transactions are not served yet"));
     }
-    if command.catalog.as_deref().is_some_and(|c| c != "swingdb")
-        || command.schema.as_deref().is_some_and(|s| s != "main")
+    if command.catalog.as_deref().is_some_and(|c| c != CATALOG)
+        || command.schema.as_deref().is_some_and(|s| s != SCHEMA)
     {
-        return Err(Status::invalid_argument("tables live in catalog 'swingdb', schema 'main'"));
+        return Err(Status::invalid_argument(format!("tables live in catalog '{CATALOG}', schema '{SCHEMA}'")));
     }
     let mut batches = FlightRecordBatchStream::new_from_flight_data(upload.map_err(FlightError::from));
     let mut received = Vec::new();

@@ -4,6 +4,7 @@
 //! A face over the core's public API, like the shell and the Python package.
 
 mod auth;
+mod catalog;
 mod ingest;
 mod service;
 mod tickets;

@@ -1,9 +1,10 @@
 //! The Flight SQL calls a database answers: statements (`GetFlightInfo` then
-//! `DoGet`), updates and bulk ingest (`DoPut`), the handshake and the server's
-//! description (`GetSqlInfo`). Each statement runs on a connection of its own, committing
+//! `DoGet`), updates and bulk ingest (`DoPut`), the catalog (`GetTables`, ...),
+//! the handshake and the server's description (`GetSqlInfo`). Each statement runs on a connection of its own, committing
 //! on its own; the engine works on blocking threads, never on the runtime's.
 
 use crate::auth::Token;
+use crate::catalog;
 use crate::tickets::Tickets;
 use arrow_flight::encode::FlightDataEncoderBuilder;
 use arrow_flight::error::FlightError;
@@ -11,11 +12,12 @@ use arrow_flight::flight_service_server::FlightService;
 use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
 use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
 use arrow_flight::sql::{
-    Any, CommandGetSqlInfo, CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt,
-    SqlInfo, TicketStatementQuery,
+    Any, CommandGetCatalogs, CommandGetDbSchemas, CommandGetSqlInfo, CommandGetTableTypes, CommandGetTables,
+    CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo,
+    TicketStatementQuery,
 };
 use arrow_flight::{FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest, HandshakeResponse, Ticket};
-use futures::{Stream, StreamExt, TryStreamExt};
+use futures::{Stream, TryStreamExt};
 use prost::Message;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -111,6 +113,15 @@ fn flight_info(schema: &Schema, ticket: Any, descriptor: FlightDescriptor) -> Re
     Ok(Response::new(info))
 }
 
+/// `batch` as the whole answer of a `DoGet`.
+fn one_batch(batch: RecordBatch) -> Response<DoGetStream> {
+    let stream = FlightDataEncoderBuilder::new()
+        .with_schema(batch.schema())
+        .build(futures::stream::once(async { Ok(batch) }))
+        .map_err(Status::from);
+    Response::new(Box::pin(stream))
+}
+
 #[tonic::async_trait]
 impl FlightSqlService for SwingdbFlight {
     type FlightService = SwingdbFlight;
@@ -199,14 +210,84 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        let builder = query.into_builder(&self.info);
-        let schema = builder.schema();
-        let batch = builder.build().map_err(|e| Status::internal(e.to_string()))?;
-        let stream = FlightDataEncoderBuilder::new()
-            .with_schema(schema)
-            .build(futures::stream::once(async { Ok(batch) }))
-            .map_err(Status::from);
-        Ok(Response::new(Box::pin(stream.boxed())))
+        let batch = query.into_builder(&self.info).build().map_err(|e| Status::internal(e.to_string()))?;
+        Ok(one_batch(batch))
+    }
+
+    async fn get_flight_info_catalogs(
+        &self,
+        query: CommandGetCatalogs,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&query.into_builder().schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_catalogs(
+        &self,
+        query: CommandGetCatalogs,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(catalog::catalogs(query)?))
+    }
+
+    async fn get_flight_info_schemas(
+        &self,
+        query: CommandGetDbSchemas,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&query.clone().into_builder().schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_schemas(
+        &self,
+        query: CommandGetDbSchemas,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(catalog::schemas(query)?))
+    }
+
+    async fn get_flight_info_table_types(
+        &self,
+        query: CommandGetTableTypes,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&query.into_builder().schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_table_types(
+        &self,
+        query: CommandGetTableTypes,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(catalog::table_types(query)?))
+    }
+
+    async fn get_flight_info_tables(
+        &self,
+        query: CommandGetTables,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&query.clone().into_builder().schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_tables(
+        &self,
+        query: CommandGetTables,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        let db = self.db.clone();
+        let batch = tokio::task::spawn_blocking(move || catalog::tables(&db, query))
+            .await
+            .map_err(|e| Status::internal(format!("the catalog's thread failed: {e}")))??;
+        Ok(one_batch(batch))
     }
 
     async fn register_sql_info(&self, _id: i32, _result: &SqlInfo) {}
