@@ -136,3 +136,26 @@ def test_catalog_calls_list_tables_and_their_schemas(server):
         # A name pattern filters on the server.
         only = con.adbc_get_objects(depth="tables", table_name_filter="ord%").read_all().to_pylist()
         assert [t["table_name"] for t in only[0]["catalog_db_schemas"][0]["db_schema_tables"]] == ["orders"]
+
+
+def test_a_read_only_server_answers_queries_and_refuses_writes(tmp_path):
+    import swingdb
+
+    path = tmp_path / "ro.swingdb"
+    with swingdb.connect(path) as con:
+        con.sql("CREATE TABLE t AS SELECT 7 AS v")
+    proc = subprocess.Popen([shutil.which("swingdb"), "serve", str(path), "--port", "0", "--read-only"],
+                            stdout=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": TOKEN})
+    try:
+        uri = re.search(r"grpc://\S+", proc.stdout.readline()).group(0)
+        with _connect(uri) as con, con.cursor() as cur:
+            cur.execute("SELECT v FROM t")
+            assert cur.fetchall() == [(7,)]
+            with pytest.raises(adbc_driver_manager.Error, match="read-only|read only"):
+                cur.execute("INSERT INTO t VALUES (8)")
+                cur.fetchall()
+        with swingdb.connect(path) as con:
+            assert con.sql("SELECT count(*) FROM t").fetchall() == [(1,)]
+    finally:
+        proc.kill()
+        proc.wait()

@@ -68,7 +68,7 @@ pub fn main(args: ServeArgs) -> u8 {
     };
     let address = SocketAddr::new(args.host, args.port);
     let shown = token.as_str().to_string();
-    let served = swingdb_flight::serve(db, address, token, |bound| {
+    let served = swingdb_flight::serve(db, args.read_only, address, token, |bound| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "swingdb serve: Flight SQL on grpc://{bound}");
         if generated {

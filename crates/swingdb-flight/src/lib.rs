@@ -21,11 +21,13 @@ use tonic::transport::server::TcpIncoming;
 /// refuses a large batch or a long statement).
 const MAX_MESSAGE: usize = 256 << 20;
 
-/// Serves `db` on `address` to callers holding `token` until the process
-/// ends; `listening` is told the address bound (its port chosen by the
-/// system when `address` asks for port 0) once calls are accepted.
+/// Serves `db` (opened read-only when `read_only`, which clients are told)
+/// on `address` to callers holding `token` until the process ends;
+/// `listening` is told the address bound (its port chosen by the system when
+/// `address` asks for port 0) once calls are accepted.
 pub fn serve(
     db: Database,
+    read_only: bool,
     address: SocketAddr,
     token: Token,
     listening: impl FnOnce(SocketAddr),
@@ -41,7 +43,7 @@ pub fn serve(
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         // Small replies go out at once, not after Nagle's 40 ms.
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let service = FlightServiceServer::new(SwingdbFlight::new(db, token))
+        let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token))
             .max_decoding_message_size(MAX_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE);
         listening(bound);

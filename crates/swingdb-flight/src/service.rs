@@ -51,13 +51,13 @@ pub struct SwingdbFlight {
 }
 
 impl SwingdbFlight {
-    /// Serves `db` to callers holding `token`.
-    pub fn new(db: Database, token: Token) -> Self {
+    /// Serves `db` (opened read-only when `read_only`) to callers holding `token`.
+    pub fn new(db: Database, read_only: bool, token: Token) -> Self {
         let mut info = SqlInfoDataBuilder::new();
         info.append(SqlInfo::FlightSqlServerName, "swingdb");
         info.append(SqlInfo::FlightSqlServerVersion, env!("CARGO_PKG_VERSION"));
         info.append(SqlInfo::FlightSqlServerArrowVersion, "59");
-        info.append(SqlInfo::FlightSqlServerReadOnly, false);
+        info.append(SqlInfo::FlightSqlServerReadOnly, read_only);
         info.append(SqlInfo::FlightSqlServerBulkIngestion, true);
         let info = info.build().expect("the server's SqlInfo is well-formed");
         Self { db, token, tickets: Arc::default(), info }
