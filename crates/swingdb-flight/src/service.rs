@@ -1,7 +1,8 @@
 //! The Flight SQL calls a database answers: statements (`GetFlightInfo` then
 //! `DoGet`), updates and bulk ingest (`DoPut`), the catalog (`GetTables`, ...),
-//! the handshake and the server's description (`GetSqlInfo`). Each statement runs on a connection of its own, committing
-//! on its own; the engine works on blocking threads, never on the runtime's.
+//! the handshake and the server's description (`GetSqlInfo`). Each statement
+//! runs on a connection of its own, committing on its own; the engine works on
+//! blocking threads, never on the runtime's.
 
 use crate::auth::Token;
 use crate::catalog;
