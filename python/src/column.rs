@@ -1,28 +1,17 @@
 //! Result columns for numpy, made from the Arrow buffers here (no pyarrow):
 //! fixed-width values are handed to numpy in place through numpy's array
 //! interface, bits are unpacked into bytes, and strings and other values
-//! become object arrays. swingdb/_convert.py puts the pieces together.
+//! become object arrays of the Python values of `values.rs`. swingdb/_convert.py puts the pieces together.
 
 use crate::errors::DataError;
-use crate::values::{bytes_of, is_bytes, python_values, text_or_bytes, Bytes};
+use crate::values::python_values;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 use swingdb::arrow::array::{Array, ArrayRef, AsArray};
 use swingdb::arrow::buffer::{BooleanBuffer, Buffer};
 use swingdb::arrow::compute::cast;
 use swingdb::arrow::datatypes::{DataType, TimeUnit};
-
-/// Columns longer than three of these are sampled (runs of this many values at
-/// the start, middle and end) to tell whether they have few distinct values.
-const SAMPLE: usize = 4096;
-/// A sample with at most one distinct value in this many rows marks a column of
-/// few values (flags, codes, categories): each value becomes one Python object
-/// that all its rows share, instead of one object per row (lineitem SF1's
-/// l_shipmode, 6M rows: 451 -> about 180 ms when this was done in Python).
-const FEW_DISTINCT: usize = 8;
 
 /// numpy's type string for values numpy can view as Arrow stores them, or None.
 fn numpy_type(data_type: &DataType) -> Option<String> {
@@ -109,8 +98,8 @@ impl PyColumn {
 
     /// How numpy gets the values: "view" (numpy reads them as they are),
     /// "date32" (32-bit days, for numpy's 64-bit dates), "bool" (bits),
-    /// "decimal", "objects" (text or bytes, also dictionary-encoded) or
-    /// "values" (anything else, as Python objects).
+    /// "decimal", or "values" (anything else: text, bytes, times, nested
+    /// values, as Python objects).
     #[getter]
     fn kind(&self) -> &'static str {
         let t = self.array.data_type();
@@ -120,9 +109,7 @@ impl PyColumn {
             DataType::Decimal32(..) | DataType::Decimal64(..) | DataType::Decimal128(..) | DataType::Decimal256(..) => {
                 "decimal"
             }
-            DataType::Dictionary(_, v) if is_bytes(v) => "objects",
             _ if numpy_type(t).is_some() => "view",
-            _ if is_bytes(t) => "objects",
             _ => "values",
         }
     }
@@ -163,7 +150,9 @@ impl PyColumn {
         Ok(PyColumn::new(self.name.clone(), floats))
     }
 
-    /// The values as a numpy object array of Python values (None for NULL).
+    /// The values as a numpy object array of Python values (None for NULL);
+    /// strings and bytes that many rows hold are one object they share (see
+    /// [`python_values`]).
     fn python_objects<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let values = python_values(py, &self.name, self.array.as_ref())?;
         let (out, mut slots) = ObjectArray::new(py, values.len())?;
@@ -172,59 +161,6 @@ impl PyColumn {
         }
         Ok(out)
     }
-
-    /// The strings (or bytes) of a text, binary or dictionary-of-those column
-    /// as a numpy object array, None for NULLs; a value that many rows hold
-    /// becomes one Python object they share.
-    fn objects<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let rows = self.array.len();
-        let (out, mut slots) = ObjectArray::new(py, rows)?;
-        let not_text = || DataError::new_err(format!("column {:?} holds neither text nor bytes", self.name));
-        if let Some(dictionary) = self.array.as_any_dictionary_opt() {
-            // Each dictionary value becomes one object, shared by all its rows.
-            let (text, values) = bytes_of(dictionary.values().as_ref()).ok_or_else(not_text)?;
-            let made = (0..dictionary.values().len())
-                .map(|i| values(i).map(|v| text_or_bytes(py, text, v)).transpose())
-                .collect::<PyResult<Vec<_>>>()?;
-            for (row, key) in dictionary.normalized_keys().into_iter().enumerate() {
-                if let (true, Some(obj)) = (dictionary.is_valid(row), &made[key]) {
-                    slots.put(row, obj.clone_ref(py));
-                }
-            }
-            return Ok(out);
-        }
-        let (text, values) = bytes_of(self.array.as_ref()).ok_or_else(not_text)?;
-        if few_distinct(rows, &values) {
-            let mut made: HashMap<&[u8], Py<PyAny>> = HashMap::new();
-            for row in 0..rows {
-                if let Some(v) = values(row) {
-                    let obj = match made.entry(v) {
-                        Entry::Occupied(known) => known.get().clone_ref(py),
-                        Entry::Vacant(new) => new.insert(text_or_bytes(py, text, v)?).clone_ref(py),
-                    };
-                    slots.put(row, obj);
-                }
-            }
-        } else {
-            for row in 0..rows {
-                if let Some(v) = values(row) {
-                    slots.put(row, text_or_bytes(py, text, v)?);
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// Whether a sample of the column has at most one distinct value in FEW_DISTINCT rows.
-fn few_distinct(rows: usize, values: &Bytes<'_>) -> bool {
-    if rows <= 3 * SAMPLE {
-        return false;
-    }
-    let middle = rows / 2 - SAMPLE / 2;
-    let sample = (0..SAMPLE).chain(middle..middle + SAMPLE).chain(rows - SAMPLE..rows);
-    let distinct: HashSet<Option<&[u8]>> = sample.map(values).collect();
-    distinct.len() * FEW_DISTINCT <= 3 * SAMPLE
 }
 
 /// The object pointers of a numpy object array made by [`ObjectArray::new`].

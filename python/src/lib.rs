@@ -1,7 +1,9 @@
 //! `swingdb._swingdb`: the Python extension module. A thin face over the core:
 //! it converts arguments, maps errors onto the DB-API exceptions, releases the
-//! GIL while the engine works, and exports results through the Arrow C stream
-//! interface (`__arrow_c_stream__`), so no result byte is copied on the way.
+//! GIL while the engine works, and hands results on without copying their
+//! buffers: to numpy through its array interface, to pyarrow, polars and pandas
+//! through the Arrow C stream interface (`__arrow_c_stream__`). Python rows are
+//! made here too, so reading a result needs no Python package.
 
 mod arrow_py;
 mod column;

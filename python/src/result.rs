@@ -74,31 +74,29 @@ struct Reading {
     rest: Option<swingdb::QueryResult>,
     /// Every batch read and kept, in order.
     kept: Vec<RecordBatch>,
-    /// Their rows.
-    kept_rows: usize,
     /// Rows were passed on without being kept: the result cannot be read again.
     streamed: bool,
 }
 
 impl Reading {
-    /// The unread rest, or the error that says why there is none to read again.
-    fn rest(&mut self) -> PyResult<Option<&mut swingdb::QueryResult>> {
-        if self.streamed {
-            return Err(InterfaceError::new_err(
-                "this result was streamed out (fetch_record_batch or the Arrow stream protocol), which does not keep rows; run the query again",
-            ));
-        }
-        Ok(self.rest.as_mut())
-    }
-
     /// The next batch of the rest (None at its end), a panic (a bug) becoming an error.
-    fn next(&mut self) -> PyResult<Option<RecordBatch>> {
-        let Some(rest) = self.rest()? else { return Ok(None) };
+    fn pull(&mut self) -> PyResult<Option<RecordBatch>> {
+        let Some(rest) = self.rest.as_mut() else { return Ok(None) };
         let batch = guarded(|| rest.next_batch())?;
         if batch.is_none() {
             self.rest = None;
         }
         Ok(batch)
+    }
+
+    /// The next batch of the rest to keep; refused once rows were streamed out.
+    fn next(&mut self) -> PyResult<Option<RecordBatch>> {
+        if self.streamed {
+            return Err(InterfaceError::new_err(
+                "this result was streamed out (fetch_record_batch or the Arrow stream protocol), which does not keep rows; run the query again",
+            ));
+        }
+        self.pull()
     }
 }
 
@@ -176,16 +174,13 @@ impl PyResult_ {
     #[pyo3(signature = (rows=None))]
     fn keep(&self, py: Python<'_>, rows: Option<usize>) -> PyResult<usize> {
         self.reading(py, |r| {
-            while rows.is_none_or(|rows| r.kept_rows < rows) {
-                match r.next()? {
-                    Some(batch) => {
-                        r.kept_rows += batch.num_rows();
-                        r.kept.push(batch);
-                    }
-                    None => break,
-                }
+            let mut kept: usize = r.kept.iter().map(|b| b.num_rows()).sum();
+            while rows.is_none_or(|rows| kept < rows) {
+                let Some(batch) = r.next()? else { break };
+                kept += batch.num_rows();
+                r.kept.push(batch);
             }
-            Ok(r.kept_rows)
+            Ok(kept)
         })
     }
 
@@ -255,12 +250,8 @@ impl PyResult_ {
     /// which the result cannot be read again), or None at the end.
     fn take_batch(&self, py: Python<'_>) -> PyResult<Option<Batches>> {
         let batch = self.reading(py, |r| {
-            let Some(rest) = r.rest.as_mut() else { return Ok(None) };
-            let batch = guarded(|| rest.next_batch())?;
-            match batch {
-                Some(_) => r.streamed = true,
-                None => r.rest = None,
-            }
+            let batch = r.pull()?;
+            r.streamed |= batch.is_some();
             Ok(batch)
         })?;
         Ok(batch.map(|b| Batches { schema: self.schema.clone(), batches: vec![b] }))

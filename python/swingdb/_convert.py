@@ -21,10 +21,8 @@ def numpy_column(col: _swingdb.Column, nulls: str = "mask", decimals: str = "flo
         if decimals != "float":
             return col.python_objects()
         col, kind = col.as_float64(), "view"
-    if kind == "objects":
-        return col.objects()
     if kind == "values":
-        # Times, intervals, nested values: Python objects, only because numpy was asked for.
+        # Strings, bytes, times, nested values: Python objects.
         return col.python_objects()
     if kind == "bool":
         values = np.asarray(col.bools())
@@ -70,6 +68,8 @@ def pandas_column(col: _swingdb.Column, arrow, pd):
     engine's buffer when it is one piece, joined otherwise, so the dtype does not
     depend on how the result was chunked); ArrowDtype, which keeps NULLs and does
     not copy, for everything else (`arrow`: the column as a pyarrow.ChunkedArray)."""
-    if col.kind == "view" and col.null_count == 0 and np.asarray(col.values()).dtype.kind in "iuf":
-        return pd.Series(numpy_column(col), copy=False)
+    if col.kind == "view" and col.null_count == 0:
+        values = numpy_column(col)
+        if values.dtype.kind in "iuf":
+            return pd.Series(values, copy=False)
     return pd.Series(pd.arrays.ArrowExtensionArray(arrow), copy=False)

@@ -5,7 +5,6 @@
 //! authentication (any user name).
 
 use base64::prelude::{Engine, BASE64_STANDARD_NO_PAD};
-use std::io::Read;
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
@@ -28,9 +27,9 @@ impl Token {
     }
 
     /// A new random token: 32 bytes of the kernel's randomness, as hex.
-    pub fn generate() -> std::io::Result<Self> {
+    pub fn generate() -> Result<Self, getrandom::Error> {
         let mut bytes = [0u8; 32];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        getrandom::fill(&mut bytes)?;
         Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
     }
 

@@ -4,7 +4,6 @@
 //! `DoGet` takes. A ticket nobody fetches expires.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -19,9 +18,9 @@ pub struct Tickets {
 
 impl Tickets {
     /// Parks `result`; returns its ticket. Expired results are dropped on the way.
-    pub fn park(&self, result: swingdb::QueryResult) -> std::io::Result<Vec<u8>> {
+    pub fn park(&self, result: swingdb::QueryResult) -> Result<Vec<u8>, getrandom::Error> {
         let mut ticket = vec![0u8; 16];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut ticket)?;
+        getrandom::fill(&mut ticket)?;
         let mut waiting = self.waiting.lock().unwrap();
         waiting.retain(|_, (parked, _)| parked.elapsed() < TICKET_LIFETIME);
         waiting.insert(ticket.clone(), (Instant::now(), result));
