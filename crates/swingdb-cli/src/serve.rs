@@ -5,11 +5,7 @@ use clap::Args;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use swingdb::{Database, OpenOptions};
-use swingdb_flight::Token;
-
-/// The environment variable holding the token, when no file gives it.
-const TOKEN_VARIABLE: &str = "SWINGDB_TOKEN";
+use swingdb::{Database, OpenOptions, Token};
 
 /// The arguments of `swingdb serve`.
 #[derive(Args, Debug)]
@@ -35,12 +31,10 @@ pub struct ServeArgs {
 /// The token from the file, the environment, or a new one (and whether it is new).
 fn token(args: &ServeArgs) -> Result<(Token, bool), String> {
     if let Some(file) = &args.token_file {
-        let text =
-            std::fs::read_to_string(file).map_err(|e| format!("cannot read the token file {}: {e}", file.display()))?;
-        return Token::new(&text).map(|t| (t, false)).map_err(|e| format!("{}: {e}", file.display()));
+        return Token::from_file(file).map(|t| (t, false));
     }
-    if let Ok(text) = std::env::var(TOKEN_VARIABLE) {
-        return Token::new(&text).map(|t| (t, false)).map_err(|e| format!("${TOKEN_VARIABLE}: {e}"));
+    if let Some(token) = Token::from_env() {
+        return token.map(|t| (t, false));
     }
     Token::generate().map(|t| (t, true)).map_err(|e| format!("cannot make a token: {e}"))
 }

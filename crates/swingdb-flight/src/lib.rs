@@ -3,18 +3,16 @@
 //! SQL drivers and any Flight client query it from other processes and hosts.
 //! A face over the core's public API, like the shell and the Python package.
 
-mod auth;
 mod catalog;
 mod ingest;
 mod service;
 mod tickets;
 
-pub use auth::Token;
 pub use service::SwingdbFlight;
 
 use arrow_flight::flight_service_server::FlightServiceServer;
 use std::net::SocketAddr;
-use swingdb::Database;
+use swingdb::{Database, Token};
 use tonic::transport::server::TcpIncoming;
 
 /// Messages up to this size are taken and sent (gRPC's default of 4 MiB

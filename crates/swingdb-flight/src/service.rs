@@ -4,7 +4,6 @@
 //! runs on a connection of its own, committing on its own; the engine works on
 //! blocking threads, never on the runtime's.
 
-use crate::auth::Token;
 use crate::catalog;
 use crate::tickets::Tickets;
 use arrow_flight::encode::FlightDataEncoderBuilder;
@@ -24,7 +23,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use swingdb::arrow::datatypes::Schema;
 use swingdb::arrow::record_batch::RecordBatch;
-use swingdb::{Database, ErrorKind};
+use swingdb::{Database, ErrorKind, Token};
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status, Streaming};
 

@@ -33,6 +33,7 @@
 
 pub mod fifo;
 pub mod link;
+pub mod net;
 pub mod postgres;
 pub mod rendezvous;
 pub mod table;

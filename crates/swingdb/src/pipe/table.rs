@@ -3,7 +3,7 @@
 //! of the transfer's streams (read by a thread per stream, so decoding runs in
 //! parallel and a slow consumer holds the exporter back through the sockets).
 
-use super::transfer::Receiver;
+use super::transfer::{Receiver, StreamStop};
 use crate::error::{Error, Result};
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
@@ -18,7 +18,6 @@ use datafusion::logical_expr::{Expr, LogicalPlan};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::ExecutionPlan;
-use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -48,8 +47,8 @@ struct Shared {
     partitions: usize,
     /// Per partition, its channel until the partition is executed (`None` before the streams are opened).
     channels: Mutex<Option<Vec<Option<Batches>>>>,
-    /// Clones of the data sockets, to end them all when one fails.
-    sockets: Mutex<Vec<UnixStream>>,
+    /// Handles of the data streams, to end them all when one fails.
+    sockets: Mutex<Vec<StreamStop>>,
     /// Whether the statement reading the pipe settles the transfer itself,
     /// once it wrote the rows ([`PipeTable::settle`]).
     deferred: AtomicBool,
@@ -373,8 +372,6 @@ impl Shared {
     /// Ends the transfer: tells the exporter why and ends every stream.
     fn fail(&self, why: &str) {
         self.receiver.abort(why);
-        for s in self.sockets.lock().unwrap().iter() {
-            let _ = s.shutdown(std::net::Shutdown::Both);
-        }
+        self.sockets.lock().unwrap().iter().for_each(StreamStop::stop);
     }
 }

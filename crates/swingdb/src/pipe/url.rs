@@ -1,4 +1,5 @@
-//! Pipe endpoints as URLs: `db://NAME?workers=4&timeout=30&compression=lz4&verify=1`.
+//! Pipe endpoints as URLs: `db://NAME?workers=4&timeout=30&compression=lz4&verify=1`
+//! on one host, `db://HOST:PORT/NAME?...` across hosts (see [`super::net`]).
 
 use crate::error::{Error, Result};
 use crate::share::names;
@@ -47,6 +48,8 @@ impl Compression {
 /// assert!(!PipeUrl::is_pipe("sales.csv"));
 /// let url = PipeUrl::parse("db://sales?workers=2")?;
 /// assert!(PipeUrl::parse("db://a/b").is_err(), "a name is one file name");
+/// let far = PipeUrl::parse("db://db2.local:7000/sales?workers=4")?; // across hosts
+/// assert_eq!(far.address.as_deref(), Some("db2.local:7000"));
 /// # let _ = url;
 /// # Ok::<(), swingdb::Error>(())
 /// ```
@@ -62,6 +65,12 @@ pub struct PipeUrl {
     pub compression: Option<Compression>,
     /// Checksum every stream's bytes on both sides and fail on any difference.
     pub verify: bool,
+    /// `HOST:PORT` of a pipe across hosts: where the exporter listens and the
+    /// importer connects (`None`: on this host, through the rendezvous).
+    pub address: Option<String>,
+    /// A file holding the token both ends of a pipe across hosts share
+    /// (`None`: `$SWINGDB_TOKEN`).
+    pub token_file: Option<std::path::PathBuf>,
 }
 
 impl PipeUrl {
@@ -74,6 +83,8 @@ impl PipeUrl {
             timeout: Some(DEFAULT_TIMEOUT),
             compression: None,
             verify: false,
+            address: None,
+            token_file: None,
         })
     }
 
@@ -82,14 +93,21 @@ impl PipeUrl {
         text.as_bytes().get(..SCHEME.len()).is_some_and(|start| start.eq_ignore_ascii_case(SCHEME.as_bytes()))
     }
 
-    /// Parses `db://NAME[?option=value&...]`.
+    /// Parses `db://NAME[?option=value&...]` or `db://HOST:PORT/NAME[?...]`.
     pub fn parse(text: &str) -> Result<Self> {
         if !Self::is_pipe(text) {
-            return Err(Error::programming(format!("'{text}' is not a pipe URL; pipes look like db://NAME")));
+            return Err(Error::programming(format!(
+                "'{text}' is not a pipe URL; pipes look like db://NAME (or db://HOST:PORT/NAME across hosts)"
+            )));
         }
         let rest = &text[SCHEME.len()..];
-        let (name, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let (address, name) = match path.split_once('/') {
+            Some((authority, name)) => (Some(parse_address(authority)?), name),
+            None => (None, path),
+        };
         let mut url = Self::named(name)?;
+        url.address = address;
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             url.set(key, value).map_err(|e| Error::programming(format!("pipe '{name}': {}", e.message())))?;
@@ -134,14 +152,35 @@ impl PipeUrl {
                     _ => return Err(Error::programming(format!("verify={value} is not a boolean (use 1 or 0)"))),
                 }
             }
+            "token_file" => self.token_file = Some(value.into()),
             other => {
                 return Err(Error::programming(format!(
-                    "unknown option '{other}'; pipe options are workers, timeout, compression and verify"
+                    "unknown option '{other}'; pipe options are workers, timeout, compression, verify and token_file"
                 )))
             }
         }
         Ok(())
     }
+}
+
+/// `HOST:PORT` (a name, an IPv4 address or a bracketed IPv6 address, and a
+/// port from 1 to 65535), as given.
+fn parse_address(authority: &str) -> Result<String> {
+    let bad = || {
+        Error::programming(format!(
+            "'{authority}' is not HOST:PORT; a pipe across hosts looks like db://HOST:PORT/NAME"
+        ))
+    };
+    let (host, port) = authority.rsplit_once(':').ok_or_else(bad)?;
+    let port: u16 = port.parse().map_err(|_| bad())?;
+    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse::<std::net::Ipv6Addr>().is_ok(),
+        None => !host.is_empty() && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
+    };
+    if port == 0 || !host_ok {
+        return Err(bad());
+    }
+    Ok(authority.to_string())
 }
 
 #[cfg(test)]
@@ -166,13 +205,21 @@ mod tests {
             ("db://x?timeout=1e30", "longer than a year"),
             ("db://x?timeout=nan", "not a number of seconds"),
             ("db://", "pipe name \"\" is empty"),
-            ("db://a/b", "contains '/'"),
+            ("db://a/b", "'a' is not HOST:PORT"),
+            ("db://h:0/b", "'h:0' is not HOST:PORT"),
+            ("db://h:1/a/b", "contains '/'"),
+            ("db://h x:1/b", "is not HOST:PORT"),
             ("db://.hidden", "starts with '.'"),
         ] {
             let err = PipeUrl::parse(bad).unwrap_err().to_string();
             assert!(err.contains(says), "{bad}: {err}");
         }
         assert!(PipeUrl::parse("db://x?colour=red").unwrap_err().to_string().contains("pipe 'x'"));
+        let far = PipeUrl::parse("db://10.0.0.2:7000/sales?workers=4&token_file=/run/t").unwrap();
+        assert_eq!((far.name.as_str(), far.address.as_deref()), ("sales", Some("10.0.0.2:7000")));
+        assert_eq!(far.token_file.as_deref(), Some(std::path::Path::new("/run/t")));
+        assert_eq!(PipeUrl::parse("db://[::1]:7000/s").unwrap().address.as_deref(), Some("[::1]:7000"));
+        assert_eq!(PipeUrl::parse("db://sales").unwrap().address, None);
         // The scheme's length ends inside a character: not a pipe, no panic.
         assert!(!PipeUrl::is_pipe("/deᘳv/null"));
     }

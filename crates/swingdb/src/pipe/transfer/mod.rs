@@ -3,6 +3,7 @@
 //! streams between them.
 
 use super::link::{is_stopped, Link};
+use super::net::{Exporter, Importer, NetSink, NetSource};
 use super::rendezvous::Rendezvous;
 use super::url::{Compression, PipeUrl};
 use super::wire::{self, Hello, Message, Offer, PROTOCOL};
@@ -29,7 +30,7 @@ use std::sync::Mutex;
 mod receive;
 mod send;
 
-pub use receive::Receiver;
+pub use receive::{Receiver, StreamStop};
 pub use send::{Sender, StreamSink};
 
 /// Bytes buffered per data stream before a write reaches the socket.

@@ -5,7 +5,10 @@ use super::*;
 /// The importing end of a transfer.
 pub struct Receiver {
     name: String,
-    control: Mutex<Link>,
+    /// The control connection on one host (`None` across hosts).
+    control: Option<Mutex<Link>>,
+    /// The Flight client across hosts (`None` on one host).
+    net: Option<Importer>,
     schema: SchemaRef,
     offer: Option<Offer>,
     /// The exporter's user, from the kernel: offered files must be its own.
@@ -25,9 +28,26 @@ impl std::fmt::Debug for Receiver {
 
 impl Receiver {
     /// Meets the exporter of `url` (waiting for it up to the URL's timeout)
-    /// and learns its schema and offer.
+    /// and learns its schema and offer; across hosts (`db://HOST:PORT/NAME`)
+    /// by connecting to the exporter's address instead of the rendezvous.
     pub fn open(rendezvous: &Rendezvous, url: &PipeUrl) -> Result<Self> {
         let name = url.name.clone();
+        if url.address.is_some() {
+            let importer = Importer::open(url)?;
+            let agreed = Agreed { streams: importer.streams(), compression: None, verify: importer.verify() };
+            return Ok(Self {
+                name,
+                control: None,
+                schema: importer.schema().clone(),
+                net: Some(importer),
+                offer: None,
+                peer_uid: 0,
+                timeout: url.timeout,
+                agreed,
+                workers: url.workers,
+                finished: Mutex::new(false),
+            });
+        }
         let met = rendezvous.meet(&name, Role::Import, url.timeout)?;
         let mut control = Link::new(met.stream, url.timeout).map_err(|e| Error::io(format!("pipe '{name}'"), e))?;
         let mine = hello(url, Vec::new(), None);
@@ -38,7 +58,8 @@ impl Receiver {
             .map_err(|e| Error::io(format!("pipe '{name}': asking who the exporter is"), e))?;
         Ok(Self {
             name,
-            control: Mutex::new(control),
+            control: Some(Mutex::new(control)),
+            net: None,
             schema,
             offer: theirs.offer,
             peer_uid,
@@ -88,7 +109,7 @@ impl Receiver {
     /// computed here from the bytes, and a claim that differs fails the import.
     pub fn take_segments(&self, target: &DbDir, schema: &SchemaRef) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         let offer = self.offer.as_ref().ok_or_else(|| Error::internal("no segments were offered"))?;
-        let mut control = self.control.lock().unwrap();
+        let mut control = self.control()?;
         wire::send(&mut *control, &Message::Take).map_err(|e| wire::lost(&self.name, "exporter", e))?;
         let mut segments = Vec::with_capacity(offer.segments.len());
         let mut files = Vec::with_capacity(offer.segments.len());
@@ -220,7 +241,14 @@ impl Receiver {
 
     /// Asks for the rows as streams; one reader per stream.
     pub fn open_streams(&self) -> Result<Vec<StreamSource>> {
-        let mut control = self.control.lock().unwrap();
+        if let Some(net) = &self.net {
+            let verify = self.agreed.verify;
+            let sources = net.sources().into_iter();
+            return Ok(sources
+                .map(|s| StreamSource { name: self.name.clone(), verify, wire: SourceWire::Net(s) })
+                .collect());
+        }
+        let mut control = self.control()?;
         wire::send(&mut *control, &Message::Stream).map_err(|e| wire::lost(&self.name, "exporter", e))?;
         let count = match wire::receive(&mut *control).map_err(|e| wire::lost(&self.name, "exporter", e))? {
             Message::Sockets { count } if count == self.agreed.streams => count,
@@ -231,7 +259,11 @@ impl Receiver {
         for fd in fds {
             let socket = UnixStream::from(fd);
             let socket = Link::new(socket, self.timeout).map_err(|e| Error::io(format!("pipe '{}'", self.name), e))?;
-            sources.push(StreamSource { name: self.name.clone(), socket, verify: self.agreed.verify });
+            sources.push(StreamSource {
+                name: self.name.clone(),
+                verify: self.agreed.verify,
+                wire: SourceWire::Socket(socket),
+            });
         }
         Ok(sources)
     }
@@ -255,7 +287,7 @@ impl Receiver {
     ) -> Result<(Vec<T>, u64)> {
         let sources = self.open_streams()?;
         let sockets = sources.iter().map(|s| s.shutdown_handle()).collect::<Result<Vec<_>>>()?;
-        let end_all = || sockets.iter().for_each(|s| drop(s.shutdown(std::net::Shutdown::Both)));
+        let end_all = || sockets.iter().for_each(StreamStop::stop);
         // Per stream: its outcome, and whether a failure came from this side
         // (`each`, `end`) rather than from the stream.
         let (done, finished) = std::sync::mpsc::channel::<bool>();
@@ -356,11 +388,17 @@ impl Receiver {
     /// the exporter sent and refuses the transfer if they differ. The
     /// exporter keeps waiting until [`Self::confirm`] or [`Self::abort`].
     pub fn check(&self, received: &[(u64, u32)]) -> Result<u64> {
-        let mut control = self.control.lock().unwrap();
-        let lost = |e| wire::lost(&self.name, "exporter", e);
-        let (rows, crc32) = match wire::receive(&mut *control).map_err(lost)? {
-            Message::Sent { rows, crc32 } => (rows, crc32),
-            other => return Err(unexpected(&self.name, Role::Export, &other)),
+        let (rows, crc32) = match &self.net {
+            // Across hosts, each stream's trailer said what was sent on it.
+            Some(net) => net.sent()?.into_iter().unzip(),
+            None => {
+                let mut control = self.control()?;
+                let lost = |e| wire::lost(&self.name, "exporter", e);
+                match wire::receive(&mut *control).map_err(lost)? {
+                    Message::Sent { rows, crc32 } => (rows, crc32),
+                    other => return Err(unexpected(&self.name, Role::Export, &other)),
+                }
+            }
         };
         let got_rows: Vec<u64> = received.iter().map(|r| r.0).collect();
         let mut problem = None;
@@ -377,8 +415,7 @@ impl Receiver {
             }
         }
         if let Some(p) = problem {
-            *self.finished.lock().unwrap() = true;
-            let _ = wire::send(&mut *control, &Message::Abort { message: p.clone() });
+            self.abort(&p);
             return Err(Error::new(ErrorKind::Operational, format!("pipe '{}': {p}; nothing was imported", self.name)));
         }
         Ok(rows.iter().sum())
@@ -387,7 +424,12 @@ impl Receiver {
     /// Tells the exporter that `rows` rows were imported: the importing
     /// statement stored them (and committed, outside a transaction).
     pub fn confirm(&self, rows: u64) -> Result<()> {
-        let mut control = self.control.lock().unwrap();
+        if let Some(net) = &self.net {
+            crate::pipe::failpoint_hit("pipe.import.before_done")?;
+            *self.finished.lock().unwrap() = true;
+            return net.confirm(rows);
+        }
+        let mut control = self.control()?;
         crate::pipe::failpoint_hit("pipe.import.before_done")?;
         *self.finished.lock().unwrap() = true;
         wire::send(&mut *control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))
@@ -400,7 +442,8 @@ impl Receiver {
         if failure.kind() == ErrorKind::Interrupted {
             return failure;
         }
-        let Ok(mut control) = self.control.try_lock() else { return failure };
+        // Across hosts, the exporter's reason ends its streams.
+        let Some(Ok(mut control)) = self.control.as_ref().map(Mutex::try_lock) else { return failure };
         control.set_patience(Some(std::time::Duration::from_secs(1)));
         let reason = wire::receive(&mut *control);
         control.set_patience(self.timeout);
@@ -421,10 +464,22 @@ impl Receiver {
             return;
         }
         *finished = true;
-        if let Ok(mut control) = self.control.try_lock() {
+        if let Some(net) = &self.net {
+            net.abort(why);
+        }
+        if let Some(Ok(mut control)) = self.control.as_ref().map(Mutex::try_lock) {
             let _ = wire::send(&mut *control, &Message::Abort { message: why.to_string() });
             let _ = control.socket().shutdown(std::net::Shutdown::Both);
         }
+    }
+}
+
+impl Receiver {
+    /// The control connection of a transfer on one host.
+    fn control(&self) -> Result<std::sync::MutexGuard<'_, Link>> {
+        let control =
+            self.control.as_ref().ok_or_else(|| Error::internal("a pipe across hosts has no control connection"))?;
+        Ok(control.lock().unwrap())
     }
 }
 
@@ -434,17 +489,49 @@ impl Drop for Receiver {
     }
 }
 
-/// One incoming Arrow IPC stream.
-pub struct StreamSource {
+/// One incoming stream of rows.
+pub(crate) struct StreamSource {
     name: String,
-    socket: Link,
     verify: bool,
+    wire: SourceWire,
+}
+
+/// What a stream's rows arrive on.
+enum SourceWire {
+    /// An Arrow IPC stream on a socket of this host.
+    Socket(Link),
+    /// A Flight stream from another host.
+    Net(NetSource),
+}
+
+/// Ends one stream from another thread.
+#[derive(Debug)]
+pub enum StreamStop {
+    /// Shuts the stream's socket down.
+    Socket(UnixStream),
+    /// Raises the stream's stop flag, which its reader checks as it waits.
+    Net(std::sync::Arc<std::sync::atomic::AtomicBool>),
+}
+
+impl StreamStop {
+    /// Ends the stream: its reader fails at once.
+    pub fn stop(&self) {
+        match self {
+            StreamStop::Socket(socket) => drop(socket.shutdown(std::net::Shutdown::Both)),
+            StreamStop::Net(flag) => flag.store(true, std::sync::atomic::Ordering::Release),
+        }
+    }
 }
 
 impl StreamSource {
     /// A handle that can end the stream from another thread.
-    pub fn shutdown_handle(&self) -> Result<UnixStream> {
-        self.socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))
+    pub fn shutdown_handle(&self) -> Result<StreamStop> {
+        match &self.wire {
+            SourceWire::Socket(socket) => {
+                Ok(StreamStop::Socket(socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))?))
+            }
+            SourceWire::Net(source) => Ok(StreamStop::Net(source.stop_flag())),
+        }
     }
 
     /// Reads the stream to its end, handing each batch to `each` (which
@@ -452,7 +539,11 @@ impl StreamSource {
     /// of the bytes read (0 without verify).
     pub fn read_all(self, mut each: impl FnMut(RecordBatch) -> bool) -> Result<Option<(u64, u32)>> {
         let name = self.name.clone();
-        let counted = Counted { inner: self.socket, crc: self.verify.then(crc32fast::Hasher::new) };
+        let socket = match self.wire {
+            SourceWire::Socket(socket) => socket,
+            SourceWire::Net(source) => return source.read_all(each),
+        };
+        let counted = Counted { inner: socket, crc: self.verify.then(crc32fast::Hasher::new) };
         let damaged = |e: ArrowError| match e {
             ArrowError::IoError(_, e) if matches!(e.kind(), io::ErrorKind::TimedOut) || is_stopped(&e) => {
                 wire::lost(&name, "exporter", e)

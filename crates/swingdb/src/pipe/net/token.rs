@@ -1,16 +1,26 @@
-//! The server's one credential: a token that every call must carry as
-//! `authorization: Bearer <token>`. A client that has only a user name and
-//! password (JDBC, ADBC's `username`/`password`) gets the bearer header from
-//! the Flight handshake by sending the token as the password of HTTP basic
+//! The one credential of swingdb's network services (`swingdb serve`, pipes
+//! across hosts): a token that every call must carry as `authorization:
+//! Bearer <token>`. A client that has only a user name and password (JDBC,
+//! ADBC's `username`/`password`) gets the bearer header from the Flight
+//! handshake by sending the token as the password of HTTP basic
 //! authentication (any user name).
 
 use base64::prelude::{Engine, BASE64_STANDARD_NO_PAD};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
+/// The environment variable that holds the token when no file is given.
+pub const TOKEN_VARIABLE: &str = "SWINGDB_TOKEN";
+
 /// The token every call is checked against.
 #[derive(Clone)]
 pub struct Token(String);
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Token(..)")
+    }
+}
 
 impl Token {
     /// `text` as the token, refused when it is too short to resist guessing
@@ -26,6 +36,19 @@ impl Token {
         Ok(Self(text.to_string()))
     }
 
+    /// The token in `file` (surrounding white space ignored).
+    pub fn from_file(file: &std::path::Path) -> Result<Self, String> {
+        let text =
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read the token file {}: {e}", file.display()))?;
+        Self::new(&text).map_err(|e| format!("{}: {e}", file.display()))
+    }
+
+    /// The token in `$SWINGDB_TOKEN`, if it is set.
+    pub fn from_env() -> Option<Result<Self, String>> {
+        let text = std::env::var(TOKEN_VARIABLE).ok()?;
+        Some(Self::new(&text).map_err(|e| format!("${TOKEN_VARIABLE}: {e}")))
+    }
+
     /// A new random token: 32 bytes of the kernel's randomness, as hex.
     pub fn generate() -> Result<Self, getrandom::Error> {
         let mut bytes = [0u8; 32];
@@ -36,6 +59,11 @@ impl Token {
     /// The token's text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The header value a client sends with every call.
+    pub fn bearer(&self) -> String {
+        format!("Bearer {}", self.0)
     }
 
     /// Whether `candidate` is the token, compared in time independent of

@@ -1,0 +1,167 @@
+//! Pipes across hosts: `db://HOST:PORT/NAME` over Arrow Flight.
+//!
+//! The exporter listens on `HOST:PORT` (one of its own addresses, or
+//! `0.0.0.0`) with a Flight service for its one pipe ([`Exporter`]); the
+//! importer connects to it ([`Importer`]). Either may start first: the
+//! exporter waits for a claim up to the pipe's timeout, and the importer
+//! retries connecting for as long. Both ends must hold the same token
+//! (`token_file=` or `$SWINGDB_TOKEN`), which every call carries as
+//! `authorization: Bearer <token>`.
+//!
+//! The protocol, in Flight's own terms, so that any Flight client (pyarrow's,
+//! say) can fetch a pipe's rows without swingdb:
+//! 1. `GetFlightInfo` claims the pipe. Its descriptor is the pipe's name as a
+//!    path (a plain client), or a command holding a JSON [`Claim`] (the
+//!    importer's workers, compression and verify, and whether it confirms).
+//!    The answer holds the schema, one endpoint per stream (the larger of the
+//!    two sides' worker counts), each with the ticket `TRANSFER/INDEX` where
+//!    `TRANSFER` is random and new for this claim, and [`Terms`] as its app
+//!    metadata. A second claim is refused while the first lasts.
+//! 2. `DoGet` of each ticket streams that worker's rows as Arrow IPC
+//!    messages (cut to about 2 MB each, compressed if agreed), then a last
+//!    message with no IPC body whose app metadata is the stream's
+//!    [`Trailer`]: its rows and (with `verify`) the CRC-32 of every message's
+//!    header and body before it. A stream that ends without it broke off. An
+//!    exporter that fails ends its streams with an `ABORTED` status holding
+//!    the reason.
+//! 3. A confirming importer calls the action `swingdb.pipe.done` with the rows
+//!    it stored (after its commit) or `swingdb.pipe.abort` with its reason; the
+//!    exporter's statement waits for it and succeeds only on `done` with every
+//!    row it sent. A plain client's transfer is done when every stream's
+//!    trailer has gone out.
+//!
+//! What the partner sends is untrusted: claims and tickets are parsed and
+//! bounded (at most [`MAX_WORKERS`] streams), messages are at most
+//! [`MAX_MESSAGE`] bytes, a ticket of another transfer or an unknown stream is
+//! refused, each stream is served once, and every wait for the partner ends
+//! after the pipe's timeout of silence, or at Ctrl-C. No file is involved on
+//! either side: the exporter's listening socket is the only shared name, and
+//! the kernel gives it to one process at a time (a second exporter on the same
+//! address retries binding until the first one's transfer ended, or its
+//! timeout passed). An address is reused only after the transfer that held it
+//! ended; a late call of an old importer reaches the new exporter with the old
+//! transfer's id and is refused.
+
+mod export;
+mod import;
+mod token;
+
+pub use export::{Exporter, NetSink};
+pub use import::{Importer, NetSource};
+pub use token::{Token, TOKEN_VARIABLE};
+
+use super::url::{Compression, PipeUrl, MAX_WORKERS};
+use crate::error::{Error, Result};
+use arrow_flight::FlightData;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Version of the protocol above, in [`Terms`]; ends speaking another refuse.
+const PROTOCOL: u32 = 1;
+
+/// Largest Flight message taken or sent (gRPC's default of 4 MiB refuses a
+/// large batch).
+const MAX_MESSAGE: usize = 256 << 20;
+
+/// How often a wait for the partner asks whether to stop.
+const TICK: Duration = Duration::from_millis(50);
+
+/// The action a confirming importer calls when it stored the rows.
+const DONE: &str = "swingdb.pipe.done";
+
+/// The action an importer calls when it gives up.
+const ABORT: &str = "swingdb.pipe.abort";
+
+/// What an importer asks for when it claims a pipe (a `GetFlightInfo`
+/// command, as JSON).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Claim {
+    pipe: String,
+    workers: usize,
+    compression: Option<Compression>,
+    verify: bool,
+    /// Whether the importer settles the transfer with an action.
+    confirm: bool,
+}
+
+/// What the exporter agreed to (the `FlightInfo`'s app metadata, as JSON).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Terms {
+    protocol: u32,
+    transfer: String,
+    verify: bool,
+}
+
+/// The last message of a stream (its app metadata, as JSON).
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+struct Trailer {
+    rows: u64,
+    crc32: u32,
+}
+
+/// The body of [`DONE`] and [`ABORT`] (as JSON).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Settle {
+    transfer: String,
+    rows: u64,
+    message: String,
+}
+
+/// The threads of every network pipe of the process, made at the first one.
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .thread_name("swingdb-net")
+            .enable_all()
+            .build()
+            .expect("the network pipes' threads start")
+    })
+}
+
+/// Runs `work` on the network threads and waits for it, also from inside an
+/// async context (the engine's statements), where blocking on a runtime is
+/// not allowed: then from a thread of its own.
+fn block<F>(work: F) -> F::Output
+where
+    F: std::future::Future + Send,
+    F::Output: Send,
+{
+    if tokio::runtime::Handle::try_current().is_err() {
+        return runtime().block_on(work);
+    }
+    std::thread::scope(|scope| scope.spawn(|| runtime().block_on(work)).join().expect("a network wait panicked"))
+}
+
+/// The token both ends of `url` share: from its `token_file=`, else
+/// `$SWINGDB_TOKEN`; a pipe across hosts without one is refused.
+fn token_for(url: &PipeUrl) -> Result<Token> {
+    let found = match &url.token_file {
+        Some(file) => Some(Token::from_file(file)),
+        None => Token::from_env(),
+    };
+    match found {
+        Some(token) => token.map_err(|e| Error::programming(format!("pipe '{}': {e}", url.name))),
+        None => Err(Error::programming(format!(
+            "pipe '{}': a pipe across hosts needs a token both sides share: set ${TOKEN_VARIABLE}, or give token_file=PATH",
+            url.name
+        ))),
+    }
+}
+
+/// Adds a message's header and body to a stream's checksum.
+fn checksum(crc: &mut crc32fast::Hasher, data: &FlightData) {
+    crc.update(&data.data_header);
+    crc.update(&data.data_body);
+}
+
+/// Whether `data` is a stream's trailer: no IPC message, only app metadata.
+fn is_trailer(data: &FlightData) -> bool {
+    data.data_header.is_empty() && !data.app_metadata.is_empty()
+}
+
+/// Streams a transfer uses, bounded whatever the importer asked for.
+fn streams(exporter: usize, importer: usize) -> usize {
+    exporter.max(importer).clamp(1, MAX_WORKERS)
+}
