@@ -46,11 +46,12 @@ ARGS = json.loads(sys.argv[1])
 
 
 class Side:
-    """One end of a transfer: a Python process that sets up, says ready, waits for go, works, reports."""
+    """One end of a transfer: a Python process that sets up, says ready, waits for go, works, reports.
+    `prefix` runs it through another program (`ip netns exec NS`, for another host)."""
 
-    def __init__(self, code: str, args: dict):
+    def __init__(self, code: str, args: dict, prefix: tuple[str, ...] = ()):
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", PRELUDE + textwrap.dedent(code), json.dumps(args)],
+            [*prefix, sys.executable, "-c", PRELUDE + textwrap.dedent(code), json.dumps(args)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -74,10 +75,10 @@ class Side:
         return json.loads(line)
 
 
-def run_pair(export: str, import_: str, args: dict) -> dict:
+def run_pair(export: str, import_: str, args: dict, prefixes: tuple[tuple, tuple] = ((), ())) -> dict:
     """Starts both sides, then times from go to both done."""
-    a = Side(export, args)
-    b = Side(import_, args)
+    a = Side(export, args, prefixes[0])
+    b = Side(import_, args, prefixes[1])
     t0 = time.perf_counter()
     a.go()
     b.go()

@@ -73,7 +73,8 @@ impl SwingdbFlight {
     }
 }
 
-/// A stream of `result`'s batches, read on a blocking thread as the client
+/// A stream of `result`'s batches, cut into messages (see
+/// [`swingdb::cut_into_messages`]), read on a blocking thread as the client
 /// takes them (two batches ahead at most).
 fn batches(mut result: swingdb::QueryResult) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
     let (send, receive) = tokio::sync::mpsc::channel(2);
@@ -85,9 +86,13 @@ fn batches(mut result: swingdb::QueryResult) -> impl Stream<Item = Result<Record
                 Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
             });
         let end = !matches!(next, Ok(Some(_)));
-        let item = next.transpose().map(|r| r.map_err(|e| FlightError::Tonic(Box::new(status(e)))));
+        let items = match next {
+            Ok(Some(batch)) => swingdb::cut_into_messages(&batch).into_iter().map(Ok).collect(),
+            Ok(None) => Vec::new(),
+            Err(e) => vec![Err(FlightError::Tonic(Box::new(status(e))))],
+        };
         // A client that went away closes the channel: the statement stops here.
-        if let Some(item) = item {
+        for item in items {
             if send.blocking_send(item).is_err() {
                 return;
             }
@@ -168,7 +173,13 @@ impl FlightSqlService for SwingdbFlight {
             )
         })?;
         let schema = result.schema();
-        let stream = FlightDataEncoderBuilder::new().with_schema(schema).build(batches(result)).map_err(Status::from);
+        // `batches` cut the batches by their own bytes (Flight's encoder
+        // would cut batches sliced from stored segments into tiny messages).
+        let stream = FlightDataEncoderBuilder::new()
+            .with_schema(schema)
+            .with_max_flight_data_size(usize::MAX)
+            .build(batches(result))
+            .map_err(Status::from);
         Ok(Response::new(Box::pin(stream)))
     }
 

@@ -34,7 +34,7 @@ pub use arrow;
 pub use datafusion;
 pub use error::{Error, ErrorKind, Result};
 pub use huge_pages::LargeOnHugePages;
-pub use pipe::net::{Token, TOKEN_VARIABLE};
+pub use pipe::net::{cut_into_messages, Token, MESSAGE_BYTES, TOKEN_VARIABLE};
 pub use pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
 pub use share::{ShareOptions, SnapshotInfo};
 pub use signal::set_signal_check;

@@ -13,6 +13,7 @@ use arrow_flight::{
     HandshakeResponse, PollInfo, PutResult, SchemaResult, Ticket,
 };
 use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::compute::BatchCoalescer;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
 use datafusion::arrow::ipc::CompressionType;
@@ -25,6 +26,10 @@ use tonic::{Request, Response, Status, Streaming};
 
 /// Batches a stream holds before its writer waits for the importer.
 const STREAM_DEPTH: usize = 4;
+
+/// Rows per Flight message that small batches are gathered into: each
+/// message costs a few microseconds on both ends.
+const MESSAGE_ROWS: usize = 32 * 1024;
 
 /// How long a finished exporter lets its last answers (an abort's reason)
 /// reach the importer before its service stops.
@@ -110,6 +115,9 @@ impl Exporter {
             .max_encoding_message_size(MAX_MESSAGE);
         let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
         let server = tonic::transport::Server::builder()
+            .initial_stream_window_size(STREAM_WINDOW)
+            .initial_connection_window_size(CONNECTION_WINDOW)
+            .max_frame_size(FRAME)
             .add_service(service)
             .serve_with_incoming_shutdown(incoming, async { drop(stop.await) });
         runtime().spawn(server);
@@ -127,7 +135,17 @@ impl Exporter {
     /// The writers of the claimed transfer's streams.
     pub fn sinks(&self) -> Vec<NetSink> {
         let state = self.shared.state.lock().unwrap();
-        state.senders.iter().map(|tx| NetSink { shared: self.shared.clone(), tx: tx.clone(), rows: 0 }).collect()
+        state
+            .senders
+            .iter()
+            .map(|tx| NetSink {
+                shared: self.shared.clone(),
+                tx: tx.clone(),
+                rows: 0,
+                gather: BatchCoalescer::new(self.shared.schema.clone(), MESSAGE_ROWS)
+                    .with_biggest_coalesce_batch_size(Some(MESSAGE_ROWS / 2)),
+            })
+            .collect()
     }
 
     /// After every sink was closed: waits for the importer to confirm all
@@ -351,6 +369,8 @@ impl Shared {
         let counting = tally.clone();
         let messages = FlightDataEncoderBuilder::new()
             .with_schema(self.schema.clone())
+            // The writer cut the batches by their own bytes already.
+            .with_max_flight_data_size(usize::MAX)
             .with_options(state.options.clone())
             .build(input)
             .map_err(Status::from)
@@ -429,19 +449,33 @@ pub struct NetSink {
     shared: Arc<Shared>,
     tx: mpsc::Sender<Piece>,
     rows: u64,
+    /// Gathers small batches into messages of [`MESSAGE_ROWS`].
+    gather: BatchCoalescer,
 }
 
 impl NetSink {
     /// Sends `batch` (waits while the importer is behind: backpressure).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows() as u64;
-        self.send(Piece::Batch(batch.clone()))
+        self.gather.push_batch(batch.clone())?;
+        self.send_gathered()
     }
 
     /// Ends the stream; its rows.
     pub fn close(mut self) -> Result<u64> {
+        self.gather.finish_buffered_batch()?;
+        self.send_gathered()?;
         self.send(Piece::End)?;
         Ok(self.rows)
+    }
+
+    fn send_gathered(&mut self) -> Result<()> {
+        while let Some(batch) = self.gather.next_completed_batch() {
+            for piece in cut_into_messages(&batch) {
+                self.send(Piece::Batch(piece))?;
+            }
+        }
+        Ok(())
     }
 
     /// Puts `piece` into the stream, waiting at most the pipe's timeout of

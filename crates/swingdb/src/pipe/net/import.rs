@@ -227,6 +227,9 @@ async fn claim_at(
     let endpoint = Endpoint::from_shared(format!("http://{address}"))
         .map_err(|e| Failure::Refused(Status::invalid_argument(e.to_string())))?
         .connect_timeout(CONNECT_TIMEOUT)
+        .initial_stream_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONNECTION_WINDOW)
+        .max_frame_size(FRAME)
         .tcp_nodelay(true);
     let channel = endpoint.connect().await.map_err(|e| Failure::Retry(describe(&e)))?;
     let mut client = FlightServiceClient::with_interceptor(channel, bearer)
