@@ -19,7 +19,9 @@ setup: $(VENV)/.deps
 # Debian packages the tests use: strace injects syscall delays (the lost-commit
 # regression test); PostgreSQL (server and psql) is the real peer of the pipe tests,
 # started by them in a temporary directory, and the sqlite3 shell writes CSV into a
-# FIFO in one of them; mount and runuser (util-linux) are on
+# FIFO in one of them; Java runs Spark (pyspark) in the Spark data source's test,
+# openssl makes the TLS tests' certificates, iproute2 (ip, tc) the network
+# namespaces of the tests across hosts; mount and runuser (util-linux) are on
 # every Debian system. Without root (or sudo) the install is skipped with a warning
 # and the tests that need a missing package skip; the failpoint test in
 # crates/swingdb/tests/failpoints.rs covers the strace test's race.
@@ -27,6 +29,9 @@ debs:
 	@missing=""; command -v strace >/dev/null || missing="$$missing strace"; \
 	  command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
 	  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	  command -v java >/dev/null || missing="$$missing openjdk-17-jre-headless"; \
+	  command -v openssl >/dev/null || missing="$$missing openssl"; \
+	  command -v ip >/dev/null && command -v tc >/dev/null || missing="$$missing iproute2"; \
 	  [ -z "$$missing" ] || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
 	  || echo "warning: could not install$$missing; the tests that need it will be skipped"

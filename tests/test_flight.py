@@ -159,3 +159,89 @@ def test_a_read_only_server_answers_queries_and_refuses_writes(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def _openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory):
+    """A certificate authority, a server certificate for 127.0.0.1 and a client certificate, all signed by it."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed (make debs installs it)")
+    d = tmp_path_factory.mktemp("tls")
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+             "-subj", "/CN=swingdb test CA", cwd=d)
+    for name, extension in (("server", "subjectAltName=IP:127.0.0.1,DNS:localhost"), ("client", "extendedKeyUsage=clientAuth")):
+        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                 "-subj", f"/CN=swingdb test {name}", cwd=d)
+        (d / f"{name}.ext").write_text(extension + "\n")
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                 "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext", cwd=d)
+    return d
+
+
+def _tls_server(tmp_path, certificates, *extra):
+    proc = subprocess.Popen(
+        [shutil.which("swingdb"), "serve", str(tmp_path / "tls.swingdb"), "--port", "0",
+         "--tls-cert", str(certificates / "server.pem"), "--tls-key", str(certificates / "server.key"), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": TOKEN},
+    )
+    line = proc.stdout.readline()
+    match = re.search(r"grpc\+tls://(\S+)", line)
+    assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, match.group(1)
+
+
+def _query(uri, **options):
+    kwargs = {"adbc.flight.sql.authorization_header": f"Bearer {TOKEN}", **options}
+    with flightsql.connect(uri, db_kwargs=kwargs) as con, con.cursor() as cur:
+        cur.execute("SELECT count(*) FROM range(1000)")
+        return cur.fetchone()
+
+
+def test_tls_serves_clients_that_trust_its_authority_and_refuses_plaintext(tmp_path, certificates):
+    proc, address = _tls_server(tmp_path, certificates)
+    try:
+        roots = {"adbc.flight.sql.client_option.tls_root_certs": (certificates / "ca.pem").read_text()}
+        assert _query(f"grpc+tls://{address}", **roots) == (1000,)
+        # A client that does not trust the certificate, and a plaintext client, get nothing.
+        with pytest.raises(adbc_driver_manager.Error, match="(?i)certificate|authority|x509"):
+            _query(f"grpc+tls://{address}")
+        with pytest.raises(adbc_driver_manager.Error):
+            _query(f"grpc://{address}")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_mutual_tls_accepts_only_clients_with_a_certificate_of_its_authority(tmp_path, certificates):
+    proc, address = _tls_server(tmp_path, certificates, "--tls-client-ca", str(certificates / "ca.pem"))
+    try:
+        roots = {"adbc.flight.sql.client_option.tls_root_certs": (certificates / "ca.pem").read_text()}
+        with pytest.raises(adbc_driver_manager.Error):
+            _query(f"grpc+tls://{address}", **roots)
+        client = {
+            "adbc.flight.sql.client_option.mtls_cert_chain": (certificates / "client.pem").read_text(),
+            "adbc.flight.sql.client_option.mtls_private_key": (certificates / "client.key").read_text(),
+        }
+        assert _query(f"grpc+tls://{address}", **roots, **client) == (1000,)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_unusable_tls_files_are_clear_errors_at_start(tmp_path, certificates):
+    program = shutil.which("swingdb")
+    missing = subprocess.run([program, "serve", "--port", "0", "--tls-cert", str(tmp_path / "nope.pem"),
+                              "--tls-key", str(certificates / "server.key")], capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "SWINGDB_TOKEN": TOKEN})
+    assert missing.returncode == 1 and f"cannot read {tmp_path / 'nope.pem'}" in missing.stderr, missing.stderr
+    swapped = subprocess.run([program, "serve", "--port", "0", "--tls-cert", str(certificates / "server.key"),
+                              "--tls-key", str(certificates / "server.pem")], capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "SWINGDB_TOKEN": TOKEN})
+    assert swapped.returncode == 1 and "TLS certificate or key is not usable" in swapped.stderr, swapped.stderr
+    alone = subprocess.run([program, "serve", "--tls-cert", str(certificates / "server.pem")], capture_output=True,
+                           text=True, timeout=60)
+    assert alone.returncode != 0 and "--tls-key" in alone.stderr, alone.stderr

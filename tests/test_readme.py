@@ -32,6 +32,8 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
 
 def test_pipes_guide_python_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # The example across hosts sets a token if none is set; this one is undone after the test.
+    monkeypatch.setenv("SWINGDB_TOKEN", "pipes-guide-token-0123456789")
     _run_python_blocks("docs/pipes.md", 2)  # each example stands alone
 
 

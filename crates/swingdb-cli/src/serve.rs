@@ -6,6 +6,7 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use swingdb::{Database, OpenOptions, Token};
+use swingdb_flight::Tls;
 
 /// The arguments of `swingdb serve`.
 #[derive(Args, Debug)]
@@ -26,6 +27,15 @@ pub struct ServeArgs {
     /// Refuse every write.
     #[arg(long)]
     read_only: bool,
+    /// Serve over TLS with this certificate (PEM, the chain from the server's own).
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Mutual TLS: accept only clients whose certificate this authority signed (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_client_ca: Option<PathBuf>,
 }
 
 /// The token from the file, the environment, or a new one (and whether it is new).
@@ -60,11 +70,22 @@ pub fn main(args: ServeArgs) -> u8 {
             return FAILURE;
         }
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match Tls::from_files(cert, key, args.tls_client_ca.as_deref()) {
+            Ok(tls) => Some(tls),
+            Err(e) => {
+                eprintln!("Error: {e}");
+                return FAILURE;
+            }
+        },
+        _ => None,
+    };
+    let scheme = if tls.is_some() { "grpc+tls" } else { "grpc" };
     let address = SocketAddr::new(args.host, args.port);
     let shown = token.as_str().to_string();
-    let served = swingdb_flight::serve(db, args.read_only, address, token, |bound| {
+    let served = swingdb_flight::serve(db, args.read_only, address, token, tls, |bound| {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "swingdb serve: Flight SQL on grpc://{bound}");
+        let _ = writeln!(out, "swingdb serve: Flight SQL on {scheme}://{bound}");
         if generated {
             let _ = writeln!(out, "token: {shown}");
         }

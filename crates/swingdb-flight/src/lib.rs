@@ -12,22 +12,45 @@ pub use service::SwingdbFlight;
 
 use arrow_flight::flight_service_server::FlightServiceServer;
 use std::net::SocketAddr;
+use std::path::Path;
 use swingdb::{Database, Token};
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
 /// Messages up to this size are taken and sent (gRPC's default of 4 MiB
 /// refuses a large batch or a long statement).
 const MAX_MESSAGE: usize = 256 << 20;
 
+/// The server's TLS identity (PEM certificate chain and private key) and,
+/// for mutual TLS, the certificate authority whose certificates clients must
+/// present.
+pub struct Tls {
+    identity: Identity,
+    client_ca: Option<Certificate>,
+}
+
+impl Tls {
+    /// Reads the PEM files `cert`, `key` and (for mutual TLS) `client_ca`.
+    pub fn from_files(cert: &Path, key: &Path, client_ca: Option<&Path>) -> Result<Self, String> {
+        let read = |path: &Path| std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+        Ok(Self {
+            identity: Identity::from_pem(read(cert)?, read(key)?),
+            client_ca: client_ca.map(read).transpose()?.map(Certificate::from_pem),
+        })
+    }
+}
+
 /// Serves `db` (opened read-only when `read_only`, which clients are told)
-/// on `address` to callers holding `token` until the process ends;
-/// `listening` is told the address bound (its port chosen by the system when
-/// `address` asks for port 0) once calls are accepted.
+/// on `address` to callers holding `token`, over TLS when `tls` is given,
+/// until the process ends; `listening` is told the address bound (its port
+/// chosen by the system when `address` asks for port 0) once calls are
+/// accepted.
 pub fn serve(
     db: Database,
     read_only: bool,
     address: SocketAddr,
     token: Token,
+    tls: Option<Tls>,
     listening: impl FnOnce(SocketAddr),
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -44,11 +67,16 @@ pub fn serve(
         let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token))
             .max_decoding_message_size(MAX_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE);
+        let mut builder = tonic::transport::Server::builder();
+        if let Some(tls) = tls {
+            let mut config = ServerTlsConfig::new().identity(tls.identity);
+            if let Some(ca) = tls.client_ca {
+                config = config.client_ca_root(ca);
+            }
+            builder =
+                builder.tls_config(config).map_err(|e| format!("the TLS certificate or key is not usable: {e}"))?;
+        }
         listening(bound);
-        tonic::transport::Server::builder()
-            .add_service(service)
-            .serve_with_incoming(incoming)
-            .await
-            .map_err(|e| format!("the server stopped: {e}"))
+        builder.add_service(service).serve_with_incoming(incoming).await.map_err(|e| format!("the server stopped: {e}"))
     })
 }

@@ -1,0 +1,69 @@
+"""Apache Spark (pyspark 4 in local mode, Java 17) as the distributed peer:
+swingdb -> Spark through a pipe, one task per worker, and Spark -> swingdb
+serve through Flight SQL bulk ingest, all rows or none."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pyspark", reason="pyspark is in requirements-dev.txt")
+if not shutil.which("java"):
+    pytest.skip("Java could not be installed (make debs installs openjdk-17-jre-headless)", allow_module_level=True)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+TOKEN = "spark-token-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+    from swingdb.spark import register
+
+    session = SparkSession.builder.master("local[2]").appName("swingdb tests").getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    register(session)
+    yield session
+    session.stop()
+
+
+def test_the_round_trip_example(monkeypatch):
+    monkeypatch.setenv("SWINGDB_TOKEN", TOKEN)
+    import spark_roundtrip
+
+    rows = 200_000
+    expected = [(shop, rows // 10, sum(v * 0.25 for v in range(shop, rows, 10))) for shop in range(10)]
+    got = spark_roundtrip.main(rows)
+    assert [r[:2] for r in got] == [e[:2] for e in expected]
+    assert all(abs(g[2] - e[2]) < 1e-6 for g, e in zip(got, expected))
+
+
+def test_a_failed_write_leaves_the_table_as_it_was(spark, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWINGDB_TOKEN", TOKEN)
+    import swingdb
+    from pyspark.sql import functions as F
+
+    path = tmp_path / "target.swingdb"
+    with swingdb.connect(path) as con:
+        con.sql("CREATE TABLE t (id BIGINT NOT NULL, x DOUBLE)")
+        con.sql("INSERT INTO t VALUES (1, 1.0)")
+    server = subprocess.Popen([shutil.which("swingdb"), "serve", str(path), "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = "grpc://" + re.search(r"grpc://(\S+)", server.stdout.readline()).group(1)
+        good = spark.range(1000).select(F.col("id"), (F.col("id") * 0.5).alias("x"))
+        good.write.format("swingdb").option("url", url).option("table", "t").mode("append").save()
+        # A NULL where the table has NOT NULL fails the job's commit: nothing of it is stored.
+        bad = spark.range(1000).select(F.when(F.col("id") == 500, None).otherwise(F.col("id")).alias("id"), F.lit(0.0).alias("x"))
+        with pytest.raises(Exception, match="(?i)null"):
+            bad.write.format("swingdb").option("url", url).option("table", "t").mode("append").save()
+    finally:
+        server.terminate()
+        server.wait()
+    with swingdb.connect(path) as con:
+        assert con.sql("SELECT count(*), sum(id) FROM t").fetchall() == [(1001, 1 + sum(range(1000)))]
+        # The tasks' staging tables are gone, also after the failure.
+        assert [r[0] for r in con.sql("SHOW TABLES").fetchall()] == ["t"]
