@@ -161,25 +161,34 @@ def test_a_read_only_server_answers_queries_and_refuses_writes(tmp_path):
         proc.wait()
 
 
-def _openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+def test_sixteen_clients_query_and_write_at_once_without_errors_or_losses(server):
+    import threading
 
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE hits (client BIGINT, n BIGINT)")
+        cur.fetchall()
+    errors = []
 
-@pytest.fixture(scope="module")
-def certificates(tmp_path_factory):
-    """A certificate authority, a server certificate for 127.0.0.1 and a client certificate, all signed by it."""
-    if not shutil.which("openssl"):
-        pytest.skip("openssl is not installed (make debs installs it)")
-    d = tmp_path_factory.mktemp("tls")
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-             "-subj", "/CN=swingdb test CA", cwd=d)
-    for name, extension in (("server", "subjectAltName=IP:127.0.0.1,DNS:localhost"), ("client", "extendedKeyUsage=clientAuth")):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
-                 "-subj", f"/CN=swingdb test {name}", cwd=d)
-        (d / f"{name}.ext").write_text(extension + "\n")
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                 "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext", cwd=d)
-    return d
+    def client(c):
+        try:
+            with _connect(server) as con, con.cursor() as cur:
+                for i in range(50):  # 50 writes and 50 reads, each its own statement
+                    cur.execute(f"INSERT INTO hits VALUES ({c}, {i})")
+                    cur.fetchall()
+                    cur.execute(f"SELECT count(*) FROM hits WHERE client = {c}")
+                    assert cur.fetchone() == (i + 1,), "a client reads its own writes"
+        except Exception as e:  # reported below, with the others
+            errors.append(e)
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("SELECT count(*), count(DISTINCT client * 100 + n) FROM hits")
+        assert cur.fetchone() == (800, 800)
 
 
 def _tls_server(tmp_path, certificates, *extra):

@@ -270,3 +270,35 @@ def test_a_second_importer_waits_for_its_own_exporter():
     second = _start(EXPORT, url, 700)
     assert con.sql(f"SELECT count(*) FROM '{url}'").fetchall() == [(700,)]
     assert _done(second)[0] == 0
+
+
+def test_tls_pipes_encrypt_and_check_both_ends(certificates):
+    port, name = _port(), _name()
+    c = certificates
+    served = f"db://127.0.0.1:{port}/{name}?tls_cert={c / 'server.pem'}&tls_key={c / 'server.key'}"
+    exporter = _start(EXPORT, served, 20_000)
+    con = swingdb.connect()
+    url = f"db://127.0.0.1:{port}/{name}?tls_ca={c / 'ca.pem'}"
+    assert con.sql(f"SELECT count(*), sum(k) FROM '{url}'").fetchall() == [(20_000, sum(range(20_000)))]
+    assert _done(exporter)[0] == 0
+    # A plaintext importer never gets in, and hears why.
+    exporter = _start(EXPORT, served + "&timeout=5", 10)
+    with pytest.raises(swingdb.OperationalError, match="if the exporter uses TLS, give tls_ca="):
+        con.sql(f"SELECT * FROM 'db://127.0.0.1:{port}/{name}?timeout=3'").fetchall()
+    assert _done(exporter)[0] == 3
+
+
+def test_mutual_tls_pipes_take_only_importers_with_a_certificate(certificates):
+    port, name = _port(), _name()
+    c = certificates
+    served = f"db://127.0.0.1:{port}/{name}?tls_cert={c / 'server.pem'}&tls_key={c / 'server.key'}&tls_ca={c / 'ca.pem'}"
+    exporter = _start(EXPORT, served + "&timeout=30", 1000)
+    con = swingdb.connect()
+    anonymous = f"db://127.0.0.1:{port}/{name}?tls_ca={c / 'ca.pem'}&timeout=3"
+    with pytest.raises(swingdb.OperationalError, match="asks for a client certificate .* give tls_cert= and tls_key="):
+        con.sql(f"SELECT * FROM '{anonymous}'").fetchall()
+    known = f"db://127.0.0.1:{port}/{name}?tls_ca={c / 'ca.pem'}&tls_cert={c / 'client.pem'}&tls_key={c / 'client.key'}"
+    assert con.sql(f"SELECT count(*) FROM '{known}'").fetchall() == [(1000,)]
+    assert _done(exporter)[0] == 0
+    with pytest.raises(swingdb.ProgrammingError, match="tls_cert and tls_key go together"):
+        con.sql(f"SELECT * FROM 'db://127.0.0.1:{port}/{name}?tls_ca={c / 'ca.pem'}&tls_cert={c / 'client.pem'}'")

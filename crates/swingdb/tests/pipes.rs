@@ -133,7 +133,10 @@ fn a_timeout_names_the_pipe_and_bad_names_are_refused() {
     assert!(err.message().contains("pipe 'nobody-home': no exporter arrived within 0.2 s"), "{err}");
     let err = con.execute("COPY (SELECT 1) TO 'db://nobody-home?timeout=0.2'", &[]).unwrap_err();
     assert!(err.message().contains("no importer arrived"), "{err}");
+    // A '/' separates the address of a pipe across hosts from its name.
     let err = con.execute("SELECT * FROM 'db://a/b'", &[]).unwrap_err();
+    assert!(err.message().contains("'a' is not HOST:PORT"), "{err}");
+    let err = con.execute("SELECT * FROM 'db://h:7/a/b'", &[]).unwrap_err();
     assert!(err.message().contains("pipe name \"a/b\" contains '/'"), "{err}");
 }
 

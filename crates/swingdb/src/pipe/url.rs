@@ -71,6 +71,15 @@ pub struct PipeUrl {
     /// A file holding the token both ends of a pipe across hosts share
     /// (`None`: `$SWINGDB_TOKEN`).
     pub token_file: Option<std::path::PathBuf>,
+    /// Across hosts, this side's TLS certificate (PEM): the exporter's makes
+    /// it serve TLS; an importer's is its client certificate (mutual TLS).
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key of `tls_cert` (PEM).
+    pub tls_key: Option<std::path::PathBuf>,
+    /// The certificate authority (PEM) the other side's certificate must be
+    /// signed by: an importer with one connects over TLS; an exporter with
+    /// one asks importers for a certificate (mutual TLS).
+    pub tls_ca: Option<std::path::PathBuf>,
 }
 
 impl PipeUrl {
@@ -85,6 +94,9 @@ impl PipeUrl {
             verify: false,
             address: None,
             token_file: None,
+            tls_cert: None,
+            tls_key: None,
+            tls_ca: None,
         })
     }
 
@@ -153,9 +165,13 @@ impl PipeUrl {
                 }
             }
             "token_file" => self.token_file = Some(value.into()),
+            "tls_cert" => self.tls_cert = Some(value.into()),
+            "tls_key" => self.tls_key = Some(value.into()),
+            "tls_ca" => self.tls_ca = Some(value.into()),
             other => {
                 return Err(Error::programming(format!(
-                    "unknown option '{other}'; pipe options are workers, timeout, compression, verify and token_file"
+                    "unknown option '{other}'; pipe options are workers, timeout, compression, verify, \
+                     token_file, tls_cert, tls_key and tls_ca"
                 )))
             }
         }
@@ -168,7 +184,8 @@ impl PipeUrl {
 fn parse_address(authority: &str) -> Result<String> {
     let bad = || {
         Error::programming(format!(
-            "'{authority}' is not HOST:PORT; a pipe across hosts looks like db://HOST:PORT/NAME"
+            "'{authority}' is not HOST:PORT; a pipe across hosts looks like db://HOST:PORT/NAME \
+             (the name of a pipe on one host has no '/')"
         ))
     };
     let (host, port) = authority.rsplit_once(':').ok_or_else(bad)?;

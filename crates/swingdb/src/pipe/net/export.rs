@@ -24,6 +24,9 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
+/// Largest call the exporter takes (a claim, a ticket, an action).
+const CALL_MESSAGE: usize = 64 << 10;
+
 /// Batches a stream holds before its writer waits for the importer.
 const STREAM_DEPTH: usize = 4;
 
@@ -110,11 +113,28 @@ impl Exporter {
         let deadline = url.timeout.map(|t| Instant::now() + t);
         let listener = bind(&shared.name, &address, deadline)?;
         let (shutdown, stop) = tokio::sync::oneshot::channel();
+        // The exporter takes only small calls (claims, tickets, actions): a
+        // caller without the token cannot make it hold a large message.
         let service = FlightServiceServer::new(Service(shared.clone()))
-            .max_decoding_message_size(MAX_MESSAGE)
+            .max_decoding_message_size(CALL_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE);
         let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
-        let server = tonic::transport::Server::builder()
+        let mut builder = tonic::transport::Server::builder();
+        if let Some(identity) = identity(url)? {
+            let mut tls = tonic::transport::ServerTlsConfig::new().identity(identity);
+            if let Some(ca) = &url.tls_ca {
+                tls = tls.client_ca_root(tonic::transport::Certificate::from_pem(pem(url, "tls_ca", ca)?));
+            }
+            builder = builder.tls_config(tls).map_err(|e| {
+                Error::programming(format!("pipe '{}': the TLS certificate or key is not usable: {e}", url.name))
+            })?;
+        } else if url.tls_ca.is_some() {
+            return Err(Error::programming(format!(
+                "pipe '{}': an exporter with tls_ca= (mutual TLS) needs its own tls_cert= and tls_key=",
+                url.name
+            )));
+        }
+        let server = builder
             .initial_stream_window_size(STREAM_WINDOW)
             .initial_connection_window_size(CONNECTION_WINDOW)
             .max_frame_size(FRAME)

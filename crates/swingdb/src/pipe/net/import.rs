@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use tonic::{Code, Status};
 
 /// Adds the bearer token to every call.
@@ -76,6 +76,25 @@ impl Importer {
             confirm: true,
         };
         let descriptor = FlightDescriptor::new_cmd(serde_json::to_vec(&claim).expect("claims serialize"));
+        let tls = match &url.tls_ca {
+            Some(ca) => {
+                let host = address.rsplit_once(':').map_or(address.as_str(), |(h, _)| h);
+                let mut tls = ClientTlsConfig::new()
+                    .ca_certificate(Certificate::from_pem(pem(url, "tls_ca", ca)?))
+                    .domain_name(host.trim_start_matches('[').trim_end_matches(']'));
+                if let Some(identity) = identity(url)? {
+                    tls = tls.identity(identity);
+                }
+                Some(tls)
+            }
+            None if url.tls_cert.is_some() => {
+                return Err(Error::programming(format!(
+                    "pipe '{}': an importer over TLS needs tls_ca= (the authority of the exporter's certificate)",
+                    url.name
+                )))
+            }
+            None => None,
+        };
         let deadline = url.timeout.map(|t| Instant::now() + t);
         let name = url.name.clone();
         let (client, info) = block(async {
@@ -93,14 +112,24 @@ impl Importer {
                         url.timeout.unwrap_or_default().as_secs_f64()
                     )));
                 }
-                match claim_at(&address, bearer.clone(), descriptor.clone()).await {
+                match claim_at(&address, tls.clone(), bearer.clone(), descriptor.clone()).await {
                     Ok(found) => return Ok(found),
                     Err(Failure::Retry(why)) => last = why,
                     Err(Failure::Refused(status)) => {
+                        // A plaintext call to a TLS port, or a call without the
+                        // client certificate mutual TLS wants, ends without an answer.
+                        let hint = match status.code() {
+                            Code::Unauthenticated | Code::PermissionDenied => "",
+                            _ if url.tls_ca.is_none() => "; if the exporter uses TLS, give tls_ca=",
+                            _ if url.tls_cert.is_none() => {
+                                "; if the exporter asks for a client certificate (mutual TLS), give tls_cert= and tls_key="
+                            }
+                            _ => "",
+                        };
                         return Err(Error::operational(format!(
-                            "pipe '{name}': the exporter at {address} refused this side: {}",
+                            "pipe '{name}': the exporter at {address} refused this side: {}{hint}",
                             status.message()
-                        )))
+                        )));
                     }
                 }
                 tokio::time::sleep(TICK * 2).await;
@@ -199,7 +228,8 @@ impl Importer {
         for stop in &self.stops {
             stop.store(true, Ordering::Release);
         }
-        let settle = Settle { transfer: self.transfer.clone(), rows: 0, message: why.to_string() };
+        // The exporter takes calls of up to 64 KiB: the reason is cut well below.
+        let settle = Settle { transfer: self.transfer.clone(), rows: 0, message: why.chars().take(4096).collect() };
         let mut client = self.client.clone();
         let action = Action::new(ABORT, serde_json::to_vec(&settle).expect("settles serialize"));
         let _ = block(async move { tokio::time::timeout(ABORT_TIMEOUT, client.do_action(action)).await });
@@ -221,11 +251,17 @@ enum Failure {
 /// Connects to `address` and claims the pipe `descriptor` names.
 async fn claim_at(
     address: &str,
+    tls: Option<ClientTlsConfig>,
     bearer: Bearer,
     descriptor: FlightDescriptor,
 ) -> std::result::Result<(Client, FlightInfo), Failure> {
-    let endpoint = Endpoint::from_shared(format!("http://{address}"))
-        .map_err(|e| Failure::Refused(Status::invalid_argument(e.to_string())))?
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let mut endpoint = Endpoint::from_shared(format!("{scheme}://{address}"))
+        .map_err(|e| Failure::Refused(Status::invalid_argument(e.to_string())))?;
+    if let Some(tls) = tls {
+        endpoint = endpoint.tls_config(tls).map_err(|e| Failure::Refused(Status::invalid_argument(e.to_string())))?;
+    }
+    let endpoint = endpoint
         .connect_timeout(CONNECT_TIMEOUT)
         .initial_stream_window_size(STREAM_WINDOW)
         .initial_connection_window_size(CONNECTION_WINDOW)

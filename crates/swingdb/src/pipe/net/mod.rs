@@ -30,6 +30,10 @@
 //!    row it sent. A plain client's transfer is done when every stream's
 //!    trailer has gone out.
 //!
+//! With TLS (`tls_cert=`/`tls_key=` on the exporter, `tls_ca=` on the
+//! importer; mutual TLS with `tls_ca=` on the exporter and `tls_cert=`/
+//! `tls_key=` on the importer), the token and the rows travel encrypted.
+//!
 //! What the partner sends is untrusted: claims and tickets are parsed and
 //! bounded (at most [`MAX_WORKERS`] streams), messages are at most
 //! [`MAX_MESSAGE`] bytes, a ticket of another transfer or an unknown stream is
@@ -176,6 +180,22 @@ fn token_for(url: &PipeUrl) -> Result<Token> {
             "pipe '{}': a pipe across hosts needs a token both sides share: set ${TOKEN_VARIABLE}, or give token_file=PATH",
             url.name
         ))),
+    }
+}
+
+/// The PEM file `path`, for option `option` of `url`.
+fn pem(url: &PipeUrl, option: &str, path: &std::path::Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io(format!("pipe '{}': reading {option}={}", url.name, path.display()), e))
+}
+
+/// This side's certificate and key, when `url` gives them (both or neither).
+fn identity(url: &PipeUrl) -> Result<Option<tonic::transport::Identity>> {
+    match (&url.tls_cert, &url.tls_key) {
+        (Some(cert), Some(key)) => {
+            Ok(Some(tonic::transport::Identity::from_pem(pem(url, "tls_cert", cert)?, pem(url, "tls_key", key)?)))
+        }
+        (None, None) => Ok(None),
+        _ => Err(Error::programming(format!("pipe '{}': tls_cert and tls_key go together", url.name))),
     }
 }
 

@@ -245,7 +245,7 @@ impl Receiver {
             let verify = self.agreed.verify;
             let sources = net.sources().into_iter();
             return Ok(sources
-                .map(|s| StreamSource { name: self.name.clone(), verify, wire: SourceWire::Net(s) })
+                .map(|s| StreamSource { name: self.name.clone(), verify, wire: SourceWire::Net(Box::new(s)) })
                 .collect());
         }
         let mut control = self.control()?;
@@ -501,7 +501,7 @@ enum SourceWire {
     /// An Arrow IPC stream on a socket of this host.
     Socket(Link),
     /// A Flight stream from another host.
-    Net(NetSource),
+    Net(Box<NetSource>),
 }
 
 /// Ends one stream from another thread.
@@ -541,7 +541,7 @@ impl StreamSource {
         let name = self.name.clone();
         let socket = match self.wire {
             SourceWire::Socket(socket) => socket,
-            SourceWire::Net(source) => return source.read_all(each),
+            SourceWire::Net(source) => return (*source).read_all(each),
         };
         let counted = Counted { inner: socket, crc: self.verify.then(crc32fast::Hasher::new) };
         let damaged = |e: ArrowError| match e {

@@ -98,7 +98,10 @@ impl Sender {
                 schema,
                 options.clone(),
             )?;
-            sinks.push(StreamSink { rows: 0, wire: SinkWire::Socket { name: self.name.clone(), writer } });
+            sinks.push(StreamSink {
+                rows: 0,
+                wire: SinkWire::Socket { name: self.name.clone(), writer: Box::new(writer) },
+            });
         }
         Ok(sinks)
     }
@@ -179,7 +182,7 @@ pub struct StreamSink {
 /// What a stream's rows travel on.
 enum SinkWire {
     /// An Arrow IPC stream on a socket of this host.
-    Socket { name: String, writer: StreamWriter<BufWriter<Counted<Link>>> },
+    Socket { name: String, writer: Box<StreamWriter<BufWriter<Counted<Link>>>> },
     /// A Flight stream to another host (its trailer carries rows and checksum).
     Net(NetSink),
 }

@@ -1,0 +1,209 @@
+"""`swingdb serve` from ADBC's Flight SQL driver against PostgreSQL from ADBC's
+PostgreSQL driver, on one machine: fetch throughput of --rows rows (two
+BIGINT and a DOUBLE column) with one and two streams at once, plaintext and
+TLS, and the latency of `SELECT 1`. Both servers run locally (PostgreSQL from
+Debian's package, in a temporary directory), each fetch on its own connection
+opened before the clock starts; medians of --runs runs.
+
+    python -m bench flight-sql [--quick] [--rows N] [--runs R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+from .common import machine, report_target
+from .report import replace_section, table
+
+QUERY = "SELECT * FROM big"
+
+
+def certificates(work: str) -> str:
+    """A CA and a server certificate for 127.0.0.1 in `work`."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=work, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1", "-subj", "/CN=bench CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=bench")
+    with open(os.path.join(work, "server.ext"), "w") as fh:
+        fh.write("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+            "-days", "1", "-extfile", "server.ext")
+    return work
+
+
+class Served:
+    """`swingdb serve DB` (over TLS with `tls`), as a Flight SQL URI and ADBC options."""
+
+    def __init__(self, db: str, token: str, tls: str | None):
+        extra = ["--tls-cert", os.path.join(tls, "server.pem"), "--tls-key", os.path.join(tls, "server.key")] if tls else []
+        self.proc = subprocess.Popen([shutil.which("swingdb") or "swingdb", "serve", db, "--port", "0", *extra],
+                                     stdout=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": token})
+        self.uri = re.search(r"(grpc\S*://\S+)", self.proc.stdout.readline()).group(1)
+        self.options = {"adbc.flight.sql.authorization_header": f"Bearer {token}"}
+        if tls:
+            self.options["adbc.flight.sql.client_option.tls_root_certs"] = open(os.path.join(tls, "ca.pem")).read()
+
+    def connect(self):
+        import adbc_driver_flightsql.dbapi as flightsql
+
+        return flightsql.connect(self.uri, db_kwargs=self.options)
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def fetch_seconds(connect, streams: int, runs: int) -> float:
+    """Median time of `streams` connections each fetching QUERY at once."""
+    times = []
+    for _ in range(runs):
+        cons = [connect() for _ in range(streams)]
+        errors = []
+
+        def fetch(con):
+            try:
+                with con.cursor() as cur:
+                    cur.execute(QUERY)
+                    cur.fetch_arrow_table()
+            except Exception as e:  # reported after the run
+                errors.append(e)
+
+        threads = [threading.Thread(target=fetch, args=(c,)) for c in cons]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        times.append(time.perf_counter() - start)
+        for c in cons:
+            c.close()
+        if errors:
+            raise errors[0]
+    return statistics.median(times)
+
+
+def latency_ms(connect, queries: int) -> tuple[float, float]:
+    """p50 and p99 of `SELECT 1` on one connection, in milliseconds."""
+    with connect() as con, con.cursor() as cur:
+        for _ in range(20):
+            cur.execute("SELECT 1")
+            cur.fetchall()
+        times = []
+        for _ in range(queries):
+            start = time.perf_counter()
+            cur.execute("SELECT 1")
+            cur.fetchall()
+            times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2] * 1e3, times[int(len(times) * 0.99)] * 1e3
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="10^6 rows, one run; report to bench/results/")
+    args = parser.parse_args()
+    if args.quick:
+        args.rows, args.runs = 1_000_000, 1
+    import adbc_driver_postgresql.dbapi as pgdbapi
+
+    from .postgres import LocalPostgres
+
+    doc, img = report_target(args.quick)
+    work = tempfile.mkdtemp(prefix="swingdb-bench-flight-")
+    token = uuid.uuid4().hex
+    rows = []
+    queries = 200 if args.quick else 1000
+    try:
+        import swingdb
+
+        with swingdb.connect(os.path.join(work, "served.swingdb")) as con:
+            con.sql(f"CREATE TABLE big AS SELECT value AS id, value % 1000 AS k, value * 0.5 AS x FROM range({args.rows})")
+        tls = certificates(work)
+        with LocalPostgres(port=54333) as pg:
+            with pgdbapi.connect(pg.uri) as con, con.cursor() as cur:
+                cur.execute("DROP TABLE IF EXISTS big")
+                cur.execute(f"CREATE TABLE big AS SELECT g::bigint AS id, (g % 1000)::bigint AS k, g * 0.5::float8 AS x "
+                            f"FROM generate_series(0, {args.rows - 1}) g")
+                con.commit()
+            systems = [("PostgreSQL, ADBC", lambda: pgdbapi.connect(pg.uri))]
+            servers = [Served(os.path.join(work, "served.swingdb"), token, None)]
+            try:
+                servers.append(Served(os.path.join(work, "served.swingdb"), token, tls))
+                systems += [("swingdb serve, ADBC Flight SQL", servers[0].connect),
+                            ("swingdb serve, ADBC Flight SQL, TLS", servers[1].connect)]
+                for name, connect in systems:
+                    p50, p99 = latency_ms(connect, queries)
+                    row = {"system": name, "select1_p50_ms": round(p50, 2), "select1_p99_ms": round(p99, 2)}
+                    for streams in (1, 2):
+                        seconds = fetch_seconds(connect, streams, args.runs)
+                        row[f"fetch_{streams}_s"] = round(seconds, 3)
+                        row[f"fetch_{streams}_gb_s"] = round(streams * args.rows * 24 / seconds / 1e9, 2)
+                    print(f"  {name:38} SELECT 1 p50 {p50:.2f} ms p99 {p99:.2f} ms; "
+                          f"1 stream {row['fetch_1_s']} s ({row['fetch_1_gb_s']} GB/s), 2 streams {row['fetch_2_gb_s']} GB/s", flush=True)
+                    rows.append(row)
+            finally:
+                for s in servers:
+                    s.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    write_report(args, rows, doc, img)
+
+
+def write_report(args, rows: list[dict], doc: str, img: str) -> None:
+    info = machine()
+    pg = next(r for r in rows if r["system"].startswith("PostgreSQL"))
+    cells = [[r["system"], r["select1_p50_ms"], r["select1_p99_ms"], f"{r['fetch_1_s']:.3f}",
+              f"{pg['fetch_1_s'] / r['fetch_1_s']:.1f}x", r["fetch_1_gb_s"], r["fetch_2_gb_s"]] for r in rows]
+    lines = [
+        "## Flight SQL server (`python -m bench flight-sql`)",
+        "",
+        f"Measured {time.strftime('%Y-%m-%d')} on {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB, "
+        f"client and server on the same machine (loopback); swingdb {info['swingdb']}. {args.rows:,} rows of two BIGINT "
+        f"and a DOUBLE column ({args.rows * 24 / 1e6:.0f} MB of Arrow data) fetched whole with `fetch_arrow_table`, "
+        f"one connection per stream; median of {args.runs} run(s). GB/s counts the Arrow bytes of all streams. "
+        f"`python -m bench flight-sql {' '.join(sys.argv[1:])}`.",
+        "",
+        table(["system", "SELECT 1 p50 ms", "p99 ms", "fetch s", "vs PostgreSQL", "1 stream GB/s", "2 streams GB/s"], cells, right=1),
+    ]
+    path = os.path.join(img, "flight-sql.png")
+    plot(rows, path)
+    lines += ["", f"![Flight SQL](img/{os.path.basename(path)})", ""]
+    replace_section(doc, "flight-sql", "\n".join(lines))
+
+
+def plot(rows: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 2.8))
+    names = [r["system"] for r in rows]
+    for offset, streams, color in ((-0.2, 1, "#1f77b4"), (0.2, 2, "#ff7f0e")):
+        ax.barh([i + offset for i in range(len(rows))], [r[f"fetch_{streams}_gb_s"] for r in rows], height=0.4,
+                color=color, label=f"{streams} stream{'s' if streams > 1 else ''}")
+    ax.set_yticks(range(len(rows)), names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("GB/s of Arrow data fetched (higher is better)")
+    ax.legend(fontsize=8)
+    ax.set_title("Fetching a table over ADBC: swingdb serve (Flight SQL) and PostgreSQL", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
