@@ -59,7 +59,7 @@ class Link:
                 ["tc", "-n", probe.a, "qdisc", "add", "dev", probe.dev_a, "root", "netem", "delay", "1ms"],
                 capture_output=True, text=True,
             )
-            return None if shaped.returncode == 0 else f"this kernel has no netem qdisc: {shaped.stderr.strip()}"
+            return None if shaped.returncode == 0 else f"this kernel has no netem qdisc ({shaped.stderr.strip().rstrip('.')})"
         finally:
             probe.close()
 

@@ -52,19 +52,25 @@ con.sql("CREATE TABLE t AS SELECT * FROM '" + ARGS["url"] + "'")
 done(rows=con.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
 
-CSV_EXPORT_SEND = """
-import socket, swingdb
+CONNECT_B = """
+import socket
+def connect_b():
+    # The receiving side listens once it is ready; the sender may be first.
+    for _ in range(200):
+        try:
+            return socket.create_connection((ARGS["addr_b"], ARGS["port"]))
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    raise RuntimeError("the receiving side does not listen")
+"""
+
+CSV_EXPORT_SEND = CONNECT_B + """
+import swingdb
 con = swingdb.connect()
 """ + CREATE + """
 ready()
 con.sql(f"COPY t TO '{ARGS['csv_a']}' (FORMAT csv)")
-for _ in range(200):
-    try:
-        s = socket.create_connection((ARGS["addr_b"], ARGS["port"]))
-        break
-    except ConnectionRefusedError:
-        time.sleep(0.05)
-with s, open(ARGS["csv_a"], "rb") as f:
+with connect_b() as s, open(ARGS["csv_a"], "rb") as f:
     s.sendfile(f)
 os.remove(ARGS["csv_a"])
 done()
@@ -84,17 +90,10 @@ os.remove(ARGS["csv_b"])
 done(rows=con.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
 
-RAW_SEND = """
-import socket
+RAW_SEND = CONNECT_B + """
 block = bytes(16 << 20)
 ready()
-for _ in range(200):
-    try:
-        s = socket.create_connection((ARGS["addr_b"], ARGS["port"]))
-        break
-    except ConnectionRefusedError:
-        time.sleep(0.05)
-with s:
+with connect_b() as s:
     for _ in range(ARGS["blocks"]):
         s.sendall(block)
 done()

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -189,6 +190,30 @@ def test_sixteen_clients_query_and_write_at_once_without_errors_or_losses(server
     with _connect(server) as con, con.cursor() as cur:
         cur.execute("SELECT count(*), count(DISTINCT client * 100 + n) FROM hits")
         assert cur.fetchone() == (800, 800)
+
+
+def test_the_server_survives_garbage_and_clients_that_vanish_mid_fetch(server):
+    import socket
+
+    host, port = server.removeprefix("grpc://").rsplit(":", 1)
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE wide AS SELECT value AS a, value * 2 AS b FROM range(3000000)")
+        cur.fetchall()
+    # Bytes that are not HTTP/2, and an HTTP/2 preface followed by junk.
+    for junk in (os.urandom(65536), b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + os.urandom(65536)):
+        with socket.create_connection((host, int(port))) as raw:
+            raw.sendall(junk)
+    # A client killed while a large result streams to it.
+    code = (
+        "import adbc_driver_flightsql.dbapi as f, os, sys\n"
+        "con = f.connect(sys.argv[1], db_kwargs={'adbc.flight.sql.authorization_header': 'Bearer ' + sys.argv[2]})\n"
+        "cur = con.cursor(); cur.execute('SELECT * FROM wide'); reader = cur.fetch_record_batch(); reader.read_next_batch()\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, server, TOKEN], timeout=60, check=True)
+    with _connect(server) as con, con.cursor() as cur:
+        cur.execute("SELECT count(*), sum(a) FROM wide")
+        assert cur.fetchone() == (3_000_000, sum(range(3_000_000)))
 
 
 def _tls_server(tmp_path, certificates, *extra):

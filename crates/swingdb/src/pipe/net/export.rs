@@ -1,34 +1,22 @@
-//! The exporting end of a pipe across hosts: [`Exporter`], a Flight service
-//! for one pipe, and [`NetSink`], one of its streams.
+//! The exporting end of a pipe across hosts: [`Exporter`], which listens
+//! with the pipe's Flight service ([`super::service`]) until the transfer
+//! ends, and [`NetSink`], one of its streams.
 
+use super::service::{Phase, Piece, Service, Shared, State};
 use super::*;
 use crate::error::ErrorKind;
 use crate::pipe::wire;
-use crate::storage::files::random_id;
-use arrow_flight::encode::FlightDataEncoderBuilder;
-use arrow_flight::error::FlightError;
-use arrow_flight::flight_service_server::{FlightService, FlightServiceServer};
-use arrow_flight::{
-    Action, ActionType, Criteria, Empty, FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest,
-    HandshakeResponse, PollInfo, PutResult, SchemaResult, Ticket,
-};
+use arrow_flight::flight_service_server::FlightServiceServer;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::BatchCoalescer;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
-use datafusion::arrow::ipc::CompressionType;
-use futures::stream::BoxStream;
-use futures::{StreamExt, TryStreamExt};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 use tokio::sync::mpsc;
-use tonic::{Request, Response, Status, Streaming};
 
 /// Largest call the exporter takes (a claim, a ticket, an action).
 const CALL_MESSAGE: usize = 64 << 10;
-
-/// Batches a stream holds before its writer waits for the importer.
-const STREAM_DEPTH: usize = 4;
 
 /// Rows per Flight message that small batches are gathered into: each
 /// message costs a few microseconds on both ends.
@@ -37,49 +25,6 @@ const MESSAGE_ROWS: usize = 32 * 1024;
 /// How long a finished exporter lets its last answers (an abort's reason)
 /// reach the importer before its service stops.
 const LINGER: Duration = Duration::from_secs(2);
-
-/// What a writer puts into a stream.
-enum Piece {
-    Batch(RecordBatch),
-    /// The writer sent everything: the trailer may go out.
-    End,
-}
-
-/// Where the transfer stands.
-#[derive(Debug, Clone, PartialEq)]
-enum Phase {
-    /// No importer has claimed the pipe yet.
-    Waiting,
-    /// An importer claimed it; rows flow.
-    Claimed,
-    /// The importer confirmed this many rows (or a plain client got every stream).
-    Done(u64),
-    /// The importer gave up, for this reason.
-    Refused(String),
-    /// This side gave up, for this reason.
-    Ended(String),
-}
-
-/// The streams of the claimed transfer.
-struct State {
-    phase: Phase,
-    transfer: String,
-    confirm: bool,
-    verify: bool,
-    options: IpcWriteOptions,
-    senders: Vec<mpsc::Sender<Piece>>,
-    receivers: Vec<Option<mpsc::Receiver<Piece>>>,
-    trailers: Vec<Option<Trailer>>,
-}
-
-struct Shared {
-    name: String,
-    token: Token,
-    schema: SchemaRef,
-    url: PipeUrl,
-    state: Mutex<State>,
-    changed: Condvar,
-}
 
 /// The exporter of a pipe across hosts: listens on the URL's address until an
 /// importer claims the pipe, then serves its streams.
@@ -287,183 +232,6 @@ fn bind(name: &str, address: &str, deadline: Option<Instant>) -> Result<tokio::n
     }
 }
 
-impl Shared {
-    /// Ends the transfer from this side (unless it finished): every stream
-    /// ends with `why`.
-    fn end(&self, why: &str) {
-        let mut state = self.state.lock().unwrap();
-        if matches!(state.phase, Phase::Waiting | Phase::Claimed) {
-            state.phase = Phase::Ended(why.to_string());
-            state.senders.clear();
-        }
-        self.changed.notify_all();
-    }
-
-    /// The error of a transfer that ended in `phase`.
-    fn failure(&self, phase: &Phase) -> Error {
-        match phase {
-            Phase::Refused(why) => Error::operational(format!("pipe '{}': the importer gave up: {why}", self.name)),
-            Phase::Ended(why) => Error::operational(format!("pipe '{}': {why}", self.name)),
-            _ => Error::internal("the transfer did not fail"),
-        }
-    }
-
-    /// Claims the pipe for `claim` (sent as `descriptor`); the answer for the importer.
-    fn claim(&self, claim: Claim, descriptor: FlightDescriptor) -> std::result::Result<FlightInfo, Status> {
-        if claim.pipe != self.name {
-            return Err(Status::not_found(format!("this address exports pipe '{}', not '{}'", self.name, claim.pipe)));
-        }
-        let mut state = self.state.lock().unwrap();
-        if state.phase != Phase::Waiting {
-            return Err(Status::unavailable(format!("pipe '{}' is taken by another importer", self.name)));
-        }
-        let n = streams(self.url.workers, claim.workers);
-        let compression = self.url.compression.or(claim.compression);
-        let kind = compression.map(|c| match c {
-            Compression::Lz4 => CompressionType::LZ4_FRAME,
-            Compression::Zstd => CompressionType::ZSTD,
-        });
-        state.options =
-            IpcWriteOptions::default().try_with_compression(kind).map_err(|e| Status::internal(e.to_string()))?;
-        state.transfer = format!("{}{}", random_id(), random_id());
-        state.confirm = claim.confirm;
-        state.verify = self.url.verify || claim.verify;
-        let (senders, receivers): (Vec<_>, Vec<_>) = (0..n).map(|_| mpsc::channel(STREAM_DEPTH)).unzip();
-        state.senders = senders;
-        state.receivers = receivers.into_iter().map(Some).collect();
-        state.trailers = vec![None; n];
-        state.phase = Phase::Claimed;
-        self.changed.notify_all();
-        let terms = Terms { protocol: PROTOCOL, transfer: state.transfer.clone(), verify: state.verify };
-        let mut info = FlightInfo::new()
-            .try_with_schema(&self.schema)
-            .map_err(|e| Status::internal(e.to_string()))?
-            .with_descriptor(descriptor)
-            .with_app_metadata(serde_json::to_vec(&terms).expect("terms serialize"));
-        for i in 0..n {
-            info =
-                info.with_endpoint(FlightEndpoint::new().with_ticket(Ticket::new(format!("{}/{i}", state.transfer))));
-        }
-        Ok(info)
-    }
-
-    /// The rows of stream `ticket` as Flight messages, then its trailer.
-    fn stream(
-        self: &Arc<Self>,
-        ticket: &[u8],
-    ) -> std::result::Result<BoxStream<'static, StatusResult<FlightData>>, Status> {
-        let mut state = self.state.lock().unwrap();
-        let text = std::str::from_utf8(ticket).map_err(|_| Status::invalid_argument("the ticket is not text"))?;
-        let (transfer, index) =
-            text.split_once('/').ok_or_else(|| Status::invalid_argument("the ticket is not TRANSFER/INDEX"))?;
-        if state.phase == Phase::Waiting || transfer != state.transfer {
-            return Err(Status::not_found("the ticket is not of this transfer (it ended, or never was)"));
-        }
-        let index: usize = index.parse().map_err(|_| Status::invalid_argument("the ticket's index is not a number"))?;
-        let rx = state
-            .receivers
-            .get_mut(index)
-            .ok_or_else(|| Status::not_found(format!("the transfer has no stream {index}")))?
-            .take()
-            .ok_or_else(|| Status::failed_precondition(format!("stream {index} was fetched already")))?;
-        let tally = Arc::new(Mutex::new(Tally { rows: 0, crc: state.verify.then(crc32fast::Hasher::new), end: false }));
-        let input = {
-            let tally = tally.clone();
-            futures::stream::unfold(rx, move |mut rx| {
-                let tally = tally.clone();
-                async move {
-                    match rx.recv().await {
-                        Some(Piece::Batch(batch)) => {
-                            tally.lock().unwrap().rows += batch.num_rows() as u64;
-                            Some((Ok::<_, FlightError>(batch), rx))
-                        }
-                        Some(Piece::End) => {
-                            tally.lock().unwrap().end = true;
-                            None
-                        }
-                        None => None,
-                    }
-                }
-            })
-        };
-        let counting = tally.clone();
-        let messages = FlightDataEncoderBuilder::new()
-            .with_schema(self.schema.clone())
-            // The writer cut the batches by their own bytes already.
-            .with_max_flight_data_size(usize::MAX)
-            .with_options(state.options.clone())
-            .build(input)
-            .map_err(Status::from)
-            .map_ok(move |data| {
-                if let Some(crc) = &mut counting.lock().unwrap().crc {
-                    checksum(crc, &data);
-                }
-                data
-            });
-        let shared = self.clone();
-        let trailer = futures::stream::once(async move {
-            let (end, rows, crc32) = {
-                let mut tally = tally.lock().unwrap();
-                (tally.end, tally.rows, tally.crc.take().map_or(0, |c| c.finalize()))
-            };
-            if !end {
-                let state = shared.state.lock().unwrap();
-                return Err(match &state.phase {
-                    Phase::Ended(why) => Status::aborted(why.clone()),
-                    Phase::Refused(why) => Status::aborted(format!("the importer gave up: {why}")),
-                    _ => Status::aborted("the exporter stopped sending (it failed or was cancelled)"),
-                });
-            }
-            let trailer = Trailer { rows, crc32 };
-            shared.delivered(index, trailer);
-            Ok(FlightData {
-                app_metadata: serde_json::to_vec(&trailer).expect("trailers serialize").into(),
-                ..Default::default()
-            })
-        });
-        Ok(Box::pin(messages.chain(trailer)))
-    }
-
-    /// Stream `index` went out whole: a plain client's transfer is done when
-    /// every stream did.
-    fn delivered(&self, index: usize, trailer: Trailer) {
-        let mut state = self.state.lock().unwrap();
-        state.trailers[index] = Some(trailer);
-        if !state.confirm && state.phase == Phase::Claimed && state.trailers.iter().all(Option::is_some) {
-            let rows = state.trailers.iter().flatten().map(|t| t.rows).sum();
-            state.phase = Phase::Done(rows);
-            self.changed.notify_all();
-        }
-    }
-
-    /// The importer's `done` or `abort`.
-    fn settle(&self, done: bool, body: &[u8]) -> std::result::Result<(), Status> {
-        let settle: Settle =
-            serde_json::from_slice(body).map_err(|e| Status::invalid_argument(format!("the action's body: {e}")))?;
-        let mut state = self.state.lock().unwrap();
-        if state.phase == Phase::Waiting || settle.transfer != state.transfer {
-            return Err(Status::not_found("not a transfer of this pipe"));
-        }
-        if state.phase == Phase::Claimed {
-            let why: String = settle.message.chars().take(4096).collect();
-            state.phase = if done { Phase::Done(settle.rows) } else { Phase::Refused(why) };
-            state.senders.clear();
-            self.changed.notify_all();
-        }
-        Ok(())
-    }
-}
-
-/// Rows and checksum of one stream as it goes out.
-struct Tally {
-    rows: u64,
-    crc: Option<crc32fast::Hasher>,
-    /// Whether the writer ended the stream (not just went away).
-    end: bool,
-}
-
-type StatusResult<T> = std::result::Result<T, Status>;
-
 /// One outgoing stream of a pipe across hosts.
 pub struct NetSink {
     shared: Arc<Shared>,
@@ -524,86 +292,5 @@ impl NetSink {
             std::thread::sleep(nap);
             nap = (nap * 2).min(Duration::from_millis(1));
         }
-    }
-}
-
-/// The Flight service of one exported pipe.
-struct Service(Arc<Shared>);
-
-type Answer<T> = std::result::Result<Response<T>, Status>;
-
-#[tonic::async_trait]
-impl FlightService for Service {
-    type HandshakeStream = BoxStream<'static, StatusResult<HandshakeResponse>>;
-    type ListFlightsStream = BoxStream<'static, StatusResult<FlightInfo>>;
-    type DoGetStream = BoxStream<'static, StatusResult<FlightData>>;
-    type DoPutStream = BoxStream<'static, StatusResult<PutResult>>;
-    type DoExchangeStream = BoxStream<'static, StatusResult<FlightData>>;
-    type DoActionStream = BoxStream<'static, StatusResult<arrow_flight::Result>>;
-    type ListActionsStream = BoxStream<'static, StatusResult<ActionType>>;
-
-    async fn handshake(&self, request: Request<Streaming<HandshakeRequest>>) -> Answer<Self::HandshakeStream> {
-        self.0.token.check_handshake(request.metadata())?;
-        let mut response: Response<Self::HandshakeStream> =
-            Response::new(Box::pin(futures::stream::once(async { Ok(HandshakeResponse::default()) })));
-        let bearer = self.0.token.bearer().parse().map_err(|_| Status::internal("the token is not a header"))?;
-        response.metadata_mut().insert("authorization", bearer);
-        Ok(response)
-    }
-
-    async fn get_flight_info(&self, request: Request<FlightDescriptor>) -> Answer<FlightInfo> {
-        self.0.token.check(request.metadata())?;
-        let descriptor = request.into_inner();
-        let claim = match descriptor.path.as_slice() {
-            [name] => Claim { pipe: name.clone(), workers: 1, compression: None, verify: false, confirm: false },
-            [] => serde_json::from_slice(&descriptor.cmd).map_err(|e| {
-                Status::invalid_argument(format!("the descriptor is neither a pipe name nor a claim: {e}"))
-            })?,
-            _ => return Err(Status::invalid_argument("a pipe's descriptor is its name as a path of one element")),
-        };
-        Ok(Response::new(self.0.claim(claim, descriptor)?))
-    }
-
-    async fn do_get(&self, request: Request<Ticket>) -> Answer<Self::DoGetStream> {
-        self.0.token.check(request.metadata())?;
-        Ok(Response::new(self.0.stream(&request.into_inner().ticket)?))
-    }
-
-    async fn do_action(&self, request: Request<Action>) -> Answer<Self::DoActionStream> {
-        self.0.token.check(request.metadata())?;
-        let action = request.into_inner();
-        match action.r#type.as_str() {
-            DONE => self.0.settle(true, &action.body)?,
-            ABORT => self.0.settle(false, &action.body)?,
-            other => return Err(Status::unimplemented(format!("a pipe has no action '{other}'"))),
-        }
-        Ok(Response::new(Box::pin(futures::stream::empty())))
-    }
-
-    async fn list_actions(&self, request: Request<Empty>) -> Answer<Self::ListActionsStream> {
-        self.0.token.check(request.metadata())?;
-        let actions = [(DONE, "the importer stored the rows"), (ABORT, "the importer gave up")]
-            .map(|(name, what)| Ok(ActionType { r#type: name.into(), description: what.into() }));
-        Ok(Response::new(Box::pin(futures::stream::iter(actions))))
-    }
-
-    async fn list_flights(&self, _: Request<Criteria>) -> Answer<Self::ListFlightsStream> {
-        Err(Status::unimplemented("a pipe is claimed by its name with GetFlightInfo"))
-    }
-
-    async fn poll_flight_info(&self, _: Request<FlightDescriptor>) -> Answer<PollInfo> {
-        Err(Status::unimplemented("a pipe is claimed with GetFlightInfo"))
-    }
-
-    async fn get_schema(&self, _: Request<FlightDescriptor>) -> Answer<SchemaResult> {
-        Err(Status::unimplemented("a pipe's schema comes with GetFlightInfo"))
-    }
-
-    async fn do_put(&self, _: Request<Streaming<FlightData>>) -> Answer<Self::DoPutStream> {
-        Err(Status::unimplemented("this is the exporting end of a pipe: it only sends"))
-    }
-
-    async fn do_exchange(&self, _: Request<Streaming<FlightData>>) -> Answer<Self::DoExchangeStream> {
-        Err(Status::unimplemented("a pipe does not exchange"))
     }
 }

@@ -48,6 +48,7 @@
 
 mod export;
 mod import;
+mod service;
 mod token;
 
 pub use export::{Exporter, NetSink};
