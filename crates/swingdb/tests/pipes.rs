@@ -11,15 +11,12 @@ use swingdb::arrow::array::{Array, Int64Array};
 use swingdb::{waiting_pipes, PipeUrl};
 use swingdb::{Connection, Database, ErrorKind, PipeSource};
 
+mod common;
+
+/// One private runtime home for this test binary (see `common`).
 fn runtime_home() -> &'static PathBuf {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
-    HOME.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("swingdb-pipe-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        // SAFETY: set once, before any thread of this binary reads it.
-        unsafe { std::env::set_var("SWINGDB_RUNTIME_DIR", &dir) };
-        dir
-    })
+    HOME.get_or_init(|| common::private_runtime_home("swingdb-pipe-test-"))
 }
 
 fn memory_con() -> (Database, Connection) {

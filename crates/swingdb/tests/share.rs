@@ -15,24 +15,7 @@ use common::single_i64;
 /// one process, and the variable is process-wide).
 fn runtime_home() -> &'static PathBuf {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
-    HOME.get_or_init(|| {
-        // A test binary cannot clean up after its last test: the homes of
-        // earlier runs, whose processes are gone, are removed here instead.
-        for entry in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let pid =
-                name.to_str().and_then(|n| n.strip_prefix("swingdb-share-test-")).and_then(|p| p.parse::<u32>().ok());
-            if pid.is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists()) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-        let dir = std::env::temp_dir().join(format!("swingdb-share-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        // SAFETY: set once, before any thread of this binary reads it (every
-        // test calls this first, under the OnceLock).
-        unsafe { std::env::set_var("SWINGDB_RUNTIME_DIR", &dir) };
-        dir
-    })
+    HOME.get_or_init(|| common::private_runtime_home("swingdb-share-test-"))
 }
 
 fn memory_db() -> Database {

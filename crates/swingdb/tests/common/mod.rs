@@ -79,3 +79,23 @@ fn apply_change(mut manifest: serde_json::Value, change: serde_json::Value) -> s
     }
     serde_json::json!({"format_version": change["format_version"], "version": change["version"], "tables": manifest["tables"]})
 }
+
+/// A private runtime home `$TMPDIR/<prefix><pid>` for this test binary, set
+/// as `SWINGDB_RUNTIME_DIR` (its tests run as threads of one process, and the
+/// variable is process-wide). Call it under a `OnceLock`, before any thread
+/// reads the variable. A test binary cannot clean up after its last test:
+/// the homes of earlier runs, whose processes are gone, are removed here.
+pub fn private_runtime_home(prefix: &str) -> std::path::PathBuf {
+    for entry in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix(prefix)).and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("{prefix}{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // SAFETY: the caller sets it once, before any thread of this binary reads it.
+    unsafe { std::env::set_var("SWINGDB_RUNTIME_DIR", &dir) };
+    dir
+}
