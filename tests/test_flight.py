@@ -216,6 +216,29 @@ def test_the_server_survives_garbage_and_clients_that_vanish_mid_fetch(server):
         assert cur.fetchone() == (3_000_000, sum(range(3_000_000)))
 
 
+def test_a_caller_without_the_token_cannot_make_the_server_take_a_large_message(tmp_path):
+    import pyarrow as pa
+    import pyarrow.flight as flight
+
+    proc = subprocess.Popen([shutil.which("swingdb"), "serve", "--port", "0"], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "SWINGDB_TOKEN": TOKEN})
+    try:
+        address = re.search(r"grpc://(\S+)", proc.stdout.readline()).group(1)
+        peak = lambda: next(int(l.split()[1]) for l in open(f"/proc/{proc.pid}/status") if l.startswith("VmHWM")) // 1024  # noqa: E731
+        before = peak()
+        client = flight.FlightClient(f"grpc://{address}")
+        batch = pa.record_batch([pa.array(range(25_000_000), pa.int64())], names=["x"])  # one 200 MB message
+        with pytest.raises(flight.FlightUnauthenticatedError):
+            writer, _ = client.do_put(flight.FlightDescriptor.for_path("t"), batch.schema)
+            writer.write_batch(batch)
+            writer.close()
+        # Refused on its headers: the server never held the message's 200 MB.
+        assert peak() - before < 100, (before, peak())
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def _tls_server(tmp_path, certificates, *extra):
     proc = subprocess.Popen(
         [shutil.which("swingdb"), "serve", str(tmp_path / "tls.swingdb"), "--port", "0",

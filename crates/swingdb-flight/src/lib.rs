@@ -64,9 +64,18 @@ pub fn serve(
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         // Small replies go out at once, not after Nagle's 40 ms.
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        // The token is checked on each call's headers before its body is
+        // read: a caller without it cannot make the server take in a message
+        // of up to MAX_MESSAGE bytes. (Each call checks it again: the bearer
+        // header, or the handshake's basic credentials.)
+        let gate = token.clone();
         let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token))
             .max_decoding_message_size(MAX_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE);
+        let service =
+            tonic::service::interceptor::InterceptedService::new(service, move |request: tonic::Request<()>| {
+                gate.check_handshake(request.metadata()).map(|()| request)
+            });
         let mut builder = tonic::transport::Server::builder();
         if let Some(tls) = tls {
             let mut config = ServerTlsConfig::new().identity(tls.identity);
