@@ -224,7 +224,12 @@ def test_a_caller_without_the_token_cannot_make_the_server_take_a_large_message(
                             env={**os.environ, "SWINGDB_TOKEN": TOKEN})
     try:
         address = re.search(r"grpc://(\S+)", proc.stdout.readline()).group(1)
-        peak = lambda: next(int(l.split()[1]) for l in open(f"/proc/{proc.pid}/status") if l.startswith("VmHWM")) // 1024  # noqa: E731
+
+        def peak():
+            """The server's peak resident memory, in MiB."""
+            status = open(f"/proc/{proc.pid}/status").read().splitlines()
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) // 1024
+
         before = peak()
         client = flight.FlightClient(f"grpc://{address}")
         batch = pa.record_batch([pa.array(range(25_000_000), pa.int64())], names=["x"])  # one 200 MB message
