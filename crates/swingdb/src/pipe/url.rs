@@ -3,6 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::share::names;
+use datafusion::arrow::ipc::writer::IpcWriteOptions;
+use datafusion::arrow::ipc::CompressionType;
 use std::time::Duration;
 
 /// The scheme of swingdb pipe endpoints.
@@ -37,6 +39,15 @@ impl Compression {
             "zstd" => Ok(Some(Compression::Zstd)),
             other => Err(Error::programming(format!("unknown pipe compression '{other}'; use none, lz4 or zstd"))),
         }
+    }
+
+    /// How Arrow IPC streams are written with `compression` (none: as they are).
+    pub fn ipc_options(compression: Option<Self>) -> Result<IpcWriteOptions> {
+        let kind = compression.map(|c| match c {
+            Compression::Lz4 => CompressionType::LZ4_FRAME,
+            Compression::Zstd => CompressionType::ZSTD,
+        });
+        Ok(IpcWriteOptions::default().try_with_compression(kind)?)
     }
 }
 

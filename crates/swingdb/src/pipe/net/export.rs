@@ -97,6 +97,11 @@ impl Exporter {
         Ok(exporter)
     }
 
+    /// How many streams the claimed transfer has.
+    pub fn streams(&self) -> usize {
+        self.shared.state.lock().unwrap().trailers.len()
+    }
+
     /// The writers of the claimed transfer's streams.
     pub fn sinks(&self) -> Vec<NetSink> {
         let state = self.shared.state.lock().unwrap();
@@ -253,7 +258,7 @@ impl NetSink {
     pub fn close(mut self) -> Result<u64> {
         self.gather.finish_buffered_batch()?;
         self.send_gathered()?;
-        self.send(Piece::End)?;
+        self.send(Piece::End(self.rows))?;
         Ok(self.rows)
     }
 

@@ -14,7 +14,6 @@ use arrow_flight::{
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
-use datafusion::arrow::ipc::CompressionType;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use std::sync::{Arc, Condvar, Mutex};
@@ -27,8 +26,8 @@ const STREAM_DEPTH: usize = 4;
 /// What a writer puts into a stream.
 pub(super) enum Piece {
     Batch(RecordBatch),
-    /// The writer sent everything: the trailer may go out.
-    End,
+    /// The writer sent everything, this many rows: the trailer may go out.
+    End(u64),
 }
 
 /// Where the transfer stands.
@@ -84,6 +83,11 @@ impl Shared {
         match phase {
             Phase::Refused(why) => Error::operational(format!("pipe '{}': the importer gave up: {why}", self.name)),
             Phase::Ended(why) => Error::operational(format!("pipe '{}': {why}", self.name)),
+            // Only a confirming importer that lies says so before every row went out.
+            Phase::Done(rows) => Error::operational(format!(
+                "pipe '{}': the importer said it stored {rows} rows before all were sent",
+                self.name
+            )),
             _ => Error::internal("the transfer did not fail"),
         }
     }
@@ -98,13 +102,8 @@ impl Shared {
             return Err(Status::unavailable(format!("pipe '{}' is taken by another importer", self.name)));
         }
         let n = streams(self.url.workers, claim.workers);
-        let compression = self.url.compression.or(claim.compression);
-        let kind = compression.map(|c| match c {
-            Compression::Lz4 => CompressionType::LZ4_FRAME,
-            Compression::Zstd => CompressionType::ZSTD,
-        });
-        state.options =
-            IpcWriteOptions::default().try_with_compression(kind).map_err(|e| Status::internal(e.to_string()))?;
+        state.options = Compression::ipc_options(self.url.compression.or(claim.compression))
+            .map_err(|e| Status::internal(e.to_string()))?;
         state.transfer = format!("{}{}", random_id(), random_id());
         state.confirm = claim.confirm;
         state.verify = self.url.verify || claim.verify;
@@ -146,22 +145,18 @@ impl Shared {
             .ok_or_else(|| Status::not_found(format!("the transfer has no stream {index}")))?
             .take()
             .ok_or_else(|| Status::failed_precondition(format!("stream {index} was fetched already")))?;
-        let tally = Arc::new(Mutex::new(Tally { rows: 0, crc: state.verify.then(crc32fast::Hasher::new), end: false }));
+        let tally = Arc::new(Mutex::new(Tally { crc: state.verify.then(crc32fast::Hasher::new), sent: None }));
         let input = {
             let tally = tally.clone();
             futures::stream::unfold(rx, move |mut rx| {
                 let tally = tally.clone();
                 async move {
-                    match rx.recv().await {
-                        Some(Piece::Batch(batch)) => {
-                            tally.lock().unwrap().rows += batch.num_rows() as u64;
-                            Some((Ok::<_, FlightError>(batch), rx))
-                        }
-                        Some(Piece::End) => {
-                            tally.lock().unwrap().end = true;
+                    match rx.recv().await? {
+                        Piece::Batch(batch) => Some((Ok::<_, FlightError>(batch), rx)),
+                        Piece::End(rows) => {
+                            tally.lock().unwrap().sent = Some(rows);
                             None
                         }
-                        None => None,
                     }
                 }
             })
@@ -182,18 +177,18 @@ impl Shared {
             });
         let shared = self.clone();
         let trailer = futures::stream::once(async move {
-            let (end, rows, crc32) = {
+            let (sent, crc32) = {
                 let mut tally = tally.lock().unwrap();
-                (tally.end, tally.rows, tally.crc.take().map_or(0, |c| c.finalize()))
+                (tally.sent, tally.crc.take().map_or(0, |c| c.finalize()))
             };
-            if !end {
+            let Some(rows) = sent else {
                 let state = shared.state.lock().unwrap();
                 return Err(match &state.phase {
                     Phase::Ended(why) => Status::aborted(why.clone()),
                     Phase::Refused(why) => Status::aborted(format!("the importer gave up: {why}")),
                     _ => Status::aborted("the exporter stopped sending (it failed or was cancelled)"),
                 });
-            }
+            };
             let trailer = Trailer { rows, crc32 };
             shared.delivered(index, trailer);
             Ok(FlightData {
@@ -234,12 +229,11 @@ impl Shared {
     }
 }
 
-/// Rows and checksum of one stream as it goes out.
+/// One stream as it goes out: the checksum of its messages, and the rows
+/// its writer sent once it ended the stream (not just went away).
 struct Tally {
-    rows: u64,
     crc: Option<crc32fast::Hasher>,
-    /// Whether the writer ended the stream (not just went away).
-    end: bool,
+    sent: Option<u64>,
 }
 
 type StatusResult<T> = std::result::Result<T, Status>;

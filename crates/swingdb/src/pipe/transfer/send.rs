@@ -26,7 +26,7 @@ impl Sender {
         let name = url.name.clone();
         if url.address.is_some() {
             let exporter = Exporter::open(url, schema)?;
-            let agreed = Agreed { streams: exporter.sinks().len(), compression: None, verify: false };
+            let agreed = Agreed { streams: exporter.streams(), compression: None, verify: false };
             return Ok(Self {
                 name,
                 control: None,
@@ -84,11 +84,7 @@ impl Sender {
         let fds: Vec<_> = theirs.iter().map(|s| s.as_raw_fd()).collect();
         wire::send_fds(control, &fds).map_err(|e| wire::lost(&self.name, "importer", e))?;
         drop(theirs);
-        let mut options = IpcWriteOptions::default();
-        if let Some(c) = self.agreed.compression {
-            let kind = if c == Compression::Lz4 { CompressionType::LZ4_FRAME } else { CompressionType::ZSTD };
-            options = options.try_with_compression(Some(kind))?;
-        }
+        let options = Compression::ipc_options(self.agreed.compression)?;
         let mut sinks = Vec::with_capacity(n);
         for socket in ours {
             self.data.push(socket.socket().try_clone().map_err(|e| Error::io("cloning a data socket", e))?);
