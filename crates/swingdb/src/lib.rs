@@ -41,7 +41,7 @@ pub use signal::set_signal_check;
 pub use sql::interrupt::{Interrupt, ProgressDisplay, ProgressReport, PROGRESS_AFTER};
 pub use sql::memory::{memory_limit, set_memory_limit, set_temp_directory, temp_directory};
 pub use sql::statements::ProgressHook;
-pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions};
+pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions, StatementInfo};
 pub use storage::locate_mapped;
 
 /// Failpoints for tests and the torture suite: named places in the storage,

@@ -22,3 +22,4 @@ pub use catalog::{Attached, Databases, Registered, Tables, TablesSchema, CATALOG
 pub use frontend::params::name_placeholders;
 pub use frontend::types::sql_name as sql_type_name;
 pub use functions::{FileKind, ReadOptions};
+pub use statements::StatementInfo;

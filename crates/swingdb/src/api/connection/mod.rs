@@ -140,6 +140,44 @@ impl Connection {
         Ok(result.interruptible_by(&self.exec.interrupt).explained_by(sql))
     }
 
+    /// What the one statement `sql` takes and returns (its parameters' types,
+    /// its columns), found by planning it without running it: nothing it
+    /// would do happens. A statement that would fail to plan fails here with
+    /// the error running it would give.
+    ///
+    /// ```edition2024
+    /// use swingdb::arrow::datatypes::DataType;
+    /// let con = swingdb::Database::in_memory()?.connect()?;
+    /// con.execute("CREATE TABLE t (id INTEGER, name VARCHAR)", &[])?;
+    /// let info = con.statement_info("SELECT name FROM t WHERE id = ? ORDER BY name")?;
+    /// assert_eq!(info.parameters.unwrap().field(0).data_type(), &DataType::Int32);
+    /// assert_eq!(info.columns.unwrap().field(0).name(), "name");
+    /// assert!(info.ordered);
+    /// let info = con.statement_info("INSERT INTO t VALUES (?, ?)")?;
+    /// assert_eq!(info.parameters.unwrap().fields().len(), 2);
+    /// assert!(info.columns.is_none());
+    /// # Ok::<(), swingdb::Error>(())
+    /// ```
+    pub fn statement_info(&self, sql: &str) -> Result<crate::sql::StatementInfo> {
+        let info = on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                // Planning reads the tables of a transaction: the open one,
+                // else one of its own that ends without changing anything.
+                let implicit = !self.exec.in_transaction();
+                if implicit {
+                    self.begin(false)?;
+                }
+                let info = self.exec.statement_info(sql).await;
+                if implicit {
+                    self.finish(false)?;
+                }
+                info
+            })
+        });
+        info.map_err(|e| diagnose::explain(e, sql))
+    }
+
     /// What cancels this connection's running statement or fetch from
     /// another thread (see [`Interrupt::interrupt`]) and shows its progress.
     pub fn interrupt_handle(&self) -> Interrupt {

@@ -172,6 +172,9 @@ impl SchemaProvider for TablesSchema {
             return Ok(Some(provider.clone()));
         }
         if self.urls && crate::sql::functions::remote::is_url(name) {
+            if crate::sql::functions::remote::url_tables_withheld() {
+                return Ok(None);
+            }
             return Ok(Some(crate::sql::functions::remote::url_table(name).await?));
         }
         let meta = self.tables.lock().unwrap().get(name).cloned();

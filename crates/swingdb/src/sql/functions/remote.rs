@@ -2,13 +2,40 @@
 //! pipe (see `crate::pipe`), `SELECT * FROM 'postgresql://...?table=t'` a
 //! PostgreSQL table or query (see `crate::pipe::postgres`). Looking such a
 //! table up meets the exporter or connects to the server, so it happens once
-//! per statement, when the statement is planned.
+//! per statement, when the statement is planned, and never while a statement
+//! is only described (see [`without_url_tables`]).
 
 use crate::error::Result;
 use crate::pipe::postgres::{self, PgUrl};
 use crate::pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
 use datafusion::datasource::TableProvider;
+use std::cell::Cell;
+use std::future::Future;
 use std::sync::Arc;
+
+tokio::task_local! {
+    /// Set while a statement is planned only to be described: whether its
+    /// plan asked for a URL table (which was then not looked up).
+    static DESCRIBING: Cell<bool>;
+}
+
+/// Runs `planning` with URL tables not looked up (they are "not found"),
+/// and tells whether it asked for one: a statement is described without
+/// meeting an exporter or connecting to a server.
+pub async fn without_url_tables<T>(planning: impl Future<Output = T>) -> (T, bool) {
+    DESCRIBING
+        .scope(Cell::new(false), async {
+            let outcome = planning.await;
+            (outcome, DESCRIBING.with(Cell::get))
+        })
+        .await
+}
+
+/// Whether a URL table asked for now is to be left alone (see
+/// [`without_url_tables`]); notes that one was asked for.
+pub fn url_tables_withheld() -> bool {
+    DESCRIBING.try_with(|asked| asked.set(true)).is_ok()
+}
 
 /// Whether `name` is a URL this module resolves.
 pub fn is_url(name: &str) -> bool {

@@ -18,6 +18,7 @@
 mod alter;
 mod copy;
 mod ddl;
+mod describe;
 mod dml;
 mod export;
 mod fast_insert;
@@ -38,6 +39,7 @@ mod upsert;
 mod view;
 mod working_tables;
 
+pub use describe::StatementInfo;
 pub(crate) use run::TextStatement;
 pub(crate) use transaction::Transaction;
 

@@ -91,11 +91,23 @@ pub(crate) fn before_routing(statement: &mut DFStatement) {
 /// Prepares `statement` (see the module's doc for the steps) with
 /// positional `params`; `exact_params` refuses values beyond those used.
 pub(crate) async fn prepare(
-    mut statement: DFStatement,
+    statement: DFStatement,
     cx: &PrepareContext<'_>,
     params: &[ScalarValue],
     exact_params: bool,
 ) -> Result<Prepared> {
+    match plan_unbound(statement, cx).await? {
+        Prepared::Plan(mut prepared) => {
+            prepared.plan = bind(prepared.plan, params, exact_params)?;
+            Ok(Prepared::Plan(prepared))
+        }
+        view => Ok(view),
+    }
+}
+
+/// `statement` rewritten and planned (steps 1 to 11), its placeholders
+/// left unbound: what it takes and returns, before any value is given.
+pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext<'_>) -> Result<Prepared> {
     let names = plan_output_names(&mut statement);
     alias_engine_repeats(&mut statement);
     expand_macros(&mut statement, cx.tables)?;
@@ -115,7 +127,6 @@ pub(crate) async fn prepare(
         Ok(plan) => plan,
         Err(e) => return Err(unknown::explain(e.into(), cx.state, cx.tables, cx.own, cx.external_access)),
     };
-    let plan = bind(plan, params, exact_params)?;
     Ok(Prepared::Plan(PreparedPlan { plan, names, upsert, column_rules }))
 }
 
