@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: hot-code setup debs build build-stress demo lint test test-rust test-python stress bench wheel wheel-test clean
+.PHONY: hot-code setup debs jars build build-stress demo lint test test-rust test-python stress bench wheel wheel-test clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -20,6 +20,7 @@ setup: $(VENV)/.deps
 # regression test); PostgreSQL (server and psql) is the real peer of the pipe tests,
 # started by them in a temporary directory, and the sqlite3 shell writes CSV into a
 # FIFO in one of them; Java runs Spark (pyspark) in the Spark data source's test,
+# and javac compiles the JDBC client of the Flight SQL JDBC test;
 # openssl makes the TLS tests' certificates, iproute2 (ip, tc) the network
 # namespaces of the tests across hosts; mount and runuser (util-linux) are on
 # every Debian system. Without root (or sudo) the install is skipped with a warning
@@ -30,11 +31,29 @@ debs:
 	  command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
 	  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	  command -v java >/dev/null || missing="$$missing openjdk-17-jre-headless"; \
+	  command -v javac >/dev/null || missing="$$missing openjdk-17-jdk-headless"; \
 	  command -v openssl >/dev/null || missing="$$missing openssl"; \
 	  command -v ip >/dev/null && command -v tc >/dev/null || missing="$$missing iproute2"; \
 	  [ -z "$$missing" ] || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
 	  || echo "warning: could not install$$missing; the tests that need it will be skipped"
+
+# Java jars from Maven Central that tests and benchmarks run against: the Arrow
+# Flight SQL JDBC driver (what DBeaver-style JDBC tools use to reach
+# `swingdb serve`) and PostgreSQL's JDBC driver (Spark's JDBC reader in the
+# pipes bench). Fetched by Maven (the machine's mvn) into a cache outside the
+# clone; without mvn the JDBC test skips, saying so.
+JARS ?= $(HOME)/.cache/swingdb-jars
+export SWINGDB_JARS := $(JARS)
+FLIGHT_SQL_JDBC := org.apache.arrow:flight-sql-jdbc-driver:18.1.0
+POSTGRES_JDBC := org.postgresql:postgresql:42.7.7
+jars:
+	@mkdir -p $(JARS); command -v mvn >/dev/null || { echo "warning: no mvn; the JDBC test will be skipped"; exit 0; }; \
+	  for artifact in $(FLIGHT_SQL_JDBC) $(POSTGRES_JDBC); do \
+	    jar=$$(echo $$artifact | awk -F: '{print $$2 "-" $$3 ".jar"}'); \
+	    [ -f $(JARS)/$$jar ] || mvn -q dependency:copy -Dartifact=$$artifact -DoutputDirectory=$(JARS) \
+	      || echo "warning: could not fetch $$artifact; the tests that need it will be skipped"; \
+	  done
 
 # Builds the Python extension into .venv and the `swingdb` shell into .venv/bin (the
 # program, over the package's console script: the same code, started without Python).
@@ -105,7 +124,7 @@ demo: build
 test-rust:
 	cargo test --release --workspace --exclude swingdb-python
 
-test-python: build-stress debs
+test-python: build-stress debs jars
 	PATH=$(VENV)/bin:$$PATH $(PY) -m pytest -q tests
 
 # Formatting and lints (rustfmt.toml, [workspace.lints] in Cargo.toml, ruff.toml),
@@ -128,7 +147,7 @@ $(VENV)/.bench-deps: requirements-bench.txt $(VENV)/.deps
 	touch $@
 
 # e.g. make bench BENCH_ARGS="transfer --scale 1 --postgres"
-bench: build $(VENV)/.bench-deps
+bench: build $(VENV)/.bench-deps jars
 	$(PY) -m bench $(BENCH_ARGS)
 
 clean:

@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,37 @@ def certificates(tmp_path_factory):
         _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                  "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext", cwd=d)
     return d
+
+
+FLIGHT_TOKEN = "test-token-0123456789abcdef"
+
+
+@pytest.fixture
+def flight_server(tmp_path):
+    """Starts `swingdb serve` on a database of the test, on a free port, with
+    FLIGHT_TOKEN and the extra arguments given; returns its grpc:// URI. The
+    servers are killed when the test ends."""
+    program = shutil.which("swingdb")
+    assert program, "the swingdb program is installed into the venv by make build"
+    started = []
+
+    def start(*extra, database="served.swingdb"):
+        proc = subprocess.Popen(
+            [program, "serve", str(tmp_path / database), "--port", "0", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "SWINGDB_TOKEN": FLIGHT_TOKEN},
+        )
+        started.append(proc)
+        line = proc.stdout.readline()
+        match = re.search(r"grpc://(\S+)", line)
+        assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+        start.process = proc
+        return f"grpc://{match.group(1)}"
+
+    yield start
+    for proc in started:
+        proc.kill()
+        proc.wait()
 
 
 @pytest.fixture

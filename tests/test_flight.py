@@ -11,29 +11,21 @@ import pytest
 
 flightsql = pytest.importorskip("adbc_driver_flightsql.dbapi", reason="adbc-driver-flightsql is in requirements-dev.txt")
 import adbc_driver_manager  # noqa: E402
+from conftest import FLIGHT_TOKEN  # noqa: E402
 
-TOKEN = "test-token-0123456789abcdef"
+TOKEN = FLIGHT_TOKEN
 
 
 @pytest.fixture
-def server(tmp_path):
-    """A `swingdb serve` process on a free port; yields its grpc:// URI."""
-    program = shutil.which("swingdb")
-    assert program, "the swingdb program is installed into the venv by make build"
-    proc = subprocess.Popen(
-        [program, "serve", str(tmp_path / "served.swingdb"), "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": TOKEN},
-    )
-    line = proc.stdout.readline()
-    match = re.search(r"grpc://(\S+)", line)
-    assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
-    yield f"grpc://{match.group(1)}"
-    proc.kill()
-    proc.wait()
+def server(flight_server):
+    """A `swingdb serve` process on a free port; its grpc:// URI."""
+    return flight_server()
 
 
-def _connect(uri, **db_kwargs):
-    return flightsql.connect(uri, db_kwargs=db_kwargs or {"adbc.flight.sql.authorization_header": f"Bearer {TOKEN}"})
+def _connect(uri, autocommit=True, **db_kwargs):
+    """An ADBC connection; each statement commits on its own unless `autocommit` is off (DB-API's default)."""
+    kwargs = db_kwargs or {"adbc.flight.sql.authorization_header": f"Bearer {TOKEN}"}
+    return flightsql.connect(uri, db_kwargs=kwargs, autocommit=autocommit)
 
 
 def test_adbc_creates_writes_and_reads_a_table(server):

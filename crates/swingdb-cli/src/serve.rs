@@ -6,7 +6,7 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use swingdb::{Database, OpenOptions, Token};
-use swingdb_flight::Tls;
+use swingdb_flight::{ServeOptions, Tls};
 
 /// The arguments of `swingdb serve`.
 #[derive(Args, Debug)]
@@ -36,6 +36,11 @@ pub struct ServeArgs {
     /// Mutual TLS: accept only clients whose certificate this authority signed (PEM).
     #[arg(long, requires = "tls_cert")]
     tls_client_ca: Option<PathBuf>,
+    /// Offer a long result without ORDER BY as this many endpoints, which
+    /// clients such as ADBC fetch in parallel; its rows then arrive in no
+    /// particular order (1, the default: one stream, in the engine's order).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
+    endpoints: u8,
 }
 
 /// The token from the file, the environment, or a new one (and whether it is new).
@@ -83,7 +88,8 @@ pub fn main(args: ServeArgs) -> u8 {
     let scheme = if tls.is_some() { "grpc+tls" } else { "grpc" };
     let address = SocketAddr::new(args.host, args.port);
     let shown = token.as_str().to_string();
-    let served = swingdb_flight::serve(db, args.read_only, address, token, tls, |bound| {
+    let options = ServeOptions { read_only: args.read_only, address, token, tls, endpoints: args.endpoints.into() };
+    let served = swingdb_flight::serve(db, options, |bound| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "swingdb serve: Flight SQL on {scheme}://{bound}");
         if generated {

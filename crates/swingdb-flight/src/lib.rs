@@ -5,8 +5,12 @@
 
 mod catalog;
 mod ingest;
+mod prepared;
 mod service;
+mod statements;
 mod tickets;
+mod transactions;
+mod uploads;
 
 pub use service::SwingdbFlight;
 
@@ -40,19 +44,26 @@ impl Tls {
     }
 }
 
-/// Serves `db` (opened read-only when `read_only`, which clients are told)
-/// on `address` to callers holding `token`, over TLS when `tls` is given,
-/// until the process ends; `listening` is told the address bound (its port
-/// chosen by the system when `address` asks for port 0) once calls are
-/// accepted.
-pub fn serve(
-    db: Database,
-    read_only: bool,
-    address: SocketAddr,
-    token: Token,
-    tls: Option<Tls>,
-    listening: impl FnOnce(SocketAddr),
-) -> Result<(), String> {
+/// How a database is served.
+pub struct ServeOptions {
+    /// The database is opened read-only (clients are told).
+    pub read_only: bool,
+    /// The address to listen on (port 0: one the system chooses).
+    pub address: SocketAddr,
+    /// What callers must present.
+    pub token: Token,
+    /// Serve over TLS with this identity.
+    pub tls: Option<Tls>,
+    /// The endpoints a long unordered result is offered as, for clients
+    /// that fetch them in parallel (1: one stream per result).
+    pub endpoints: usize,
+}
+
+/// Serves `db` as `options` say until the process ends; `listening` is told
+/// the address bound (its port chosen by the system when the address asks
+/// for port 0) once calls are accepted.
+pub fn serve(db: Database, options: ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let ServeOptions { read_only, address, token, tls, endpoints } = options;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("swingdb-flight")
@@ -69,7 +80,7 @@ pub fn serve(
         // of up to MAX_MESSAGE bytes. (Each call checks it again: the bearer
         // header, or the handshake's basic credentials.)
         let gate = token.clone();
-        let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token))
+        let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token, endpoints))
             .max_decoding_message_size(MAX_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE);
         let service =

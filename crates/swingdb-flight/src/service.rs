@@ -1,29 +1,45 @@
 //! The Flight SQL calls a database answers: statements (`GetFlightInfo` then
-//! `DoGet`), updates and bulk ingest (`DoPut`), the catalog (`GetTables`, ...),
-//! the handshake and the server's description (`GetSqlInfo`). Each statement
-//! runs on a connection of its own, committing on its own; the engine works on
-//! blocking threads, never on the runtime's.
+//! `DoGet`), updates and bulk ingest (`DoPut`), prepared statements with
+//! parameters, transactions across statements, cancelling a query, the
+//! catalog (`GetTables`, `GetXdbcTypeInfo`, ...), the handshake and the
+//! server's description (`GetSqlInfo`). A statement runs on its
+//! transaction's connection, else on a connection of its own, committing on
+//! its own (see `statements.rs`); the engine works on blocking threads,
+//! never on the runtime's.
 
 use crate::catalog;
-use crate::tickets::Tickets;
+use crate::prepared::{parameter_sets, PreparedStatements, Statement};
+use crate::statements::{self, blocking, InterruptOnDrop};
+use crate::tickets::{Shared, Tickets};
+use crate::transactions::Transactions;
+use crate::uploads::read_upload;
 use arrow_flight::encode::FlightDataEncoderBuilder;
 use arrow_flight::error::FlightError;
 use arrow_flight::flight_service_server::FlightService;
 use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
 use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
 use arrow_flight::sql::{
-    Any, CommandGetCatalogs, CommandGetDbSchemas, CommandGetSqlInfo, CommandGetTableTypes, CommandGetTables,
-    CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, ProstMessageExt, SqlInfo,
-    TicketStatementQuery,
+    ActionBeginTransactionRequest, ActionBeginTransactionResult, ActionCancelQueryRequest, ActionCancelQueryResult,
+    ActionClosePreparedStatementRequest, ActionCreatePreparedStatementRequest, ActionCreatePreparedStatementResult,
+    ActionEndTransactionRequest, Any, CommandGetCatalogs, CommandGetCrossReference, CommandGetDbSchemas,
+    CommandGetExportedKeys, CommandGetImportedKeys, CommandGetPrimaryKeys, CommandGetSqlInfo, CommandGetTableTypes,
+    CommandGetTables, CommandGetXdbcTypeInfo, CommandPreparedStatementQuery, CommandPreparedStatementUpdate,
+    CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, DoPutPreparedStatementResult,
+    EndTransaction, ProstMessageExt, SqlInfo, SqlSupportedTransaction, TicketStatementQuery,
 };
-use arrow_flight::{FlightDescriptor, FlightEndpoint, FlightInfo, HandshakeRequest, HandshakeResponse, Ticket};
+use arrow_flight::{
+    Action, ActionType, CancelFlightInfoRequest, CancelFlightInfoResult, FlightDescriptor, FlightEndpoint, FlightInfo,
+    HandshakeRequest, HandshakeResponse, IpcMessage, SchemaAsIpc, Ticket,
+};
 use futures::{Stream, TryStreamExt};
 use prost::Message;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use swingdb::arrow::datatypes::Schema;
+use swingdb::arrow::ipc::writer::IpcWriteOptions;
 use swingdb::arrow::record_batch::RecordBatch;
-use swingdb::{Database, ErrorKind, Token};
+use swingdb::{Connection, Database, ErrorKind, Token};
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -42,66 +58,197 @@ pub(crate) fn status(err: swingdb::Error) -> Status {
     }
 }
 
+/// The action that cancels a query by its `FlightInfo` (Flight's own,
+/// which arrow-flight's Flight SQL server leaves to `do_action_fallback`).
+const CANCEL_FLIGHT_INFO: &str = "CancelFlightInfo";
+
+/// `CancelQuery`'s answer that the query was cancelled (`CANCEL_RESULT_CANCELLED`;
+/// arrow-flight does not export its enum).
+const CANCEL_RESULT_CANCELLED: i32 = 1;
+
+/// Pieces (one message each) a query computes before its `GetFlightInfo`
+/// answers when it may be offered as several endpoints: a result that ends
+/// within them is one endpoint, a longer one several.
+const READ_AHEAD: usize = 2;
+
 /// A database served over Flight SQL.
 pub struct SwingdbFlight {
     db: Database,
     token: Token,
+    /// The endpoints a long unordered result is offered as.
+    endpoints: usize,
     tickets: Arc<Tickets>,
+    transactions: Arc<Transactions>,
+    prepared: Arc<PreparedStatements>,
     info: SqlInfoData,
 }
 
 impl SwingdbFlight {
-    /// Serves `db` (opened read-only when `read_only`) to callers holding `token`.
-    pub fn new(db: Database, read_only: bool, token: Token) -> Self {
+    /// Serves `db` (opened read-only when `read_only`) to callers holding
+    /// `token`, a long unordered result as `endpoints` endpoints.
+    pub fn new(db: Database, read_only: bool, token: Token, endpoints: usize) -> Self {
         let mut info = SqlInfoDataBuilder::new();
         info.append(SqlInfo::FlightSqlServerName, "swingdb");
         info.append(SqlInfo::FlightSqlServerVersion, env!("CARGO_PKG_VERSION"));
         info.append(SqlInfo::FlightSqlServerArrowVersion, "59");
         info.append(SqlInfo::FlightSqlServerReadOnly, read_only);
+        info.append(SqlInfo::FlightSqlServerSql, true);
         info.append(SqlInfo::FlightSqlServerBulkIngestion, true);
+        info.append(SqlInfo::FlightSqlServerIngestTransactionsSupported, true);
+        info.append(SqlInfo::FlightSqlServerTransaction, SqlSupportedTransaction::Transaction as i32);
+        info.append(SqlInfo::FlightSqlServerCancel, true);
+        info.append(SqlInfo::SqlTransactionsSupported, true);
+        info.append(SqlInfo::SqlIdentifierQuoteChar, "\"");
+        info.append(
+            SqlInfo::FlightSqlServerStatementTimeout,
+            crate::prepared::IDLE_LIFETIME.as_millis().min(i32::MAX as u128) as i32,
+        );
+        info.append(
+            SqlInfo::FlightSqlServerTransactionTimeout,
+            crate::transactions::IDLE_LIFETIME.as_millis().min(i32::MAX as u128) as i32,
+        );
         let info = info.build().expect("the server's SqlInfo is well-formed");
-        Self { db, token, tickets: Arc::default(), info }
+        Self {
+            db,
+            token,
+            endpoints: endpoints.max(1),
+            tickets: Arc::default(),
+            transactions: Arc::default(),
+            prepared: Arc::default(),
+            info,
+        }
     }
 
-    /// Runs `sql` on a new connection, on a blocking thread.
-    async fn run(&self, sql: String) -> Result<swingdb::QueryResult, Status> {
-        let db = self.db.clone();
-        tokio::task::spawn_blocking(move || db.connect().and_then(|con| con.execute(&sql, &[])))
-            .await
-            .map_err(|e| Status::internal(format!("the statement's thread failed: {e}")))?
-            .map_err(status)
+    /// Runs the query `sql` on `con` once per parameter set of `bound` and
+    /// parks its rows for their `DoGet`s; the `GetFlightInfo` answer for
+    /// `descriptor`. `ordered` says whether its rows come in an order it
+    /// asks for, if that is known.
+    async fn query(
+        &self,
+        con: Arc<Connection>,
+        sql: String,
+        bound: Vec<RecordBatch>,
+        ordered: Option<bool>,
+        descriptor: FlightDescriptor,
+    ) -> Result<Response<FlightInfo>, Status> {
+        let guard = InterruptOnDrop::new(&con);
+        let endpoints = self.endpoints;
+        let (rows, schema, endpoints) = blocking("statement", move || {
+            let results = statements::query(&con, &sql, &parameter_sets(&bound)?)?;
+            let rows = Shared::new(results, con.interrupt_handle());
+            let schema = rows.schema();
+            // Several endpoints only where the order does not matter, and
+            // only for rows worth fetching in parallel (which computes the
+            // first ones now; with one endpoint, all are computed as the
+            // client fetches them).
+            let several = endpoints > 1
+                && !ordered.unwrap_or_else(|| con.statement_info(&sql).is_ok_and(|info| info.ordered))
+                && rows.read_ahead(READ_AHEAD).map_err(status)?;
+            Ok((rows, schema, if several { endpoints } else { 1 }))
+        })
+        .await?;
+        guard.disarm();
+        let tickets = self.tickets.park(rows, endpoints)?;
+        let mut info = FlightInfo::new()
+            .try_with_schema(&schema)
+            .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
+            .with_descriptor(descriptor)
+            .with_ordered(endpoints == 1);
+        for ticket in tickets {
+            let ticket = TicketStatementQuery { statement_handle: ticket.into() };
+            info = info.with_endpoint(FlightEndpoint::new().with_ticket(Ticket::new(ticket.as_any().encode_to_vec())));
+        }
+        Ok(Response::new(info))
+    }
+
+    /// Runs the statement `sql` on `con` once per parameter set of `bound`;
+    /// the rows it changed.
+    async fn update(&self, con: Arc<Connection>, sql: String, bound: Vec<RecordBatch>) -> Result<i64, Status> {
+        let guard = InterruptOnDrop::new(&con);
+        let changed = blocking("statement", move || statements::update(&con, &sql, &parameter_sets(&bound)?)).await?;
+        guard.disarm();
+        Ok(changed)
+    }
+
+    /// The connection of the transaction `transaction`, else a new one.
+    async fn connection(&self, transaction: Option<Vec<u8>>) -> Result<Arc<Connection>, Status> {
+        let (db, transactions) = (self.db.clone(), self.transactions.clone());
+        blocking("connection", move || statements::connection(&db, &transactions, transaction.as_deref())).await
+    }
+
+    /// The connection the prepared `statement` runs on when `client` runs
+    /// it (see `transactions.rs`).
+    async fn prepared_connection(
+        &self,
+        statement: &Statement,
+        client: Option<SocketAddr>,
+    ) -> Result<Arc<Connection>, Status> {
+        let Some(id) = &statement.transaction else { return self.connection(None).await };
+        match self.transactions.for_prepared(id, client)? {
+            Some(con) => Ok(con),
+            None => self.connection(None).await,
+        }
+    }
+
+    /// Cancels the query `info` describes (each of its endpoints' tickets).
+    fn cancel(&self, info: &FlightInfo) -> Result<arrow_flight::CancelStatus, Status> {
+        let mut outcome = Err(Status::invalid_argument("the FlightInfo to cancel has no endpoint"));
+        for endpoint in &info.endpoint {
+            let Some(ticket) = &endpoint.ticket else { continue };
+            let handle = Any::decode(&*ticket.ticket)
+                .ok()
+                .and_then(|any| any.unpack::<TicketStatementQuery>().ok().flatten())
+                .ok_or_else(|| Status::invalid_argument("this is not a ticket of a query of this server"))?;
+            outcome = self.tickets.cancel(&handle.statement_handle);
+        }
+        outcome
     }
 }
 
-/// A stream of `result`'s batches, cut into messages (see
-/// [`swingdb::cut_into_messages`]), read on a blocking thread as the client
-/// takes them (two batches ahead at most).
-fn batches(mut result: swingdb::QueryResult) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
+/// Cancels the rows it holds when dropped before their end: a client that
+/// went away (or cancelled its call) stops the statement, also while the
+/// engine computes the next batch.
+struct CancelOnDrop {
+    shared: Arc<Shared>,
+    ended: bool,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.shared.cancel();
+        }
+    }
+}
+
+/// A stream of the rows of `shared`, a message a piece, read on a blocking
+/// thread as the client takes them (two messages ahead at most).
+fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
     let (send, receive) = tokio::sync::mpsc::channel(2);
+    let guard = CancelOnDrop { shared: shared.clone(), ended: false };
     tokio::task::spawn_blocking(move || loop {
         // A panic (a bug) becomes an error: ending the stream instead would
         // hand the client a shortened result as if it were whole.
         let next =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| result.next_batch())).unwrap_or_else(|_| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.next_batch())).unwrap_or_else(|_| {
                 Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
             });
-        let end = !matches!(next, Ok(Some(_)));
-        let items = match next {
-            Ok(Some(batch)) => swingdb::cut_into_messages(&batch).into_iter().map(Ok).collect(),
-            Ok(None) => Vec::new(),
-            Err(e) => vec![Err(FlightError::Tonic(Box::new(status(e))))],
+        let item = match next {
+            Ok(Some(piece)) => Ok(piece),
+            Ok(None) => return,
+            Err(e) => Err(FlightError::Tonic(Box::new(status(e)))),
         };
+        let end = item.is_err();
         // A client that went away closes the channel: the statement stops here.
-        for item in items {
-            if send.blocking_send(item).is_err() {
-                return;
-            }
-        }
-        if end {
+        if send.blocking_send(item).is_err() || end {
             return;
         }
     });
-    futures::stream::unfold(receive, |mut receive| async move { receive.recv().await.map(|item| (item, receive)) })
+    futures::stream::unfold((receive, guard), |(mut receive, mut guard)| async move {
+        let item = receive.recv().await;
+        guard.ended = item.is_none();
+        item.map(|item| (item, (receive, guard)))
+    })
 }
 
 type DoGetStream = <SwingdbFlight as FlightService>::DoGetStream;
@@ -127,6 +274,18 @@ fn one_batch(batch: RecordBatch) -> Response<DoGetStream> {
     Response::new(Box::pin(stream))
 }
 
+/// `schema` as Flight SQL sends one (an IPC message); nothing for none.
+fn ipc_schema(schema: Option<&Schema>) -> Result<prost::bytes::Bytes, Status> {
+    let Some(schema) = schema else { return Ok(Default::default()) };
+    let message = IpcMessage::try_from(SchemaAsIpc::new(schema, &IpcWriteOptions::default()))
+        .map_err(|e| Status::internal(format!("cannot describe the statement: {e}")))?;
+    Ok(message.0)
+}
+
+/// A transaction id as a call carries it (none when empty).
+fn transaction_of(id: Option<prost::bytes::Bytes>) -> Option<Vec<u8>> {
+    id.filter(|id| !id.is_empty()).map(|id| id.to_vec())
+}
 #[tonic::async_trait]
 impl FlightSqlService for SwingdbFlight {
     type FlightService = SwingdbFlight;
@@ -151,14 +310,20 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<FlightDescriptor>,
     ) -> Result<Response<FlightInfo>, Status> {
         self.token.check(request.metadata())?;
-        if query.transaction_id.is_some() {
-            return Err(Status::unimplemented("transactions are not served yet: each statement commits on its own"));
-        }
-        let result = self.run(query.query).await?;
-        let schema = result.schema();
-        let handle = self.tickets.park(result).map_err(|e| Status::internal(e.to_string()))?;
-        let ticket = TicketStatementQuery { statement_handle: handle.into() };
-        flight_info(&schema, ticket.as_any(), request.into_inner())
+        let con = self.connection(transaction_of(query.transaction_id)).await?;
+        self.query(con, query.query, Vec::new(), None, request.into_inner()).await
+    }
+
+    async fn get_flight_info_prepared_statement(
+        &self,
+        query: CommandPreparedStatementQuery,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        let statement = self.prepared.get(&query.prepared_statement_handle)?;
+        let con = self.prepared_connection(&statement, request.remote_addr()).await?;
+        let Statement { sql, ordered, bound, .. } = statement;
+        self.query(con, sql, bound, Some(ordered), request.into_inner()).await
     }
 
     async fn do_get_statement(
@@ -167,18 +332,18 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        let result = self.tickets.take(&ticket.statement_handle).ok_or_else(|| {
+        let shared = self.tickets.take(&ticket.statement_handle).ok_or_else(|| {
             Status::not_found(
-                "this ticket is unknown, was fetched already, or expired (10 minutes); run the statement again",
+                "this ticket is unknown, was fetched already, was cancelled, or expired (10 minutes); run the \
+                 statement again",
             )
         })?;
-        let schema = result.schema();
         // `batches` cut the batches by their own bytes (Flight's encoder
         // would cut batches sliced from stored segments into tiny messages).
         let stream = FlightDataEncoderBuilder::new()
-            .with_schema(schema)
+            .with_schema(shared.schema())
             .with_max_flight_data_size(usize::MAX)
-            .build(batches(result))
+            .build(batches(shared))
             .map_err(Status::from);
         Ok(Response::new(Box::pin(stream)))
     }
@@ -189,11 +354,33 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<PeekableFlightDataStream>,
     ) -> Result<i64, Status> {
         self.token.check(request.metadata())?;
-        if update.transaction_id.is_some() {
-            return Err(Status::unimplemented("transactions are not served yet: each statement commits on its own"));
-        }
-        let result = self.run(update.query).await?;
-        Ok(result.rows_affected().map_or(-1, |n| n as i64))
+        let con = self.connection(transaction_of(update.transaction_id)).await?;
+        self.update(con, update.query, Vec::new()).await
+    }
+
+    async fn do_put_prepared_statement_query(
+        &self,
+        query: CommandPreparedStatementQuery,
+        request: Request<PeekableFlightDataStream>,
+    ) -> Result<DoPutPreparedStatementResult, Status> {
+        self.token.check(request.metadata())?;
+        let handle = query.prepared_statement_handle;
+        self.prepared.get(&handle)?;
+        let bound = read_upload(request.into_inner(), crate::prepared::MAX_PARAMETER_BYTES, "parameters").await?;
+        self.prepared.bind(&handle, bound)?;
+        Ok(DoPutPreparedStatementResult { prepared_statement_handle: Some(handle) })
+    }
+
+    async fn do_put_prepared_statement_update(
+        &self,
+        update: CommandPreparedStatementUpdate,
+        request: Request<PeekableFlightDataStream>,
+    ) -> Result<i64, Status> {
+        self.token.check(request.metadata())?;
+        let statement = self.prepared.get(&update.prepared_statement_handle)?;
+        let con = self.prepared_connection(&statement, request.remote_addr()).await?;
+        let bound = read_upload(request.into_inner(), crate::prepared::MAX_PARAMETER_BYTES, "parameters").await?;
+        self.update(con, statement.sql, bound).await
     }
 
     async fn do_put_statement_ingest(
@@ -202,7 +389,105 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<PeekableFlightDataStream>,
     ) -> Result<i64, Status> {
         self.token.check(request.metadata())?;
-        crate::ingest::ingest(&self.db, command, request.into_inner()).await
+        let con = match transaction_of(command.transaction_id.clone()) {
+            Some(id) => Some(self.transactions.connection(&id)?),
+            None => None,
+        };
+        crate::ingest::ingest(&self.db, con, command, request.into_inner()).await
+    }
+
+    async fn do_action_create_prepared_statement(
+        &self,
+        query: ActionCreatePreparedStatementRequest,
+        request: Request<Action>,
+    ) -> Result<ActionCreatePreparedStatementResult, Status> {
+        self.token.check(request.metadata())?;
+        let transaction = transaction_of(query.transaction_id);
+        let con = self.connection(transaction.clone()).await?;
+        let sql = query.query;
+        let (statement, info) = blocking("statement", move || {
+            let info = con.statement_info(&sql).map_err(status)?;
+            Ok((Statement { sql, transaction, ordered: info.ordered, bound: Vec::new() }, info))
+        })
+        .await?;
+        let handle = self.prepared.create(statement)?;
+        Ok(ActionCreatePreparedStatementResult {
+            prepared_statement_handle: handle.into(),
+            dataset_schema: ipc_schema(info.columns.as_deref())?,
+            parameter_schema: ipc_schema(info.parameters.as_deref())?,
+        })
+    }
+
+    async fn do_action_close_prepared_statement(
+        &self,
+        query: ActionClosePreparedStatementRequest,
+        request: Request<Action>,
+    ) -> Result<(), Status> {
+        self.token.check(request.metadata())?;
+        self.prepared.close(&query.prepared_statement_handle);
+        Ok(())
+    }
+
+    async fn do_action_begin_transaction(
+        &self,
+        _query: ActionBeginTransactionRequest,
+        request: Request<Action>,
+    ) -> Result<ActionBeginTransactionResult, Status> {
+        self.token.check(request.metadata())?;
+        let (db, transactions, client) = (self.db.clone(), self.transactions.clone(), request.remote_addr());
+        let id = blocking("transaction", move || transactions.begin(&db, client)).await?;
+        Ok(ActionBeginTransactionResult { transaction_id: id.into() })
+    }
+
+    async fn do_action_end_transaction(
+        &self,
+        query: ActionEndTransactionRequest,
+        request: Request<Action>,
+    ) -> Result<(), Status> {
+        self.token.check(request.metadata())?;
+        let commit = match EndTransaction::try_from(query.action) {
+            Ok(EndTransaction::Commit) => true,
+            Ok(EndTransaction::Rollback) => false,
+            _ => return Err(Status::invalid_argument("end a transaction with COMMIT or ROLLBACK")),
+        };
+        let transactions = self.transactions.clone();
+        blocking("transaction", move || transactions.end(&query.transaction_id, commit)).await
+    }
+
+    async fn do_action_cancel_query(
+        &self,
+        query: ActionCancelQueryRequest,
+        request: Request<Action>,
+    ) -> Result<ActionCancelQueryResult, Status> {
+        self.token.check(request.metadata())?;
+        let info = FlightInfo::decode(&*query.info)
+            .map_err(|e| Status::invalid_argument(format!("the FlightInfo to cancel is malformed: {e}")))?;
+        self.cancel(&info)?;
+        Ok(ActionCancelQueryResult { result: CANCEL_RESULT_CANCELLED })
+    }
+
+    async fn do_action_fallback(
+        &self,
+        request: Request<Action>,
+    ) -> Result<Response<<Self as FlightService>::DoActionStream>, Status> {
+        self.token.check(request.metadata())?;
+        if request.get_ref().r#type != CANCEL_FLIGHT_INFO {
+            return Err(Status::invalid_argument(format!("unknown action '{}'", request.get_ref().r#type)));
+        }
+        let cancel = CancelFlightInfoRequest::decode(&*request.get_ref().body)
+            .map_err(|e| Status::invalid_argument(format!("the CancelFlightInfo request is malformed: {e}")))?;
+        let info =
+            cancel.info.ok_or_else(|| Status::invalid_argument("the CancelFlightInfo request has no FlightInfo"))?;
+        let result = CancelFlightInfoResult { status: self.cancel(&info)? as i32 };
+        let body = arrow_flight::Result { body: result.encode_to_vec().into() };
+        Ok(Response::new(Box::pin(futures::stream::iter([Ok(body)]))))
+    }
+
+    async fn list_custom_actions(&self) -> Option<Vec<Result<ActionType, Status>>> {
+        Some(vec![Ok(ActionType {
+            r#type: CANCEL_FLIGHT_INFO.into(),
+            description: "Cancel a query: drop its waiting result or interrupt its fetch".into(),
+        })])
     }
 
     async fn get_flight_info_sql_info(
@@ -299,6 +584,97 @@ impl FlightSqlService for SwingdbFlight {
             .await
             .map_err(|e| Status::internal(format!("the catalog's thread failed: {e}")))??;
         Ok(one_batch(batch))
+    }
+
+    async fn get_flight_info_xdbc_type_info(
+        &self,
+        query: CommandGetXdbcTypeInfo,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&query.clone().into_builder(catalog::xdbc_types()).schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_xdbc_type_info(
+        &self,
+        query: CommandGetXdbcTypeInfo,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        let batch = query.into_builder(catalog::xdbc_types()).build().map_err(|e| Status::internal(e.to_string()))?;
+        Ok(one_batch(batch))
+    }
+
+    async fn get_flight_info_primary_keys(
+        &self,
+        query: CommandGetPrimaryKeys,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&catalog::primary_keys_schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_primary_keys(
+        &self,
+        _query: CommandGetPrimaryKeys,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::primary_keys_schema()))))
+    }
+
+    async fn get_flight_info_exported_keys(
+        &self,
+        query: CommandGetExportedKeys,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&catalog::foreign_keys_schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_exported_keys(
+        &self,
+        _query: CommandGetExportedKeys,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
+    }
+
+    async fn get_flight_info_imported_keys(
+        &self,
+        query: CommandGetImportedKeys,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&catalog::foreign_keys_schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_imported_keys(
+        &self,
+        _query: CommandGetImportedKeys,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
+    }
+
+    async fn get_flight_info_cross_reference(
+        &self,
+        query: CommandGetCrossReference,
+        request: Request<FlightDescriptor>,
+    ) -> Result<Response<FlightInfo>, Status> {
+        self.token.check(request.metadata())?;
+        flight_info(&catalog::foreign_keys_schema(), query.as_any(), request.into_inner())
+    }
+
+    async fn do_get_cross_reference(
+        &self,
+        _query: CommandGetCrossReference,
+        request: Request<Ticket>,
+    ) -> Result<Response<DoGetStream>, Status> {
+        self.token.check(request.metadata())?;
+        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
     }
 
     async fn register_sql_info(&self, _id: i32, _result: &SqlInfo) {}

@@ -1,0 +1,159 @@
+//! Prepared statements (`CreatePreparedStatement`, parameters bound with
+//! `DoPut`, run by `GetFlightInfo` or `DoPut`, `ClosePreparedStatement`):
+//! the statement's text, described when it is prepared (its parameters'
+//! types and its columns, without running it), and the parameter sets bound
+//! last. Running it runs the statement once per set of parameters (a row of
+//! the bound batches); a query's results follow one another.
+//!
+//! What a client sends is untrusted: at most [`MAX_OPEN`] statements are
+//! open, bound parameters hold at most [`MAX_PARAMETER_BYTES`], and a
+//! statement idle for [`IDLE_LIFETIME`] is closed (a client that vanished
+//! leaves none behind for long).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use swingdb::arrow::array::RecordBatch;
+use swingdb::datafusion::common::ScalarValue;
+use tonic::Status;
+
+/// How long a prepared statement may go unused before it is closed.
+pub const IDLE_LIFETIME: Duration = Duration::from_secs(600);
+
+/// At most this many prepared statements are open at once.
+const MAX_OPEN: usize = 4096;
+
+/// The most bytes of parameters one statement holds bound.
+pub const MAX_PARAMETER_BYTES: usize = 64 << 20;
+
+/// A prepared statement.
+#[derive(Clone, Debug)]
+pub struct Statement {
+    /// Its text.
+    pub sql: String,
+    /// The transaction it was prepared in, which it runs in.
+    pub transaction: Option<Vec<u8>>,
+    /// Whether its rows come in an order it asks for.
+    pub ordered: bool,
+    /// The parameter sets bound last (none bound: it runs once, without).
+    pub bound: Vec<RecordBatch>,
+}
+
+struct Open {
+    statement: Statement,
+    used: Instant,
+}
+
+/// The open prepared statements, by handle.
+#[derive(Default)]
+pub struct PreparedStatements {
+    open: Mutex<HashMap<Vec<u8>, Open>>,
+}
+
+impl PreparedStatements {
+    /// Keeps `statement`; returns its handle.
+    pub fn create(&self, statement: Statement) -> Result<Vec<u8>, Status> {
+        let handle = crate::tickets::random_id()?;
+        let mut open = self.open.lock().unwrap();
+        open.retain(|_, o| o.used.elapsed() < IDLE_LIFETIME);
+        if open.len() >= MAX_OPEN {
+            return Err(Status::resource_exhausted(format!(
+                "{MAX_OPEN} prepared statements are open; close some first"
+            )));
+        }
+        open.insert(handle.clone(), Open { statement, used: Instant::now() });
+        Ok(handle)
+    }
+
+    /// Binds `parameters` to the statement `handle`, replacing those bound before.
+    pub fn bind(&self, handle: &[u8], parameters: Vec<RecordBatch>) -> Result<(), Status> {
+        let mut open = self.open.lock().unwrap();
+        let entry = open.get_mut(handle).ok_or_else(unknown)?;
+        entry.statement.bound = parameters;
+        entry.used = Instant::now();
+        Ok(())
+    }
+
+    /// The statement `handle`.
+    pub fn get(&self, handle: &[u8]) -> Result<Statement, Status> {
+        let mut open = self.open.lock().unwrap();
+        let entry = open.get_mut(handle).ok_or_else(unknown)?;
+        entry.used = Instant::now();
+        Ok(entry.statement.clone())
+    }
+
+    /// Closes the statement `handle`; closing one that is gone is no error.
+    pub fn close(&self, handle: &[u8]) {
+        self.open.lock().unwrap().remove(handle);
+    }
+}
+
+fn unknown() -> Status {
+    Status::not_found(format!(
+        "this prepared statement is unknown: it was closed, or was idle for {} minutes; prepare it again",
+        IDLE_LIFETIME.as_secs() / 60
+    ))
+}
+
+/// The parameter sets of `bound`, one per row; a single empty set when no
+/// parameters were bound (or batches without columns: what a client sends
+/// for a statement without parameters), so the statement runs once.
+pub fn parameter_sets(bound: &[RecordBatch]) -> Result<Vec<Vec<ScalarValue>>, Status> {
+    if bound.iter().all(|b| b.num_columns() == 0) {
+        return Ok(vec![Vec::new()]);
+    }
+    let mut sets = Vec::new();
+    for batch in bound {
+        for row in 0..batch.num_rows() {
+            let set = batch
+                .columns()
+                .iter()
+                .map(|column| ScalarValue::try_from_array(column, row))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| Status::invalid_argument(format!("cannot read parameter set {}: {e}", sets.len() + 1)))?;
+            sets.push(set);
+        }
+    }
+    Ok(sets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use swingdb::arrow::array::{Int64Array, StringArray};
+    use swingdb::arrow::datatypes::Schema;
+
+    #[test]
+    fn each_row_of_the_bound_batches_is_one_parameter_set_and_none_bound_runs_once() {
+        let batch = RecordBatch::try_from_iter([
+            ("a", Arc::new(Int64Array::from(vec![Some(1), None])) as _),
+            ("b", Arc::new(StringArray::from(vec!["x", "y"])) as _),
+        ])
+        .unwrap();
+        let sets = parameter_sets(&[batch.clone(), batch.slice(1, 1)]).unwrap();
+        assert_eq!(sets.len(), 3);
+        assert_eq!(sets[0], vec![ScalarValue::Int64(Some(1)), ScalarValue::from("x")]);
+        assert_eq!(sets[2], vec![ScalarValue::Int64(None), ScalarValue::from("y")]);
+        assert_eq!(parameter_sets(&[]).unwrap(), vec![Vec::<ScalarValue>::new()]);
+        let empty = RecordBatch::try_new_with_options(
+            Arc::new(Schema::empty()),
+            vec![],
+            &swingdb::arrow::array::RecordBatchOptions::new().with_row_count(Some(0)),
+        )
+        .unwrap();
+        assert_eq!(parameter_sets(&[empty]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_closed_or_unknown_statement_is_not_found() {
+        let statements = PreparedStatements::default();
+        let handle = statements
+            .create(Statement { sql: "SELECT 1".into(), transaction: None, ordered: false, bound: vec![] })
+            .unwrap();
+        assert_eq!(statements.get(&handle).unwrap().sql, "SELECT 1");
+        statements.close(&handle);
+        assert_eq!(statements.get(&handle).unwrap_err().code(), tonic::Code::NotFound);
+        assert_eq!(statements.bind(b"nope", vec![]).unwrap_err().code(), tonic::Code::NotFound);
+    }
+}
