@@ -67,3 +67,30 @@ def test_a_failed_write_leaves_the_table_as_it_was(spark, tmp_path, monkeypatch)
         assert con.sql("SELECT count(*), sum(id) FROM t").fetchall() == [(1001, 1 + sum(range(1000)))]
         # The tasks' staging tables are gone, also after the failure.
         assert [r[0] for r in con.sql("SHOW TABLES").fetchall()] == ["t"]
+
+
+def test_spark_reads_a_query_of_the_server_one_task_per_endpoint(spark, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWINGDB_TOKEN", TOKEN)
+    import swingdb
+    from pyspark.sql import functions as F
+
+    path = tmp_path / "source.swingdb"
+    with swingdb.connect(path) as con:
+        con.sql("CREATE TABLE orders AS SELECT value AS id, value % 10 AS shop FROM range(1000000)")
+    server = subprocess.Popen([shutil.which("swingdb"), "serve", str(path), "--port", "0", "--endpoints", "3"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = "grpc://" + re.search(r"grpc://(\S+)", server.stdout.readline()).group(1)
+        orders = spark.read.format("swingdb").option("url", url).option("table", "orders").load()
+        assert orders.rdd.getNumPartitions() == 3
+        totals = orders.groupBy("shop").agg(F.count("*").alias("n"), F.sum("id").alias("s")).orderBy("shop").collect()
+        assert [(r["shop"], r["n"], r["s"]) for r in totals] == [
+            (shop, 100_000, sum(range(shop, 1_000_000, 10))) for shop in range(10)
+        ]
+        # A query with ORDER BY is one partition, in order.
+        first = spark.read.format("swingdb").option("url", url).option("query", "SELECT id FROM orders ORDER BY id DESC LIMIT 3").load()
+        assert first.rdd.getNumPartitions() == 1
+        assert [r["id"] for r in first.collect()] == [999_999, 999_998, 999_997]
+    finally:
+        server.terminate()
+        server.wait()

@@ -5,6 +5,11 @@ moving Arrow batches, never CSV or rows one by one:
   reads a pipe a swingdb process exports (``COPY t TO 'db://HOST:PORT/NAME?workers=4'``):
   one Spark partition per pipe worker, each fetched by its own task over
   Arrow Flight.
+- ``spark.read.format("swingdb").option("url", "grpc://HOST:PORT").option("query", SQL)``
+  (or ``.option("table", NAME)``) reads a query's result from a ``swingdb serve``
+  server: one Spark partition per endpoint of the result (``swingdb serve
+  --endpoints N`` offers a long result without ORDER BY as N), each fetched
+  by its own task through ADBC.
 - ``df.write.format("swingdb").option("url", "grpc://HOST:PORT").option("table", "t")``
   ``.mode("append" | "overwrite").save()`` writes into a table of a
   ``swingdb serve`` server: every task uploads its batches (Flight SQL bulk
@@ -69,18 +74,34 @@ class SwingdbDataSource(DataSource):
         return "swingdb"
 
     def _claim(self):
-        """Claims the pipe (once): its schema and one ticket per worker."""
+        """Claims the rows (once): their schema and one ticket per stream."""
         if getattr(self, "_claimed", None) is None:
-            import pyarrow.flight as flight
-
-            if "pipe" not in self.options:
-                raise ValueError("swingdb: reading takes .option('pipe', 'db://HOST:PORT/NAME')")
-            location, name = _pipe_address(self.options["pipe"])
-            client = flight.FlightClient(location)
-            headers = flight.FlightCallOptions(headers=[(b"authorization", f"Bearer {_token(self.options)}".encode())])
-            info = client.get_flight_info(flight.FlightDescriptor.for_path(name), headers)
-            self._claimed = (info.schema, [e.ticket.ticket for e in info.endpoints])
+            if "pipe" in self.options:
+                self._claimed = self._claim_pipe()
+            elif "url" in self.options and ("query" in self.options or "table" in self.options):
+                self._claimed = self._claim_query()
+            else:
+                raise ValueError(
+                    "swingdb: reading takes .option('pipe', 'db://HOST:PORT/NAME'), or .option('url', "
+                    "'grpc://HOST:PORT') with .option('query', SQL) or .option('table', NAME)"
+                )
         return self._claimed
+
+    def _claim_pipe(self):
+        import pyarrow.flight as flight
+
+        location, name = _pipe_address(self.options["pipe"])
+        client = flight.FlightClient(location)
+        headers = flight.FlightCallOptions(headers=[(b"authorization", f"Bearer {_token(self.options)}".encode())])
+        info = client.get_flight_info(flight.FlightDescriptor.for_path(name), headers)
+        return info.schema, [e.ticket.ticket for e in info.endpoints]
+
+    def _claim_query(self):
+        """Runs the query on the server, once: one partition per endpoint of its result."""
+        sql = self.options.get("query") or f"SELECT * FROM {_quoted(self.options['table'])}"
+        with _connect(self.options["url"], _token(self.options)) as con, con.cursor() as cur:
+            partitions, schema = cur.adbc_execute_partitions(sql)
+        return schema, partitions
 
     def schema(self):
         from pyspark.sql.pandas.types import from_arrow_schema
@@ -89,7 +110,9 @@ class SwingdbDataSource(DataSource):
 
     def reader(self, schema):
         _, tickets = self._claim()
-        return _PipeReader(self.options["pipe"], _token(self.options), tickets)
+        if "pipe" in self.options:
+            return _PipeReader(self.options["pipe"], _token(self.options), tickets)
+        return _ResultReader(self.options["url"], _token(self.options), tickets)
 
     def writer(self, schema, overwrite: bool):
         return _TableWriter(dict(self.options), overwrite)
@@ -120,6 +143,21 @@ class _PipeReader(DataSourceReader):
             yield chunk.data
 
 
+class _ResultReader(DataSourceReader):
+    """The endpoints of a query's result on `swingdb serve`, a task each."""
+
+    def __init__(self, url: str, token: str, partitions: list[bytes]):
+        self.url, self.token, self.streams = url, token, partitions
+
+    def partitions(self):
+        return [_Stream(p) for p in self.streams]
+
+    def read(self, partition: _Stream):
+        with _connect(self.url, self.token) as con, con.cursor() as cur:
+            cur.adbc_read_partition(partition.ticket)
+            yield from cur.fetch_record_batch()
+
+
 @dataclass
 class _Staged(WriterCommitMessage):
     """A task's rows, uploaded into a staging table."""
@@ -135,10 +173,8 @@ class _TableWriter(DataSourceArrowWriter):
         self.token = _token(options)
         self.job = uuid.uuid4().hex[:12]
 
-    def _connect(self):
-        import adbc_driver_flightsql.dbapi as flightsql
-
-        return flightsql.connect(self.url, db_kwargs={"adbc.flight.sql.authorization_header": f"Bearer {self.token}"})
+    def _connect(self, autocommit=True):
+        return _connect(self.url, self.token, autocommit)
 
     def write(self, iterator):
         import pyarrow as pa
@@ -156,23 +192,35 @@ class _TableWriter(DataSourceArrowWriter):
 
     def commit(self, messages):
         staged = [m.table for m in messages if m is not None and m.table]
-        with self._connect() as con, con.cursor() as cur:
-            quoted = _quoted(self.table)
-            union = " UNION ALL ".join(f"SELECT * FROM {_quoted(s)}" for s in staged)
-            try:
+        quoted = _quoted(self.table)
+        union = " UNION ALL ".join(f"SELECT * FROM {_quoted(s)}" for s in staged)
+        try:
+            # One transaction: the table's new rows and the staging tables' drop land together.
+            with self._connect(autocommit=False) as con, con.cursor() as cur:
                 if union and (self.overwrite or not _exists(con, self.table)):
                     cur.execute(f"CREATE OR REPLACE TABLE {quoted} AS {union}")
                 elif union:
                     cur.execute(f"INSERT INTO {quoted} {union}")
                 elif self.overwrite and _exists(con, self.table):
                     cur.execute(f"DELETE FROM {quoted}")
-            finally:
                 _drop(cur, staged)
+                con.commit()
+        except Exception:
+            self.abort(messages)
+            raise
 
     def abort(self, messages):
         staged = [m.table for m in messages if m is not None and m.table]
         with self._connect() as con, con.cursor() as cur:
             _drop(cur, staged)
+
+
+def _connect(url: str, token: str, autocommit: bool = True):
+    """An ADBC connection to `swingdb serve` at `url`."""
+    import adbc_driver_flightsql.dbapi as flightsql
+
+    options = {"adbc.flight.sql.authorization_header": f"Bearer {token}"}
+    return flightsql.connect(url, db_kwargs=options, autocommit=autocommit)
 
 
 def _chain(first, rest):
