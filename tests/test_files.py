@@ -194,3 +194,43 @@ def test_a_bad_value_in_a_csv_file_is_shown_with_its_line_and_column(tmp_path):
     con = swingdb.connect()
     with pytest.raises(swingdb.DataError, match=r"could not read 'x' as INTEGER: column 1 on line 4 of the file \(x,cy\)"):
         con.sql(f"SELECT * FROM read_csv('{path}', types = {{'id': 'INTEGER'}})").fetchall()
+
+
+def test_files_read_again_are_read_as_they_are_now_as_duckdb_reads_them(tmp_path):
+    # DataFusion's runtime kept every directory listing it made for the life of
+    # the process: a glob or a directory read again missed files added since
+    # (silently: fewer rows), and failed on files removed since. Each step
+    # changes the files, then both engines read them with the same query, on
+    # the same connection and on a fresh one.
+    duckdb = pytest.importorskip("duckdb")
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    con, peer = swingdb.connect(), duckdb.connect()
+
+    def write_csv(name, values):
+        (folder / name).write_text("x\n" + "".join(f"{v}\n" for v in values))
+
+    def write_parquet(name, values):
+        pq.write_table(pa.table({"x": pa.array(values, pa.int64())}), folder / name)
+
+    steps = [
+        ("one file", lambda: write_csv("a.csv", [1, 2])),
+        ("a file added", lambda: write_csv("b.csv", [3])),
+        ("a file rewritten, same size", lambda: write_csv("a.csv", [7, 8])),
+        ("a file removed", lambda: (folder / "a.csv").unlink()),
+        ("a file grown", lambda: write_csv("b.csv", [3, 4, 5])),
+    ]
+    queries = {
+        "glob": f"SELECT sum(x), count(*) FROM read_csv('{folder}/*.csv')",
+        "path": f"SELECT sum(x), count(*) FROM '{folder}/*.csv'",
+    }
+    for step, change in steps:
+        change()
+        for name, sql in queries.items():
+            expected = peer.sql(sql).fetchall()
+            assert con.sql(sql).fetchall() == expected, (step, name)
+            assert swingdb.connect().sql(sql).fetchall() == expected, (step, name, "fresh connection")
+    for step, values in (("parquet", [1, 2]), ("parquet rewritten", [5, 6]), ("parquet grown", [1, 2, 3, 4])):
+        write_parquet("p.parquet", values)
+        sql = f"SELECT sum(x), count(*) FROM '{folder}/*.parquet'"
+        assert con.sql(sql).fetchall() == peer.sql(sql).fetchall(), step

@@ -25,6 +25,7 @@
 use super::byte_sizes::{format_bytes, parse_size};
 use crate::error::{Error, Result};
 use datafusion::common::DataFusionError;
+use datafusion::execution::cache::cache_manager::CacheManagerConfig;
 use datafusion::execution::disk_manager::{DiskManager, DiskManagerBuilder, DiskManagerMode};
 use datafusion::execution::memory_pool::{
     MemoryConsumer, MemoryLimit, MemoryPool, MemoryReservation, TrackConsumersPool,
@@ -71,9 +72,18 @@ pub fn runtime() -> Arc<RuntimeEnv> {
         // Slices of mapped segments count the bytes they address.
         datafusion::common::utils::memory::set_file_mapping_check(crate::storage::stitched::starts_file_pages);
         let disks = DiskManagerBuilder::default().with_mode(DiskManagerMode::Custom(SPILL.clone()));
+        // No cache of directory listings: DataFusion's keeps every listing
+        // for the life of the process (no expiry by default), so a glob or a
+        // directory read again missed files added since (fewer rows, no
+        // error) and failed on files removed. A listing is cheap on a local
+        // disk; DuckDB lists again for every query too. (The caches of file
+        // statistics and metadata stay: they check each file's size and
+        // modification time before they answer.)
+        let caches = CacheManagerConfig::default().with_list_files_cache_limit(0);
         let built = RuntimeEnvBuilder::new()
             .with_memory_pool(POOL.clone())
             .with_disk_manager_builder(disks)
+            .with_cache_manager(caches)
             .build()
             .expect("a runtime of a pool and a custom spill place builds");
         Arc::new(built)
