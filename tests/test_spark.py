@@ -94,3 +94,28 @@ def test_spark_reads_a_query_of_the_server_one_task_per_endpoint(spark, tmp_path
     finally:
         server.terminate()
         server.wait()
+
+
+def test_spark_waits_for_a_pipes_exporter_that_comes_later(spark, monkeypatch):
+    # Either end of a pipe may come first; Spark's read failed at once
+    # ("connection refused") when it came before the exporter.
+    monkeypatch.setenv("SWINGDB_TOKEN", TOKEN)
+    import socket
+    import threading
+
+    import swingdb
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    source = swingdb.connect()
+    source.sql("CREATE TABLE t AS SELECT value AS v FROM range(1000)")
+    pipe = f"db://127.0.0.1:{port}/late"
+    exporter = threading.Timer(1.5, source.sql, args=(f"COPY t TO '{pipe}?workers=2'",))
+    exporter.start()
+    try:
+        reader = spark.read.format("swingdb").option("token", TOKEN)
+        rows = reader.option("pipe", pipe + "?timeout=30").load().collect()
+    finally:
+        exporter.join()
+    assert sorted(r["v"] for r in rows) == list(range(1000))

@@ -25,6 +25,7 @@ The token comes from ``.option("token", ...)`` or ``$SWINGDB_TOKEN``.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from dataclasses import dataclass
 
@@ -59,6 +60,17 @@ def _pipe_address(url: str) -> tuple[str, str]:
     return f"grpc://{address}", name
 
 
+def _pipe_timeout(url: str) -> float:
+    """The seconds a pipe URL's `timeout=` gives the partner to arrive (60 by
+    default, `none`: for ever)."""
+    query = url.split("?", 1)[1] if "?" in url else ""
+    for pair in query.split("&"):
+        key, _, value = pair.partition("=")
+        if key == "timeout":
+            return float("inf") if value.lower() == "none" else float(value)
+    return 60.0
+
+
 @dataclass(frozen=True)
 class _Stream(InputPartition):
     """One pipe worker's stream: a Flight ticket."""
@@ -88,13 +100,22 @@ class SwingdbDataSource(DataSource):
         return self._claimed
 
     def _claim_pipe(self):
+        """Claims the pipe, waiting for its exporter as swingdb's importers do:
+        either side may come first, up to the pipe's `timeout=` (60 s)."""
         import pyarrow.flight as flight
 
         location, name = _pipe_address(self.options["pipe"])
         client = flight.FlightClient(location)
         headers = flight.FlightCallOptions(headers=[(b"authorization", f"Bearer {_token(self.options)}".encode())])
-        info = client.get_flight_info(flight.FlightDescriptor.for_path(name), headers)
-        return info.schema, [e.ticket.ticket for e in info.endpoints]
+        deadline = time.monotonic() + _pipe_timeout(self.options["pipe"])
+        while True:
+            try:
+                info = client.get_flight_info(flight.FlightDescriptor.for_path(name), headers)
+                return info.schema, [e.ticket.ticket for e in info.endpoints]
+            except flight.FlightUnavailableError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _claim_query(self):
         """Runs the query on the server, once: one partition per endpoint of its result."""
