@@ -3,6 +3,7 @@
 //! SQL drivers and any Flight client query it from other processes and hosts.
 //! A face over the core's public API, like the shell and the Python package.
 
+mod answers;
 mod catalog;
 mod ingest;
 mod prepared;

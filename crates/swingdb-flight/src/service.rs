@@ -7,21 +7,21 @@
 //! its own (see `statements.rs`); the engine works on blocking threads,
 //! never on the runtime's.
 
+use crate::answers::{flight_info, ipc_schema, one_batch, DoGetStream};
 use crate::catalog;
 use crate::prepared::{parameter_sets, PreparedStatements, Statement};
 use crate::statements::{self, blocking, InterruptOnDrop};
-use crate::tickets::{Shared, Tickets};
+use crate::tickets::{batches, Shared, Tickets};
 use crate::transactions::Transactions;
 use crate::uploads::read_upload;
 use arrow_flight::encode::FlightDataEncoderBuilder;
-use arrow_flight::error::FlightError;
 use arrow_flight::flight_service_server::FlightService;
 use arrow_flight::sql::metadata::{SqlInfoData, SqlInfoDataBuilder};
 use arrow_flight::sql::server::{FlightSqlService, PeekableFlightDataStream};
 use arrow_flight::sql::{
     ActionBeginTransactionRequest, ActionBeginTransactionResult, ActionCancelQueryRequest, ActionCancelQueryResult,
     ActionClosePreparedStatementRequest, ActionCreatePreparedStatementRequest, ActionCreatePreparedStatementResult,
-    ActionEndTransactionRequest, Any, CommandGetCatalogs, CommandGetCrossReference, CommandGetDbSchemas,
+    ActionEndTransactionRequest, CommandGetCatalogs, CommandGetCrossReference, CommandGetDbSchemas,
     CommandGetExportedKeys, CommandGetImportedKeys, CommandGetPrimaryKeys, CommandGetSqlInfo, CommandGetTableTypes,
     CommandGetTables, CommandGetXdbcTypeInfo, CommandPreparedStatementQuery, CommandPreparedStatementUpdate,
     CommandStatementIngest, CommandStatementQuery, CommandStatementUpdate, DoPutPreparedStatementResult,
@@ -29,15 +29,13 @@ use arrow_flight::sql::{
 };
 use arrow_flight::{
     Action, ActionType, CancelFlightInfoRequest, CancelFlightInfoResult, FlightDescriptor, FlightEndpoint, FlightInfo,
-    HandshakeRequest, HandshakeResponse, IpcMessage, SchemaAsIpc, Ticket,
+    HandshakeRequest, HandshakeResponse, Ticket,
 };
 use futures::{Stream, TryStreamExt};
 use prost::Message;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use swingdb::arrow::datatypes::Schema;
-use swingdb::arrow::ipc::writer::IpcWriteOptions;
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::{Connection, Database, ErrorKind, Token};
 use tonic::metadata::MetadataValue;
@@ -189,97 +187,6 @@ impl SwingdbFlight {
             None => self.connection(None).await,
         }
     }
-
-    /// Cancels the query `info` describes (each of its endpoints' tickets).
-    fn cancel(&self, info: &FlightInfo) -> Result<arrow_flight::CancelStatus, Status> {
-        let mut outcome = Err(Status::invalid_argument("the FlightInfo to cancel has no endpoint"));
-        for endpoint in &info.endpoint {
-            let Some(ticket) = &endpoint.ticket else { continue };
-            let handle = Any::decode(&*ticket.ticket)
-                .ok()
-                .and_then(|any| any.unpack::<TicketStatementQuery>().ok().flatten())
-                .ok_or_else(|| Status::invalid_argument("this is not a ticket of a query of this server"))?;
-            outcome = self.tickets.cancel(&handle.statement_handle);
-        }
-        outcome
-    }
-}
-
-/// Cancels the rows it holds when dropped before their end: a client that
-/// went away (or cancelled its call) stops the statement, also while the
-/// engine computes the next batch.
-struct CancelOnDrop {
-    shared: Arc<Shared>,
-    ended: bool,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if !self.ended {
-            self.shared.cancel();
-        }
-    }
-}
-
-/// A stream of the rows of `shared`, a message a piece, read on a blocking
-/// thread as the client takes them (two messages ahead at most).
-fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
-    let (send, receive) = tokio::sync::mpsc::channel(2);
-    let guard = CancelOnDrop { shared: shared.clone(), ended: false };
-    tokio::task::spawn_blocking(move || loop {
-        // A panic (a bug) becomes an error: ending the stream instead would
-        // hand the client a shortened result as if it were whole.
-        let next =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.next_batch())).unwrap_or_else(|_| {
-                Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
-            });
-        let item = match next {
-            Ok(Some(piece)) => Ok(piece),
-            Ok(None) => return,
-            Err(e) => Err(FlightError::Tonic(Box::new(status(e)))),
-        };
-        let end = item.is_err();
-        // A client that went away closes the channel: the statement stops here.
-        if send.blocking_send(item).is_err() || end {
-            return;
-        }
-    });
-    futures::stream::unfold((receive, guard), |(mut receive, mut guard)| async move {
-        let item = receive.recv().await;
-        guard.ended = item.is_none();
-        item.map(|item| (item, (receive, guard)))
-    })
-}
-
-type DoGetStream = <SwingdbFlight as FlightService>::DoGetStream;
-
-/// What a `GetFlightInfo` answers: the rows' schema and one endpoint whose
-/// ticket is `ticket` (which `DoGet` hands back), for `descriptor`.
-fn flight_info(schema: &Schema, ticket: Any, descriptor: FlightDescriptor) -> Result<Response<FlightInfo>, Status> {
-    let endpoint = FlightEndpoint::new().with_ticket(Ticket::new(ticket.encode_to_vec()));
-    let info = FlightInfo::new()
-        .try_with_schema(schema)
-        .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
-        .with_endpoint(endpoint)
-        .with_descriptor(descriptor);
-    Ok(Response::new(info))
-}
-
-/// `batch` as the whole answer of a `DoGet`.
-fn one_batch(batch: RecordBatch) -> Response<DoGetStream> {
-    let stream = FlightDataEncoderBuilder::new()
-        .with_schema(batch.schema())
-        .build(futures::stream::once(async { Ok(batch) }))
-        .map_err(Status::from);
-    Response::new(Box::pin(stream))
-}
-
-/// `schema` as Flight SQL sends one (an IPC message); nothing for none.
-fn ipc_schema(schema: Option<&Schema>) -> Result<prost::bytes::Bytes, Status> {
-    let Some(schema) = schema else { return Ok(Default::default()) };
-    let message = IpcMessage::try_from(SchemaAsIpc::new(schema, &IpcWriteOptions::default()))
-        .map_err(|e| Status::internal(format!("cannot describe the statement: {e}")))?;
-    Ok(message.0)
 }
 
 /// A transaction id as a call carries it (none when empty).
@@ -462,7 +369,7 @@ impl FlightSqlService for SwingdbFlight {
         self.token.check(request.metadata())?;
         let info = FlightInfo::decode(&*query.info)
             .map_err(|e| Status::invalid_argument(format!("the FlightInfo to cancel is malformed: {e}")))?;
-        self.cancel(&info)?;
+        self.tickets.cancel_query(&info)?;
         Ok(ActionCancelQueryResult { result: CANCEL_RESULT_CANCELLED })
     }
 
@@ -478,7 +385,7 @@ impl FlightSqlService for SwingdbFlight {
             .map_err(|e| Status::invalid_argument(format!("the CancelFlightInfo request is malformed: {e}")))?;
         let info =
             cancel.info.ok_or_else(|| Status::invalid_argument("the CancelFlightInfo request has no FlightInfo"))?;
-        let result = CancelFlightInfoResult { status: self.cancel(&info)? as i32 };
+        let result = CancelFlightInfoResult { status: self.tickets.cancel_query(&info)? as i32 };
         let body = arrow_flight::Result { body: result.encode_to_vec().into() };
         Ok(Response::new(Box::pin(futures::stream::iter([Ok(body)]))))
     }

@@ -8,9 +8,14 @@
 //! ticket is taken by one `DoGet`; one nobody fetches expires.
 //!
 //! `CancelFlightInfo` drops a result still waiting, or interrupts the
-//! statement its streams are reading.
+//! statement its streams are reading; so does a client that goes away
+//! before its stream's end.
 
-use arrow_flight::CancelStatus;
+use arrow_flight::error::FlightError;
+use arrow_flight::sql::{Any, TicketStatementQuery};
+use arrow_flight::{CancelStatus, FlightInfo};
+use futures::Stream;
+use prost::Message;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -170,6 +175,24 @@ impl Tickets {
         Some(shared)
     }
 
+    /// Cancels the query `info` describes (by its endpoints' tickets, which
+    /// all name one result): cancelled if any of them was.
+    pub fn cancel_query(&self, info: &FlightInfo) -> Result<CancelStatus, Status> {
+        let mut outcome = Err(Status::invalid_argument("the FlightInfo to cancel has no endpoint"));
+        for endpoint in &info.endpoint {
+            let Some(ticket) = &endpoint.ticket else { continue };
+            let handle = Any::decode(&*ticket.ticket)
+                .ok()
+                .and_then(|any| any.unpack::<TicketStatementQuery>().ok().flatten())
+                .ok_or_else(|| Status::invalid_argument("this is not a ticket of a query of this server"))?;
+            let cancelled = self.cancel(&handle.statement_handle);
+            if outcome.is_err() {
+                outcome = cancelled;
+            }
+        }
+        outcome
+    }
+
     /// Cancels the result of `ticket`: dropped if it is still waiting,
     /// interrupted if it is being fetched; an error if it is unknown.
     pub fn cancel(&self, ticket: &[u8]) -> Result<CancelStatus, Status> {
@@ -192,6 +215,52 @@ fn split(ticket: &[u8]) -> Option<(&[u8], usize)> {
     (ticket.len() == ID_BYTES + 1).then(|| (&ticket[..ID_BYTES], ticket[ID_BYTES] as usize))
 }
 
+/// Cancels the rows it holds when dropped before their end: a client that
+/// went away (or cancelled its call) stops the statement, also while the
+/// engine computes the next batch.
+struct CancelOnDrop {
+    shared: Arc<Shared>,
+    ended: bool,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.shared.cancel();
+        }
+    }
+}
+
+/// A stream of the rows of `shared`, a message a piece, read on a blocking
+/// thread as the client takes them (two messages ahead at most).
+pub fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
+    let (send, receive) = tokio::sync::mpsc::channel(2);
+    let guard = CancelOnDrop { shared: shared.clone(), ended: false };
+    tokio::task::spawn_blocking(move || loop {
+        // A panic (a bug) becomes an error: ending the stream instead would
+        // hand the client a shortened result as if it were whole.
+        let next =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.next_batch())).unwrap_or_else(|_| {
+                Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
+            });
+        let item = match next {
+            Ok(Some(piece)) => Ok(piece),
+            Ok(None) => return,
+            Err(e) => Err(FlightError::Tonic(Box::new(crate::service::status(e)))),
+        };
+        let end = item.is_err();
+        // A client that went away closes the channel: the statement stops here.
+        if send.blocking_send(item).is_err() || end {
+            return;
+        }
+    });
+    futures::stream::unfold((receive, guard), |(mut receive, mut guard)| async move {
+        let item = receive.recv().await;
+        guard.ended = item.is_none();
+        item.map(|item| (item, (receive, guard)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +271,26 @@ mod tests {
 
     fn shared(results: Vec<QueryResult>, con: &swingdb::Connection) -> Shared {
         Shared::new(results, con.interrupt_handle())
+    }
+
+    #[test]
+    fn a_query_of_several_endpoints_is_cancelled_by_its_flight_info_once() {
+        use arrow_flight::sql::ProstMessageExt;
+        let con = swingdb::Database::in_memory().unwrap().connect().unwrap();
+        let tickets = Tickets::default();
+        let parked = tickets.park(shared(vec![result(&con, "SELECT * FROM range(3)")], &con), 3).unwrap();
+        let mut info = FlightInfo::new();
+        for ticket in parked {
+            let ticket = TicketStatementQuery { statement_handle: ticket.into() }.as_any().encode_to_vec();
+            info =
+                info.with_endpoint(arrow_flight::FlightEndpoint::new().with_ticket(arrow_flight::Ticket::new(ticket)));
+        }
+        assert_eq!(tickets.cancel_query(&info).unwrap(), CancelStatus::Cancelled);
+        assert_eq!(tickets.cancel_query(&info).unwrap_err().code(), tonic::Code::NotFound);
+        let foreign = FlightInfo::new().with_endpoint(
+            arrow_flight::FlightEndpoint::new().with_ticket(arrow_flight::Ticket::new(b"junk".to_vec())),
+        );
+        assert_eq!(tickets.cancel_query(&foreign).unwrap_err().code(), tonic::Code::InvalidArgument);
     }
 
     #[test]
