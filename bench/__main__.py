@@ -8,7 +8,8 @@ between processes against pipes, sockets, shared memory, pickle, Arrow IPC files
 Ray, DuckDB and PostgreSQL), pipes (seed 004's tables moved between swingdb,
 DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), pipes-net (the
 same across two network namespaces, over Arrow Flight, against CSV), flight-sql
-(`swingdb serve` from ADBC against PostgreSQL from ADBC, plaintext and TLS), oltp (single-row
+(`swingdb serve` from ADBC against PostgreSQL from ADBC, plaintext and TLS), spark
+(a table into Apache Spark and back, against Spark's CSV and JDBC paths), oltp (single-row
 INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
 CLUSTER BY key against DuckDB's zone maps), writers (1-8 processes appending and
 updating at once, against SQLite in WAL mode and PostgreSQL), scale (TPC-H loaded
@@ -24,7 +25,7 @@ import sys
 
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
-              "pipes-net": "bench.pipes_net", "flight-sql": "bench.flight_sql",
+              "pipes-net": "bench.pipes_net", "flight-sql": "bench.flight_sql", "spark": "bench.spark",
               "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab"}
 TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers"}
 # Compares two builds given on its command line: not part of `all`.

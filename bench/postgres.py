@@ -1,5 +1,6 @@
 """A throw-away local PostgreSQL server (Debian's package) for benchmarks: a
-fresh cluster in a temporary directory, listening only on a Unix socket."""
+fresh cluster in a temporary directory, listening on a Unix socket (and on
+127.0.0.1 for clients that need TCP, such as JDBC)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ def _bin(name: str) -> str:
 class LocalPostgres:
     """`with LocalPostgres() as pg:` gives `pg.dsn` (psycopg) and `pg.uri` (ADBC).
     Commits are not synced to disk unless `durable` (benchmarks of reading
-    and loading need no durability; those of commits do)."""
+    and loading need no durability; those of commits do). With `tcp`, it also
+    listens on 127.0.0.1."""
 
-    def __init__(self, port: int = 54329, durable: bool = False):
+    def __init__(self, port: int = 54329, durable: bool = False, tcp: bool = False):
         self.port = port
         self.durable = durable
+        self.tcp = tcp
         self.dir = tempfile.mkdtemp(prefix="swingdb-bench-pg-")
         self.data = os.path.join(self.dir, "data")
         self.user = "postgres"
@@ -41,7 +44,8 @@ class LocalPostgres:
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
         self._run(_bin("initdb"), "-D", self.data, "-U", self.user, "--auth=trust", "-E", "UTF8")
         fsync = "on" if self.durable else "off"
-        options = f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync={fsync} -c shared_buffers=1GB"
+        listen = "127.0.0.1" if self.tcp else ""
+        options = f"-k {self.dir} -p {self.port} -c listen_addresses='{listen}' -c fsync={fsync} -c shared_buffers=1GB"
         self._run(_bin("pg_ctl"), "-D", self.data, "-o", options, "-w", "-l", os.path.join(self.dir, "log"), "start")
         self.dsn = f"host={self.dir} port={self.port} user={self.user} dbname=postgres"
         self.uri = f"postgresql://{self.user}@/postgres?host={self.dir}&port={self.port}"

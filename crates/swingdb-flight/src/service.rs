@@ -193,6 +193,7 @@ impl SwingdbFlight {
 fn transaction_of(id: Option<prost::bytes::Bytes>) -> Option<Vec<u8>> {
     id.filter(|id| !id.is_empty()).map(|id| id.to_vec())
 }
+
 #[tonic::async_trait]
 impl FlightSqlService for SwingdbFlight {
     type FlightService = SwingdbFlight;
