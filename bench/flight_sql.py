@@ -1,7 +1,8 @@
 """`swingdb serve` from ADBC's Flight SQL driver against PostgreSQL from ADBC's
 PostgreSQL driver, on one machine: fetch throughput of --rows rows (two
 BIGINT and a DOUBLE column) with one and two streams at once, plaintext and
-TLS, and the latency of `SELECT 1`. Both servers run locally (PostgreSQL from
+TLS, a result as two endpoints that ADBC fetches in parallel (`--endpoints
+2`), and the latency of `SELECT 1`. Both servers run locally (PostgreSQL from
 Debian's package, in a temporary directory), each fetch on its own connection
 opened before the clock starts; medians of --runs runs.
 
@@ -28,15 +29,15 @@ from .report import replace_section, table
 QUERY = "SELECT * FROM big"
 
 
-def certificates(work: str) -> str:
-    """A CA and a server certificate for 127.0.0.1 in `work`."""
+def certificates(work: str, ip: str = "127.0.0.1") -> str:
+    """A CA and a server certificate for `ip` in `work`."""
     def openssl(*args):
         subprocess.run(["openssl", *args], cwd=work, check=True, capture_output=True)
 
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1", "-subj", "/CN=bench CA")
     openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=bench")
     with open(os.path.join(work, "server.ext"), "w") as fh:
-        fh.write("subjectAltName=IP:127.0.0.1\n")
+        fh.write(f"subjectAltName=IP:{ip}\n")
     openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
             "-days", "1", "-extfile", "server.ext")
     return work
@@ -45,8 +46,9 @@ def certificates(work: str) -> str:
 class Served:
     """`swingdb serve DB` (over TLS with `tls`), as a Flight SQL URI and ADBC options."""
 
-    def __init__(self, db: str, token: str, tls: str | None):
+    def __init__(self, db: str, token: str, tls: str | None, endpoints: int = 1):
         extra = ["--tls-cert", os.path.join(tls, "server.pem"), "--tls-key", os.path.join(tls, "server.key")] if tls else []
+        extra += ["--endpoints", str(endpoints)]
         self.proc = subprocess.Popen([shutil.which("swingdb") or "swingdb", "serve", db, "--port", "0", *extra],
                                      stdout=subprocess.PIPE, text=True, env={**os.environ, "SWINGDB_TOKEN": token})
         self.uri = re.search(r"(grpc\S*://\S+)", self.proc.stdout.readline()).group(1)
@@ -142,8 +144,10 @@ def main():
             servers = [Served(os.path.join(work, "served.swingdb"), token, None)]
             try:
                 servers.append(Served(os.path.join(work, "served.swingdb"), token, tls))
+                servers.append(Served(os.path.join(work, "served.swingdb"), token, None, endpoints=2))
                 systems += [("swingdb serve, ADBC Flight SQL", servers[0].connect),
-                            ("swingdb serve, ADBC Flight SQL, TLS", servers[1].connect)]
+                            ("swingdb serve, ADBC Flight SQL, TLS", servers[1].connect),
+                            ("swingdb serve --endpoints 2, ADBC Flight SQL", servers[2].connect)]
                 for name, connect in systems:
                     p50, p99 = latency_ms(connect, queries)
                     row = {"system": name, "select1_p50_ms": round(p50, 2), "select1_p99_ms": round(p99, 2)}
@@ -174,6 +178,7 @@ def write_report(args, rows: list[dict], doc: str, img: str) -> None:
         f"client and server on the same machine (loopback); swingdb {info['swingdb']}. {args.rows:,} rows of two BIGINT "
         f"and a DOUBLE column ({args.rows * 24 / 1e6:.0f} MB of Arrow data) fetched whole with `fetch_arrow_table`, "
         f"one connection per stream; median of {args.runs} run(s). GB/s counts the Arrow bytes of all streams. "
+        "With `--endpoints 2` each result comes as two endpoints, which ADBC fetches in parallel. "
         f"`python -m bench flight-sql {' '.join(sys.argv[1:])}`.",
         "",
         table(["system", "SELECT 1 p50 ms", "p99 ms", "fetch s", "vs PostgreSQL", "1 stream GB/s", "2 streams GB/s"], cells, right=1),
