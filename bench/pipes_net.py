@@ -5,7 +5,8 @@ namespaces joined by a veth pair that this benchmark makes (root needed), with
 a bandwidth limit (tc tbf, --rate) or none, and latency where the kernel has
 netem (--delay). Each figure is the median of --runs runs from "go" to both
 processes done; the raw TCP figure is the link's own throughput (one stream,
-bytes from memory to memory).
+bytes from memory to memory). Four workers also run with zstd compression and
+over TLS (the exporter's certificate signed by an authority the importer trusts).
 
     python -m bench pipes-net [--quick] [--rows N] [--rate 1gbit,none] [--delay 20ms] [--runs R]
 """
@@ -22,6 +23,7 @@ import time
 import uuid
 
 from .common import ROOT, machine, report_target
+from .flight_sql import certificates
 from .netns import Link, unavailable
 from .pipes import run_pair
 from .report import replace_section, table
@@ -40,7 +42,7 @@ import swingdb
 con = swingdb.connect()
 """ + CREATE + """
 ready()
-rows = con.sql("COPY t TO '" + ARGS["url"] + "'").fetchall()[0][0]
+rows = con.sql("COPY t TO '" + ARGS["export_url"] + "'").fetchall()[0][0]
 done(rows=rows)
 """
 
@@ -48,7 +50,7 @@ FLIGHT_IMPORT = """
 import swingdb
 con = swingdb.connect()
 ready()
-con.sql("CREATE TABLE t AS SELECT * FROM '" + ARGS["url"] + "'")
+con.sql("CREATE TABLE t AS SELECT * FROM '" + ARGS["import_url"] + "'")
 done(rows=con.sql("SELECT count(*) FROM t").fetchall()[0][0])
 """
 
@@ -120,7 +122,10 @@ def measure(link: Link, label: str, method: str, export: str, import_: str, args
     for _ in range(runs):
         port = 7500 + uuid.uuid4().int % 1000
         url = f"db://{link.addr_a}:{port}/bench-{uuid.uuid4().hex[:8]}"
-        run_args = {**args, "url": url + args.get("options", ""), "port": port, "addr_b": link.addr_b}
+        # Both ends take `options`; TLS gives each its own (the exporter's certificate, the importer's authority).
+        run_args = {**args, "export_url": url + args.get("options", "") + args.get("export_options", ""),
+                    "import_url": url + args.get("options", "") + args.get("import_options", ""),
+                    "port": port, "addr_b": link.addr_b}
         prefixes = (("ip", "netns", "exec", link.a), ("ip", "netns", "exec", link.b))
         results.append(run_pair(export, import_, run_args, prefixes))
     seconds = statistics.median(r["seconds"] for r in results)
@@ -173,6 +178,10 @@ def main():
                 for workers in (1, 2, 4, 8):
                     m(f"Flight pipe, {workers} worker{'s' if workers > 1 else ''}", FLIGHT_EXPORT, FLIGHT_IMPORT,
                       options=f"?workers={workers}")
+                m("Flight pipe, 4 workers, zstd", FLIGHT_EXPORT, FLIGHT_IMPORT, options="?workers=4&compression=zstd")
+                tls = certificates(tempfile.mkdtemp(dir=scratch), ip=link.addr_a)
+                m("Flight pipe, 4 workers, TLS", FLIGHT_EXPORT, FLIGHT_IMPORT, options="?workers=4",
+                  export_options=f"&tls_cert={tls}/server.pem&tls_key={tls}/server.key", import_options=f"&tls_ca={tls}/ca.pem")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     write_report(args, rows, doc, img, netem_missing)
