@@ -70,6 +70,9 @@ pub fn tables(db: &Database, command: CommandGetTables) -> Result<RecordBatch, S
     built(builder.build())
 }
 
+/// A type's name, XDBC type, column size, literal prefix and case sensitivity.
+type TypeRow = (&'static str, XdbcDataType, Option<i32>, Option<&'static str>, bool);
+
 /// The SQL types, as `GetXdbcTypeInfo` describes them to JDBC and ODBC
 /// tools (what a column of each can hold, how a literal is written).
 pub fn xdbc_types() -> &'static XdbcTypeInfoData {
@@ -77,7 +80,7 @@ pub fn xdbc_types() -> &'static XdbcTypeInfoData {
     TYPES.get_or_init(|| {
         let mut builder = XdbcTypeInfoDataBuilder::new();
         // (name, type, column size, literal prefix, case sensitive)
-        let types: [(&str, XdbcDataType, Option<i32>, Option<&str>, bool); 13] = [
+        let types: [TypeRow; 13] = [
             ("BOOLEAN", XdbcDataType::XdbcBit, Some(1), None, false),
             ("TINYINT", XdbcDataType::XdbcTinyint, Some(3), None, false),
             ("SMALLINT", XdbcDataType::XdbcSmallint, Some(5), None, false),

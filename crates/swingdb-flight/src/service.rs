@@ -500,7 +500,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<FlightDescriptor>,
     ) -> Result<Response<FlightInfo>, Status> {
         self.token.check(request.metadata())?;
-        flight_info(&query.clone().into_builder(catalog::xdbc_types()).schema(), query.as_any(), request.into_inner())
+        flight_info(&query.into_builder(catalog::xdbc_types()).schema(), query.as_any(), request.into_inner())
     }
 
     async fn do_get_xdbc_type_info(

@@ -14,7 +14,7 @@ use super::Executor;
 use crate::error::Result;
 use crate::sql::frontend::control::Control;
 use crate::sql::frontend::parse::parse;
-use crate::sql::frontend::prepare::{before_routing, plan_unbound, PrepareContext, Prepared};
+use crate::sql::frontend::prepare::{before_routing, plan_unbound, Prepared};
 use crate::sql::functions::remote::without_url_tables;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::logical_expr::LogicalPlan;
@@ -63,12 +63,7 @@ impl Executor {
         }
         before_routing(&mut statement);
         let state = self.ctx.state();
-        let cx = PrepareContext {
-            state: &state,
-            tables: &self.tables,
-            own: &self.own,
-            external_access: self.core.external_access,
-        };
+        let cx = self.prepare_context(&state);
         let (planned, read_a_url) = without_url_tables(plan_unbound(statement, &cx)).await;
         if read_a_url {
             return Ok(StatementInfo::unknown());

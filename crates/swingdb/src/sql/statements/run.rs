@@ -10,6 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::output_names::restore_names;
 use crate::sql::frontend::prepare::{before_routing, prepare, PrepareContext, Prepared, PreparedPlan};
 use datafusion::common::ScalarValue;
+use datafusion::execution::SessionState;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan, Statement};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectType, Statement as SqlStatement};
@@ -103,12 +104,7 @@ impl Executor {
             }
         }
         let state = self.ctx.state();
-        let cx = PrepareContext {
-            state: &state,
-            tables: &self.tables,
-            own: &self.own,
-            external_access: self.core.external_access,
-        };
+        let cx = self.prepare_context(&state);
         let PreparedPlan { plan, names, upsert, column_rules } =
             match prepare(statement, &cx, params, exact_params).await? {
                 Prepared::View(statement) => return self.create_view(&statement).await,
@@ -164,6 +160,12 @@ impl Executor {
                 Ok(Output::Stream(stream))
             }
         }
+    }
+
+    /// What `prepare` reads for a statement of this connection, planned
+    /// in `state`.
+    pub(crate) fn prepare_context<'a>(&'a self, state: &'a SessionState) -> PrepareContext<'a> {
+        PrepareContext { state, tables: &self.tables, own: &self.own, external_access: self.core.external_access }
     }
 
     /// Refuses `what` (an access to files) when the database was opened with
