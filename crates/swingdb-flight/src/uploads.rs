@@ -39,7 +39,7 @@ impl Upload {
                 .map_err(|e| Status::invalid_argument(format!("cannot read the upload: {e}")))?
             {
                 Some(batch) => {
-                    size += batch.get_array_memory_size();
+                    size += own_bytes(&batch);
                     chunk.push(batch);
                 }
                 None if chunk.is_empty() => return Ok(None),
@@ -55,6 +55,13 @@ impl Upload {
     }
 }
 
+/// The bytes the values of `batch` take. (Not `get_array_memory_size`: the
+/// columns of a decoded message are slices of the message's one buffer, and
+/// each would count all of it.)
+fn own_bytes(batch: &RecordBatch) -> usize {
+    batch.columns().iter().map(|c| c.to_data().get_slice_memory_size().unwrap_or(0)).sum()
+}
+
 /// All the batches of `stream`, refused past `limit` bytes in memory;
 /// `what` names them in that error.
 pub async fn read_upload(
@@ -67,7 +74,7 @@ pub async fn read_upload(
     let mut size = 0;
     while let Some(chunk) = upload.next_chunk(1).await? {
         for batch in chunk {
-            size += batch.get_array_memory_size();
+            size += own_bytes(&batch);
             if size > limit {
                 return Err(Status::resource_exhausted(format!(
                     "the {what} sent are over {} MiB; send fewer at once",
@@ -78,4 +85,20 @@ pub async fn read_upload(
         }
     }
     Ok(batches)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use swingdb::arrow::array::Int64Array;
+
+    #[test]
+    fn a_batch_counts_the_bytes_of_its_own_rows_not_of_the_buffers_it_slices() {
+        let values = Arc::new(Int64Array::from_iter_values(0..1000));
+        let batch = RecordBatch::try_from_iter([("a", values.clone() as _), ("b", values as _)]).unwrap();
+        assert_eq!(own_bytes(&batch), 2 * 8000);
+        assert_eq!(own_bytes(&batch.slice(0, 100)), 2 * 800, "a slice counts its rows only");
+        assert!(batch.slice(0, 100).get_array_memory_size() >= 2 * 8000, "what the engine's size would count");
+    }
 }
