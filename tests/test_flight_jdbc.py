@@ -47,5 +47,5 @@ def test_a_jdbc_tool_prepares_binds_and_browses_the_server(flight_server, jdbc_c
     assert found["bad_prepared"] == "named", "a wrong statement fails when prepared, naming what is missing"
     assert found["tables"] == "main.people"
     assert found["columns"] == "id,name,born"
-    assert found["primary_keys"] == "0"
+    assert found["primary_keys"] == "id#1"
     assert found["product"] == "swingdb"

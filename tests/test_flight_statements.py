@@ -232,15 +232,19 @@ def test_a_large_upload_is_stored_as_it_arrives_not_held_whole(flight_server):
     assert grown < 300, f"the server's peak memory grew by {grown} MiB for a 384 MiB upload"
 
 
-def test_the_xdbc_type_list_and_empty_key_lists_are_answered(flight_server):
+def test_the_xdbc_type_list_and_primary_keys_are_answered(flight_server):
     uri = flight_server()
+    with _connect(uri) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE t (a INTEGER, b VARCHAR, c DOUBLE, PRIMARY KEY (b, a))")
     client = flight.FlightClient(uri)
     info = client.get_flight_info(_command("CommandGetXdbcTypeInfo"), HEADERS)
     types = _read_all(client, info).to_pydict()
     assert {"BIGINT", "VARCHAR", "DOUBLE", "DATE", "TIMESTAMP", "BOOLEAN"} <= set(types["type_name"])
     info = client.get_flight_info(_command("CommandGetPrimaryKeys", _field(3, b"t")), HEADERS)
-    keys = _read_all(client, info)
-    assert keys.num_rows == 0 and "key_sequence" in keys.schema.names
+    keys = _read_all(client, info).to_pydict()
+    assert (keys["column_name"], keys["key_sequence"], keys["table_name"]) == (["b", "a"], [1, 2], ["t", "t"])
+    info = client.get_flight_info(_command("CommandGetPrimaryKeys", _field(3, b"no_such_table")), HEADERS)
+    assert _read_all(client, info).num_rows == 0
 
 
 def test_a_client_that_vanishes_mid_query_stops_its_statement(flight_server):

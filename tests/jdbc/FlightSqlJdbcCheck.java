@@ -18,7 +18,7 @@ public class FlightSqlJdbcCheck {
     public static void main(String[] args) throws Exception {
         try (Connection con = DriverManager.getConnection(args[0])) {
             try (Statement st = con.createStatement()) {
-                st.execute("CREATE TABLE people (id INTEGER, name VARCHAR, born DATE)");
+                st.execute("CREATE TABLE people (id INTEGER, name VARCHAR, born DATE, PRIMARY KEY (id))");
             }
             try (PreparedStatement insert = con.prepareStatement("INSERT INTO people VALUES (?, ?, ?)")) {
                 System.out.println("insert_parameters=" + insert.getParameterMetaData().getParameterCount());
@@ -65,13 +65,13 @@ public class FlightSqlJdbcCheck {
                 }
             }
             System.out.println("columns=" + String.join(",", columns));
-            int keys = 0;
+            List<String> keys = new ArrayList<>();
             try (ResultSet rs = meta.getPrimaryKeys(null, null, "people")) {
                 while (rs.next()) {
-                    keys++;
+                    keys.add(rs.getString("COLUMN_NAME") + "#" + rs.getInt("KEY_SEQ"));
                 }
             }
-            System.out.println("primary_keys=" + keys);
+            System.out.println("primary_keys=" + String.join(",", keys));
             System.out.println("product=" + meta.getDatabaseProductName());
         }
     }

@@ -8,9 +8,11 @@
 use crate::service::status;
 use arrow_flight::sql::metadata::{XdbcTypeInfo, XdbcTypeInfoData, XdbcTypeInfoDataBuilder};
 use arrow_flight::sql::{
-    CommandGetCatalogs, CommandGetDbSchemas, CommandGetTableTypes, CommandGetTables, Nullable, Searchable, XdbcDataType,
+    CommandGetCatalogs, CommandGetDbSchemas, CommandGetPrimaryKeys, CommandGetTableTypes, CommandGetTables, Nullable,
+    Searchable, XdbcDataType,
 };
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+use swingdb::arrow::array::{ArrayRef, Int32Array, StringArray};
 use swingdb::arrow::datatypes::{DataType, Field, Schema};
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::Database;
@@ -123,8 +125,33 @@ pub fn xdbc_types() -> &'static XdbcTypeInfoData {
     })
 }
 
-/// The columns of a `GetPrimaryKeys` answer. (The answer is empty: keys
-/// are not described over Flight SQL yet.)
+/// The columns of table `command.table`'s primary key, a row each in key
+/// order (none for a table without one, or of another catalog or schema).
+/// Reads the catalog: call it on a blocking thread.
+pub fn primary_keys(db: &Database, command: CommandGetPrimaryKeys) -> Result<RecordBatch, Status> {
+    let ours = command.catalog.as_deref().is_none_or(|c| c == CATALOG)
+        && command.db_schema.as_deref().is_none_or(|s| s == SCHEMA);
+    let con = db.connect().map_err(status)?;
+    let columns = match ours && con.table_names().map_err(status)?.contains(&command.table) {
+        true => con.primary_key(&command.table).map_err(status)?.unwrap_or_default(),
+        false => Vec::new(),
+    };
+    let n = columns.len();
+    let text = |value: &str| Arc::new(StringArray::from(vec![value; n])) as ArrayRef;
+    built(RecordBatch::try_new(
+        Arc::new(primary_keys_schema()),
+        vec![
+            text(CATALOG),
+            text(SCHEMA),
+            text(&command.table),
+            Arc::new(StringArray::from(columns)),
+            Arc::new(StringArray::from(vec![None::<&str>; n])),
+            Arc::new(Int32Array::from_iter_values(1..=n as i32)),
+        ],
+    ))
+}
+
+/// The columns of a `GetPrimaryKeys` answer.
 pub fn primary_keys_schema() -> Schema {
     Schema::new(vec![
         Field::new("catalog_name", DataType::Utf8, true),
@@ -137,7 +164,8 @@ pub fn primary_keys_schema() -> Schema {
 }
 
 /// The columns of a `GetExportedKeys`, `GetImportedKeys` or
-/// `GetCrossReference` answer (empty, as for primary keys).
+/// `GetCrossReference` answer (empty: foreign keys are not described over
+/// Flight SQL yet).
 pub fn foreign_keys_schema() -> Schema {
     let text = |name: &str, nullable| Field::new(name, DataType::Utf8, nullable);
     Schema::new(vec![

@@ -524,11 +524,12 @@ impl FlightSqlService for SwingdbFlight {
 
     async fn do_get_primary_keys(
         &self,
-        _query: CommandGetPrimaryKeys,
+        query: CommandGetPrimaryKeys,
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::primary_keys_schema()))))
+        let db = self.db.clone();
+        Ok(one_batch(blocking("catalog", move || catalog::primary_keys(&db, query)).await?))
     }
 
     async fn get_flight_info_exported_keys(

@@ -1,5 +1,6 @@
 //! `Connection::statement_info`: what a statement takes and returns, found
-//! without running it (servers answer it when a client prepares a statement).
+//! without running it (servers answer it when a client prepares a statement),
+//! and `Connection::primary_key`, which servers list for browsing tools.
 
 use std::time::{Duration, Instant};
 use swingdb::arrow::datatypes::DataType;
@@ -30,6 +31,16 @@ fn describing_a_statement_runs_nothing_of_it() {
     assert!(!query.ordered);
     assert!(con.in_transaction(), "describing leaves the transaction open");
     con.execute("ROLLBACK", &[]).unwrap();
+}
+
+#[test]
+fn a_tables_primary_key_is_told_in_key_order() {
+    let con = Database::in_memory().unwrap().connect().unwrap();
+    con.execute("CREATE TABLE k (a INTEGER, b VARCHAR, c DOUBLE, PRIMARY KEY (b, a))", &[]).unwrap();
+    con.execute("CREATE TABLE plain (a INTEGER)", &[]).unwrap();
+    assert_eq!(con.primary_key("k").unwrap(), Some(vec!["b".to_string(), "a".to_string()]));
+    assert_eq!(con.primary_key("plain").unwrap(), None);
+    assert_eq!(con.primary_key("missing").unwrap_err().kind(), ErrorKind::Programming);
 }
 
 #[test]

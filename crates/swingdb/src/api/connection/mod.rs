@@ -249,6 +249,13 @@ impl Connection {
         Ok(self.exec.describe(name)?.into())
     }
 
+    /// The columns of table `name`'s primary key, in key order (`None` for a
+    /// table without one, or a view); a ProgrammingError naming it if there
+    /// is none.
+    pub fn primary_key(&self, name: &str) -> Result<Option<Vec<String>>> {
+        Ok(self.exec.visible_table(name)?.constraints.primary_key.clone())
+    }
+
     /// The statement(s) that make table or view `name` again, as EXPORT
     /// DATABASE writes them into `schema.sql`: columns, types, keys,
     /// defaults, checks, clustering and indexes (the shell's `.schema`).
