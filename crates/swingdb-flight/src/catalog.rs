@@ -163,6 +163,12 @@ pub fn primary_keys_schema() -> Schema {
     ])
 }
 
+/// The answer of `GetExportedKeys`, `GetImportedKeys` and
+/// `GetCrossReference`: no rows (see [`foreign_keys_schema`]).
+pub fn no_foreign_keys() -> RecordBatch {
+    RecordBatch::new_empty(Arc::new(foreign_keys_schema()))
+}
+
 /// The columns of a `GetExportedKeys`, `GetImportedKeys` or
 /// `GetCrossReference` answer (empty: foreign keys are not described over
 /// Flight SQL yet).

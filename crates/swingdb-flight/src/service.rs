@@ -547,7 +547,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
+        Ok(one_batch(catalog::no_foreign_keys()))
     }
 
     async fn get_flight_info_imported_keys(
@@ -565,7 +565,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
+        Ok(one_batch(catalog::no_foreign_keys()))
     }
 
     async fn get_flight_info_cross_reference(
@@ -583,7 +583,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        Ok(one_batch(RecordBatch::new_empty(Arc::new(catalog::foreign_keys_schema()))))
+        Ok(one_batch(catalog::no_foreign_keys()))
     }
 
     async fn register_sql_info(&self, _id: i32, _result: &SqlInfo) {}

@@ -56,17 +56,22 @@ impl Transactions {
         let connection = db.connect().map_err(status)?;
         connection.execute("BEGIN", &[]).map_err(status)?;
         let id = crate::tickets::random_id()?;
-        let mut open = self.open.lock().unwrap();
-        let expired = take_expired(&mut open);
-        if open.len() >= MAX_OPEN {
+        let now = Instant::now();
+        let (admitted, expired) = {
+            let mut open = self.open.lock().unwrap();
+            let expired = take_expired(&mut open);
+            let admitted = open.len() < MAX_OPEN;
+            if admitted {
+                open.insert(id.clone(), Open { connection: Arc::new(connection), used: now, client, begun: now });
+            }
+            (admitted, expired)
+        };
+        drop(expired);
+        if !admitted {
             return Err(Status::resource_exhausted(format!(
                 "{MAX_OPEN} transactions are open; commit or roll back one first"
             )));
         }
-        let now = Instant::now();
-        open.insert(id.clone(), Open { connection: Arc::new(connection), used: now, client, begun: now });
-        drop(open);
-        drop(expired);
         Ok(id)
     }
 
@@ -119,9 +124,7 @@ impl Transactions {
 /// The transactions of `open` idle too long, taken out: dropped after the
 /// lock is let go (a rollback deletes files).
 fn take_expired(open: &mut HashMap<Vec<u8>, Open>) -> Vec<Open> {
-    let ids: Vec<Vec<u8>> =
-        open.iter().filter(|(_, o)| o.used.elapsed() >= IDLE_LIFETIME).map(|(id, _)| id.clone()).collect();
-    ids.into_iter().filter_map(|id| open.remove(&id)).collect()
+    open.extract_if(|_, o| o.used.elapsed() >= IDLE_LIFETIME).map(|(_, o)| o).collect()
 }
 
 fn unknown() -> Status {
