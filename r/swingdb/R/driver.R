@@ -1,0 +1,88 @@
+
+setClass("swingdb_driver", contains = "DBIDriver")
+
+# The swingdb driver: `dbConnect(swingdb::swingdb(), "sales.swingdb")`.
+swingdb <- function() {
+  new("swingdb_driver")
+}
+
+setMethod("show", "swingdb_driver", function(object) {
+  cat("<swingdb_driver>\n")
+  invisible(object)
+})
+
+setMethod("dbIsValid", "swingdb_driver", function(dbObj, ...) TRUE)
+
+setMethod("dbGetInfo", "swingdb_driver", function(dbObj, ...) {
+  version <- as.character(utils::packageVersion("swingdb"))
+  list(driver.version = version, client.version = version, max.connections = Inf)
+})
+
+setMethod("dbDataType", "swingdb_driver", function(dbObj, obj, ...) {
+  sql_type_of(obj)
+})
+
+setMethod(
+  "dbConnect", "swingdb_driver",
+  function(drv, dbdir = ":memory:", read_only = FALSE, bigint = c("integer64", "numeric"), snapshot = NULL, ...) {
+    bigint <- match.arg(bigint)
+    if (!is.character(dbdir) || length(dbdir) != 1L || is.na(dbdir)) {
+      stop("dbdir must be one path (or \":memory:\" for a private in-memory database)", call. = FALSE)
+    }
+    in_memory <- dbdir %in% c(":memory:", "")
+    path <- if (in_memory) NULL else path.expand(dbdir)
+    if (!is.null(snapshot)) {
+      if (!is.character(snapshot) || length(snapshot) != 1L) stop("snapshot must be one name", call. = FALSE)
+      path <- NULL
+    }
+    ptr <- .Call(C_swingdb_r_connect, path, isTRUE(read_only), snapshot)
+    new("swingdb_connection",
+      ptr = ptr, dbdir = if (is.null(snapshot)) dbdir else paste0("snapshot:", snapshot),
+      read_only = isTRUE(read_only), bigint = bigint, driver = drv
+    )
+  }
+)
+
+# Attaches the shared snapshot `name` (made by another process's share):
+# a private, copy-on-write database holding what the snapshot holds.
+swingdb_attach <- function(name, bigint = c("integer64", "numeric")) {
+  dbConnect(swingdb(), snapshot = name, bigint = match.arg(bigint))
+}
+
+# The SQL type swingdb stores an R vector as.
+sql_type_of <- function(obj) {
+  if (is.data.frame(obj)) {
+    return(vapply(obj, sql_type_of, character(1)))
+  }
+  if (is.factor(obj)) {
+    return("VARCHAR")
+  }
+  if (inherits(obj, "integer64")) {
+    return("BIGINT")
+  }
+  if (inherits(obj, "Date")) {
+    return("DATE")
+  }
+  if (inherits(obj, "POSIXt")) {
+    return("TIMESTAMP")
+  }
+  if (inherits(obj, "difftime")) {
+    return("TIME")
+  }
+  if (inherits(obj, "blob") || (is.list(obj) && all(vapply(obj, function(x) is.null(x) || is.raw(x), logical(1))))) {
+    return("BLOB")
+  }
+  if (is.logical(obj)) {
+    return("BOOLEAN")
+  }
+  if (is.integer(obj)) {
+    return("INTEGER")
+  }
+  if (is.double(obj)) {
+    return("DOUBLE")
+  }
+  if (is.character(obj)) {
+    return("VARCHAR")
+  }
+  stop("swingdb has no SQL type for an R object of class ", paste(class(obj), collapse = "/"), call. = FALSE)
+}

@@ -1,0 +1,286 @@
+# Results: a statement, its bound values, and the rows still to fetch.
+#
+# A statement with placeholders (`?`, `$1`) runs when values are bound
+# (dbBind, or params = in dbSendQuery / dbGetQuery); one without runs at once.
+# Values bound as vectors of n elements run the statement n times: a query's
+# rows are those of every run, in order; a statement's count is their sum.
+
+setClass("swingdb_result",
+  contains = "DBIResult",
+  slots = list(connection = "swingdb_connection", statement = "character", is_query = "logical", state = "environment")
+)
+
+# How many values the statement takes: its `?`s, or its highest `$n`, outside
+# strings, quoted names and comments.
+placeholder_count <- function(sql) {
+  code <- gsub("'([^']|'')*'|\"([^\"]|\"\")*\"|--[^\n]*|/\\*([^*]|\\*+[^*/])*\\*+/", " ", sql, perl = TRUE)
+  marks <- regmatches(code, gregexpr("\\?|\\$[0-9]+", code, perl = TRUE))[[1]]
+  if (length(marks) == 0L) {
+    return(0L)
+  }
+  numbered <- marks[marks != "?"]
+  max(sum(marks == "?"), if (length(numbered)) max(as.integer(substring(numbered, 2))) else 0L)
+}
+
+new_result <- function(conn, statement, is_query, params) {
+  if (!dbIsValid(conn)) stop("the connection is closed (dbDisconnect was called); open a new one with dbConnect()", call. = FALSE)
+  if (!is.character(statement) || length(statement) != 1L || is.na(statement)) {
+    stop("the statement must be one string", call. = FALSE)
+  }
+  state <- new.env(parent = emptyenv())
+  state$ptr <- NULL
+  state$valid <- TRUE
+  state$needed <- placeholder_count(statement)
+  state$bound <- NULL # the values, as prepared by bind_values()
+  state$runs <- 0L # rows of bound values
+  state$run <- 0L # the run being fetched (1-based)
+  state$fetched <- 0
+  state$affected <- 0
+  state$columns <- NULL # names and kinds of the result's columns
+  res <- new("swingdb_result", connection = conn, statement = statement, is_query = is_query, state = state)
+  if (!is.null(params)) {
+    dbBind(res, params)
+  } else if (state$needed == 0L) {
+    state$runs <- 1L
+    start_run(res, 1L)
+  }
+  res
+}
+
+setMethod("dbSendQuery", c("swingdb_connection", "character"), function(conn, statement, params = NULL, ...) {
+  new_result(conn, statement, TRUE, params)
+})
+
+setMethod("dbSendStatement", c("swingdb_connection", "character"), function(conn, statement, params = NULL, ...) {
+  new_result(conn, statement, FALSE, params)
+})
+
+# Parameter kinds of the C side (swingdb_r.c).
+bind_kind <- function(x) {
+  if (is.null(x) || (is.logical(x) && all(is.na(x)) && length(x) > 0L && !is.factor(x))) {
+    return(list(0L, x, NULL))
+  }
+  if (is.factor(x)) {
+    return(list(4L, as.character(x), NULL))
+  }
+  if (inherits(x, "integer64")) {
+    return(list(9L, x, NULL))
+  }
+  if (inherits(x, "Date")) {
+    return(list(5L, as.double(unclass(x)), NULL))
+  }
+  if (inherits(x, "POSIXt")) {
+    x <- as.POSIXct(x)
+    return(list(6L, as.double(unclass(x)), attr(x, "tzone") %||% ""))
+  }
+  if (inherits(x, "difftime")) {
+    return(list(8L, as.double(x, units = "secs"), NULL))
+  }
+  if (inherits(x, "blob") || is.list(x)) {
+    if (!all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1)))) {
+      stop("a bound list must hold raw vectors (blobs) or NULLs", call. = FALSE)
+    }
+    return(list(7L, unclass(x), NULL))
+  }
+  if (is.logical(x)) {
+    return(list(1L, x, NULL))
+  }
+  if (is.integer(x)) {
+    return(list(2L, x, NULL))
+  }
+  if (is.double(x)) {
+    return(list(3L, x, NULL))
+  }
+  if (is.character(x)) {
+    return(list(4L, enc2utf8(x), NULL))
+  }
+  stop("cannot bind a value of class ", paste(class(x), collapse = "/"), call. = FALSE)
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+setMethod("dbBind", "swingdb_result", function(res, params, ...) {
+  state <- check_open(res)
+  if (!is.list(params)) params <- as.list(params)
+  if (!is.null(names(params)) && any(nzchar(names(params)))) {
+    stop("swingdb binds values by position (`?`, `$1`); pass them unnamed", call. = FALSE)
+  }
+  if (length(params) != state$needed) {
+    stop(sprintf("the statement takes %d value(s), %d were bound", state$needed, length(params)), call. = FALSE)
+  }
+  lengths <- vapply(params, length, integer(1))
+  if (length(unique(lengths)) > 1L) {
+    stop("bound values must all have the same length (one per run of the statement)", call. = FALSE)
+  }
+  prepared <- lapply(params, bind_kind)
+  state$bound <- list(
+    kinds = vapply(prepared, `[[`, integer(1), 1L),
+    values = lapply(prepared, `[[`, 2L),
+    tzs = lapply(prepared, `[[`, 3L)
+  )
+  clear_run(state)
+  state$runs <- if (length(params)) lengths[[1]] else 1L
+  state$fetched <- 0
+  state$affected <- 0
+  state$run <- 0L
+  if (res@is_query) {
+    if (state$runs > 0L) start_run(res, 1L)
+  } else {
+    for (i in seq_len(state$runs)) start_run(res, i)
+  }
+  invisible(res)
+})
+
+clear_run <- function(state) {
+  if (!is.null(state$ptr)) .Call(C_swingdb_r_result_clear, state$ptr)
+  state$ptr <- NULL
+}
+
+# Runs the statement with row i of the bound values.
+start_run <- function(res, i) {
+  state <- res@state
+  clear_run(state)
+  bound <- state$bound %||% list(kinds = integer(), values = list(), tzs = list())
+  state$ptr <- .Call(C_swingdb_r_execute, res@connection@ptr, enc2utf8(res@statement), bound$kinds, bound$values, bound$tzs, i - 1)
+  state$run <- i
+  info <- .Call(C_swingdb_r_result_info, state$ptr)
+  state$columns <- info
+  if (info[[4]] >= 0) state$affected <- state$affected + info[[4]]
+}
+
+check_open <- function(res) {
+  state <- res@state
+  if (!state$valid) stop("the result was cleared (dbClearResult); send the statement again", call. = FALSE)
+  if (!dbIsValid(res@connection)) stop("the result's connection is closed", call. = FALSE)
+  state
+}
+
+as_data_frame <- function(columns, names) {
+  names(columns) <- names
+  n <- if (length(columns)) length(columns[[1]]) else 0L
+  structure(columns, class = "data.frame", row.names = .set_row_names(n))
+}
+
+# A data frame of no rows with the result's columns.
+empty_frame <- function(state, bigint) {
+  info <- state$columns
+  if (is.null(info)) {
+    return(data.frame())
+  }
+  cols <- lapply(info[[3]], empty_column, bigint = bigint)
+  as_data_frame(cols, info[[1]])
+}
+
+empty_column <- function(kind, bigint) {
+  switch(as.character(kind),
+    "0" = logical(),
+    "1" = numeric(),
+    "2" = integer(),
+    "3" = if (bigint == "integer64") bit64::integer64() else numeric(),
+    "4" = logical(),
+    "5" = structure(numeric(), class = "Date"),
+    "6" = structure(numeric(), class = c("POSIXct", "POSIXt"), tzone = "UTC"),
+    "7" = hms::hms(numeric()),
+    "8" = character(),
+    "9" = blob::blob()
+  )
+}
+
+setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
+  state <- check_open(res)
+  if (length(n) != 1L || is.na(n) || !is.numeric(n) || (n < 0 && n != -1) || (is.finite(n) && n != trunc(n))) {
+    stop("n must be a whole number of rows, or -1 or Inf for all", call. = FALSE)
+  }
+  if (!is.null(state$columns) && state$columns[[4]] >= 0) {
+    warning("dbFetch() of a statement that returns no rows; use dbExecute() or dbGetRowsAffected()", call. = FALSE)
+    return(data.frame())
+  }
+  if (is.null(state$ptr)) {
+    if (state$runs == 0L && !is.null(state$bound)) {
+      return(empty_frame(state, res@connection@bigint))
+    }
+    stop("the statement has placeholders: bind their values with dbBind() first", call. = FALSE)
+  }
+  bigint <- res@connection@bigint == "integer64"
+  want <- if (n < 0 || is.infinite(n)) -1 else n
+  parts <- list()
+  got <- 0
+  repeat {
+    cols <- .Call(C_swingdb_r_fetch, state$ptr, if (want < 0) -1 else want - got, bigint)
+    rows <- if (length(cols)) length(cols[[1]]) else 0
+    if (rows > 0 || length(parts) == 0L) parts[[length(parts) + 1L]] <- cols
+    got <- got + rows
+    if (want >= 0 && got >= want) break
+    if (!.Call(C_swingdb_r_result_done, state$ptr)) next
+    if (state$run >= state$runs) break
+    start_run(res, state$run + 1L)
+  }
+  state$fetched <- state$fetched + got
+  names <- state$columns[[1]]
+  if (length(parts) == 1L) {
+    return(as_data_frame(parts[[1]], names))
+  }
+  frames <- lapply(parts, as_data_frame, names = names)
+  out <- do.call(rbind, frames)
+  rownames(out) <- NULL
+  out
+})
+
+setMethod("dbClearResult", "swingdb_result", function(res, ...) {
+  state <- res@state
+  if (!state$valid) {
+    warning("the result was cleared already", call. = FALSE)
+    return(invisible(FALSE))
+  }
+  clear_run(state)
+  state$valid <- FALSE
+  invisible(TRUE)
+})
+
+setMethod("dbIsValid", "swingdb_result", function(dbObj, ...) {
+  dbObj@state$valid && dbIsValid(dbObj@connection)
+})
+
+setMethod("dbHasCompleted", "swingdb_result", function(res, ...) {
+  state <- check_open(res)
+  if (is.null(state$ptr)) {
+    return(state$runs == 0L || !res@is_query)
+  }
+  if (!is.null(state$columns) && state$columns[[4]] >= 0) {
+    return(TRUE)
+  }
+  .Call(C_swingdb_r_result_done, state$ptr) && state$run >= state$runs
+})
+
+setMethod("dbGetStatement", "swingdb_result", function(res, ...) {
+  check_open(res)
+  res@statement
+})
+
+setMethod("dbGetRowCount", "swingdb_result", function(res, ...) {
+  state <- check_open(res)
+  state$fetched
+})
+
+setMethod("dbGetRowsAffected", "swingdb_result", function(res, ...) {
+  state <- check_open(res)
+  if (!is.null(state$columns) && state$columns[[4]] < 0) {
+    return(0)
+  }
+  state$affected
+})
+
+setMethod("dbColumnInfo", "swingdb_result", function(res, ...) {
+  state <- check_open(res)
+  info <- state$columns
+  if (is.null(info)) {
+    return(data.frame(name = character(), type = character(), sql.type = character()))
+  }
+  r_type <- vapply(info[[3]], function(k) class(empty_column(k, res@connection@bigint))[[1]], character(1))
+  data.frame(name = info[[1]], type = r_type, sql.type = info[[2]], stringsAsFactors = FALSE)
+})
+
+setMethod("show", "swingdb_result", function(object) {
+  cat("<swingdb_result>\n  ", object@statement, "\n", sep = "")
+  invisible(object)
+})

@@ -1,0 +1,113 @@
+# Data frames in: stored as tables (dbWriteTable, dbAppendTable) or
+# registered in place (swingdb_register). Doubles, integers and integer64
+# columns are lent to the engine as they are (no copy; R may not change them
+# in place while the engine holds them, so a change in R makes a new vector);
+# other columns are converted: factors to dictionary-encoded text, Dates to
+# dates, POSIXct to timestamps in their zone, logicals to booleans, NA to NULL.
+
+# Input kinds of the C interface (swingdb.h, swingdb_input_kind).
+input_column <- function(x, name) {
+  if (is.factor(x)) {
+    return(list(7L, x, NULL))
+  }
+  if (inherits(x, "integer64")) {
+    return(list(8L, x, NULL))
+  }
+  if (inherits(x, "Date")) {
+    return(list(4L, as.double(unclass(x)), NULL))
+  }
+  if (inherits(x, "POSIXt")) {
+    x <- as.POSIXct(x)
+    tz <- attr(x, "tzone") %||% ""
+    return(list(5L, as.double(unclass(x)), if (length(tz) && nzchar(tz[[1]])) tz[[1]] else "UTC"))
+  }
+  if (inherits(x, "difftime")) {
+    return(list(10L, as.double(x, units = "secs"), NULL))
+  }
+  if (inherits(x, "blob") || is.list(x)) {
+    if (!all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1)))) {
+      stop("column ", name, ": a list column must hold raw vectors (blobs) or NULLs", call. = FALSE)
+    }
+    return(list(9L, unclass(x), NULL))
+  }
+  if (is.logical(x)) {
+    return(list(3L, x, NULL))
+  }
+  if (is.integer(x)) {
+    return(list(2L, x, NULL))
+  }
+  if (is.double(x)) {
+    return(list(1L, x, NULL))
+  }
+  if (is.character(x)) {
+    return(list(6L, x, NULL))
+  }
+  stop("column ", name, ": swingdb cannot store an R object of class ", paste(class(x), collapse = "/"), call. = FALSE)
+}
+
+store <- function(conn, name, value, mode) {
+  if (!dbIsValid(conn)) stop("the connection is closed", call. = FALSE)
+  value <- as.data.frame(value, stringsAsFactors = FALSE)
+  if (ncol(value) == 0L) stop("table ", name, ": a data frame without columns cannot be stored", call. = FALSE)
+  cols <- Map(input_column, value, names(value))
+  .Call(
+    C_swingdb_r_store, conn@ptr, enc2utf8(name), lapply(cols, `[[`, 2L), enc2utf8(names(value)),
+    vapply(cols, `[[`, integer(1), 1L), lapply(cols, `[[`, 3L), mode
+  )
+}
+
+setMethod("dbWriteTable", c("swingdb_connection", "ANY", "data.frame"), function(conn, name, value, ..., row.names = FALSE, overwrite = FALSE, append = FALSE, field.types = NULL, temporary = FALSE) {
+  if (isTRUE(overwrite) && isTRUE(append)) stop("overwrite and append cannot both be TRUE", call. = FALSE)
+  if (!is.null(field.types) && isTRUE(append)) stop("field.types cannot be used with append = TRUE", call. = FALSE)
+  if (isTRUE(temporary)) stop("swingdb has no temporary tables; use swingdb_register() for a table of this connection only", call. = FALSE)
+  for (flag in list(overwrite, append, temporary)) {
+    if (!is.logical(flag) || length(flag) != 1L || is.na(flag)) stop("overwrite, append and temporary must be TRUE or FALSE", call. = FALSE)
+  }
+  name <- table_name(conn, name)
+  value <- sqlRownamesToColumn(value, row.names)
+  exists <- dbExistsTable(conn, name)
+  if (exists && !overwrite && !append) {
+    stop("table ", name, " exists already; use overwrite = TRUE to replace it or append = TRUE to add rows", call. = FALSE)
+  }
+  in_transaction <- .Call(C_swingdb_r_in_transaction, conn@ptr)
+  if (!in_transaction) dbExecute(conn, "BEGIN")
+  ok <- FALSE
+  on.exit(if (!in_transaction && !ok) try(dbExecute(conn, "ROLLBACK"), silent = TRUE))
+  if (exists && overwrite) dbRemoveTable(conn, name)
+  if (!is.null(field.types) || (exists && append)) {
+    if (!(exists && append)) {
+      types <- sql_type_of(value)
+      types[names(field.types)] <- field.types
+      dbCreateTable(conn, name, types)
+    }
+    if (nrow(value) > 0L) store(conn, name, value, 1L)
+  } else {
+    store(conn, name, value, 0L)
+  }
+  if (!in_transaction) dbExecute(conn, "COMMIT")
+  ok <- TRUE
+  invisible(TRUE)
+})
+
+setMethod("dbAppendTable", "swingdb_connection", function(conn, name, value, ..., row.names = NULL) {
+  if (!is.null(row.names)) stop("dbAppendTable() takes no row.names", call. = FALSE)
+  name <- table_name(conn, name)
+  fields <- dbListFields(conn, name)
+  if (all(names(value) %in% fields) && length(value) == length(fields)) value <- value[fields]
+  if (nrow(value) == 0L) {
+    return(invisible(0L))
+  }
+  invisible(as.integer(store(conn, name, value, 1L)))
+})
+
+# Makes data frame `df` queryable as table `name` on this connection, in
+# place: its numeric, integer and integer64 columns are read where they are.
+swingdb_register <- function(conn, name, df) {
+  store(conn, name, df, 2L)
+  invisible(TRUE)
+}
+
+# Removes a registration made by swingdb_register().
+swingdb_unregister <- function(conn, name) {
+  invisible(.Call(C_swingdb_r_unregister, conn@ptr, enc2utf8(name)))
+}

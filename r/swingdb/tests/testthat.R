@@ -1,0 +1,3 @@
+library(testthat)
+library(swingdb)
+test_check("swingdb")
