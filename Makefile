@@ -6,7 +6,7 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 SCALE ?= 0.1
 
-.PHONY: hot-code setup debs jars build build-stress demo lint test test-rust test-python stress bench wheel wheel-test clean
+.PHONY: hot-code setup debs jars build build-stress demo lint test test-rust test-python test-r check-r bench-r stress bench wheel wheel-test clean
 
 $(VENV)/.deps: requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -23,9 +23,12 @@ setup: $(VENV)/.deps
 # and javac compiles the JDBC client of the Flight SQL JDBC test;
 # openssl makes the TLS tests' certificates, iproute2 (ip, tc) the network
 # namespaces of the tests across hosts; mount and runuser (util-linux) are on
-# every Debian system. Without root (or sudo) the install is skipped with a warning
+# every Debian system. R and the R packages the R package uses or is tested
+# against (DBI, DBItest, testthat, dbplyr, data.table, RSQLite, bit64; no CRAN
+# is reachable here) come from Debian too. Without root (or sudo) the install is skipped with a warning
 # and the tests that need a missing package skip; the failpoint test in
 # crates/swingdb/tests/failpoints.rs covers the strace test's race.
+R_PACKAGES := DBI DBItest testthat withr dbplyr dplyr data.table RSQLite bit64 blob hms jsonlite
 debs:
 	@missing=""; command -v strace >/dev/null || missing="$$missing strace"; \
 	  command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
@@ -34,6 +37,8 @@ debs:
 	  command -v javac >/dev/null || missing="$$missing openjdk-17-jdk-headless"; \
 	  command -v openssl >/dev/null || missing="$$missing openssl"; \
 	  command -v ip >/dev/null && command -v tc >/dev/null || missing="$$missing iproute2"; \
+	  command -v Rscript >/dev/null && Rscript -e 'for (p in c($(foreach p,$(R_PACKAGES),"$(p)",)NULL)) if (!requireNamespace(p, quietly = TRUE)) quit(status = 1)' 2>/dev/null \
+	    || missing="$$missing r-base-dev $(foreach p,$(R_PACKAGES),r-cran-$(shell echo $(p) | tr A-Z a-z))"; \
 	  [ -z "$$missing" ] || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; } \
 	  || echo "warning: could not install$$missing; the tests that need it will be skipped"
@@ -55,15 +60,17 @@ jars:
 	      || echo "warning: could not fetch $$artifact; the tests that need it will be skipped"; \
 	  done
 
-# Builds the Python extension into .venv and the `swingdb` shell into .venv/bin (the
-# program, over the package's console script: the same code, started without Python).
+# Builds the Python extension into .venv, the `swingdb` shell into .venv/bin (the
+# program, over the package's console script: the same code, started without Python)
+# and the C interface the R package links (in the same cargo run, so that the two
+# share every compiled dependency).
 # The package's bytecode is compiled as pip does when it installs a wheel: the editable
 # install does not, and with PYTHONDONTWRITEBYTECODE set (as on this machine) every
 # fresh process would compile the package again when it imports it.
 build: setup
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release -q -m python/Cargo.toml
 	$(PY) -m compileall -q python/swingdb
-	cargo build --release -q -p swingdb-cli
+	cargo build --release -q -p swingdb-cli -p swingdb-capi
 	install -m 755 $(CARGO_TARGET_DIR)/release/swingdb $(VENV)/bin/swingdb
 
 # The torture suite's worker: the core built a second time, with failpoints (never in
@@ -135,7 +142,22 @@ lint: setup
 	cargo clippy --release -q -p swingdb --lib -- -D warnings
 	$(VENV)/bin/ruff check python tests bench stress examples
 
-test: lint build test-rust test-python
+# The R package, installed into a library of its own outside the clone, and its
+# tests (testthat, with DBItest's suite); `check-r` is R CMD check on it.
+R_LIB ?= $(HOME)/.cache/swingdb-rlib
+export SWINGDB_SOURCE := $(CURDIR)
+test-r: build debs
+	@command -v Rscript >/dev/null || { echo "warning: R is not installed (make debs could not install it); the R tests are skipped"; exit 0; }; \
+	  mkdir -p $(R_LIB) && R CMD INSTALL --no-test-load --library=$(R_LIB) r/swingdb >$(R_LIB)/install.log 2>&1 \
+	    || { cat $(R_LIB)/install.log; exit 1; }; \
+	  cd r/swingdb/tests && TZ=UTC R_LIBS=$(R_LIB) Rscript testthat.R
+
+check-r: build debs
+	rm -rf $(R_LIB)/check && mkdir -p $(R_LIB)/check
+	cd $(R_LIB)/check && R CMD build --no-build-vignettes $(CURDIR)/r/swingdb && \
+	  _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual swingdb_*.tar.gz
+
+test: lint build test-rust test-python test-r
 
 # The full torture run (make stress STRESS_ARGS="--minutes 90 --report docs/reliability.md").
 STRESS_ARGS ?= --minutes 10
@@ -149,6 +171,10 @@ $(VENV)/.bench-deps: requirements-bench.txt $(VENV)/.deps
 # e.g. make bench BENCH_ARGS="transfer --scale 1 --postgres"
 bench: build $(VENV)/.bench-deps jars
 	$(PY) -m bench $(BENCH_ARGS)
+
+# Seed 000's experiments in R (bench/r_bench.py), e.g. make bench-r BENCH_ARGS="--quick".
+bench-r: test-r $(VENV)/.bench-deps
+	$(PY) -m bench r $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) demo-data

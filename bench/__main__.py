@@ -13,7 +13,9 @@ same across two network namespaces, over Arrow Flight, against CSV), flight-sql
 INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
 CLUSTER BY key against DuckDB's zone maps), writers (1-8 processes appending and
 updating at once, against SQLite in WAL mode and PostgreSQL), scale (TPC-H loaded
-and queried inside memory cgroups, against DuckDB), ab (two builds of
+and queried inside memory cgroups, against DuckDB), r (seed 000's micro-benchmarks
+and lineitem into R data frames from swingdb's R package, against data.table,
+dplyr and RSQLite), ab (two builds of
 swingdb side by side, for a change's effect), or all of them in turn.
 
 `python -m bench all --quick` runs every benchmark at a small size in a few
@@ -26,10 +28,12 @@ import sys
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
               "pipes-net": "bench.pipes_net", "flight-sql": "bench.flight_sql", "spark": "bench.spark",
-              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab"}
+              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab",
+              "r": "bench.r_bench"}
 TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers"}
-# Compares two builds given on its command line: not part of `all`.
-NOT_IN_ALL = {"ab", "scale"}
+# ab compares two builds given on its command line; r needs the R package
+# installed (make bench-r): not part of `all`.
+NOT_IN_ALL = {"ab", "scale", "r"}
 
 
 def run(name: str, argv: list[str]) -> None:

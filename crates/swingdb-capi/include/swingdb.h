@@ -200,6 +200,12 @@ size_t swingdb_take_released(void **out, size_t cap);
 /* The tables and views con sees, as a chunk of one TEXT column. */
 swingdb_chunk *swingdb_table_names(const swingdb_connection *con, swingdb_error *error);
 
+/* Publishes what the connection sees as the snapshot `name`, which any process
+ * of this user can then attach (swingdb_attach). persist: keep it after this
+ * database is closed; replace: point the name at it even if it names another
+ * snapshot. Returns the snapshot's rows, or -1 with error filled. */
+int64_t swingdb_share(const swingdb_connection *con, const char *name, int persist, int replace, swingdb_error *error);
+
 #ifdef __cplusplus
 }
 #endif

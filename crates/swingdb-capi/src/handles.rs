@@ -9,7 +9,7 @@ use std::ptr::null_mut;
 use swingdb::arrow::array::{Array, ArrayRef, RecordBatch, StringArray};
 use swingdb::arrow::compute::concat;
 use swingdb::arrow::datatypes::SchemaRef;
-use swingdb::{Connection, Database, Error, Interrupt, OpenOptions, QueryResult};
+use swingdb::{Connection, Database, Error, Interrupt, OpenOptions, QueryResult, ShareOptions};
 
 /// An open database.
 pub struct swingdb_database {
@@ -337,6 +337,29 @@ fn fetch(result: &mut swingdb_result, limit: Option<usize>) -> swingdb::Result<R
         .collect::<Result<Vec<ArrayRef>, _>>()
         .map_err(Error::from)?;
     RecordBatch::try_new(result.schema.clone(), columns).map_err(Error::from)
+}
+
+/// Publishes what the connection sees as the snapshot `name` (see the core's
+/// `Connection::share`); returns its rows, or -1 on failure.
+///
+/// # Safety
+/// `con` is a live handle, `name` a NUL-terminated string; `error` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn swingdb_share(
+    con: *const swingdb_connection,
+    name: *const c_char,
+    persist: i32,
+    replace: i32,
+    error: *mut swingdb_error,
+) -> i64 {
+    // SAFETY: per the contract.
+    let con = unsafe { &*con };
+    guarded(error, -1, || {
+        // SAFETY: per the contract.
+        let name = unsafe { text(name, "the snapshot name") }?;
+        let info = con.con.share(name, ShareOptions { persist: persist != 0, replace: replace != 0 })?;
+        Ok(info.rows as i64)
+    })
 }
 
 /// The tables and views the connection sees, as one TEXT column.

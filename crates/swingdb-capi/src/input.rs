@@ -15,7 +15,7 @@ use std::panic::RefUnwindSafe;
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::{
-    ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Float64Array, Int32Array, Int64Array, PrimitiveArray,
+    ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Int32Array, Int64Array, PrimitiveArray,
     RecordBatch, StringArray, StringBuilder, Time64MicrosecondArray, TimestampMicrosecondArray,
 };
 use swingdb::arrow::buffer::{Buffer, NullBuffer, ScalarBuffer};

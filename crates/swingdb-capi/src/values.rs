@@ -30,12 +30,12 @@ fn value(index: usize, v: &swingdb_value) -> swingdb::Result<ScalarValue> {
         // SAFETY: the caller's value points at `len` bytes.
         Ok(unsafe { std::slice::from_raw_parts(v.bytes.cast::<u8>(), v.len) }.to_vec())
     };
-    let some = |x| if null { None } else { Some(x) };
+    let some = |x: i64| (!null).then_some(x);
     Ok(match v.kind {
         0 => ScalarValue::Null,
-        1 => ScalarValue::Boolean(some(v.i != 0)),
+        1 => ScalarValue::Boolean((!null).then_some(v.i != 0)),
         2 => ScalarValue::Int64(some(v.i)),
-        3 => ScalarValue::Float64(if null { None } else { Some(v.f) }),
+        3 => ScalarValue::Float64((!null).then_some(v.f)),
         4 => ScalarValue::Utf8(if null {
             None
         } else {

@@ -2,7 +2,10 @@
 
 setClass("swingdb_connection",
   contains = "DBIConnection",
-  slots = list(ptr = "externalptr", dbdir = "character", read_only = "logical", bigint = "character", driver = "swingdb_driver")
+  slots = list(
+    ptr = "externalptr", dbdir = "character", read_only = "logical", bigint = "character", driver = "swingdb_driver",
+    registered = "environment" # names of the data frames swingdb_register() made tables of
+  )
 )
 
 setMethod("show", "swingdb_connection", function(object) {
@@ -39,6 +42,8 @@ setMethod("dbDataType", "swingdb_connection", function(dbObj, obj, ...) {
 
 # A table name as the engine takes it (never parsed as SQL): a character
 # name as it is, an Id's table part, or a quoted SQL identifier unquoted.
+# (The table methods are defined for character names; DBI's own methods for
+# an Id quote it and call them with the SQL, which is a character.)
 table_name <- function(conn, name) {
   if (is(name, "Id")) {
     parts <- name@name
@@ -54,26 +59,26 @@ table_name <- function(conn, name) {
 }
 
 setMethod("dbListTables", "swingdb_connection", function(conn, ...) {
-  .Call(C_swingdb_r_tables, conn@ptr)
+  union(.Call(C_swingdb_r_tables, conn@ptr), sort(ls(conn@registered, all.names = TRUE)))
 })
 
-setMethod("dbExistsTable", c("swingdb_connection", "ANY"), function(conn, name, ...) {
+setMethod("dbExistsTable", c("swingdb_connection", "character"), function(conn, name, ...) {
   if (!dbIsValid(conn)) stop("the connection is closed", call. = FALSE)
   table_name(conn, name) %in% dbListTables(conn)
 })
 
-setMethod("dbListFields", c("swingdb_connection", "ANY"), function(conn, name, ...) {
+setMethod("dbListFields", c("swingdb_connection", "character"), function(conn, name, ...) {
   sql <- paste0("SELECT * FROM ", dbQuoteIdentifier(conn, table_name(conn, name)), " LIMIT 0")
   names(dbGetQuery(conn, sql))
 })
 
-setMethod("dbReadTable", c("swingdb_connection", "ANY"), function(conn, name, ..., row.names = FALSE, check.names = TRUE) {
+setMethod("dbReadTable", c("swingdb_connection", "character"), function(conn, name, ..., row.names = FALSE, check.names = TRUE) {
   out <- dbGetQuery(conn, paste0("SELECT * FROM ", dbQuoteIdentifier(conn, table_name(conn, name))))
   if (isTRUE(check.names)) names(out) <- make.names(names(out), unique = TRUE)
   sqlColumnToRownames(out, row.names)
 })
 
-setMethod("dbRemoveTable", c("swingdb_connection", "ANY"), function(conn, name, ..., temporary = FALSE, fail_if_missing = TRUE) {
+setMethod("dbRemoveTable", c("swingdb_connection", "character"), function(conn, name, ..., temporary = FALSE, fail_if_missing = TRUE) {
   name <- table_name(conn, name)
   if (!isTRUE(fail_if_missing) && !dbExistsTable(conn, name)) {
     return(invisible(TRUE))

@@ -27,10 +27,6 @@ sql_translation.swingdb_connection <- function(con) {
         else dbplyr::build_sql("LOG(", base, ", ", x, ")", con = con)
       },
       nchar = dbplyr::sql_prefix("CHARACTER_LENGTH", 1),
-      paste0 = function(...) dbplyr::build_sql("CONCAT(", dbplyr::escape(list(...), collapse = ", ", con = con), ")", con = con),
-      paste = function(..., sep = " ") {
-        dbplyr::build_sql("CONCAT_WS(", sep, ", ", dbplyr::escape(list(...), collapse = ", ", con = con), ")", con = con)
-      },
       grepl = function(pattern, x) dbplyr::build_sql("REGEXP_LIKE(", x, ", ", pattern, ")", con = con)
     ),
     dbplyr::sql_translator(
@@ -40,6 +36,11 @@ sql_translation.swingdb_connection <- function(con) {
       median = dbplyr::sql_aggregate("MEDIAN", "median"),
       n_distinct = function(x) dbplyr::build_sql("COUNT(DISTINCT ", x, ")", con = con)
     ),
-    dbplyr::sql_translator(.parent = dbplyr::base_win)
+    dbplyr::sql_translator(
+      .parent = dbplyr::base_win,
+      sd = dbplyr::win_aggregate("STDDEV_SAMP"),
+      var = dbplyr::win_aggregate("VAR_SAMP"),
+      median = dbplyr::win_aggregate("MEDIAN")
+    )
   )
 }

@@ -38,7 +38,7 @@ setMethod(
     ptr <- .Call(C_swingdb_r_connect, path, isTRUE(read_only), snapshot)
     new("swingdb_connection",
       ptr = ptr, dbdir = if (is.null(snapshot)) dbdir else paste0("snapshot:", snapshot),
-      read_only = isTRUE(read_only), bigint = bigint, driver = drv
+      read_only = isTRUE(read_only), bigint = bigint, driver = drv, registered = new.env(parent = emptyenv())
     )
   }
 )
@@ -47,6 +47,14 @@ setMethod(
 # a private, copy-on-write database holding what the snapshot holds.
 swingdb_attach <- function(name, bigint = c("integer64", "numeric")) {
   dbConnect(swingdb(), snapshot = name, bigint = match.arg(bigint))
+}
+
+# Publishes what `conn` sees (its newest committed state, or inside a
+# transaction what the transaction sees) as the snapshot `name`, for
+# swingdb_attach() in this or any other process of this user.
+swingdb_share <- function(conn, name, persist = FALSE, replace = FALSE) {
+  if (!is.character(name) || length(name) != 1L || is.na(name)) stop("name must be one string", call. = FALSE)
+  invisible(.Call(C_swingdb_r_share, conn@ptr, enc2utf8(name), isTRUE(persist), isTRUE(replace)))
 }
 
 # The SQL type swingdb stores an R vector as.

@@ -56,7 +56,7 @@ store <- function(conn, name, value, mode) {
   )
 }
 
-setMethod("dbWriteTable", c("swingdb_connection", "ANY", "data.frame"), function(conn, name, value, ..., row.names = FALSE, overwrite = FALSE, append = FALSE, field.types = NULL, temporary = FALSE) {
+setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), function(conn, name, value, ..., row.names = FALSE, overwrite = FALSE, append = FALSE, field.types = NULL, temporary = FALSE) {
   if (isTRUE(overwrite) && isTRUE(append)) stop("overwrite and append cannot both be TRUE", call. = FALSE)
   if (!is.null(field.types) && isTRUE(append)) stop("field.types cannot be used with append = TRUE", call. = FALSE)
   if (isTRUE(temporary)) stop("swingdb has no temporary tables; use swingdb_register() for a table of this connection only", call. = FALSE)
@@ -104,10 +104,12 @@ setMethod("dbAppendTable", "swingdb_connection", function(conn, name, value, ...
 # place: its numeric, integer and integer64 columns are read where they are.
 swingdb_register <- function(conn, name, df) {
   store(conn, name, df, 2L)
+  assign(name, TRUE, envir = conn@registered)
   invisible(TRUE)
 }
 
 # Removes a registration made by swingdb_register().
 swingdb_unregister <- function(conn, name) {
+  if (exists(name, envir = conn@registered, inherits = FALSE)) rm(list = name, envir = conn@registered)
   invisible(.Call(C_swingdb_r_unregister, conn@ptr, enc2utf8(name)))
 }

@@ -122,6 +122,15 @@ SEXP swingdb_r_database_info(SEXP ptr) {
   return out;
 }
 
+SEXP swingdb_r_share(SEXP ptr, SEXP name, SEXP persist, SEXP replace) {
+  release_vectors();
+  swingdb_error error = {0, NULL};
+  int64_t rows = swingdb_share(connection_of(ptr)->con, Rf_translateCharUTF8(STRING_ELT(name, 0)), Rf_asLogical(persist),
+                               Rf_asLogical(replace), &error);
+  if (rows < 0) fail(&error);
+  return Rf_ScalarReal((double)rows);
+}
+
 SEXP swingdb_r_tables(SEXP ptr) {
   release_vectors();
   swingdb_error error = {0, NULL};
@@ -404,6 +413,7 @@ static const R_CallMethodDef calls[] = {
     {"swingdb_r_in_transaction", (DL_FUNC)&swingdb_r_in_transaction, 1},
     {"swingdb_r_database_info", (DL_FUNC)&swingdb_r_database_info, 1},
     {"swingdb_r_tables", (DL_FUNC)&swingdb_r_tables, 1},
+    {"swingdb_r_share", (DL_FUNC)&swingdb_r_share, 4},
     {"swingdb_r_execute", (DL_FUNC)&swingdb_r_execute, 6},
     {"swingdb_r_result_info", (DL_FUNC)&swingdb_r_result_info, 1},
     {"swingdb_r_result_done", (DL_FUNC)&swingdb_r_result_done, 1},
@@ -413,6 +423,7 @@ static const R_CallMethodDef calls[] = {
     {"swingdb_r_unregister", (DL_FUNC)&swingdb_r_unregister, 2},
     {"swingdb_r_release", (DL_FUNC)&swingdb_r_release, 0},
     {"swingdb_r_vector_info", (DL_FUNC)&swingdb_r_vector_info, 1},
+    {"swingdb_r_write_first", (DL_FUNC)&swingdb_r_write_first, 2},
     {NULL, NULL, 0}};
 
 void R_init_swingdb(DllInfo *dll) {

@@ -16,5 +16,7 @@ void swingdb_register_vectors(DllInfo *dll);
 SEXP swingdb_vector_of(swingdb_column *column, int integer64);
 /* What a vector is (ALTREP class, state, data address), for tests. */
 SEXP swingdb_r_vector_info(SEXP x);
+/* Writes element 1 through the writable data pointer, for tests. */
+SEXP swingdb_r_write_first(SEXP x, SEXP value);
 
 #endif

@@ -397,3 +397,21 @@ SEXP swingdb_r_vector_info(SEXP x) {
   UNPROTECT(2);
   return out;
 }
+
+/* For tests: writes value into element 1 of x through its writable data
+ * pointer (REAL() / INTEGER(), as any C code asking for write access does)
+ * and returns what element 1 then reads. */
+SEXP swingdb_r_write_first(SEXP x, SEXP value) {
+  if (XLENGTH(x) < 1) Rf_error("write_first needs a vector of at least one element");
+  switch (TYPEOF(x)) {
+    case REALSXP:
+      REAL(x)[0] = Rf_asReal(value);
+      return Rf_ScalarReal(REAL_ELT(x, 0));
+    case INTSXP:
+      INTEGER(x)[0] = Rf_asInteger(value);
+      return Rf_ScalarInteger(INTEGER_ELT(x, 0));
+    default:
+      Rf_error("write_first takes a double or integer vector");
+  }
+  return R_NilValue;
+}

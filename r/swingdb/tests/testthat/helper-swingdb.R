@@ -27,3 +27,7 @@ mapped_file_of <- function(a) {
   }
   NA_character_
 }
+
+# Writes value into element 1 of x through the writable data pointer, as C
+# code calling REAL() / INTEGER() does; returns what element 1 reads then.
+write_first <- function(x, value) .Call(swingdb:::C_swingdb_r_write_first, x, value)
