@@ -80,7 +80,7 @@ enum swingdb_value_kind {
   SWINGDB_VALUE_DATE = 5,      /* i: days since 1970-01-01 */
   SWINGDB_VALUE_TIMESTAMP = 6, /* i: microseconds since the epoch; tz: zone or NULL */
   SWINGDB_VALUE_BLOB = 7,      /* bytes, len */
-  SWINGDB_VALUE_TIME = 8       /* i: microseconds since midnight */
+  SWINGDB_VALUE_TIME = 8       /* i: nanoseconds since midnight (SQL TIME's unit) */
 };
 
 /* One parameter value. A NULL of a known type is that kind with is_null set. */

@@ -16,7 +16,7 @@ use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::{
     ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Int32Array, Int64Array, PrimitiveArray,
-    RecordBatch, StringArray, StringBuilder, Time64MicrosecondArray, TimestampMicrosecondArray,
+    RecordBatch, StringArray, StringBuilder, Time64NanosecondArray, TimestampMicrosecondArray,
 };
 use swingdb::arrow::buffer::{Buffer, NullBuffer, ScalarBuffer};
 use swingdb::arrow::datatypes::{ArrowPrimitiveType, Date32Type, Field, Float64Type, Int32Type, Int64Type, Schema};
@@ -167,10 +167,11 @@ unsafe fn array_of(col: &swingdb_input_column, name: &str) -> swingdb::Result<Ar
             Arc::new(micros.with_timezone_opt(tz))
         }
         10 => {
+            // Nanoseconds, the unit of SQL's TIME.
             let secs = unsafe { slice::<f64>(ptr, len) };
-            let micros: Time64MicrosecondArray =
-                secs.iter().map(|&s| s.is_finite().then(|| (s * 1e6).round() as i64)).collect();
-            Arc::new(micros)
+            let nanos: Time64NanosecondArray =
+                secs.iter().map(|&s| s.is_finite().then(|| (s * 1e9).round() as i64)).collect();
+            Arc::new(nanos)
         }
         6 => {
             let values = unsafe { strings(ptr.cast(), len) }?;

@@ -59,7 +59,8 @@ fn value(index: usize, v: &swingdb_value) -> swingdb::Result<ScalarValue> {
             ScalarValue::TimestampMicrosecond(some(v.i), tz)
         }
         7 => ScalarValue::Binary(if null { None } else { Some(bytes()?) }),
-        8 => ScalarValue::Time64Microsecond(some(v.i)),
+        // Nanoseconds, the unit of SQL's TIME (DataFusion compares times of one unit only).
+        8 => ScalarValue::Time64Nanosecond(some(v.i)),
         other => return Err(Error::programming(format!("parameter {}: unknown value kind {other}", index + 1))),
     })
 }

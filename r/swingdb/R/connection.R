@@ -4,7 +4,9 @@ setClass("swingdb_connection",
   contains = "DBIConnection",
   slots = list(
     ptr = "externalptr", dbdir = "character", read_only = "logical", bigint = "character", driver = "swingdb_driver",
-    registered = "environment" # names of the data frames swingdb_register() made tables of
+    # `registered`: an environment of the names swingdb_register() made tables
+    # of; `active`: the state of the result not yet cleared (DBI allows one).
+    state = "environment"
   )
 )
 
@@ -22,6 +24,10 @@ setMethod("dbDisconnect", "swingdb_connection", function(conn, ...) {
   if (!dbIsValid(conn)) {
     warning("the connection is closed already", call. = FALSE)
     return(invisible(FALSE))
+  }
+  if (!is.null(conn@state$active) && conn@state$active$valid) {
+    warning("the connection had a result that was not cleared (dbClearResult); it is cleared now", call. = FALSE)
+    clear_result(conn@state$active)
   }
   .Call(C_swingdb_r_disconnect, conn@ptr)
   invisible(TRUE)
@@ -45,12 +51,17 @@ setMethod("dbDataType", "swingdb_connection", function(dbObj, obj, ...) {
 # (The table methods are defined for character names; DBI's own methods for
 # an Id quote it and call them with the SQL, which is a character.)
 table_name <- function(conn, name) {
+  if (is(name, "SQL")) {
+    name <- dbUnquoteIdentifier(conn, name)[[1]]
+  }
   if (is(name, "Id")) {
     parts <- name@name
-    return(unname(parts[[length(parts)]]))
-  }
-  if (is(name, "SQL")) {
-    return(dbUnquoteIdentifier(conn, name)[[1]]@name[["table"]])
+    schema <- parts[names(parts) %in% c("catalog", "schema")]
+    if (length(schema) && !all(schema == "main")) {
+      stop("table ", paste(parts, collapse = "."), ": only tables of the database itself (schema main) are reached by name; ",
+        "query an attached database's tables in SQL (alias.table)", call. = FALSE)
+    }
+    return(unname(parts[["table"]]))
   }
   if (!is.character(name) || length(name) != 1L || is.na(name)) {
     stop("a table name must be one string, an Id() or a quoted SQL identifier", call. = FALSE)
@@ -58,8 +69,63 @@ table_name <- function(conn, name) {
   name
 }
 
+# Values as SQL literals of their types (DBI's default writes logicals as
+# 1/0 and timestamps as digits, which swingdb, like PostgreSQL, does not
+# compare with booleans and timestamps).
+setMethod("dbQuoteLiteral", "swingdb_connection", function(conn, x, ...) {
+  if (is(x, "SQL")) {
+    return(x)
+  }
+  literal <- function(text, type) ifelse(is.na(text), "NULL", paste0("CAST(", dbQuoteString(conn, text), " AS ", type, ")"))
+  if (is.factor(x)) x <- as.character(x)
+  out <- if (is.character(x)) {
+    as.character(dbQuoteString(conn, x))
+  } else if (inherits(x, "integer64")) {
+    ifelse(is.na(x), "NULL", as.character(x))
+  } else if (inherits(x, "Date")) {
+    literal(format(x, "%Y-%m-%d"), "DATE")
+  } else if (inherits(x, "POSIXt")) {
+    literal(format(as.POSIXct(x), "%Y-%m-%d %H:%M:%OS6", tz = "UTC"), "TIMESTAMP(6) WITH TIME ZONE")
+  } else if (inherits(x, "difftime")) {
+    secs <- as.double(x, units = "secs")
+    literal(ifelse(is.na(secs), NA, sprintf("%02d:%02d:%09.6f", secs %/% 3600, (secs %% 3600) %/% 60, secs %% 60)), "TIME")
+  } else if (inherits(x, "blob") || (is.list(x) && all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1))))) {
+    vapply(x, function(v) if (is.null(v)) "NULL" else paste0("X'", paste(format(v), collapse = ""), "'"), character(1))
+  } else if (is.logical(x)) {
+    ifelse(is.na(x), "NULL", ifelse(x, "TRUE", "FALSE"))
+  } else if (is.numeric(x)) {
+    special <- ifelse(is.nan(x), "NaN", ifelse(x > 0, "Infinity", "-Infinity"))
+    ifelse(is.na(x) & !is.nan(x), "NULL", ifelse(is.infinite(x) | is.nan(x), paste0("CAST('", special, "' AS DOUBLE)"),
+      format(x, digits = 17, trim = TRUE, scientific = FALSE)))
+  } else {
+    stop("swingdb cannot write a value of class ", paste(class(x), collapse = "/"), " as an SQL literal", call. = FALSE)
+  }
+  SQL(unname(out), names = names(x))
+})
+
+# DBI's row.names argument: NULL, TRUE, FALSE, NA or one column name.
+check_row_names <- function(row.names) {
+  ok <- is.null(row.names) || (length(row.names) == 1L && (is.logical(row.names) || (is.character(row.names) && !is.na(row.names))))
+  if (!ok) stop("row.names must be NULL, TRUE, FALSE, NA or one column name", call. = FALSE)
+}
+
 setMethod("dbListTables", "swingdb_connection", function(conn, ...) {
-  union(.Call(C_swingdb_r_tables, conn@ptr), sort(ls(conn@registered, all.names = TRUE)))
+  union(.Call(C_swingdb_r_tables, conn@ptr), sort(ls(conn@state$registered, all.names = TRUE)))
+})
+
+# The tables (and views) under the one prefix, the database's schema main.
+setMethod("dbListObjects", "swingdb_connection", function(conn, prefix = NULL, ...) {
+  tables <- dbListTables(conn)
+  if (is.null(prefix)) {
+    ids <- c(lapply(tables, function(t) Id(table = t)), list(Id(schema = "main")))
+    is_prefix <- c(rep(FALSE, length(tables)), TRUE)
+  } else {
+    parts <- prefix@name
+    in_main <- identical(unname(parts[names(parts) == "schema"]), "main") && !any(names(parts) == "table")
+    ids <- if (in_main) lapply(tables, function(t) Id(schema = "main", table = t)) else list()
+    is_prefix <- rep(FALSE, length(ids))
+  }
+  data.frame(table = I(ids), is_prefix = is_prefix, stringsAsFactors = FALSE)
 })
 
 setMethod("dbExistsTable", c("swingdb_connection", "character"), function(conn, name, ...) {
@@ -73,6 +139,10 @@ setMethod("dbListFields", c("swingdb_connection", "character"), function(conn, n
 })
 
 setMethod("dbReadTable", c("swingdb_connection", "character"), function(conn, name, ..., row.names = FALSE, check.names = TRUE) {
+  check_row_names(row.names)
+  if (!is.logical(check.names) || length(check.names) != 1L || is.na(check.names)) {
+    stop("check.names must be TRUE or FALSE", call. = FALSE)
+  }
   out <- dbGetQuery(conn, paste0("SELECT * FROM ", dbQuoteIdentifier(conn, table_name(conn, name))))
   if (isTRUE(check.names)) names(out) <- make.names(names(out), unique = TRUE)
   sqlColumnToRownames(out, row.names)

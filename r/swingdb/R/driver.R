@@ -24,7 +24,7 @@ setMethod("dbDataType", "swingdb_driver", function(dbObj, obj, ...) {
 
 setMethod(
   "dbConnect", "swingdb_driver",
-  function(drv, dbdir = ":memory:", read_only = FALSE, bigint = c("integer64", "numeric"), snapshot = NULL, ...) {
+  function(drv, dbdir = ":memory:", read_only = FALSE, bigint = c("integer64", "integer", "numeric", "character"), snapshot = NULL, ...) {
     bigint <- match.arg(bigint)
     if (!is.character(dbdir) || length(dbdir) != 1L || is.na(dbdir)) {
       stop("dbdir must be one path (or \":memory:\" for a private in-memory database)", call. = FALSE)
@@ -38,14 +38,21 @@ setMethod(
     ptr <- .Call(C_swingdb_r_connect, path, isTRUE(read_only), snapshot)
     new("swingdb_connection",
       ptr = ptr, dbdir = if (is.null(snapshot)) dbdir else paste0("snapshot:", snapshot),
-      read_only = isTRUE(read_only), bigint = bigint, driver = drv, registered = new.env(parent = emptyenv())
+      read_only = isTRUE(read_only), bigint = bigint, driver = drv, state = connection_state()
     )
   }
 )
 
+connection_state <- function() {
+  state <- new.env(parent = emptyenv())
+  state$registered <- new.env(parent = emptyenv())
+  state$active <- NULL
+  state
+}
+
 # Attaches the shared snapshot `name` (made by another process's share):
 # a private, copy-on-write database holding what the snapshot holds.
-swingdb_attach <- function(name, bigint = c("integer64", "numeric")) {
+swingdb_attach <- function(name, bigint = c("integer64", "integer", "numeric", "character")) {
   dbConnect(swingdb(), snapshot = name, bigint = match.arg(bigint))
 }
 
@@ -72,7 +79,8 @@ sql_type_of <- function(obj) {
     return("DATE")
   }
   if (inherits(obj, "POSIXt")) {
-    return("TIMESTAMP")
+    # An instant, to the microsecond (R's precision), over years 1 to 9999.
+    return("TIMESTAMP(6) WITH TIME ZONE")
   }
   if (inherits(obj, "difftime")) {
     return("TIME")

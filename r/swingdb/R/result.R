@@ -38,12 +38,23 @@ new_result <- function(conn, statement, is_query, params) {
   state$affected <- 0
   state$columns <- NULL # names and kinds of the result's columns
   res <- new("swingdb_result", connection = conn, statement = statement, is_query = is_query, state = state)
+  active <- conn@state$active
+  if (!is.null(active) && active$valid) {
+    warning("the connection's previous result was not cleared (dbClearResult); it is cleared now", call. = FALSE)
+    clear_result(active)
+  }
+  # The result becomes the connection's open one only once it exists: a
+  # statement that fails here leaves nothing open.
+  ok <- FALSE
+  on.exit(if (!ok) clear_result(state))
   if (!is.null(params)) {
     dbBind(res, params)
   } else if (state$needed == 0L) {
     state$runs <- 1L
     start_run(res, 1L)
   }
+  ok <- TRUE
+  conn@state$active <- state
   res
 }
 
@@ -57,10 +68,12 @@ setMethod("dbSendStatement", c("swingdb_connection", "character"), function(conn
 
 # Parameter kinds of the C side (swingdb_r.c).
 bind_kind <- function(x) {
-  if (is.null(x) || (is.logical(x) && all(is.na(x)) && length(x) > 0L && !is.factor(x))) {
+  if (is.null(x) || (is.logical(x) && length(x) > 0L && all(is.na(x)))) {
+    # NULL, or NA alone: an untyped NULL, which fits a column of any type.
     return(list(0L, x, NULL))
   }
   if (is.factor(x)) {
+    warning("factors are bound as their labels (text)", call. = FALSE)
     return(list(4L, as.character(x), NULL))
   }
   if (inherits(x, "integer64")) {
@@ -101,6 +114,9 @@ bind_kind <- function(x) {
 
 setMethod("dbBind", "swingdb_result", function(res, params, ...) {
   state <- check_open(res)
+  if (state$needed == 0L) {
+    stop("the statement has no placeholders (`?`, `$1`): there are no values to bind", call. = FALSE)
+  }
   if (!is.list(params)) params <- as.list(params)
   if (!is.null(names(params)) && any(nzchar(names(params)))) {
     stop("swingdb binds values by position (`?`, `$1`); pass them unnamed", call. = FALSE)
@@ -176,7 +192,7 @@ empty_column <- function(kind, bigint) {
     "0" = logical(),
     "1" = numeric(),
     "2" = integer(),
-    "3" = if (bigint == "integer64") bit64::integer64() else numeric(),
+    "3" = switch(bigint, integer64 = bit64::integer64(), integer = integer(), character = character(), numeric()),
     "4" = logical(),
     "5" = structure(numeric(), class = "Date"),
     "6" = structure(numeric(), class = c("POSIXct", "POSIXt"), tzone = "UTC"),
@@ -191,7 +207,7 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
   if (length(n) != 1L || is.na(n) || !is.numeric(n) || (n < 0 && n != -1) || (is.finite(n) && n != trunc(n))) {
     stop("n must be a whole number of rows, or -1 or Inf for all", call. = FALSE)
   }
-  if (!is.null(state$columns) && state$columns[[4]] >= 0) {
+  if (!res@is_query || (!is.null(state$columns) && (state$columns[[4]] >= 0 || length(state$columns[[1]]) == 0L))) {
     warning("dbFetch() of a statement that returns no rows; use dbExecute() or dbGetRowsAffected()", call. = FALSE)
     return(data.frame())
   }
@@ -201,12 +217,13 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
     }
     stop("the statement has placeholders: bind their values with dbBind() first", call. = FALSE)
   }
-  bigint <- res@connection@bigint == "integer64"
+  bigint <- res@connection@bigint
   want <- if (n < 0 || is.infinite(n)) -1 else n
   parts <- list()
   got <- 0
   repeat {
-    cols <- .Call(C_swingdb_r_fetch, state$ptr, if (want < 0) -1 else want - got, bigint)
+    cols <- .Call(C_swingdb_r_fetch, state$ptr, if (want < 0) -1 else want - got, bigint %in% c("integer64", "character"))
+    cols <- with_bigint(cols, state$columns[[3]], bigint)
     rows <- if (length(cols)) length(cols[[1]]) else 0
     if (rows > 0 || length(parts) == 0L) parts[[length(parts) + 1L]] <- cols
     got <- got + rows
@@ -230,12 +247,32 @@ setMethod("dbClearResult", "swingdb_result", function(res, ...) {
   state <- res@state
   if (!state$valid) {
     warning("the result was cleared already", call. = FALSE)
-    return(invisible(FALSE))
+    return(invisible(TRUE))
   }
-  clear_run(state)
-  state$valid <- FALSE
+  clear_result(state)
+  if (identical(res@connection@state$active, state)) res@connection@state$active <- NULL
   invisible(TRUE)
 })
+
+# Frees a result's engine resources and marks it cleared.
+clear_result <- function(state) {
+  clear_run(state)
+  state$valid <- FALSE
+}
+
+# 64-bit integer columns (kind 3) as the connection's bigint option asks:
+# integer64 and numeric come so from the C side; integer and character are
+# converted from them here (integer gives NA, with a warning, out of range).
+with_bigint <- function(cols, kinds, bigint) {
+  if (bigint %in% c("integer64", "numeric")) {
+    return(cols)
+  }
+  for (i in which(kinds == 3L)) {
+    # (DBI's specification: out-of-range values become NA without a warning.)
+    cols[[i]] <- if (bigint == "integer") suppressWarnings(as.integer(cols[[i]])) else as.character(cols[[i]])
+  }
+  cols
+}
 
 setMethod("dbIsValid", "swingdb_result", function(dbObj, ...) {
   dbObj@state$valid && dbIsValid(dbObj@connection)
@@ -244,9 +281,10 @@ setMethod("dbIsValid", "swingdb_result", function(dbObj, ...) {
 setMethod("dbHasCompleted", "swingdb_result", function(res, ...) {
   state <- check_open(res)
   if (is.null(state$ptr)) {
-    return(state$runs == 0L || !res@is_query)
+    # Not run yet (values to bind), or bound with zero rows.
+    return(!is.null(state$bound) && state$runs == 0L)
   }
-  if (!is.null(state$columns) && state$columns[[4]] >= 0) {
+  if (!res@is_query || state$columns[[4]] >= 0 || length(state$columns[[1]]) == 0L) {
     return(TRUE)
   }
   .Call(C_swingdb_r_result_done, state$ptr) && state$run >= state$runs
@@ -264,8 +302,8 @@ setMethod("dbGetRowCount", "swingdb_result", function(res, ...) {
 
 setMethod("dbGetRowsAffected", "swingdb_result", function(res, ...) {
   state <- check_open(res)
-  if (!is.null(state$columns) && state$columns[[4]] < 0) {
-    return(0)
+  if (is.null(state$bound) && state$needed > 0L) {
+    return(NA_integer_) # values are still to be bound
   }
   state$affected
 })
@@ -274,10 +312,10 @@ setMethod("dbColumnInfo", "swingdb_result", function(res, ...) {
   state <- check_open(res)
   info <- state$columns
   if (is.null(info)) {
-    return(data.frame(name = character(), type = character(), sql.type = character()))
+    return(data.frame(name = character(), type = character(), .sql_type = character(), check.names = FALSE))
   }
   r_type <- vapply(info[[3]], function(k) class(empty_column(k, res@connection@bigint))[[1]], character(1))
-  data.frame(name = info[[1]], type = r_type, sql.type = info[[2]], stringsAsFactors = FALSE)
+  data.frame(name = info[[1]], type = r_type, .sql_type = info[[2]], stringsAsFactors = FALSE, check.names = FALSE)
 })
 
 setMethod("show", "swingdb_result", function(object) {

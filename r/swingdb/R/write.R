@@ -59,6 +59,11 @@ store <- function(conn, name, value, mode) {
 setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), function(conn, name, value, ..., row.names = FALSE, overwrite = FALSE, append = FALSE, field.types = NULL, temporary = FALSE) {
   if (isTRUE(overwrite) && isTRUE(append)) stop("overwrite and append cannot both be TRUE", call. = FALSE)
   if (!is.null(field.types) && isTRUE(append)) stop("field.types cannot be used with append = TRUE", call. = FALSE)
+  if (!is.null(field.types) && (!is.character(field.types) || is.null(names(field.types)) || anyNA(field.types) ||
+    anyDuplicated(names(field.types)) || !all(names(field.types) %in% names(value)))) {
+    stop("field.types must be a character vector of SQL types named by columns of the data frame", call. = FALSE)
+  }
+  check_row_names(row.names)
   if (isTRUE(temporary)) stop("swingdb has no temporary tables; use swingdb_register() for a table of this connection only", call. = FALSE)
   for (flag in list(overwrite, append, temporary)) {
     if (!is.logical(flag) || length(flag) != 1L || is.na(flag)) stop("overwrite, append and temporary must be TRUE or FALSE", call. = FALSE)
@@ -74,12 +79,12 @@ setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), fu
   ok <- FALSE
   on.exit(if (!in_transaction && !ok) try(dbExecute(conn, "ROLLBACK"), silent = TRUE))
   if (exists && overwrite) dbRemoveTable(conn, name)
-  if (!is.null(field.types) || (exists && append)) {
-    if (!(exists && append)) {
-      types <- sql_type_of(value)
-      types[names(field.types)] <- field.types
-      dbCreateTable(conn, name, types)
-    }
+  if (exists && append) {
+    append_rows(conn, name, value)
+  } else if (!is.null(field.types)) {
+    types <- sql_type_of(value)
+    types[names(field.types)] <- field.types
+    dbCreateTable(conn, name, types)
     if (nrow(value) > 0L) store(conn, name, value, 1L)
   } else {
     store(conn, name, value, 0L)
@@ -91,25 +96,48 @@ setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), fu
 
 setMethod("dbAppendTable", "swingdb_connection", function(conn, name, value, ..., row.names = NULL) {
   if (!is.null(row.names)) stop("dbAppendTable() takes no row.names", call. = FALSE)
-  name <- table_name(conn, name)
-  fields <- dbListFields(conn, name)
-  if (all(names(value) %in% fields) && length(value) == length(fields)) value <- value[fields]
-  if (nrow(value) == 0L) {
-    return(invisible(0L))
+  if (!is.data.frame(value)) stop("dbAppendTable() takes a data frame", call. = FALSE)
+  if (any(vapply(value, is.factor, logical(1)))) {
+    warning("factor columns are appended as their labels (text)", call. = FALSE)
   }
-  invisible(as.integer(store(conn, name, value, 1L)))
+  invisible(append_rows(conn, table_name(conn, name), value))
 })
+
+# Adds the rows of data frame `value` to table `name`, matching columns by
+# name (those it lacks become NULL); returns the number of rows.
+append_rows <- function(conn, name, value) {
+  fields <- dbListFields(conn, name)
+  unknown <- setdiff(names(value), fields)
+  if (length(unknown)) {
+    stop("table ", name, " has no column ", paste(unknown, collapse = ", "), " (its columns: ", paste(fields, collapse = ", "), ")", call. = FALSE)
+  }
+  if (nrow(value) == 0L) {
+    return(0L)
+  }
+  if (identical(names(value), fields)) {
+    return(as.integer(store(conn, name, value, 1L)))
+  }
+  # Some columns, or another order: the rows go in through SQL, from the
+  # data frame registered in place under a name no one else uses.
+  staging <- paste0("swingdb_append_", paste(sample(c(letters, 0:9), 16, replace = TRUE), collapse = ""))
+  store(conn, staging, value, 2L)
+  on.exit(.Call(C_swingdb_r_unregister, conn@ptr, staging))
+  cols <- paste(dbQuoteIdentifier(conn, names(value)), collapse = ", ")
+  as.integer(dbExecute(conn, paste0(
+    "INSERT INTO ", dbQuoteIdentifier(conn, name), " (", cols, ") SELECT ", cols, " FROM ", dbQuoteIdentifier(conn, staging)
+  )))
+}
 
 # Makes data frame `df` queryable as table `name` on this connection, in
 # place: its numeric, integer and integer64 columns are read where they are.
 swingdb_register <- function(conn, name, df) {
   store(conn, name, df, 2L)
-  assign(name, TRUE, envir = conn@registered)
+  assign(name, TRUE, envir = conn@state$registered)
   invisible(TRUE)
 }
 
 # Removes a registration made by swingdb_register().
 swingdb_unregister <- function(conn, name) {
-  if (exists(name, envir = conn@registered, inherits = FALSE)) rm(list = name, envir = conn@registered)
+  if (exists(name, envir = conn@state$registered, inherits = FALSE)) rm(list = name, envir = conn@state$registered)
   invisible(.Call(C_swingdb_r_unregister, conn@ptr, enc2utf8(name)))
 }

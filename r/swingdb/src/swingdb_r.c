@@ -207,7 +207,7 @@ static void value_of(swingdb_value *v, int kind, SEXP values, R_xlen_t row, SEXP
       double x = REAL_ELT(values, row);
       v->kind = kind == P_TIME ? SWINGDB_VALUE_TIME : SWINGDB_VALUE_TIMESTAMP;
       v->is_null = !R_FINITE(x);
-      v->i = (int64_t)llround(x * 1e6);
+      v->i = (int64_t)llround(x * (kind == P_TIME ? 1e9 : 1e6)); /* TIME in ns, TIMESTAMP in us */
       if (kind == P_TIMESTAMP && tz != R_NilValue && STRING_ELT(tz, 0) != NA_STRING && strlen(CHAR(STRING_ELT(tz, 0))) > 0)
         v->tz = CHAR(STRING_ELT(tz, 0));
       break;

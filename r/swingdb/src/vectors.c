@@ -23,6 +23,7 @@
 #include "swingdb_r.h"
 
 #include <R_ext/Altrep.h>
+#include <math.h>
 #include <string.h>
 
 static R_altrep_class_t real_class, integer_class, logical_class, string_class;
@@ -83,6 +84,9 @@ static double real_at(const rcolumn *col, R_xlen_t i) {
       return (double)((const int32_t *)c->values)[i];
     case SWINGDB_COLUMN_TIMESTAMP:
     case SWINGDB_COLUMN_TIME:
+      /* Ticks per second divide exactly (60e9 ns are 60 s, where times 1e-9
+       * would be 60.00000000000001). */
+      if (c->unit < 1) return (double)((const int64_t *)c->values)[i] / (double)llround(1.0 / c->unit);
       return (double)((const int64_t *)c->values)[i] * c->unit;
     default:
       return NA_REAL;
@@ -316,10 +320,11 @@ SEXP swingdb_vector_of(swingdb_column *column, int integer64) {
   if (column->kind == SWINGDB_COLUMN_BLOB) {
     SEXP out = PROTECT(blob_vector(column));
     swingdb_column_free(column->owner);
-    SEXP cls = PROTECT(Rf_allocVector(STRSXP, 3));
+    SEXP cls = PROTECT(Rf_allocVector(STRSXP, 4));
     SET_STRING_ELT(cls, 0, Rf_mkChar("blob"));
     SET_STRING_ELT(cls, 1, Rf_mkChar("vctrs_list_of"));
     SET_STRING_ELT(cls, 2, Rf_mkChar("vctrs_vctr"));
+    SET_STRING_ELT(cls, 3, Rf_mkChar("list"));
     Rf_setAttrib(out, R_ClassSymbol, cls);
     SEXP ptype = PROTECT(Rf_allocVector(RAWSXP, 0));
     Rf_setAttrib(out, Rf_install("ptype"), ptype);

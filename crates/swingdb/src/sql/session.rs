@@ -164,6 +164,7 @@ fn template() -> SessionState {
         .with_runtime_env(super::memory::runtime())
         .with_default_features()
         .with_query_planner(Arc::new(SwingQueryPlanner))
+        .with_type_planner(Arc::new(crate::sql::frontend::dialect::binary_types::BinaryTypes))
         .with_physical_optimizer_rules(physical_rules())
         .build();
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.

@@ -4,6 +4,7 @@
 
 pub mod aggregates;
 pub mod asof;
+pub mod binary_types;
 pub mod columns;
 pub mod functions;
 pub mod information_schema;
