@@ -148,7 +148,7 @@ R_LIB ?= $(HOME)/.cache/swingdb-rlib
 export SWINGDB_SOURCE := $(CURDIR)
 test-r: build debs
 	@command -v Rscript >/dev/null || { echo "warning: R is not installed (make debs could not install it); the R tests are skipped"; exit 0; }; \
-	  mkdir -p $(R_LIB) && R CMD INSTALL --no-test-load --library=$(R_LIB) r/swingdb >$(R_LIB)/install.log 2>&1 \
+	  mkdir -p $(R_LIB) && R CMD INSTALL --preclean --no-test-load --library=$(R_LIB) r/swingdb >$(R_LIB)/install.log 2>&1 \
 	    || { cat $(R_LIB)/install.log; exit 1; }; \
 	  cd r/swingdb/tests && TZ=UTC R_LIBS=$(R_LIB) Rscript testthat.R
 
