@@ -143,7 +143,9 @@ lint: setup
 	$(VENV)/bin/ruff check python tests bench stress examples
 
 # The R package, installed into a library of its own outside the clone, and its
-# tests (testthat, with DBItest's suite); `check-r` is R CMD check on it.
+# tests (testthat, with DBItest's suite); `check-r` is R CMD check on it, which
+# fails on warnings too (R CMD check itself fails on errors only). The notes it
+# gives: the package's size (its library holds the whole engine).
 R_LIB ?= $(HOME)/.cache/swingdb-rlib
 export SWINGDB_SOURCE := $(CURDIR)
 test-r: build debs
@@ -155,9 +157,11 @@ test-r: build debs
 check-r: build debs
 	rm -rf $(R_LIB)/check && mkdir -p $(R_LIB)/check
 	cd $(R_LIB)/check && R CMD build --no-build-vignettes $(CURDIR)/r/swingdb && \
-	  _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual swingdb_*.tar.gz
+	  TZ=UTC _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual swingdb_*.tar.gz
+	@! grep -E "^Status:.*(WARNING|ERROR)" $(R_LIB)/check/swingdb.Rcheck/00check.log \
+	  || { echo "R CMD check gave warnings (see above)"; exit 1; }
 
-test: lint build test-rust test-python test-r
+test: lint build test-rust test-python test-r check-r
 
 # The full torture run (make stress STRESS_ARGS="--minutes 90 --report docs/reliability.md").
 STRESS_ARGS ?= --minutes 10

@@ -129,4 +129,4 @@ if (job$mode == "cold") {
 }
 last <- result[[ncol(result)]]
 check <- if (nrow(result) && is.numeric(last)) sum(as.numeric(last)) else nrow(result)
-cat(toJSON(list(times = times, rows = nrow(result), check = format(check, scientific = FALSE), alloc = a$bytes), auto_unbox = TRUE, digits = NA), "\n")
+cat(toJSON(list(times = I(times), rows = nrow(result), check = format(check, scientific = FALSE), alloc = a$bytes), auto_unbox = TRUE, digits = NA), "\n")

@@ -66,51 +66,28 @@ setMethod("dbSendStatement", c("swingdb_connection", "character"), function(conn
   new_result(conn, statement, FALSE, params)
 })
 
-# Parameter kinds of the C side (swingdb_r.c).
+# Parameter kinds of the C side (swingdb_r.c, P_*).
+bind_codes <- c(
+  logical = 1L, integer = 2L, double = 3L, text = 4L, factor = 4L, date = 5L,
+  timestamp = 6L, blob = 7L, time = 8L, integer64 = 9L
+)
+
+# list(code, values, zone) of one bound parameter.
 bind_kind <- function(x) {
   if (is.null(x) || (is.logical(x) && length(x) > 0L && all(is.na(x)))) {
     # NULL, or NA alone: an untyped NULL, which fits a column of any type.
     return(list(0L, x, NULL))
   }
-  if (is.factor(x)) {
+  kind <- vector_kind(x, "a bound value")
+  if (kind == "factor") {
     warning("factors are bound as their labels (text)", call. = FALSE)
-    return(list(4L, as.character(x), NULL))
+    x <- as.character(x)
+    kind <- "text"
   }
-  if (inherits(x, "integer64")) {
-    return(list(9L, x, NULL))
-  }
-  if (inherits(x, "Date")) {
-    return(list(5L, as.double(unclass(x)), NULL))
-  }
-  if (inherits(x, "POSIXt")) {
-    x <- as.POSIXct(x)
-    return(list(6L, as.double(unclass(x)), attr(x, "tzone") %||% ""))
-  }
-  if (inherits(x, "difftime")) {
-    return(list(8L, as.double(x, units = "secs"), NULL))
-  }
-  if (inherits(x, "blob") || is.list(x)) {
-    if (!all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1)))) {
-      stop("a bound list must hold raw vectors (blobs) or NULLs", call. = FALSE)
-    }
-    return(list(7L, unclass(x), NULL))
-  }
-  if (is.logical(x)) {
-    return(list(1L, x, NULL))
-  }
-  if (is.integer(x)) {
-    return(list(2L, x, NULL))
-  }
-  if (is.double(x)) {
-    return(list(3L, x, NULL))
-  }
-  if (is.character(x)) {
-    return(list(4L, enc2utf8(x), NULL))
-  }
-  stop("cannot bind a value of class ", paste(class(x), collapse = "/"), call. = FALSE)
+  layout <- c_layout(x, kind)
+  # A timestamp without a zone is bound as one without (R's local time).
+  list(bind_codes[[kind]], layout[[1]], if (kind == "timestamp") layout[[2]] %||% "" else NULL)
 }
-
-`%||%` <- function(a, b) if (is.null(a)) b else a
 
 setMethod("dbBind", "swingdb_result", function(res, params, ...) {
   state <- check_open(res)

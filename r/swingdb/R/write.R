@@ -6,43 +6,17 @@
 # dates, POSIXct to timestamps in their zone, logicals to booleans, NA to NULL.
 
 # Input kinds of the C interface (swingdb.h, swingdb_input_kind).
+input_codes <- c(
+  double = 1L, integer = 2L, logical = 3L, date = 4L, timestamp = 5L, text = 6L,
+  factor = 7L, integer64 = 8L, blob = 9L, time = 10L
+)
+
+# list(code, values, zone) of one column in.
 input_column <- function(x, name) {
-  if (is.factor(x)) {
-    return(list(7L, x, NULL))
-  }
-  if (inherits(x, "integer64")) {
-    return(list(8L, x, NULL))
-  }
-  if (inherits(x, "Date")) {
-    return(list(4L, as.double(unclass(x)), NULL))
-  }
-  if (inherits(x, "POSIXt")) {
-    x <- as.POSIXct(x)
-    tz <- attr(x, "tzone") %||% ""
-    return(list(5L, as.double(unclass(x)), if (length(tz) && nzchar(tz[[1]])) tz[[1]] else "UTC"))
-  }
-  if (inherits(x, "difftime")) {
-    return(list(10L, as.double(x, units = "secs"), NULL))
-  }
-  if (inherits(x, "blob") || is.list(x)) {
-    if (!all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1)))) {
-      stop("column ", name, ": a list column must hold raw vectors (blobs) or NULLs", call. = FALSE)
-    }
-    return(list(9L, unclass(x), NULL))
-  }
-  if (is.logical(x)) {
-    return(list(3L, x, NULL))
-  }
-  if (is.integer(x)) {
-    return(list(2L, x, NULL))
-  }
-  if (is.double(x)) {
-    return(list(1L, x, NULL))
-  }
-  if (is.character(x)) {
-    return(list(6L, x, NULL))
-  }
-  stop("column ", name, ": swingdb cannot store an R object of class ", paste(class(x), collapse = "/"), call. = FALSE)
+  kind <- vector_kind(x, paste("column", name))
+  layout <- c_layout(x, kind)
+  # A timestamp without a zone is stored as UTC instants.
+  list(input_codes[[kind]], layout[[1]], if (kind == "timestamp") layout[[2]] %||% "UTC" else NULL)
 }
 
 store <- function(conn, name, value, mode) {

@@ -123,3 +123,23 @@ test_that("a registered data frame is queried in place, and dbWriteTable reads R
   gc()
   expect_identical(df$x[1:6], c(1, 2, 3, 4, NA, 6))
 })
+
+test_that("a registered data frame's doubles and integers are the engine's buffers: no copy in, none out", {
+  con <- local_db()
+  df <- data.frame(x = as.numeric(1:70000), i = 1:70000)
+  swingdb::swingdb_register(con, "r", df)
+  got <- DBI::dbGetQuery(con, "SELECT x, i FROM r")
+  # The engine scans R's own memory: ten rows of it, fetched, lie inside R's
+  # vectors (the registration is cut into batches of 65536 rows, and the
+  # rows may come from either batch).
+  first <- DBI::dbGetQuery(con, "SELECT x, i FROM r LIMIT 10")
+  inside <- function(part, whole, width) {
+    offset <- vector_info(part)$address - vector_info(whole)$address
+    offset >= 0 && offset + width * length(part) <= width * length(whole) && offset %% width == 0
+  }
+  expect_true(inside(first$x, df$x, 8))
+  expect_true(inside(first$i, df$i, 4))
+  expect_identical(first$x, as.numeric(first$i))
+  expect_identical(sum(got$x), sum(df$x))
+  swingdb::swingdb_unregister(con, "r")
+})
