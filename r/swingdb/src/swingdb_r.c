@@ -134,16 +134,16 @@ SEXP swingdb_r_share(SEXP ptr, SEXP name, SEXP persist, SEXP replace) {
 SEXP swingdb_r_tables(SEXP ptr) {
   release_vectors();
   swingdb_error error = {0, NULL};
+  SEXP holder = PROTECT(swingdb_column_holder());
   swingdb_chunk *chunk = swingdb_table_names(connection_of(ptr)->con, &error);
   if (!chunk) fail(&error);
-  swingdb_column column;
-  int taken = swingdb_chunk_take(chunk, 0, &column, &error);
+  int taken = swingdb_chunk_take(chunk, 0, swingdb_holder_column(holder), &error);
   swingdb_chunk_free(chunk);
   if (taken < 0) fail(&error);
-  SEXP names = PROTECT(swingdb_vector_of(&column, 0));
+  SEXP names = PROTECT(swingdb_vector_of(holder, 0));
   SEXP out = PROTECT(Rf_allocVector(STRSXP, XLENGTH(names)));
   for (R_xlen_t i = 0; i < XLENGTH(names); i++) SET_STRING_ELT(out, i, STRING_ELT(names, i));
-  UNPROTECT(2);
+  UNPROTECT(3);
   return out;
 }
 
@@ -291,26 +291,27 @@ SEXP swingdb_r_fetch(SEXP res, SEXP n, SEXP integer64) {
   release_vectors();
   swingdb_result *r = result_of(res);
   double want = Rf_asReal(n);
+  int as_integer64 = Rf_asLogical(integer64);
+  /* Every R allocation comes before the engine hands out a column, or after
+   * the column has an owner R will finalize: an allocation failure (an R
+   * error, which jumps out of C) frees everything. */
+  size_t ncol = swingdb_result_ncol(r);
+  SEXP holders = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)ncol));
+  for (size_t i = 0; i < ncol; i++) SET_VECTOR_ELT(holders, (R_xlen_t)i, swingdb_column_holder());
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)ncol));
   int64_t rows = 0;
   swingdb_error error = {0, NULL};
   swingdb_chunk *chunk = swingdb_result_fetch(r, (ISNAN(want) || want < 0 || want > 9e18) ? -1 : (int64_t)want, &rows, &error);
   if (!chunk) fail(&error);
-  size_t ncol = swingdb_chunk_ncol(chunk);
-  /* Take every column out first: a failure then leaves no R object half made. */
-  swingdb_column *columns = (swingdb_column *)R_alloc(ncol ? ncol : 1, sizeof(swingdb_column));
   for (size_t i = 0; i < ncol; i++) {
-    if (swingdb_chunk_take(chunk, i, &columns[i], &error) < 0) {
-      for (size_t j = 0; j < i; j++) swingdb_column_free(columns[j].owner);
+    if (swingdb_chunk_take(chunk, i, swingdb_holder_column(VECTOR_ELT(holders, (R_xlen_t)i)), &error) < 0) {
       swingdb_chunk_free(chunk);
       fail(&error);
     }
   }
   swingdb_chunk_free(chunk);
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)ncol));
-  /* From here on each column's owner belongs to its vector; those not yet
-   * made are freed by R's error handling only if allocation fails (rare). */
-  for (size_t i = 0; i < ncol; i++) SET_VECTOR_ELT(out, (R_xlen_t)i, swingdb_vector_of(&columns[i], Rf_asLogical(integer64)));
-  UNPROTECT(1);
+  for (size_t i = 0; i < ncol; i++) SET_VECTOR_ELT(out, (R_xlen_t)i, swingdb_vector_of(VECTOR_ELT(holders, (R_xlen_t)i), as_integer64));
+  UNPROTECT(2);
   return out;
 }
 

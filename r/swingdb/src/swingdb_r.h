@@ -12,8 +12,15 @@
 
 /* Registers the ALTREP classes of result vectors. */
 void swingdb_register_vectors(DllInfo *dll);
-/* The R vector of a taken result column (it takes over column's owner). */
-SEXP swingdb_vector_of(swingdb_column *column, int integer64);
+/* An external pointer that owns a result column once one is taken into
+ * swingdb_holder_column(holder) (its finalizer frees it; empty until then):
+ * made before the column is taken, so that no R allocation failure (an R
+ * error jumps out of C) can leave a column without an owner. */
+SEXP swingdb_column_holder(void);
+swingdb_column *swingdb_holder_column(SEXP holder);
+/* The R vector of a holder's column (an ALTREP vector that keeps the holder,
+ * or a copy, after which the column is freed). */
+SEXP swingdb_vector_of(SEXP holder, int integer64);
 /* What a vector is (ALTREP class, state, data address), for tests. */
 SEXP swingdb_r_vector_info(SEXP x);
 /* Writes element 1 through the writable data pointer, for tests. */

@@ -309,17 +309,33 @@ static SEXP with_class(SEXP x, const char *a, const char *b) {
   return x;
 }
 
-SEXP swingdb_vector_of(swingdb_column *column, int integer64) {
+SEXP swingdb_column_holder(void) {
+  rcolumn *col = (rcolumn *)calloc(1, sizeof(rcolumn));
+  if (!col) Rf_error("swingdb: out of memory");
+  SEXP ptr = PROTECT(R_MakeExternalPtr(col, R_NilValue, R_NilValue));
+  R_RegisterCFinalizerEx(ptr, column_finalize, TRUE);
+  UNPROTECT(1);
+  return ptr;
+}
+
+swingdb_column *swingdb_holder_column(SEXP holder) { return &((rcolumn *)R_ExternalPtrAddr(holder))->c; }
+
+/* Frees a holder's column at once (for columns copied into R). */
+static void release_holder(SEXP holder) { column_finalize(holder); }
+
+SEXP swingdb_vector_of(SEXP holder, int integer64) {
+  rcolumn *col = (rcolumn *)R_ExternalPtrAddr(holder);
+  const swingdb_column *column = &col->c;
   if (column->kind == SWINGDB_COLUMN_NULLS) {
     SEXP out = PROTECT(Rf_allocVector(LGLSXP, (R_xlen_t)column->length));
     for (R_xlen_t i = 0; i < (R_xlen_t)column->length; i++) LOGICAL(out)[i] = NA_LOGICAL;
-    swingdb_column_free(column->owner);
+    release_holder(holder);
     UNPROTECT(1);
     return out;
   }
   if (column->kind == SWINGDB_COLUMN_BLOB) {
     SEXP out = PROTECT(blob_vector(column));
-    swingdb_column_free(column->owner);
+    release_holder(holder);
     SEXP cls = PROTECT(Rf_allocVector(STRSXP, 4));
     SET_STRING_ELT(cls, 0, Rf_mkChar("blob"));
     SET_STRING_ELT(cls, 1, Rf_mkChar("vctrs_list_of"));
@@ -331,15 +347,8 @@ SEXP swingdb_vector_of(swingdb_column *column, int integer64) {
     UNPROTECT(3);
     return out;
   }
-  rcolumn *col = (rcolumn *)malloc(sizeof(rcolumn));
-  if (!col) {
-    swingdb_column_free(column->owner);
-    Rf_error("swingdb: out of memory");
-  }
-  col->c = *column;
   col->integer64 = integer64;
-  SEXP ptr = PROTECT(R_MakeExternalPtr(col, R_NilValue, R_NilValue));
-  R_RegisterCFinalizerEx(ptr, column_finalize, TRUE);
+  SEXP ptr = PROTECT(holder);
   R_altrep_class_t cls;
   switch (column->kind) {
     case SWINGDB_COLUMN_INT32: cls = integer_class; break;
