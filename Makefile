@@ -152,7 +152,8 @@ test-r: build debs
 	@command -v Rscript >/dev/null || { echo "warning: R is not installed (make debs could not install it); the R tests are skipped"; exit 0; }; \
 	  mkdir -p $(R_LIB) && R CMD INSTALL --preclean --no-test-load --library=$(R_LIB) r/swingdb >$(R_LIB)/install.log 2>&1 \
 	    || { cat $(R_LIB)/install.log; exit 1; }; \
-	  cd r/swingdb/tests && TZ=UTC R_LIBS=$(R_LIB) Rscript testthat.R
+	  cd r/swingdb/tests && TZ=UTC R_LIBS=$(R_LIB) Rscript testthat.R && \
+	  cd $(CURDIR) && TZ=UTC R_LIBS=$(R_LIB) Rscript r/readme_examples.R README.md
 
 check-r: build debs
 	rm -rf $(R_LIB)/check && mkdir -p $(R_LIB)/check

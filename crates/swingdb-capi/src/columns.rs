@@ -75,7 +75,9 @@ pub(crate) fn kind_of(dt: &DataType) -> i32 {
     use DataType::*;
     match dt {
         Null => NULLS,
-        Float16 | Float32 | Float64 | UInt64 | Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) => FLOAT64,
+        Float16 | Float32 | Float64 | UInt64 | Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) => {
+            FLOAT64
+        }
         Int8 | Int16 | Int32 | UInt8 | UInt16 => INT32,
         Int64 | UInt32 => INT64,
         Boolean => BOOL,
@@ -235,11 +237,10 @@ pub unsafe extern "C" fn swingdb_chunk_take(
     // SAFETY: per the contract.
     let chunk = unsafe { &mut *chunk };
     crate::guarded(error, -1, || {
-        let array = chunk
-            .columns
-            .get_mut(i)
-            .and_then(Option::take)
-            .ok_or_else(|| Error::programming(format!("column {i} of this chunk was taken already or is not there")))?;
+        let array =
+            chunk.columns.get_mut(i).and_then(Option::take).ok_or_else(|| {
+                Error::programming(format!("column {i} of this chunk was taken already or is not there"))
+            })?;
         let described = describe(normalized(array)?);
         // SAFETY: per the contract.
         unsafe { column.write(described) };

@@ -43,7 +43,11 @@ fn boxed<T>(value: T) -> *mut T {
 /// # Safety
 /// `path` is NULL or a NUL-terminated string; `error` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn swingdb_open(path: *const c_char, read_only: i32, error: *mut swingdb_error) -> *mut swingdb_database {
+pub unsafe extern "C" fn swingdb_open(
+    path: *const c_char,
+    read_only: i32,
+    error: *mut swingdb_error,
+) -> *mut swingdb_database {
     guarded(error, null_mut(), || {
         let options = OpenOptions { read_only: read_only != 0, ..OpenOptions::default() };
         if path.is_null() {
@@ -62,7 +66,11 @@ pub unsafe extern "C" fn swingdb_open(path: *const c_char, read_only: i32, error
 /// # Safety
 /// `name` is a NUL-terminated string; `error` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn swingdb_attach(name: *const c_char, read_only: i32, error: *mut swingdb_error) -> *mut swingdb_database {
+pub unsafe extern "C" fn swingdb_attach(
+    name: *const c_char,
+    read_only: i32,
+    error: *mut swingdb_error,
+) -> *mut swingdb_database {
     guarded(error, null_mut(), || {
         // SAFETY: per the contract.
         let name = unsafe { text(name, "the snapshot name") }?;
@@ -114,7 +122,10 @@ pub unsafe extern "C" fn swingdb_database_version(db: *const swingdb_database, e
 /// # Safety
 /// `db` is a live handle; `error` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn swingdb_connect(db: *const swingdb_database, error: *mut swingdb_error) -> *mut swingdb_connection {
+pub unsafe extern "C" fn swingdb_connect(
+    db: *const swingdb_database,
+    error: *mut swingdb_error,
+) -> *mut swingdb_connection {
     // SAFETY: per the contract.
     let db = unsafe { &*db };
     guarded(error, null_mut(), || {
@@ -367,7 +378,10 @@ pub unsafe extern "C" fn swingdb_share(
 /// # Safety
 /// `con` is a live handle; `error` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn swingdb_table_names(con: *const swingdb_connection, error: *mut swingdb_error) -> *mut swingdb_chunk {
+pub unsafe extern "C" fn swingdb_table_names(
+    con: *const swingdb_connection,
+    error: *mut swingdb_error,
+) -> *mut swingdb_chunk {
     // SAFETY: per the contract.
     let con = unsafe { &*con };
     guarded(error, null_mut(), || {

@@ -15,8 +15,8 @@ use std::panic::RefUnwindSafe;
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 use swingdb::arrow::array::{
-    ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Int32Array, Int64Array, PrimitiveArray,
-    RecordBatch, StringArray, StringBuilder, Time64NanosecondArray, TimestampMicrosecondArray,
+    ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Int32Array, Int64Array, PrimitiveArray, RecordBatch,
+    StringArray, StringBuilder, Time64NanosecondArray, TimestampMicrosecondArray,
 };
 use swingdb::arrow::buffer::{Buffer, NullBuffer, ScalarBuffer};
 use swingdb::arrow::datatypes::{ArrowPrimitiveType, Date32Type, Field, Float64Type, Int32Type, Int64Type, Schema};
@@ -66,9 +66,13 @@ fn r_na(x: f64) -> bool {
 /// # Safety
 /// `ptr` points at `len` values that stay alive and unchanged until the owner
 /// comes back through the queue.
-unsafe fn values<T: ArrowPrimitiveType>(ptr: *const u8, len: usize, owner: *mut std::ffi::c_void) -> ScalarBuffer<T::Native> {
+unsafe fn values<T: ArrowPrimitiveType>(
+    ptr: *const u8,
+    len: usize,
+    owner: *mut std::ffi::c_void,
+) -> ScalarBuffer<T::Native> {
     let bytes = len * std::mem::size_of::<T::Native>();
-    let aligned = (ptr as usize) % std::mem::align_of::<T::Native>() == 0;
+    let aligned = (ptr as usize).is_multiple_of(std::mem::align_of::<T::Native>());
     if len > 0 && !owner.is_null() && aligned {
         if let Some(nn) = NonNull::new(ptr.cast_mut()) {
             // SAFETY: per the contract, the memory outlives the buffer (the
@@ -115,9 +119,7 @@ unsafe fn slice<'a, T>(ptr: *const u8, len: usize) -> &'a [T] {
 unsafe fn strings<'a>(ptr: *const *const c_char, len: usize) -> swingdb::Result<Vec<Option<&'a str>>> {
     // SAFETY: per the contract.
     let ptrs = unsafe { slice::<*const c_char>(ptr.cast(), len) };
-    ptrs.iter()
-        .map(|&p| if p.is_null() { Ok(None) } else { unsafe { text(p, "a text value") }.map(Some) })
-        .collect()
+    ptrs.iter().map(|&p| if p.is_null() { Ok(None) } else { unsafe { text(p, "a text value") }.map(Some) }).collect()
 }
 
 /// The column as an Arrow array.
@@ -183,10 +185,8 @@ unsafe fn array_of(col: &swingdb_input_column, name: &str) -> swingdb::Result<Ar
             let levels = unsafe { strings(col.levels, usize::try_from(col.nlevels).unwrap_or(0)) }?;
             let nlevels = levels.len() as i32;
             let codes = unsafe { slice::<i32>(ptr, len) };
-            let keys: Int32Array = codes
-                .iter()
-                .map(|&c| if c == NA_INT32 || c < 1 || c > nlevels { None } else { Some(c - 1) })
-                .collect();
+            let keys: Int32Array =
+                codes.iter().map(|&c| if c == NA_INT32 || c < 1 || c > nlevels { None } else { Some(c - 1) }).collect();
             let dictionary = StringArray::from(levels);
             Arc::new(DictionaryArray::try_new(keys, Arc::new(dictionary)).map_err(Error::from)?)
         }

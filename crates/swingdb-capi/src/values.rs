@@ -39,9 +39,10 @@ fn value(index: usize, v: &swingdb_value) -> swingdb::Result<ScalarValue> {
         4 => ScalarValue::Utf8(if null {
             None
         } else {
-            Some(String::from_utf8(bytes()?).map_err(|_| {
-                Error::data(format!("parameter {} is not valid UTF-8 text", index + 1))
-            })?)
+            Some(
+                String::from_utf8(bytes()?)
+                    .map_err(|_| Error::data(format!("parameter {} is not valid UTF-8 text", index + 1)))?,
+            )
         }),
         5 => ScalarValue::Date32(if null {
             None

@@ -143,7 +143,10 @@ start_run <- function(res, i) {
 
 check_open <- function(res) {
   state <- res@state
-  if (!state$valid) stop("the result was cleared (dbClearResult); send the statement again", call. = FALSE)
+  if (!state$valid) {
+    why <- if (isTRUE(state$broken)) "its fetch stopped on an error or an interrupt" else "it was cleared (dbClearResult)"
+    stop("the result is closed: ", why, "; send the statement again", call. = FALSE)
+  }
   if (!dbIsValid(res@connection)) stop("the result's connection is closed", call. = FALSE)
   state
 }
@@ -194,6 +197,14 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
     }
     stop("the statement has placeholders: bind their values with dbBind() first", call. = FALSE)
   }
+  # A fetch that stops on an error or Ctrl-C leaves its statement's stream
+  # broken: the result is let go (the connection's next statement then finds
+  # no result left open), and clearing it later is not an error.
+  fetched <- FALSE
+  on.exit(if (!fetched) {
+    clear_result(state)
+    state$broken <- TRUE
+  })
   bigint <- res@connection@bigint
   want <- if (n < 0 || is.infinite(n)) -1 else n
   parts <- list()
@@ -210,6 +221,7 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
     start_run(res, state$run + 1L)
   }
   state$fetched <- state$fetched + got
+  fetched <- TRUE
   names <- state$columns[[1]]
   if (length(parts) == 1L) {
     return(as_data_frame(parts[[1]], names))
@@ -223,7 +235,7 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
 setMethod("dbClearResult", "swingdb_result", function(res, ...) {
   state <- res@state
   if (!state$valid) {
-    warning("the result was cleared already", call. = FALSE)
+    if (!isTRUE(state$broken)) warning("the result was cleared already", call. = FALSE)
     return(invisible(TRUE))
   }
   clear_result(state)

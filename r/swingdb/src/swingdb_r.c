@@ -30,7 +30,11 @@ static void fail(swingdb_error *error) {
   SEXP kind = PROTECT(Rf_ScalarInteger(error->kind));
   SEXP message = PROTECT(Rf_mkCharCE(error->message ? error->message : "unknown error", CE_UTF8));
   SEXP text = PROTECT(Rf_ScalarString(message));
+  int interrupted = error->kind == SWINGDB_INTERRUPTED;
   swingdb_error_clear(error);
+  /* Stopped by Ctrl-C: R's own interrupt (what tryCatch(interrupt = ) and the
+   * console expect), which also consumes the pending request. */
+  if (interrupted) R_CheckUserInterrupt();
   SEXP ns = PROTECT(R_FindNamespace(Rf_mkString("swingdb")));
   SEXP call = PROTECT(Rf_lang3(Rf_install("raise_error"), kind, text));
   Rf_eval(call, ns);

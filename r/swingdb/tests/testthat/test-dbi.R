@@ -148,3 +148,23 @@ test_that("quoting and types", {
   info <- DBI::dbGetInfo(con)
   expect_true(is.character(info$db.version))
 })
+
+test_that("Ctrl-C stops a running query, and the connection goes on", {
+  con <- local_db()
+  # SIGINT to this R process in a second, as Ctrl-C sends it, from a forked
+  # child (system() would leave R's interrupt flag set by itself).
+  me <- Sys.getpid()
+  killer <- parallel::mcparallel({
+    Sys.sleep(1)
+    tools::pskill(me, tools::SIGINT)
+  })
+  on.exit(parallel::mccollect(killer))
+  started <- Sys.time()
+  got <- tryCatch(
+    DBI::dbGetQuery(con, "SELECT count(*) AS n FROM range(100000000000) AS r WHERE r.value % 7 = 3"),
+    interrupt = function(e) "interrupted"
+  )
+  expect_identical(got, "interrupted")
+  expect_lt(as.numeric(Sys.time() - started, units = "secs"), 30)
+  expect_silent(expect_identical(DBI::dbGetQuery(con, "SELECT 1 AS x")$x, 1L))
+})

@@ -3,10 +3,10 @@
 //! `VARBINARY`, planned as Arrow Binary like `BYTEA`.
 
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use std::sync::Arc;
 use datafusion::error::Result;
 use datafusion::logical_expr::planner::TypePlanner;
 use datafusion::sql::sqlparser::ast::DataType as SqlDataType;
+use std::sync::Arc;
 
 /// Plans `BLOB` and `VARBINARY` as Binary.
 #[derive(Debug)]
