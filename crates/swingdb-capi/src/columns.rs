@@ -90,32 +90,6 @@ pub(crate) fn kind_of(dt: &DataType) -> i32 {
     }
 }
 
-/// The SQL name of a type, as swingdb's DESCRIBE shows it.
-pub(crate) fn sql_type(dt: &DataType) -> String {
-    use DataType::*;
-    match dt {
-        Null => "NULL".into(),
-        Boolean => "BOOLEAN".into(),
-        Int8 => "TINYINT".into(),
-        Int16 => "SMALLINT".into(),
-        Int32 => "INTEGER".into(),
-        Int64 => "BIGINT".into(),
-        UInt8 | UInt16 | UInt32 | UInt64 => format!("{dt}").to_uppercase(),
-        Float16 | Float32 => "REAL".into(),
-        Float64 => "DOUBLE".into(),
-        Utf8 | LargeUtf8 | Utf8View => "VARCHAR".into(),
-        Binary | LargeBinary | BinaryView | FixedSizeBinary(_) => "BLOB".into(),
-        Date32 | Date64 => "DATE".into(),
-        Time32(_) | Time64(_) => "TIME".into(),
-        Timestamp(_, None) => "TIMESTAMP".into(),
-        Timestamp(_, Some(_)) => "TIMESTAMP WITH TIME ZONE".into(),
-        Decimal32(p, s) | Decimal64(p, s) => format!("DECIMAL({p},{s})"),
-        Decimal128(p, s) | Decimal256(p, s) => format!("DECIMAL({p},{s})"),
-        Dictionary(_, value) => sql_type(value),
-        other => format!("{other}"),
-    }
-}
-
 /// `array` in the layout of its kind.
 fn normalized(array: ArrayRef) -> swingdb::Result<ArrayRef> {
     use DataType::*;

@@ -208,7 +208,7 @@ fn result_of(result: QueryResult) -> swingdb_result {
     let schema = result.schema();
     let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
     let names = schema.fields().iter().map(|f| c(f.name())).collect();
-    let types = schema.fields().iter().map(|f| c(&crate::columns::sql_type(f.data_type()))).collect();
+    let types = schema.fields().iter().map(|f| c(&swingdb::sql_type_name(f.data_type()))).collect();
     let done = result.rows_affected().is_some();
     swingdb_result { result, schema, names, types, pending: None, done }
 }
