@@ -77,29 +77,25 @@ setMethod("dbQuoteLiteral", "swingdb_connection", function(conn, x, ...) {
     return(x)
   }
   literal <- function(text, type) ifelse(is.na(text), "NULL", paste0("CAST(", dbQuoteString(conn, text), " AS ", type, ")"))
-  if (is.factor(x)) x <- as.character(x)
-  out <- if (is.character(x)) {
-    as.character(dbQuoteString(conn, x))
-  } else if (inherits(x, "integer64")) {
-    ifelse(is.na(x), "NULL", as.character(x))
-  } else if (inherits(x, "Date")) {
-    literal(format(x, "%Y-%m-%d"), "DATE")
-  } else if (inherits(x, "POSIXt")) {
-    literal(format(as.POSIXct(x), "%Y-%m-%d %H:%M:%OS6", tz = "UTC"), "TIMESTAMP(6) WITH TIME ZONE")
-  } else if (inherits(x, "difftime")) {
-    secs <- as.double(x, units = "secs")
-    literal(ifelse(is.na(secs), NA, sprintf("%02d:%02d:%09.6f", secs %/% 3600, (secs %% 3600) %/% 60, secs %% 60)), "TIME")
-  } else if (inherits(x, "blob") || (is.list(x) && all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1))))) {
-    vapply(x, function(v) if (is.null(v)) "NULL" else paste0("X'", paste(format(v), collapse = ""), "'"), character(1))
-  } else if (is.logical(x)) {
-    ifelse(is.na(x), "NULL", ifelse(x, "TRUE", "FALSE"))
-  } else if (is.numeric(x)) {
-    special <- ifelse(is.nan(x), "NaN", ifelse(x > 0, "Infinity", "-Infinity"))
-    ifelse(is.na(x) & !is.nan(x), "NULL", ifelse(is.infinite(x) | is.nan(x), paste0("CAST('", special, "' AS DOUBLE)"),
-      format(x, digits = 17, trim = TRUE, scientific = FALSE)))
-  } else {
-    stop("swingdb cannot write a value of class ", paste(class(x), collapse = "/"), " as an SQL literal", call. = FALSE)
-  }
+  out <- switch(vector_kind(x, "an SQL literal"),
+    factor = ,
+    text = as.character(dbQuoteString(conn, as.character(x))),
+    integer64 = ifelse(is.na(x), "NULL", as.character(x)),
+    date = literal(format(x, "%Y-%m-%d"), "DATE"),
+    timestamp = literal(format(as.POSIXct(x), "%Y-%m-%d %H:%M:%OS6", tz = "UTC"), "TIMESTAMP(6) WITH TIME ZONE"),
+    time = {
+      secs <- as.double(x, units = "secs")
+      literal(ifelse(is.na(secs), NA, sprintf("%02d:%02d:%09.6f", secs %/% 3600, (secs %% 3600) %/% 60, secs %% 60)), "TIME")
+    },
+    blob = vapply(x, function(v) if (is.null(v)) "NULL" else paste0("X'", paste(format(v), collapse = ""), "'"), character(1)),
+    logical = ifelse(is.na(x), "NULL", ifelse(x, "TRUE", "FALSE")),
+    integer = ,
+    double = {
+      special <- ifelse(is.nan(x), "NaN", ifelse(x > 0, "Infinity", "-Infinity"))
+      ifelse(is.na(x) & !is.nan(x), "NULL", ifelse(is.infinite(x) | is.nan(x), paste0("CAST('", special, "' AS DOUBLE)"),
+        format(x, digits = 17, trim = TRUE, scientific = FALSE)))
+    }
+  )
   SQL(unname(out), names = names(x))
 })
 

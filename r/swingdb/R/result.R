@@ -68,7 +68,7 @@ setMethod("dbSendStatement", c("swingdb_connection", "character"), function(conn
 
 # Parameter kinds of the C side (swingdb_r.c, P_*).
 bind_codes <- c(
-  logical = 1L, integer = 2L, double = 3L, text = 4L, factor = 4L, date = 5L,
+  logical = 1L, integer = 2L, double = 3L, text = 4L, date = 5L,
   timestamp = 6L, blob = 7L, time = 8L, integer64 = 9L
 )
 
