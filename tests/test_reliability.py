@@ -8,6 +8,7 @@ import glob
 import os
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -387,6 +388,74 @@ def test_an_edited_manifest_is_detected(db_path):
         con.sql("SELECT count(*) FROM t WHERE i > 7000").fetchall()
     with pytest.raises(swingdb.CorruptionError, match="checksum"):
         con.verify()
+
+
+@pytest.mark.parametrize("record", [10, 38])
+def test_a_flipped_bit_in_an_old_commit_record_is_reported_not_taken_for_the_end(db_path, record):
+    """Issue 71's repro: 40 single-row commits, then 256 added to the length
+    of record 10 (or 38) of the commit log. It looked unfinished: the
+    database opened showing 9 rows, verify() passed, and the next commit
+    began a new log over the 31 acknowledged commits after it."""
+    con = swingdb.connect(db_path)
+    con.sql("CREATE TABLE t (x INTEGER)")
+    for i in range(40):
+        con.execute("INSERT INTO t VALUES (?)", [i])
+    con.close()
+    log = newest_log(db_path)
+    data = bytearray(open(log, "rb").read())
+    assert len(records(log)) >= 41
+    header = 16  # the log's own header, then records of a 24-byte header and a payload of its first field's length
+    for _ in range(record):
+        header += 24 + struct.unpack_from("<I", data, header)[0]
+    data[header + 1] ^= 1  # the length's second byte: + 256
+    open(log, "wb").write(bytes(data))
+    con = swingdb.connect(db_path)
+    with pytest.raises(swingdb.CorruptionError, match=r"commit log .*\.log is damaged at byte \d+"):
+        con.sql("SELECT count(*) FROM t").fetchall()
+    with pytest.raises(swingdb.CorruptionError, match="damaged"):
+        con.verify()
+    with pytest.raises(swingdb.CorruptionError):
+        con.execute("INSERT INTO t VALUES (100)")
+    con.close()
+    # Nothing was written over the damage: mended, every commit is there.
+    data[header + 1] ^= 1
+    open(log, "wb").write(bytes(data))
+    assert swingdb.connect(db_path).sql("SELECT count(*), sum(x) FROM t").fetchall() == [(40, 780)]
+
+
+def test_a_segment_shortened_under_a_live_connection_is_an_error_not_a_signal(db_path):
+    """Issue 71: a query, then the second of four segment files truncated
+    (as a backup, sync or cleanup tool might), then the query again on the
+    same connection: the process died of SIGBUS. It must raise
+    CorruptionError naming the file, and stay alive."""
+    script = textwrap.dedent("""
+        import glob, os, sys, swingdb
+        con = swingdb.connect(sys.argv[1])
+        con.sql("CREATE TABLE t (x BIGINT)")
+        for i in range(4):
+            con.sql(f"INSERT INTO t SELECT value FROM range({i * 100000}, {(i + 1) * 100000})")
+        query = "SELECT count(*), sum(x) FROM t"
+        print(con.sql(query).fetchall(), flush=True)
+        files = sorted(glob.glob(os.path.join(sys.argv[1], "segments", "*")), key=os.path.getmtime)
+        assert len(files) == 4, files
+        os.truncate(files[1], 4096)
+        try:
+            con.sql(query).fetchall()
+        except swingdb.CorruptionError as e:
+            assert os.path.basename(files[1]) in str(e), e
+            print("CorruptionError:", e, flush=True)
+        again = None
+        try:
+            con.sql(query).fetchall()
+        except swingdb.CorruptionError:
+            again = "again"
+        print(again, "alive", flush=True)
+    """)
+    out = subprocess.run([sys.executable, "-c", script, db_path], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, f"exit {out.returncode}: {out.stdout}{out.stderr}"
+    assert "[(400000, 79999800000)]" in out.stdout
+    assert "CorruptionError: segment" in out.stdout and "was shortened" in out.stdout, out.stdout
+    assert "again alive" in out.stdout, out.stdout
 
 
 # -- 8. full and read-only disks ---------------------------------------------------------------

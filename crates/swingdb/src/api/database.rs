@@ -165,10 +165,12 @@ impl Database {
         self.core.dir().collect_garbage(true)
     }
 
-    /// Checks the newest version's manifest checksum and every segment of it:
-    /// size, CRC-32 and Arrow structure, reading the files afresh.
+    /// Checks every record of every commit log, the newest version's
+    /// manifest checksum and every segment of it: size, CRC-32 and Arrow
+    /// structure, reading the files afresh.
     pub fn verify(&self) -> Result<VerifyReport> {
         let dir = self.core.dir();
+        dir.verify_logs()?;
         let pinned = dir.pin_latest()?;
         let result = (|| {
             // Read afresh (not the cached copy), so that its checksum is checked now.

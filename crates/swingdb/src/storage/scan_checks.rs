@@ -74,6 +74,14 @@ impl ScanChecks {
         }
     }
 
+    /// Checks that every segment file of the scan still holds all its
+    /// mapped bytes (see [`MappedSegment::check_size`]): done when a stream of
+    /// the scan opens, also when a kept plan runs again after a file under it
+    /// was shortened, which would otherwise end the process with SIGBUS.
+    pub fn check_sizes(&self) -> Result<()> {
+        self.segments.iter().try_for_each(|pending| pending.mapped.check_size())
+    }
+
     /// Checks the columns of each segment that `batch` (of the scan) holds
     /// values of, once per segment; the first time, also asks the kernel to
     /// read the segment after it. Fails with the check's error (a damaged

@@ -245,6 +245,30 @@ impl MappedSegment {
         )))
     }
 
+    /// Checks that the file still holds every byte that is mapped: a file
+    /// shortened since it was mapped (by a backup, sync or cleanup tool;
+    /// segment files are never changed by swingdb) would kill the process
+    /// with SIGBUS at the first read past its new end. One `fstat` of the
+    /// open file, done before each statement reads a segment this handle
+    /// mapped before.
+    pub fn check_size(&self) -> Result<()> {
+        let size = self
+            .mapping
+            .file
+            .metadata()
+            .map_err(|e| Error::io(format!("inspecting segment {}", self.path.display()), e))?
+            .len();
+        let mapped = self.mapping.buffer.len() as u64;
+        if size < mapped {
+            return Err(Error::corruption(format!(
+                "segment {} was shortened while the database was open: {size} bytes on disk, {mapped} expected; \
+                 restore it from a backup (or the database from a snapshot)",
+                self.path.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// The file this segment was mapped from.
     pub fn path(&self) -> &Path {
         &self.path

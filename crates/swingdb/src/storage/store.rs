@@ -44,7 +44,14 @@ impl SegmentStore {
         }
         let cached = self.mapped.lock().unwrap().get(&meta.file).cloned();
         let mapped = match cached {
-            Some(mapped) => mapped,
+            Some(mapped) => {
+                if let Err(e) = mapped.check_size() {
+                    // Mapped afresh (and checked) by the next statement, should the file be mended.
+                    self.mapped.lock().unwrap().remove(&meta.file);
+                    return Err(e);
+                }
+                mapped
+            }
             None => {
                 let mapped = Arc::new(MappedSegment::open(&self.dir.segment_path(&meta.file), meta, self.verify)?);
                 self.mapped.lock().unwrap().insert(meta.file.clone(), mapped.clone());

@@ -158,7 +158,10 @@ impl SegmentSource {
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(prefiltered(checked(self.memory.open(partition, context)?, &self.checks), self.prefilter.as_ref())),
+            decoded(prefiltered(
+                checked(self.memory.open(partition, context)?, &self.checks)?,
+                self.prefilter.as_ref(),
+            )),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
@@ -288,7 +291,7 @@ impl DataSource for SegmentSource {
 
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
         Ok(taking_turns(filtered(
-            decoded(prefiltered(checked(self.memory.open_with_args(args)?, &self.checks), self.prefilter.as_ref())),
+            decoded(prefiltered(checked(self.memory.open_with_args(args)?, &self.checks)?, self.prefilter.as_ref())),
             &self.runtime_filters,
             self.condition_above.as_ref(),
         )))
@@ -296,10 +299,11 @@ impl DataSource for SegmentSource {
 }
 
 /// `stream` (a scan's), each batch handed on once `checks` passed for it.
-fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> SendableRecordBatchStream {
+fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> Result<SendableRecordBatchStream> {
     if checks.is_empty() {
-        return stream;
+        return Ok(stream);
     }
+    checks.check_sizes()?;
     let checks = checks.clone();
     let schema = stream.schema();
     let batches = stream.map(move |batch| {
@@ -307,7 +311,7 @@ fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> Senda
         checks.check(&batch)?;
         Ok(batch)
     });
-    Box::pin(RecordBatchStreamAdapter::new(schema, batches))
+    Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
 }
 
 /// `stream` (a scan's) with its batches' encoded columns decoded to the

@@ -37,6 +37,14 @@
 //!   machine lost power before the record was synced, or one still being
 //!   written by another process. Bytes not yet written read as zeros. It is
 //!   the end too ([`Tail::Torn`]): such a commit was never acknowledged.
+//!   So is a record whose length runs past the end of the file, or a seal.
+//!   But a write that did not finish is the last thing in its log (nothing
+//!   is appended after it), so if a valid record of a later version follows
+//!   anywhere in the file, the record was written whole and damaged since
+//!   (one flipped bit in its length, or a byte of it zeroed): that is
+//!   [`Tail::Suspect`], never the end (see `Log::refresh`; taking it for
+//!   the end lost every commit after it, for good once the next commit
+//!   began a new log).
 //! - anything else ([`Tail::Suspect`]): every byte was written and the record
 //!   is wrong. That is damage (a disk, an edit) unless a committer is between
 //!   two bytes of its header right now; under `commit.lock`, where nobody
@@ -295,15 +303,16 @@ impl Log {
             let field = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
             let (len, dropped_len, prev, crc) = (field(0), field(4), field(16), field(20));
             let version = u64::from_le_bytes(header[8..16].try_into().unwrap());
-            // A length past the end of the file is a header not written whole.
+            // A length past the end of the file is a header not written whole
+            // (or a seal), unless a valid record follows.
             if len == 0 || self.end + RECORD_HEADER as u64 + len as u64 > size {
-                self.tail = Tail::Torn;
+                self.tail = self.torn_unless_followed(&header, size)?;
                 return Ok(());
             }
             let mut payload = vec![0u8; len as usize];
             let read = self.file.read_exact_at(&mut payload, self.end + RECORD_HEADER as u64);
             if read.is_err() || payload.contains(&0) {
-                self.tail = Tail::Torn;
+                self.tail = self.torn_unless_followed(&header, size)?;
                 return Ok(());
             }
             let expected = self.base + self.entries.len() as u64;
@@ -318,6 +327,49 @@ impl Log {
             let change = payload.get(dropped_len as usize) == Some(&DELTA_MARK);
             self.push(Entry { offset: self.end, len, dropped_len, crc, change });
         }
+    }
+
+    /// What a record at the end that looks unfinished is: [`Tail::Torn`]
+    /// if it is a seal, or if no valid record follows it anywhere in the
+    /// file (a write that did not finish is the last thing in its log: no
+    /// commit appends after it); otherwise [`Tail::Suspect`]: a record
+    /// written whole and damaged since (a flipped bit in its length, a byte
+    /// of its payload zeroed), which must not be taken for the end, or every
+    /// commit after it would silently be lost (and the next commit would
+    /// start a new log over them).
+    ///
+    /// A record of a later version is searched for at every byte offset
+    /// after this one (its own length cannot be trusted), checked by its
+    /// checksum. A reader without `commit.lock` may find the record a
+    /// committer appended just after finishing this one: it reads
+    /// `Suspect`, waits for the commit and reads again (see
+    /// `Suspect::Confirm` in `dir/versions.rs`).
+    fn torn_unless_followed(&self, header: &[u8; RECORD_HEADER], size: u64) -> io::Result<Tail> {
+        if header[..4] == u32::MAX.to_le_bytes() && header[4..].iter().all(|&b| b == 0) {
+            return Ok(Tail::Torn);
+        }
+        let start = self.end + 1;
+        if start + RECORD_HEADER as u64 > size {
+            return Ok(Tail::Torn);
+        }
+        let mut rest = vec![0u8; (size - start) as usize];
+        self.file.read_exact_at(&mut rest, start)?;
+        let expected = self.base + self.entries.len() as u64;
+        let field = |at: usize| u32::from_le_bytes(rest[at..at + 4].try_into().unwrap()) as usize;
+        for at in 0..=rest.len() - RECORD_HEADER {
+            let version = u64::from_le_bytes(rest[at + 8..at + 16].try_into().unwrap());
+            if version <= expected || version - expected > 1 << 20 {
+                continue;
+            }
+            let (len, dropped_len) = (field(at), field(at + 4));
+            let payload = rest.get(at + RECORD_HEADER..at + RECORD_HEADER + len);
+            if let Some(payload) = payload.filter(|p| len > 0 && dropped_len <= len && !p.contains(&0)) {
+                if record_crc(&rest[at..at + 20], &[payload]) == field(at + 20) as u32 {
+                    return Ok(Tail::Suspect(self.end));
+                }
+            }
+        }
+        Ok(Tail::Torn)
     }
 
     /// Takes in the record `entry` (its offset ignored) at the end.

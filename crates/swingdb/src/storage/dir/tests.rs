@@ -281,6 +281,56 @@ fn a_damaged_record_is_corruption_not_the_end() {
     assert_eq!(logs(&root), [log_name(1)], "nothing was written after the damage");
 }
 
+/// Issue 71: one flipped bit in the length of record 10 of 40 made it look
+/// unfinished, the 30 versions after it were silently gone, and the next
+/// commit began a new log over them. Every bit of every header field of
+/// every record but the last, and a zeroed byte in each payload: each is
+/// reported as damage (or, where the flip leaves the record valid, changes
+/// nothing), never taken for the end.
+#[test]
+fn a_damaged_record_followed_by_valid_ones_is_never_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    let db = DbDir::open(&root, true, false).unwrap();
+    let versions = 12;
+    for v in 1..=versions {
+        publish(&db, &version_with(v, &[], 0));
+    }
+    let path = root.join(MANIFESTS).join(log_name(1));
+    let intact = fs::read(&path).unwrap();
+    // Each record: a 24-byte header whose first field is the payload's length.
+    let (header, mut offsets, mut at) = (24, Vec::new(), 16);
+    for _ in 1..versions {
+        offsets.push(at);
+        at += header + u32::from_le_bytes(intact[at..at + 4].try_into().unwrap()) as usize;
+    }
+    let mut trials = 0;
+    for (i, &offset) in offsets.iter().enumerate() {
+        let mut damages: Vec<Vec<u8>> = (0..header * 8)
+            .map(|bit| {
+                let mut bytes = intact.clone();
+                bytes[offset + bit / 8] ^= 1 << (bit % 8);
+                bytes
+            })
+            .collect();
+        let mut zeroed = intact.clone();
+        zeroed[offset + header + 3] = 0;
+        damages.push(zeroed);
+        for bytes in damages {
+            fs::write(&path, &bytes).unwrap();
+            let reader = DbDir::open(&root, false, false).unwrap();
+            match reader.latest_version() {
+                Ok(v) => assert_eq!(v, versions, "record {} damaged: version {v} taken for the newest", i + 1),
+                Err(e) => assert_eq!(e.kind(), ErrorKind::Corruption, "{}", e.message()),
+            }
+            trials += 1;
+        }
+    }
+    fs::write(&path, &intact).unwrap();
+    assert_eq!(DbDir::open(&root, false, false).unwrap().latest_version().unwrap(), versions);
+    assert!(trials > 2000);
+}
+
 #[test]
 fn a_database_of_manifest_files_goes_on_in_a_log() {
     let tmp = tempfile::tempdir().unwrap();
