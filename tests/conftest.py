@@ -46,6 +46,22 @@ def certificates(tmp_path_factory):
 FLIGHT_TOKEN = "test-token-0123456789abcdef"
 
 
+def protobuf_field(number: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field (bytes, a string or a message),
+    written by hand: Flight SQL tests pack commands in a google.protobuf.Any
+    (type_url is field 1, value field 2) whose value may then be anything."""
+
+    def varint(n):
+        out = b""
+        while True:
+            low, n = n & 0x7F, n >> 7
+            out += bytes([low | (0x80 if n else 0)])
+            if not n:
+                return out
+
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
 @pytest.fixture
 def flight_server(tmp_path):
     """Starts `swingdb serve` on a database of the test, on a free port, with

@@ -13,7 +13,7 @@ flightsql = pytest.importorskip("adbc_driver_flightsql.dbapi", reason="adbc-driv
 import adbc_driver_manager  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.flight as flight  # noqa: E402
-from conftest import FLIGHT_TOKEN  # noqa: E402
+from conftest import FLIGHT_TOKEN, protobuf_field  # noqa: E402
 
 BEARER = {"adbc.flight.sql.authorization_header": f"Bearer {FLIGHT_TOKEN}"}
 HEADERS = flight.FlightCallOptions(headers=[(b"authorization", f"Bearer {FLIGHT_TOKEN}".encode())])
@@ -23,28 +23,14 @@ def _connect(uri, autocommit=True):
     return flightsql.connect(uri, db_kwargs=BEARER, autocommit=autocommit)
 
 
-# Flight SQL commands are protobuf messages packed in a google.protobuf.Any;
-# the few fields these tests send are written here by hand.
-def _varint(n):
-    out = b""
-    while True:
-        low, n = n & 0x7F, n >> 7
-        out += bytes([low | (0x80 if n else 0)])
-        if not n:
-            return out
-
-
-def _field(number, data):
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
 def _command(name, body=b""):
-    any_ = _field(1, f"type.googleapis.com/arrow.flight.protocol.sql.{name}".encode()) + _field(2, body)
+    type_url = f"type.googleapis.com/arrow.flight.protocol.sql.{name}".encode()
+    any_ = protobuf_field(1, type_url) + protobuf_field(2, body)
     return flight.FlightDescriptor.for_command(any_)
 
 
 def _statement(sql):
-    return _command("CommandStatementQuery", _field(1, sql.encode()))
+    return _command("CommandStatementQuery", protobuf_field(1, sql.encode()))
 
 
 def _read_all(client, info):
@@ -138,7 +124,7 @@ def test_a_query_is_cancelled_while_it_waits_and_while_it_is_fetched(flight_serv
     cancel = "CancelFlightInfo"
     # Waiting for its DoGet: dropped.
     info = client.get_flight_info(_statement("SELECT * FROM range(10)"), HEADERS)
-    answer = list(client.do_action(flight.Action(cancel, _field(1, info.serialize())), HEADERS))
+    answer = list(client.do_action(flight.Action(cancel, protobuf_field(1, info.serialize())), HEADERS))
     assert answer[0].body.to_pybytes() == b"\x08\x01", "CANCEL_STATUS_CANCELLED"
     with pytest.raises(pa.ArrowKeyError, match="cancelled"):  # pyarrow's NOT_FOUND
         client.do_get(info.endpoints[0].ticket, HEADERS).read_all()
@@ -162,7 +148,7 @@ def test_a_query_is_cancelled_while_it_waits_and_while_it_is_fetched(flight_serv
         started = time.monotonic()
         fetching.start()
         time.sleep(1)
-        list(client.do_action(flight.Action(cancel, _field(1, info.serialize())), HEADERS))
+        list(client.do_action(flight.Action(cancel, protobuf_field(1, info.serialize())), HEADERS))
         fetching.join(60)
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -171,7 +157,7 @@ def test_a_query_is_cancelled_while_it_waits_and_while_it_is_fetched(flight_serv
     assert time.monotonic() - started < 30
     # Cancelling what is gone is a clear error.
     with pytest.raises(pa.ArrowKeyError, match="unknown"):
-        list(client.do_action(flight.Action(cancel, _field(1, info.serialize())), HEADERS))
+        list(client.do_action(flight.Action(cancel, protobuf_field(1, info.serialize())), HEADERS))
 
 
 def test_a_large_unordered_result_is_several_endpoints_holding_each_row_once(flight_server):
@@ -240,10 +226,10 @@ def test_the_xdbc_type_list_and_primary_keys_are_answered(flight_server):
     info = client.get_flight_info(_command("CommandGetXdbcTypeInfo"), HEADERS)
     types = _read_all(client, info).to_pydict()
     assert {"BIGINT", "VARCHAR", "DOUBLE", "DATE", "TIMESTAMP", "BOOLEAN"} <= set(types["type_name"])
-    info = client.get_flight_info(_command("CommandGetPrimaryKeys", _field(3, b"t")), HEADERS)
+    info = client.get_flight_info(_command("CommandGetPrimaryKeys", protobuf_field(3, b"t")), HEADERS)
     keys = _read_all(client, info).to_pydict()
     assert (keys["column_name"], keys["key_sequence"], keys["table_name"]) == (["b", "a"], [1, 2], ["t", "t"])
-    info = client.get_flight_info(_command("CommandGetPrimaryKeys", _field(3, b"no_such_table")), HEADERS)
+    info = client.get_flight_info(_command("CommandGetPrimaryKeys", protobuf_field(3, b"no_such_table")), HEADERS)
     assert _read_all(client, info).num_rows == 0
 
 

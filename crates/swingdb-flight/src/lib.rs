@@ -7,6 +7,7 @@ mod answers;
 mod catalog;
 mod ingest;
 mod prepared;
+mod requests;
 mod service;
 mod statements;
 mod tickets;
@@ -16,6 +17,7 @@ mod uploads;
 pub use service::SwingdbFlight;
 
 use arrow_flight::flight_service_server::FlightServiceServer;
+use requests::CheckedRequests;
 use std::net::SocketAddr;
 use std::path::Path;
 use swingdb::{Database, Token};
@@ -81,9 +83,10 @@ pub fn serve(db: Database, options: ServeOptions, listening: impl FnOnce(SocketA
         // of up to MAX_MESSAGE bytes. (Each call checks it again: the bearer
         // header, or the handshake's basic credentials.)
         let gate = token.clone();
-        let service = FlightServiceServer::new(SwingdbFlight::new(db, read_only, token, endpoints))
-            .max_decoding_message_size(MAX_MESSAGE)
-            .max_encoding_message_size(MAX_MESSAGE);
+        let service =
+            FlightServiceServer::new(CheckedRequests::new(SwingdbFlight::new(db, read_only, token, endpoints)))
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE);
         let service =
             tonic::service::interceptor::InterceptedService::new(service, move |request: tonic::Request<()>| {
                 gate.check_handshake(request.metadata()).map(|()| request)
