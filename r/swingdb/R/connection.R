@@ -58,13 +58,13 @@ table_name <- function(conn, name) {
     parts <- name@name
     schema <- parts[names(parts) %in% c("catalog", "schema")]
     if (length(schema) && !all(schema == "main")) {
-      stop("table ", paste(parts, collapse = "."), ": only tables of the database itself (schema main) are reached by name; ",
-        "query an attached database's tables in SQL (alias.table)", call. = FALSE)
+      fail("programming", "table ", paste(parts, collapse = "."), ": only tables of the database itself (schema main) are reached by name; ",
+        "query an attached database's tables in SQL (alias.table)")
     }
     return(unname(parts[["table"]]))
   }
   if (!is.character(name) || length(name) != 1L || is.na(name)) {
-    stop("a table name must be one string, an Id() or a quoted SQL identifier", call. = FALSE)
+    fail("programming", "a table name must be one string, an Id() or a quoted SQL identifier")
   }
   name
 }
@@ -102,7 +102,7 @@ setMethod("dbQuoteLiteral", "swingdb_connection", function(conn, x, ...) {
 # DBI's row.names argument: NULL, TRUE, FALSE, NA or one column name.
 check_row_names <- function(row.names) {
   ok <- is.null(row.names) || (length(row.names) == 1L && (is.logical(row.names) || (is.character(row.names) && !is.na(row.names))))
-  if (!ok) stop("row.names must be NULL, TRUE, FALSE, NA or one column name", call. = FALSE)
+  if (!ok) fail("programming", "row.names must be NULL, TRUE, FALSE, NA or one column name")
 }
 
 setMethod("dbListTables", "swingdb_connection", function(conn, ...) {
@@ -125,7 +125,7 @@ setMethod("dbListObjects", "swingdb_connection", function(conn, prefix = NULL, .
 })
 
 setMethod("dbExistsTable", c("swingdb_connection", "character"), function(conn, name, ...) {
-  if (!dbIsValid(conn)) stop("the connection is closed", call. = FALSE)
+  if (!dbIsValid(conn)) fail("programming", "the connection is closed")
   table_name(conn, name) %in% dbListTables(conn)
 })
 
@@ -137,7 +137,7 @@ setMethod("dbListFields", c("swingdb_connection", "character"), function(conn, n
 setMethod("dbReadTable", c("swingdb_connection", "character"), function(conn, name, ..., row.names = FALSE, check.names = TRUE) {
   check_row_names(row.names)
   if (!is.logical(check.names) || length(check.names) != 1L || is.na(check.names)) {
-    stop("check.names must be TRUE or FALSE", call. = FALSE)
+    fail("programming", "check.names must be TRUE or FALSE")
   }
   out <- dbGetQuery(conn, paste0("SELECT * FROM ", dbQuoteIdentifier(conn, table_name(conn, name))))
   if (isTRUE(check.names)) names(out) <- make.names(names(out), unique = TRUE)
@@ -155,7 +155,7 @@ setMethod("dbRemoveTable", c("swingdb_connection", "character"), function(conn, 
 
 setMethod("dbBegin", "swingdb_connection", function(conn, ...) {
   if (.Call(C_swingdb_r_in_transaction, conn@ptr)) {
-    stop("a transaction is open already on this connection; dbCommit() or dbRollback() it first", call. = FALSE)
+    fail("programming", "a transaction is open already on this connection; dbCommit() or dbRollback() it first")
   }
   dbExecute(conn, "BEGIN")
   invisible(TRUE)
@@ -163,7 +163,7 @@ setMethod("dbBegin", "swingdb_connection", function(conn, ...) {
 
 setMethod("dbCommit", "swingdb_connection", function(conn, ...) {
   if (!.Call(C_swingdb_r_in_transaction, conn@ptr)) {
-    stop("no transaction is open on this connection (dbBegin() opens one)", call. = FALSE)
+    fail("programming", "no transaction is open on this connection (dbBegin() opens one)")
   }
   dbExecute(conn, "COMMIT")
   invisible(TRUE)
@@ -171,7 +171,7 @@ setMethod("dbCommit", "swingdb_connection", function(conn, ...) {
 
 setMethod("dbRollback", "swingdb_connection", function(conn, ...) {
   if (!.Call(C_swingdb_r_in_transaction, conn@ptr)) {
-    stop("no transaction is open on this connection (dbBegin() opens one)", call. = FALSE)
+    fail("programming", "no transaction is open on this connection (dbBegin() opens one)")
   }
   dbExecute(conn, "ROLLBACK")
   invisible(TRUE)

@@ -12,13 +12,19 @@ db_connection_describe.swingdb_connection <- function(con) {
 sql_translation.swingdb_connection <- function(con) {
   sql <- dbplyr::sql
   cast <- function(type) function(x) dbplyr::build_sql("CAST(", x, " AS ", sql(type), ")", con = con)
+  # R's as.integer() truncates toward zero, while SQL's CAST rounds (half to
+  # even, as DuckDB and PostgreSQL do); DuckDB's backend truncates first too.
+  # Through DECIMAL(38, 18): exact for every BIGINT and for text like '12.7'.
+  truncate_to <- function(type) function(x) {
+    dbplyr::build_sql("CAST(TRUNC(CAST(", x, " AS DECIMAL(38, 18))) AS ", sql(type), ")", con = con)
+  }
   dbplyr::sql_variant(
     dbplyr::sql_translator(
       .parent = dbplyr::base_scalar,
       as.numeric = cast("DOUBLE"),
       as.double = cast("DOUBLE"),
-      as.integer = cast("INTEGER"),
-      as.integer64 = cast("BIGINT"),
+      as.integer = truncate_to("INTEGER"),
+      as.integer64 = truncate_to("BIGINT"),
       as.character = cast("VARCHAR"),
       as.logical = cast("BOOLEAN"),
       as.Date = cast("DATE"),

@@ -27,12 +27,12 @@ setMethod(
   function(drv, dbdir = ":memory:", read_only = FALSE, bigint = c("integer64", "integer", "numeric", "character"), snapshot = NULL, ...) {
     bigint <- match.arg(bigint)
     if (!is.character(dbdir) || length(dbdir) != 1L || is.na(dbdir)) {
-      stop("dbdir must be one path (or \":memory:\" for a private in-memory database)", call. = FALSE)
+      fail("programming", "dbdir must be one path (or \":memory:\" for a private in-memory database)")
     }
     in_memory <- dbdir %in% c(":memory:", "")
     path <- if (in_memory) NULL else path.expand(dbdir)
     if (!is.null(snapshot)) {
-      if (!is.character(snapshot) || length(snapshot) != 1L) stop("snapshot must be one name", call. = FALSE)
+      if (!is.character(snapshot) || length(snapshot) != 1L) fail("programming", "snapshot must be one name")
       path <- NULL
     }
     ptr <- .Call(C_swingdb_r_connect, path, isTRUE(read_only), snapshot)
@@ -60,6 +60,6 @@ swingdb_attach <- function(name, bigint = c("integer64", "integer", "numeric", "
 # transaction what the transaction sees) as the snapshot `name`, for
 # swingdb_attach() in this or any other process of this user.
 swingdb_share <- function(conn, name, persist = FALSE, replace = FALSE) {
-  if (!is.character(name) || length(name) != 1L || is.na(name)) stop("name must be one string", call. = FALSE)
+  if (!is.character(name) || length(name) != 1L || is.na(name)) fail("programming", "name must be one string")
   invisible(.Call(C_swingdb_r_share, conn@ptr, enc2utf8(name), isTRUE(persist), isTRUE(replace)))
 }

@@ -17,3 +17,25 @@ raise_error <- function(kind, message) {
     list(message = message, call = NULL, kind = name)
   ))
 }
+
+# An error of the package itself (a wrong argument, a closed connection), as
+# the same conditions as the engine's: `kind` is one of error_kinds.
+fail <- function(kind, ...) {
+  raise_error(match(kind, error_kinds), paste0(...))
+}
+
+# `x` as UTF-8 text for the engine; an error names `what` and the first value
+# that is not text (bytes that are not UTF-8 in a string marked UTF-8 or
+# native), rather than storing them escaped (`a<ff>b`) or garbled.
+utf8_text <- function(x, what) {
+  bad <- !is.na(x) & Encoding(x) != "latin1" & !validUTF8(x)
+  if (any(bad)) {
+    i <- which(bad)[[1]]
+    bytes <- paste(sprintf("%02x", as.integer(charToRaw(x[[i]])))[seq_len(min(nchar(x[[i]], "bytes"), 12L))], collapse = " ")
+    fail(
+      "data", what, ": value ", i, " is not UTF-8 text (bytes ", bytes, "); convert it with ",
+      "iconv(x, from = \"latin1\", to = \"UTF-8\") or the encoding it is in, or store raw bytes as a blob (list of raw vectors)"
+    )
+  }
+  enc2utf8(x)
+}

@@ -23,9 +23,9 @@ placeholder_count <- function(sql) {
 }
 
 new_result <- function(conn, statement, is_query, params) {
-  if (!dbIsValid(conn)) stop("the connection is closed (dbDisconnect was called); open a new one with dbConnect()", call. = FALSE)
+  if (!dbIsValid(conn)) fail("programming", "the connection is closed (dbDisconnect was called); open a new one with dbConnect()")
   if (!is.character(statement) || length(statement) != 1L || is.na(statement)) {
-    stop("the statement must be one string", call. = FALSE)
+    fail("programming", "the statement must be one string")
   }
   state <- new.env(parent = emptyenv())
   state$ptr <- NULL
@@ -72,19 +72,20 @@ bind_codes <- c(
   timestamp = 6L, blob = 7L, time = 8L, integer64 = 9L
 )
 
-# list(code, values, zone) of one bound parameter.
-bind_kind <- function(x) {
+# list(code, values, zone) of the bound parameter at `position`.
+bind_kind <- function(x, position) {
   if (is.null(x) || (is.logical(x) && length(x) > 0L && all(is.na(x)))) {
     # NULL, or NA alone: an untyped NULL, which fits a column of any type.
     return(list(0L, x, NULL))
   }
-  kind <- vector_kind(x, "a bound value")
+  what <- paste("parameter", position)
+  kind <- vector_kind(x, what)
   if (kind == "factor") {
     warning("factors are bound as their labels (text)", call. = FALSE)
     x <- as.character(x)
     kind <- "text"
   }
-  layout <- c_layout(x, kind)
+  layout <- c_layout(x, kind, what)
   # A timestamp without a zone is bound as one without (R's local time).
   list(bind_codes[[kind]], layout[[1]], if (kind == "timestamp") layout[[2]] %||% "" else NULL)
 }
@@ -92,20 +93,20 @@ bind_kind <- function(x) {
 setMethod("dbBind", "swingdb_result", function(res, params, ...) {
   state <- check_open(res)
   if (state$needed == 0L) {
-    stop("the statement has no placeholders (`?`, `$1`): there are no values to bind", call. = FALSE)
+    fail("programming", "the statement has no placeholders (`?`, `$1`): there are no values to bind")
   }
   if (!is.list(params)) params <- as.list(params)
   if (!is.null(names(params)) && any(nzchar(names(params)))) {
-    stop("swingdb binds values by position (`?`, `$1`); pass them unnamed", call. = FALSE)
+    fail("programming", "swingdb binds values by position (`?`, `$1`); pass them unnamed")
   }
   if (length(params) != state$needed) {
-    stop(sprintf("the statement takes %d value(s), %d were bound", state$needed, length(params)), call. = FALSE)
+    fail("programming", sprintf("the statement takes %d value(s), %d were bound", state$needed, length(params)))
   }
   lengths <- vapply(params, length, integer(1))
   if (length(unique(lengths)) > 1L) {
-    stop("bound values must all have the same length (one per run of the statement)", call. = FALSE)
+    fail("programming", "bound values must all have the same length (one per run of the statement)")
   }
-  prepared <- lapply(params, bind_kind)
+  prepared <- Map(bind_kind, params, seq_along(params))
   state$bound <- list(
     kinds = vapply(prepared, `[[`, integer(1), 1L),
     values = lapply(prepared, `[[`, 2L),
@@ -134,7 +135,7 @@ start_run <- function(res, i) {
   state <- res@state
   clear_run(state)
   bound <- state$bound %||% list(kinds = integer(), values = list(), tzs = list())
-  state$ptr <- .Call(C_swingdb_r_execute, res@connection@ptr, enc2utf8(res@statement), bound$kinds, bound$values, bound$tzs, i - 1)
+  state$ptr <- .Call(C_swingdb_r_execute, res@connection@ptr, utf8_text(res@statement, "the statement"), bound$kinds, bound$values, bound$tzs, i - 1)
   state$run <- i
   info <- .Call(C_swingdb_r_result_info, state$ptr)
   state$columns <- info
@@ -145,9 +146,9 @@ check_open <- function(res) {
   state <- res@state
   if (!state$valid) {
     why <- if (isTRUE(state$broken)) "its fetch stopped on an error or an interrupt" else "it was cleared (dbClearResult)"
-    stop("the result is closed: ", why, "; send the statement again", call. = FALSE)
+    fail("programming", "the result is closed: ", why, "; send the statement again")
   }
-  if (!dbIsValid(res@connection)) stop("the result's connection is closed", call. = FALSE)
+  if (!dbIsValid(res@connection)) fail("programming", "the result's connection is closed")
   state
 }
 
@@ -185,7 +186,7 @@ empty_column <- function(kind, bigint) {
 setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
   state <- check_open(res)
   if (length(n) != 1L || is.na(n) || !is.numeric(n) || (n < 0 && n != -1) || (is.finite(n) && n != trunc(n))) {
-    stop("n must be a whole number of rows, or -1 or Inf for all", call. = FALSE)
+    fail("programming", "n must be a whole number of rows, or -1 or Inf for all")
   }
   if (!res@is_query || (!is.null(state$columns) && (state$columns[[4]] >= 0 || length(state$columns[[1]]) == 0L))) {
     warning("dbFetch() of a statement that returns no rows; use dbExecute() or dbGetRowsAffected()", call. = FALSE)
@@ -195,7 +196,7 @@ setMethod("dbFetch", "swingdb_result", function(res, n = -1, ...) {
     if (state$runs == 0L && !is.null(state$bound)) {
       return(empty_frame(state, res@connection@bigint))
     }
-    stop("the statement has placeholders: bind their values with dbBind() first", call. = FALSE)
+    fail("programming", "the statement has placeholders: bind their values with dbBind() first")
   }
   # A fetch that stops on an error or Ctrl-C leaves its statement's stream
   # broken: the result is let go (the connection's next statement then finds

@@ -12,7 +12,7 @@ vector_kind <- function(x, what = "an R object") {
   if (inherits(x, "difftime")) return("time")
   if (inherits(x, "blob") || is.list(x)) {
     if (!all(vapply(x, function(v) is.null(v) || is.raw(v), logical(1)))) {
-      stop(what, ": a list must hold raw vectors (blobs) or NULLs", call. = FALSE)
+      fail("programming", what, ": a list must hold raw vectors (blobs) or NULLs")
     }
     return("blob")
   }
@@ -20,11 +20,12 @@ vector_kind <- function(x, what = "an R object") {
   if (is.integer(x)) return("integer")
   if (is.double(x)) return("double")
   if (is.character(x)) return("text")
-  stop(what, ": swingdb has no SQL type for an R object of class ", paste(class(x), collapse = "/"), call. = FALSE)
+  fail("programming", what, ": swingdb has no SQL type for an R object of class ", paste(class(x), collapse = "/"))
 }
 
-# The values of `x` (of `kind`) in the layout the C side reads, and its zone.
-c_layout <- function(x, kind) {
+# The values of `x` (of `kind`) in the layout the C side reads, and its zone;
+# `what` names `x` in errors.
+c_layout <- function(x, kind, what) {
   switch(kind,
     date = list(as.double(unclass(x)), NULL),
     timestamp = {
@@ -34,7 +35,11 @@ c_layout <- function(x, kind) {
     },
     time = list(as.double(x, units = "secs"), NULL),
     blob = list(unclass(x), NULL),
-    text = list(enc2utf8(x), NULL),
+    text = list(utf8_text(x, what), NULL),
+    factor = {
+      utf8_text(levels(x), paste(what, "(its levels)"))
+      list(x, NULL)
+    },
     list(x, NULL)
   )
 }

@@ -14,39 +14,39 @@ input_codes <- c(
 # list(code, values, zone) of one column in.
 input_column <- function(x, name) {
   kind <- vector_kind(x, paste("column", name))
-  layout <- c_layout(x, kind)
+  layout <- c_layout(x, kind, paste("column", name))
   # A timestamp without a zone is stored as UTC instants.
   list(input_codes[[kind]], layout[[1]], if (kind == "timestamp") layout[[2]] %||% "UTC" else NULL)
 }
 
 store <- function(conn, name, value, mode) {
-  if (!dbIsValid(conn)) stop("the connection is closed", call. = FALSE)
+  if (!dbIsValid(conn)) fail("programming", "the connection is closed")
   value <- as.data.frame(value, stringsAsFactors = FALSE)
-  if (ncol(value) == 0L) stop("table ", name, ": a data frame without columns cannot be stored", call. = FALSE)
+  if (ncol(value) == 0L) fail("programming", "table ", name, ": a data frame without columns cannot be stored")
   cols <- Map(input_column, value, names(value))
   .Call(
-    C_swingdb_r_store, conn@ptr, enc2utf8(name), lapply(cols, `[[`, 2L), enc2utf8(names(value)),
+    C_swingdb_r_store, conn@ptr, utf8_text(name, "the table name"), lapply(cols, `[[`, 2L), utf8_text(names(value), "the column names"),
     vapply(cols, `[[`, integer(1), 1L), lapply(cols, `[[`, 3L), mode
   )
 }
 
 setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), function(conn, name, value, ..., row.names = FALSE, overwrite = FALSE, append = FALSE, field.types = NULL, temporary = FALSE) {
-  if (isTRUE(overwrite) && isTRUE(append)) stop("overwrite and append cannot both be TRUE", call. = FALSE)
-  if (!is.null(field.types) && isTRUE(append)) stop("field.types cannot be used with append = TRUE", call. = FALSE)
+  if (isTRUE(overwrite) && isTRUE(append)) fail("programming", "overwrite and append cannot both be TRUE")
+  if (!is.null(field.types) && isTRUE(append)) fail("programming", "field.types cannot be used with append = TRUE")
   if (!is.null(field.types) && (!is.character(field.types) || is.null(names(field.types)) || anyNA(field.types) ||
     anyDuplicated(names(field.types)) || !all(names(field.types) %in% names(value)))) {
-    stop("field.types must be a character vector of SQL types named by columns of the data frame", call. = FALSE)
+    fail("programming", "field.types must be a character vector of SQL types named by columns of the data frame")
   }
   check_row_names(row.names)
-  if (isTRUE(temporary)) stop("swingdb has no temporary tables; use swingdb_register() for a table of this connection only", call. = FALSE)
+  if (isTRUE(temporary)) fail("not_supported", "swingdb has no temporary tables; use swingdb_register() for a table of this connection only")
   for (flag in list(overwrite, append, temporary)) {
-    if (!is.logical(flag) || length(flag) != 1L || is.na(flag)) stop("overwrite, append and temporary must be TRUE or FALSE", call. = FALSE)
+    if (!is.logical(flag) || length(flag) != 1L || is.na(flag)) fail("programming", "overwrite, append and temporary must be TRUE or FALSE")
   }
   name <- table_name(conn, name)
   value <- sqlRownamesToColumn(value, row.names)
   exists <- dbExistsTable(conn, name)
   if (exists && !overwrite && !append) {
-    stop("table ", name, " exists already; use overwrite = TRUE to replace it or append = TRUE to add rows", call. = FALSE)
+    fail("programming", "table ", name, " exists already; use overwrite = TRUE to replace it or append = TRUE to add rows")
   }
   in_transaction <- .Call(C_swingdb_r_in_transaction, conn@ptr)
   if (!in_transaction) dbExecute(conn, "BEGIN")
@@ -69,8 +69,8 @@ setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), fu
 })
 
 setMethod("dbAppendTable", "swingdb_connection", function(conn, name, value, ..., row.names = NULL) {
-  if (!is.null(row.names)) stop("dbAppendTable() takes no row.names", call. = FALSE)
-  if (!is.data.frame(value)) stop("dbAppendTable() takes a data frame", call. = FALSE)
+  if (!is.null(row.names)) fail("programming", "dbAppendTable() takes no row.names")
+  if (!is.data.frame(value)) fail("programming", "dbAppendTable() takes a data frame")
   if (any(vapply(value, is.factor, logical(1)))) {
     warning("factor columns are appended as their labels (text)", call. = FALSE)
   }
@@ -83,7 +83,7 @@ append_rows <- function(conn, name, value) {
   fields <- dbListFields(conn, name)
   unknown <- setdiff(names(value), fields)
   if (length(unknown)) {
-    stop("table ", name, " has no column ", paste(unknown, collapse = ", "), " (its columns: ", paste(fields, collapse = ", "), ")", call. = FALSE)
+    fail("programming", "table ", name, " has no column ", paste(unknown, collapse = ", "), " (its columns: ", paste(fields, collapse = ", "), ")")
   }
   if (nrow(value) == 0L) {
     return(0L)

@@ -55,7 +55,35 @@ test_that("placeholders ? and $1 bind by position, one run per row", {
   expect_identical(DBI::dbFetch(res)$a, c(3L, 2L, 3L))
   DBI::dbClearResult(res)
   expect_error(DBI::dbGetQuery(con, "SELECT ?", params = list(a = 1)), "by position")
-  expect_error(DBI::dbGetQuery(con, "SELECT ? + ?", params = list(1)), "takes 2")
+  expect_error(DBI::dbGetQuery(con, "SELECT ? + ?", params = list(1)), "takes 2", class = "swingdb_programming_error")
+})
+
+test_that("every error of the package is a swingdb condition, also for its own checks", {
+  con <- local_db()
+  DBI::dbWriteTable(con, "t", data.frame(a = 1L))
+  expect_error(DBI::dbGetQuery(con, "SELECT ?", params = list(a = 1)), class = "swingdb_programming_error")
+  expect_error(DBI::dbWriteTable(con, "t", data.frame(a = 2L)), class = "swingdb_programming_error")
+  expect_error(DBI::dbWriteTable(con, "u", data.frame(a = 1L), temporary = TRUE), class = "swingdb_not_supported_error")
+  expect_error(DBI::dbWriteTable(con, "u", data.frame(a = I(list(1)))), class = "swingdb_programming_error")
+  expect_error(DBI::dbAppendTable(con, "t", data.frame(zz = 1L)), "no column zz", class = "swingdb_programming_error")
+})
+
+test_that("text that is not UTF-8 is an error naming the parameter or column, never stored escaped", {
+  con <- local_db()
+  bad <- rawToChar(as.raw(c(0x61, 0xff, 0xfe, 0x62)))
+  DBI::dbExecute(con, "CREATE TABLE s (v VARCHAR)")
+  err <- tryCatch(DBI::dbExecute(con, "INSERT INTO s VALUES (?)", params = list(c("ok", bad))), error = identity)
+  expect_s3_class(err, "swingdb_data_error")
+  expect_match(conditionMessage(err), "parameter 1: value 2 is not UTF-8 text (bytes 61 ff fe 62)", fixed = TRUE)
+  expect_error(DBI::dbWriteTable(con, "w", data.frame(v = bad)), "column v: value 1 is not UTF-8", class = "swingdb_data_error")
+  expect_error(DBI::dbWriteTable(con, "w", data.frame(v = factor(bad))), "column v (its levels)", fixed = TRUE, class = "swingdb_data_error")
+  expect_false(DBI::dbExistsTable(con, "w"))
+  expect_equal(as.numeric(DBI::dbGetQuery(con, "SELECT count(*) AS n FROM s")$n), 0)
+  # Latin-1 text marked as such is converted, not refused.
+  latin <- rawToChar(as.raw(c(0x63, 0x61, 0x66, 0xe9)))
+  Encoding(latin) <- "latin1"
+  DBI::dbExecute(con, "INSERT INTO s VALUES (?)", params = list(latin))
+  expect_identical(DBI::dbGetQuery(con, "SELECT v FROM s")$v, "caf\u00e9")
 })
 
 test_that("dbSendQuery, dbFetch(n) and dbClearResult walk a result in pieces", {
