@@ -14,7 +14,8 @@ failpoints and kill -9), pipes (processes exporting and importing through pipes
 under failpoints and kill -9), records (damaged snapshot records and sweeps
 without free file descriptors), peers (fake pipe exporters that lie, stall or
 name files outside their directory), relations (random relation chains against
-DuckDB's), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+DuckDB's), answers (random SELECTs whose answers must be DuckDB's, see
+stress/answers.py), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
 any scenario found a failure; prints a summary table (and writes it to
 --report, with the machine it ran on).
 """
@@ -34,7 +35,7 @@ from . import scenarios
 #: Share of the time budget each scenario gets.
 SHARES = {
     "crash": 0.2, "concurrency": 0.12, "keyed": 0.08, "faults": 0.05, "share": 0.1, "pipes": 0.1, "records": 0.08, "peers": 0.08,
-    "others": 0.02, "relations": 0.04, "fuzz-sql": 0.1, "fuzz-files": 0.1,
+    "others": 0.02, "relations": 0.04, "answers": 0.1, "fuzz-sql": 0.1, "fuzz-files": 0.1,
 }
 
 
@@ -160,6 +161,13 @@ Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
   what the other user controls, and the victim's own database keeps every row.
 - **relations**: random chains of filter, project, order, limit and aggregate on swingdb's
   relation API and DuckDB's, the same answers where both answer.
+- **answers**: the differential SQL fuzzer (`stress/answers.py`): random SELECTs from a typed
+  grammar (joins of every kind, EXISTS / IN / NOT IN and correlated subqueries, GROUP BY /
+  HAVING, DISTINCT aggregates, windows, CASE / COALESCE / NULLIF, casts, string and date
+  functions, set operations with ALL, CTEs, ORDER BY / LIMIT) over four tables holding NULLs,
+  duplicates, '', -0.0, NaN, infinities, extreme integers, decimals, dates and non-ASCII text,
+  run on swingdb and DuckDB; each different answer (and each InternalError) is minimized,
+  statement and data, and written out as a repro.
 - **fuzz-sql**: seed statements of every kind, mutated (tokens dropped, repeated, swapped,
   long operator chains and deep nesting, NUL and non-ASCII characters, huge numbers), run
   through the Python package in subprocesses: a subprocess that dies is a crash, an

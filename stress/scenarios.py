@@ -3,6 +3,7 @@ trials, failures and the worst finding."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -426,9 +427,37 @@ def relations(budget: float, work: str, rng: random.Random) -> Tally:
     return tally
 
 
+def differential_answers(budget: float, work: str, rng: random.Random) -> Tally:
+    """Random SELECTs on swingdb and DuckDB (stress/answers.py), in a
+    subprocess (a crash is a finding too): every mismatch and InternalError,
+    minimized, is a failure; statements only swingdb refuses are counted."""
+    tally = Tally("answers: random SELECTs against DuckDB", "statements")
+    start = time.time()
+    repros = os.path.join(work, "repros")
+    cmd = [sys.executable, "-m", "stress.answers", "--seconds", str(budget), "--seed", str(rng.getrandbits(32)), "--json", "--repros", repros]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=budget + 600)
+    except subprocess.TimeoutExpired:
+        tally.fail(f"the fuzzer did not finish within {budget + 600:.0f} s")
+        tally.seconds = time.time() - start
+        return tally
+    if out.returncode < 0 or not out.stdout.strip():
+        tally.fail(f"the fuzzer died (exit {out.returncode}): {out.stderr.strip()[-1500:]}")
+    else:
+        report = json.loads(out.stdout.strip().splitlines()[-1])
+        tally.trials = report["statements"]
+        for finding in report["internal"] + report["mismatches"]:
+            tally.fail(finding["repro"].strip().replace("\n", " / ")[-1500:])
+        refused = sum(report["swingdb_errors"].values())
+        tally.counts = {"compared": report["compared"], "refused by DuckDB": report["duckdb_errors"], "refused by swingdb only": refused}
+    tally.seconds = time.time() - start
+    return tally
+
+
 ALL = {
     "crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes,
-    "records": damaged_records, "peers": lying_peers, "others": other_users, "relations": relations, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
+    "records": damaged_records, "peers": lying_peers, "others": other_users, "relations": relations, "answers": differential_answers, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
 }
 
 

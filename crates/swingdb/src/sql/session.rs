@@ -143,6 +143,13 @@ fn template() -> SessionState {
         .with_batch_size(BATCH_SIZE);
     machine_settings(&mut config, std::thread::available_parallelism().map_or(1, |n| n.get()));
     config.options_mut().execution.perfect_hash_join_min_key_density = ARRAY_JOIN_MIN_KEY_DENSITY;
+    // DataFusion 55 plans set operations whose outputs are nullable in the
+    // logical plan and not in the physical one (or the other way round); its
+    // check that an aggregate's two input schemas match exactly then failed
+    // valid statements with an InternalError (`SELECT DISTINCT ... FROM (a
+    // UNION b)`, found by the differential fuzzer). The check is DataFusion's
+    // own switch for such planner differences; operators still check types.
+    config.options_mut().execution.skip_physical_aggregate_schema_check = true;
     // Plain Utf8 strings: the type every Arrow consumer (numpy, pandas, older
     // readers) understands without conversion.
     config.options_mut().sql_parser.map_string_types_to_utf8view = false;
@@ -177,6 +184,10 @@ fn template() -> SessionState {
     let state = SessionStateBuilder::new_from_existing(state).with_expr_planners(planners).build();
     let ctx = SessionContext::new_with_state(state);
     ctx.add_analyzer_rule(Arc::new(CheckedArithmetic));
+    // Before float_equality, which keys the floats of the windows it adds.
+    ctx.add_analyzer_rule(Arc::new(crate::sql::optimizer::bag_set_operations::BagSetOperations));
+    ctx.add_analyzer_rule(Arc::new(crate::sql::optimizer::float_equality::FloatEquality));
+    ctx.add_analyzer_rule(Arc::new(crate::sql::optimizer::rounding_casts::RoundingCasts));
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
     ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));

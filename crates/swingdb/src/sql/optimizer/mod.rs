@@ -3,15 +3,19 @@
 //! that adds them, the statistics they estimate with, and the renewal of
 //! physical plans for repeated queries.
 
+pub mod bag_set_operations;
 pub mod conjunction;
 pub mod estimate_barrier;
 pub mod filter_placement;
+pub mod float_equality;
 pub mod join_order;
 pub mod limit_barrier;
+pub mod node_expressions;
 pub mod ordered_scan;
 pub mod plan_renewal;
 pub mod planner;
 pub mod range_aggregate;
+pub mod rounding_casts;
 pub(crate) mod rules;
 pub mod runtime_filter;
 pub mod selectivity;

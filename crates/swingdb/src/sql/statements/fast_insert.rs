@@ -86,6 +86,10 @@ impl Executor {
                 Some((RowValue::Literal(_), None)) => return Ok(None),
                 None => new_null_array(field.data_type(), 1),
             };
+            // A fraction into an integer column rounds: the general path's rule does it.
+            if crate::sql::optimizer::rounding_casts::rounds_when_cast(array.data_type(), field.data_type()) {
+                return Ok(None);
+            }
             fields.push(Field::new(field.name(), array.data_type().clone(), true));
             arrays.push(array);
         }

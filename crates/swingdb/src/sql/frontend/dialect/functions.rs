@@ -93,6 +93,7 @@ const SPELLED: &[(&str, usize, &str)] = &[
     ("array_unique", 1, "cardinality(array_distinct(array_remove_all(_1, NULL)))"),
     ("list_reverse_sort", 1, "array_sort(_1, 'DESC')"),
     ("count_star", 0, "count(*)"),
+    ("sign", 1, "CAST(signum(_1) AS TINYINT)"),
     ("sem", 1, "stddev_pop(_1) / sqrt(count(_1))"),
     ("array_reverse_sort", 1, "array_sort(_1, 'DESC')"),
 ];

@@ -29,7 +29,8 @@
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, OrderByExpr, OrderByKind, Query, SelectFlavor,
+    AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArgumentList, FunctionArguments, Ident, ObjectName, OrderByExpr, OrderByKind, Query, SelectFlavor,
     SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind, TableSampleMethod, TableSampleUnit,
     UnaryOperator, Value, VisitMut, VisitorMut, WildcardAdditionalOptions,
 };
@@ -51,6 +52,7 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
             }
             timestamp_without_seconds(expr);
             field_access(expr);
+            like_without_escape(expr);
             match super::lambdas::rewrite(expr).and_then(|()| super::functions::rewrite(expr)) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
@@ -90,6 +92,47 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
         },
         DFStatement::Explain(explain) => rewrite(&mut explain.statement),
         DFStatement::CopyTo(_) | DFStatement::CreateExternalTable(_) | DFStatement::Reset(_) => Ok(()),
+    }
+}
+
+/// `x LIKE p` without `ESCAPE` has no escape character, as in the SQL
+/// standard, DuckDB and SQLite (`'b%c' LIKE '%\%%'` is false: the pattern
+/// asks for a backslash). DataFusion escapes with `\` only, so the
+/// statement says so (`ESCAPE '\'`, which also makes the rewrite happen once
+/// in a view's stored text) and the pattern's backslashes are doubled (in a
+/// literal, or by `replace`). An `ESCAPE` given is kept.
+fn like_without_escape(expr: &mut Expr) {
+    let (Expr::Like { pattern, escape_char, .. } | Expr::ILike { pattern, escape_char, .. }) = expr else {
+        return;
+    };
+    if escape_char.is_some() {
+        return;
+    }
+    *escape_char = Some(Value::SingleQuotedString("\\".into()).with_empty_span());
+    let text = |s: &str| Expr::value(Value::SingleQuotedString(s.to_string()));
+    match pattern.as_mut() {
+        Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_)) => {
+            if let Value::SingleQuotedString(text) = &mut v.value {
+                *text = text.replace('\\', "\\\\");
+            }
+        }
+        other => {
+            let args = [other.clone(), text("\\"), text("\\\\")];
+            *other = Expr::Function(Function {
+                name: ObjectName::from(vec![Ident::new("replace")]),
+                uses_odbc_syntax: false,
+                parameters: FunctionArguments::None,
+                args: FunctionArguments::List(FunctionArgumentList {
+                    duplicate_treatment: None,
+                    args: args.into_iter().map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e))).collect(),
+                    clauses: vec![],
+                }),
+                filter: None,
+                null_treatment: None,
+                over: None,
+                within_group: vec![],
+            });
+        }
     }
 }
 

@@ -21,6 +21,7 @@ mod wide;
 
 use crate::error::Error;
 use crate::sql::frontend::types::sql_name;
+use crate::sql::optimizer::node_expressions::rewrite_expressions;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Datum, Decimal128Array};
 use datafusion::arrow::compute::kernels::numeric;
 use datafusion::arrow::compute::{binary, cast_with_options, try_binary, CastOptions};
@@ -28,12 +29,10 @@ use datafusion::arrow::datatypes::Decimal128Type;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::common::config::ConfigOptions;
-use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
+use datafusion::common::tree_node::{Transformed, TransformedResult};
 use datafusion::common::{DFSchema, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
-use datafusion::logical_expr::expr_rewriter::NamePreserver;
 use datafusion::logical_expr::type_coercion::binary::BinaryTypeCoercer;
-use datafusion::logical_expr::utils::merge_schema;
 use datafusion::logical_expr::{
     BinaryExpr, ColumnarValue, Expr, ExprSchemable, LogicalPlan, Operator, ReturnFieldArgs, ScalarFunctionArgs,
     ScalarUDF, ScalarUDFImpl, Signature, Volatility, WindowFunctionDefinition,
@@ -58,20 +57,7 @@ impl AnalyzerRule for CheckedArithmetic {
 /// Rewrites the expressions of one plan node, resolving types against its
 /// inputs (and, for a scan, its table), and keeps every output name.
 fn rewrite_plan(plan: LogicalPlan) -> DFResult<Transformed<LogicalPlan>> {
-    let mut schema = merge_schema(&plan.inputs());
-    if let LogicalPlan::TableScan(scan) = &plan {
-        schema.merge(&DFSchema::try_from_qualified_schema(scan.table_name.clone(), &scan.source.schema())?);
-    }
-    let names = NamePreserver::new(&plan);
-    let rewritten = plan.map_expressions(|expr| {
-        let name = names.save(&expr);
-        Ok(expr.transform_up(|e| rewrite_expr(e, &schema))?.update_data(|e| name.restore(e)))
-    })?;
-    if rewritten.transformed {
-        rewritten.map_data(|plan| plan.recompute_schema())
-    } else {
-        Ok(rewritten)
-    }
+    rewrite_expressions(plan, rewrite_expr)
 }
 
 /// Integers and 128-bit decimals: the types whose arithmetic DataFusion wraps.
