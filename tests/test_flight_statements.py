@@ -256,3 +256,51 @@ def test_a_client_that_vanishes_mid_query_stops_its_statement(flight_server):
     before = cpu_seconds()
     time.sleep(2)
     assert cpu_seconds() - before < 0.5, "the server still computes the vanished client's query"
+
+
+def _rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+
+def test_a_client_that_asks_and_never_fetches_is_held_to_the_servers_budget(flight_server):
+    """Issue 71: one client sent GetFlightInfo for sorts of a large table and
+    never fetched; every result computed in the background and was held for
+    10 minutes: the server grew from 118 MB to 1.46 GB in 30 s. Now a result
+    computes as it is fetched, one client may leave at most 64 unfinished
+    (then RESOURCE_EXHAUSTED naming the limit), a result nobody fetches is
+    dropped after --result-timeout (its fetch says so), and one client's
+    results and transactions do not lock another client out."""
+    uri = flight_server("--result-timeout", "2")
+    pid = flight_server.process.pid
+    with _connect(uri) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE big AS SELECT value AS x, value % 1000 AS y FROM range(1000000)")
+    hostile = flight.FlightClient(uri)
+    before = _rss_mib(pid)
+    infos, refused = [], None
+    for i in range(100):
+        try:
+            infos.append(hostile.get_flight_info(_statement(f"SELECT * FROM big ORDER BY y DESC, x LIMIT {100000 + i}"), HEADERS))
+        except pa.ArrowInvalid as e:  # pyarrow's name for gRPC's RESOURCE_EXHAUSTED
+            refused = (i, str(e))
+            break
+    assert refused and refused[0] == 64, refused
+    assert "resource exhausted" in refused[1] and "64 results not fetched to their end, the most one client may have" in refused[1]
+    time.sleep(1)
+    assert _rss_mib(pid) - before < 200, "unfetched sorts computed and held their rows"
+    # Another client (its own network connection) is not locked out by this one.
+    other = flight.FlightClient(uri)
+    assert _read_all(other, other.get_flight_info(_statement("SELECT 41 + 1 AS v"), HEADERS)).column(0).to_pylist() == [42]
+    # Past the timeout the unfetched results are dropped: their fetch says why, and the client may ask again.
+    time.sleep(3)
+    with pytest.raises(pa.ArrowKeyError, match="dropped before its fetch: nobody fetched it within 2 s"):  # NOT_FOUND
+        hostile.do_get(infos[0].endpoints[0].ticket, HEADERS).read_all()
+    info = hostile.get_flight_info(_statement("SELECT count(*) AS n FROM big"), HEADERS)
+    assert _read_all(hostile, info).column(0).to_pylist() == [1000000]
+    # One client's transactions are capped too: another still begins one.
+    request = b"type.googleapis.com/arrow.flight.protocol.sql.ActionBeginTransactionRequest"
+    begin = flight.Action("BeginTransaction", protobuf_field(1, request) + protobuf_field(2, b""))
+    with pytest.raises(pa.ArrowInvalid, match="transactions open, the most one client may have"):
+        for _ in range(100):
+            list(hostile.do_action(begin, HEADERS))
+    assert len(list(other.do_action(begin, HEADERS))) == 1

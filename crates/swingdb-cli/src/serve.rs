@@ -5,8 +5,9 @@ use clap::Args;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 use swingdb::{Database, OpenOptions, Token};
-use swingdb_flight::{ServeOptions, Tls};
+use swingdb_flight::{Limits, ServeOptions, Tls};
 
 /// The arguments of `swingdb serve`.
 #[derive(Args, Debug)]
@@ -41,6 +42,38 @@ pub struct ServeArgs {
     /// particular order (1, the default: one stream, in the engine's order).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
     endpoints: u8,
+    /// The memory results not yet fetched to their end may hold, all
+    /// together ('2GB', '512MiB'); each client (network connection) a
+    /// quarter of it. New statements past it are refused with
+    /// RESOURCE_EXHAUSTED. Default: a quarter of the memory queries may take.
+    #[arg(long, value_parser = parse_bytes)]
+    max_pending_bytes: Option<u64>,
+    /// Seconds a result waits for its first fetch before it is dropped (its
+    /// statement stops).
+    #[arg(long, default_value_t = 30.0, value_parser = parse_seconds)]
+    result_timeout: f64,
+}
+
+/// A size as `SET memory_limit` takes it.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    swingdb::parse_size(text)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("'{text}' is not a size; give one like '2GB' or '512MiB'"))
+}
+
+/// A positive number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds above 0"))
+}
+
+/// What results not fetched to their end may hold, as `args` say.
+fn limits(args: &ServeArgs) -> Limits {
+    let default = Limits::default_for_machine();
+    let bytes = args.max_pending_bytes.map_or(default.max_pending_bytes, |b| usize::try_from(b).unwrap_or(usize::MAX));
+    Limits::new(bytes, Duration::from_secs_f64(args.result_timeout))
 }
 
 /// The token from the file, the environment, or a new one (and whether it is new).
@@ -88,7 +121,14 @@ pub fn main(args: ServeArgs) -> u8 {
     let scheme = if tls.is_some() { "grpc+tls" } else { "grpc" };
     let address = SocketAddr::new(args.host, args.port);
     let shown = token.as_str().to_string();
-    let options = ServeOptions { read_only: args.read_only, address, token, tls, endpoints: args.endpoints.into() };
+    let options = ServeOptions {
+        read_only: args.read_only,
+        address,
+        token,
+        tls,
+        endpoints: args.endpoints.into(),
+        limits: limits(&args),
+    };
     let served = swingdb_flight::serve(db, options, |bound| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "swingdb serve: Flight SQL on {scheme}://{bound}");

@@ -15,6 +15,7 @@ mod transactions;
 mod uploads;
 
 pub use service::SwingdbFlight;
+pub use tickets::Limits;
 
 use arrow_flight::flight_service_server::FlightServiceServer;
 use requests::CheckedRequests;
@@ -60,13 +61,16 @@ pub struct ServeOptions {
     /// The endpoints a long unordered result is offered as, for clients
     /// that fetch them in parallel (1: one stream per result).
     pub endpoints: usize,
+    /// What results not fetched to their end may hold, and how long one
+    /// waits for its fetch.
+    pub limits: Limits,
 }
 
 /// Serves `db` as `options` say until the process ends; `listening` is told
 /// the address bound (its port chosen by the system when the address asks
 /// for port 0) once calls are accepted.
 pub fn serve(db: Database, options: ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
-    let ServeOptions { read_only, address, token, tls, endpoints } = options;
+    let ServeOptions { read_only, address, token, tls, endpoints, limits } = options;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("swingdb-flight")
@@ -83,10 +87,11 @@ pub fn serve(db: Database, options: ServeOptions, listening: impl FnOnce(SocketA
         // of up to MAX_MESSAGE bytes. (Each call checks it again: the bearer
         // header, or the handshake's basic credentials.)
         let gate = token.clone();
-        let service =
-            FlightServiceServer::new(CheckedRequests::new(SwingdbFlight::new(db, read_only, token, endpoints)))
-                .max_decoding_message_size(MAX_MESSAGE)
-                .max_encoding_message_size(MAX_MESSAGE);
+        let flight = SwingdbFlight::new(db, read_only, token, endpoints, limits);
+        tokio::spawn(flight.expiry());
+        let service = FlightServiceServer::new(CheckedRequests::new(flight))
+            .max_decoding_message_size(MAX_MESSAGE)
+            .max_encoding_message_size(MAX_MESSAGE);
         let service =
             tonic::service::interceptor::InterceptedService::new(service, move |request: tonic::Request<()>| {
                 gate.check_handshake(request.metadata()).map(|()| request)

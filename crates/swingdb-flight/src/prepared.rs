@@ -6,11 +6,12 @@
 //! the bound batches); a query's results follow one another.
 //!
 //! What a client sends is untrusted: at most [`MAX_OPEN`] statements are
-//! open, bound parameters hold at most [`MAX_PARAMETER_BYTES`], and a
+//! open, [`MAX_CLIENT_OPEN`] of them one client's, bound parameters hold at most [`MAX_PARAMETER_BYTES`], and a
 //! statement idle for [`IDLE_LIFETIME`] is closed (a client that vanished
 //! leaves none behind for long).
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use swingdb::arrow::array::RecordBatch;
@@ -22,6 +23,9 @@ pub const IDLE_LIFETIME: Duration = Duration::from_secs(600);
 
 /// At most this many prepared statements are open at once.
 const MAX_OPEN: usize = 4096;
+
+/// At most this many of them are one client's (one network connection's).
+const MAX_CLIENT_OPEN: usize = 256;
 
 /// The most bytes of parameters one statement holds bound.
 pub const MAX_PARAMETER_BYTES: usize = 64 << 20;
@@ -42,6 +46,7 @@ pub struct Statement {
 struct Open {
     statement: Statement,
     used: Instant,
+    client: Option<SocketAddr>,
 }
 
 /// The open prepared statements, by handle.
@@ -51,18 +56,23 @@ pub struct PreparedStatements {
 }
 
 impl PreparedStatements {
-    /// Keeps `statement`; returns its handle.
-    pub fn create(&self, statement: Statement) -> Result<Vec<u8>, Status> {
+    /// Keeps `statement` of `client` (a network connection); returns its handle.
+    pub fn create(&self, statement: Statement, client: Option<SocketAddr>) -> Result<Vec<u8>, Status> {
         let handle = crate::tickets::random_id()?;
         let mut open = self.open.lock().unwrap();
         open.retain(|_, o| o.used.elapsed() < IDLE_LIFETIME);
-        if open.len() >= MAX_OPEN {
-            return Err(Status::resource_exhausted(format!(
-                "{MAX_OPEN} prepared statements are open; close some first"
-            )));
-        }
-        open.insert(handle.clone(), Open { statement, used: Instant::now() });
-        Ok(handle)
+        let refusal = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
+            format!("this client has {MAX_CLIENT_OPEN} prepared statements open, the most one client may have")
+        } else if open.len() >= MAX_OPEN {
+            format!("{MAX_OPEN} prepared statements are open, the most the server holds")
+        } else {
+            open.insert(handle.clone(), Open { statement, used: Instant::now(), client });
+            return Ok(handle);
+        };
+        Err(Status::resource_exhausted(format!(
+            "{refusal}; close some first (one idle for {} minutes is closed)",
+            IDLE_LIFETIME.as_secs() / 60
+        )))
     }
 
     /// Binds `parameters` to the statement `handle`, replacing those bound before.
@@ -149,7 +159,7 @@ mod tests {
     fn a_closed_or_unknown_statement_is_not_found() {
         let statements = PreparedStatements::default();
         let handle = statements
-            .create(Statement { sql: "SELECT 1".into(), transaction: None, ordered: false, bound: vec![] })
+            .create(Statement { sql: "SELECT 1".into(), transaction: None, ordered: false, bound: vec![] }, None)
             .unwrap();
         assert_eq!(statements.get(&handle).unwrap().sql, "SELECT 1");
         statements.close(&handle);

@@ -11,7 +11,7 @@ use crate::answers::{flight_info, ipc_schema, one_batch, DoGetStream};
 use crate::catalog;
 use crate::prepared::{parameter_sets, PreparedStatements, Statement};
 use crate::statements::{self, blocking, InterruptOnDrop};
-use crate::tickets::{batches, Shared, Tickets};
+use crate::tickets::{batches, Limits, Shared, Tickets};
 use crate::transactions::Transactions;
 use crate::uploads::read_upload;
 use arrow_flight::encode::FlightDataEncoderBuilder;
@@ -83,8 +83,9 @@ pub struct SwingdbFlight {
 
 impl SwingdbFlight {
     /// Serves `db` (opened read-only when `read_only`) to callers holding
-    /// `token`, a long unordered result as `endpoints` endpoints.
-    pub fn new(db: Database, read_only: bool, token: Token, endpoints: usize) -> Self {
+    /// `token`, a long unordered result as `endpoints` endpoints, results
+    /// not fetched to their end held to `limits`.
+    pub fn new(db: Database, read_only: bool, token: Token, endpoints: usize, limits: Limits) -> Self {
         let mut info = SqlInfoDataBuilder::new();
         info.append(SqlInfo::FlightSqlServerName, "swingdb");
         info.append(SqlInfo::FlightSqlServerVersion, env!("CARGO_PKG_VERSION"));
@@ -110,30 +111,55 @@ impl SwingdbFlight {
             db,
             token,
             endpoints: endpoints.max(1),
-            tickets: Arc::default(),
+            tickets: Arc::new(Tickets::new(limits)),
             transactions: Arc::default(),
             prepared: Arc::default(),
             info,
         }
     }
 
+    /// What drops the results nobody fetched in time, and the newest ones
+    /// past the budgets, four times a second for as long as it runs (see
+    /// [`Limits`]): run it beside the server.
+    pub fn expiry(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let tickets = self.tickets.clone();
+        async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(250));
+            loop {
+                tick.tick().await;
+                let tickets = tickets.clone();
+                // Dropping a result may wait for its plan: not on the runtime's threads.
+                let _ = tokio::task::spawn_blocking(move || {
+                    tickets.expire();
+                    tickets.shed();
+                })
+                .await;
+            }
+        }
+    }
+
     /// Runs the query `sql` on `con` once per parameter set of `bound` and
     /// parks its rows for their `DoGet`s; the `GetFlightInfo` answer for
     /// `descriptor`. `ordered` says whether its rows come in an order it
-    /// asks for, if that is known.
+    /// asks for, if that is known. `client` is the network connection that
+    /// asked (whose unfinished results are held to the server's limits).
     async fn query(
         &self,
         con: Arc<Connection>,
         sql: String,
         bound: Vec<RecordBatch>,
         ordered: Option<bool>,
-        descriptor: FlightDescriptor,
+        request: Request<FlightDescriptor>,
     ) -> Result<Response<FlightInfo>, Status> {
+        let client = request.remote_addr();
+        let descriptor = request.into_inner();
+        let tickets = self.tickets.clone();
+        blocking("statement", move || tickets.admit(client)).await?;
         let guard = InterruptOnDrop::new(&con);
         let endpoints = self.endpoints;
         let (rows, schema, endpoints) = blocking("statement", move || {
             let results = statements::query(&con, &sql, &parameter_sets(&bound)?)?;
-            let rows = Shared::new(results, con.interrupt_handle());
+            let rows = Shared::new(results, con.clone());
             let schema = rows.schema();
             // Several endpoints only where the order does not matter, and
             // only for rows worth fetching in parallel (which computes the
@@ -146,7 +172,7 @@ impl SwingdbFlight {
         })
         .await?;
         guard.disarm();
-        let tickets = self.tickets.park(rows, endpoints)?;
+        let tickets = self.tickets.park(rows, endpoints, client)?;
         let mut info = FlightInfo::new()
             .try_with_schema(&schema)
             .map_err(|e| Status::internal(format!("cannot describe the result: {e}")))?
@@ -219,7 +245,7 @@ impl FlightSqlService for SwingdbFlight {
     ) -> Result<Response<FlightInfo>, Status> {
         self.token.check(request.metadata())?;
         let con = self.connection(transaction_of(query.transaction_id)).await?;
-        self.query(con, query.query, Vec::new(), None, request.into_inner()).await
+        self.query(con, query.query, Vec::new(), None, request).await
     }
 
     async fn get_flight_info_prepared_statement(
@@ -231,7 +257,7 @@ impl FlightSqlService for SwingdbFlight {
         let statement = self.prepared.get(&query.prepared_statement_handle)?;
         let con = self.prepared_connection(&statement, request.remote_addr()).await?;
         let Statement { sql, ordered, bound, .. } = statement;
-        self.query(con, sql, bound, Some(ordered), request.into_inner()).await
+        self.query(con, sql, bound, Some(ordered), request).await
     }
 
     async fn do_get_statement(
@@ -240,12 +266,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Ticket>,
     ) -> Result<Response<DoGetStream>, Status> {
         self.token.check(request.metadata())?;
-        let shared = self.tickets.take(&ticket.statement_handle).ok_or_else(|| {
-            Status::not_found(
-                "this ticket is unknown, was fetched already, was cancelled, or expired (10 minutes); run the \
-                 statement again",
-            )
-        })?;
+        let shared = self.tickets.take(&ticket.statement_handle)?;
         // `batches` cut the batches by their own bytes (Flight's encoder
         // would cut batches sliced from stored segments into tiny messages).
         let stream = FlightDataEncoderBuilder::new()
@@ -310,6 +331,7 @@ impl FlightSqlService for SwingdbFlight {
         request: Request<Action>,
     ) -> Result<ActionCreatePreparedStatementResult, Status> {
         self.token.check(request.metadata())?;
+        let client = request.remote_addr();
         let transaction = transaction_of(query.transaction_id);
         let con = self.connection(transaction.clone()).await?;
         let sql = query.query;
@@ -318,7 +340,7 @@ impl FlightSqlService for SwingdbFlight {
             Ok((Statement { sql, transaction, ordered: info.ordered, bound: Vec::new() }, info))
         })
         .await?;
-        let handle = self.prepared.create(statement)?;
+        let handle = self.prepared.create(statement, client)?;
         Ok(ActionCreatePreparedStatementResult {
             prepared_statement_handle: handle.into(),
             dataset_schema: ipc_schema(info.columns.as_deref())?,

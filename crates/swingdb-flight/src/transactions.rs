@@ -8,6 +8,8 @@
 //! A client that vanishes leaves its transaction open: one idle for
 //! [`IDLE_LIFETIME`] is rolled back (dropping its connection does that) when
 //! the next transaction begins or ends, so none outlives its client for long.
+//! One client (network connection) has at most [`MAX_CLIENT_OPEN`] open, so
+//! that it cannot take all [`MAX_OPEN`] and lock the others out.
 //!
 //! A prepared statement names the transaction it was prepared in, and
 //! clients run it again after that one ended (ADBC's driver keeps a
@@ -30,6 +32,10 @@ pub const IDLE_LIFETIME: Duration = Duration::from_secs(600);
 /// At most this many transactions are open at once (each holds a
 /// connection and what it wrote so far).
 const MAX_OPEN: usize = 1024;
+
+/// At most this many of them are one client's (one network connection's),
+/// so that one client cannot take them all and lock the others out.
+const MAX_CLIENT_OPEN: usize = 64;
 
 /// An open transaction's connection, when it was last used, and the
 /// network connection of the client that began it.
@@ -57,22 +63,27 @@ impl Transactions {
         connection.execute("BEGIN", &[]).map_err(status)?;
         let id = crate::tickets::random_id()?;
         let now = Instant::now();
-        let (admitted, expired) = {
+        let (refusal, expired) = {
             let mut open = self.open.lock().unwrap();
             let expired = take_expired(&mut open);
-            let admitted = open.len() < MAX_OPEN;
-            if admitted {
+            let refusal = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
+                Some(format!("this client has {MAX_CLIENT_OPEN} transactions open, the most one client may have"))
+            } else if open.len() >= MAX_OPEN {
+                Some(format!("{MAX_OPEN} transactions are open, the most the server holds"))
+            } else {
                 open.insert(id.clone(), Open { connection: Arc::new(connection), used: now, client, begun: now });
-            }
-            (admitted, expired)
+                None
+            };
+            (refusal, expired)
         };
         drop(expired);
-        if !admitted {
-            return Err(Status::resource_exhausted(format!(
-                "{MAX_OPEN} transactions are open; commit or roll back one first"
-            )));
+        match refusal {
+            Some(refusal) => Err(Status::resource_exhausted(format!(
+                "{refusal}; commit or roll back one first (one idle for {} minutes is rolled back)",
+                IDLE_LIFETIME.as_secs() / 60
+            ))),
+            None => Ok(id),
         }
-        Ok(id)
     }
 
     /// The connection a prepared statement of the transaction `id`, run by

@@ -91,6 +91,78 @@ pub fn runtime() -> Arc<RuntimeEnv> {
     RUNTIME.clone()
 }
 
+/// The process's runtime with a pool of its own that counts what is
+/// reserved through it (and reserves it from the process's pool, under the
+/// same limit): a connection runs its statements in one, so that what its
+/// unfinished results hold can be told (see [`CountedPool::reserved`]).
+pub fn counted_runtime() -> (Arc<RuntimeEnv>, Arc<CountedPool>) {
+    let pool = Arc::new(CountedPool { process: POOL.clone(), held: AtomicUsize::new(0) });
+    let built = RuntimeEnvBuilder::from_runtime_env(&runtime())
+        .with_memory_pool(pool.clone())
+        .build_arc()
+        .expect("a runtime made from the process's builds");
+    (built, pool)
+}
+
+/// A pool that reserves from the process's and counts what its reservations
+/// hold (see [`counted_runtime`]).
+#[derive(Debug)]
+pub struct CountedPool {
+    process: Arc<TrackConsumersPool<LimitedPool>>,
+    held: AtomicUsize,
+}
+
+impl CountedPool {
+    /// Bytes reserved through this pool now.
+    pub fn reserved(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+}
+
+impl fmt::Display for CountedPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.process, f)
+    }
+}
+
+impl MemoryPool for CountedPool {
+    fn name(&self) -> &str {
+        self.process.name()
+    }
+
+    fn register(&self, consumer: &MemoryConsumer) {
+        self.process.register(consumer)
+    }
+
+    fn unregister(&self, consumer: &MemoryConsumer) {
+        self.process.unregister(consumer)
+    }
+
+    fn grow(&self, reservation: &MemoryReservation, additional: usize) {
+        self.process.grow(reservation, additional);
+        self.held.fetch_add(additional, Ordering::Relaxed);
+    }
+
+    fn shrink(&self, reservation: &MemoryReservation, shrink: usize) {
+        self.process.shrink(reservation, shrink);
+        let _ = self.held.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| Some(held.saturating_sub(shrink)));
+    }
+
+    fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> datafusion::common::Result<()> {
+        self.process.try_grow(reservation, additional)?;
+        self.held.fetch_add(additional, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn reserved(&self) -> usize {
+        self.process.reserved()
+    }
+
+    fn memory_limit(&self) -> MemoryLimit {
+        self.process.memory_limit()
+    }
+}
+
 /// The settings this module answers for (DuckDB's names), lower case.
 pub const SETTINGS: &[&str] = &["memory_limit", "max_memory", "temp_directory"];
 
@@ -325,7 +397,7 @@ fn default_limit() -> Option<u64> {
 }
 
 /// The machine's RAM.
-fn physical_memory() -> Option<u64> {
+pub fn physical_memory() -> Option<u64> {
     // SAFETY: sysconf only reads system constants.
     let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
     (pages > 0 && page > 0).then(|| pages as u64 * page as u64)

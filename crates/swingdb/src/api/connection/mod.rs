@@ -184,6 +184,15 @@ impl Connection {
         self.exec.interrupt.clone()
     }
 
+    /// Bytes this connection's statements hold reserved now (their sorts,
+    /// aggregations, joins and buffers between threads, under
+    /// [`crate::memory_limit`]): what a result not yet fetched to its end
+    /// costs beyond the rows already handed over. A server holding results
+    /// for clients counts them against its budget with it.
+    pub fn reserved_memory(&self) -> usize {
+        self.exec.reserved_memory()
+    }
+
     /// Turns the short way of single-row `INSERT ... VALUES (?, ...)` on or
     /// off (on by default; off, DataFusion plans every statement, which
     /// tests compare the short way with).

@@ -50,6 +50,7 @@ use crate::pipe::PendingImport;
 use crate::sql::core::DbCore;
 use crate::sql::frontend::types::sql_name;
 use crate::sql::interrupt::Interrupt;
+use crate::sql::memory::CountedPool;
 use crate::sql::session::{new_context, ContextParts};
 use crate::sql::{Attached, Databases, Registered, Tables, SCHEMA};
 use crate::storage::keys::KeyIndexes;
@@ -57,7 +58,8 @@ use crate::storage::TableMeta;
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::TableProvider;
-use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::runtime_env::RuntimeEnv;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::prelude::SessionContext;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -104,6 +106,10 @@ pub(crate) struct Executor {
     /// Pipes the running statement imported rows from, confirmed to their
     /// exporters when it succeeds (see `api`'s `atomically`).
     pending_imports: Mutex<Vec<PendingImport>>,
+    /// What its statements run in: the process's runtime with a pool that
+    /// counts what they reserve (see [`Self::reserved_memory`]).
+    runtime: Arc<RuntimeEnv>,
+    memory: Arc<CountedPool>,
 }
 
 impl Executor {
@@ -152,6 +158,7 @@ impl Executor {
             external_access: core.external_access,
         })?;
         let plan_cache = plan_cache::PlanCache::new(&ctx);
+        let (runtime, memory) = crate::sql::memory::counted_runtime();
         Ok(Self {
             core,
             own: own.to_string(),
@@ -168,7 +175,20 @@ impl Executor {
             plan_cache: Mutex::new(plan_cache),
             remember_as: Mutex::default(),
             pending_imports: Mutex::default(),
+            runtime,
+            memory,
         })
+    }
+
+    /// Bytes the operators of this connection's statements hold reserved
+    /// now (sorts, aggregations, joins, buffers between threads).
+    pub(crate) fn reserved_memory(&self) -> usize {
+        self.memory.reserved()
+    }
+
+    /// The context `df` runs in: its session's, in this connection's runtime.
+    pub(crate) fn task_context(&self, df: &datafusion::dataframe::DataFrame) -> Arc<TaskContext> {
+        Arc::new(df.task_ctx().with_runtime(self.runtime.clone()))
     }
 
     /// The DataFusion session; the kept plans are forgotten, as what is

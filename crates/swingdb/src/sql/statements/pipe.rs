@@ -47,7 +47,7 @@ impl Executor {
     /// stored table `plan` reads whole, whose segments are offered for handover.
     async fn pipe_out(&self, plan: LogicalPlan, table: Option<&str>, url: &PipeUrl) -> Result<Output> {
         let df = self.ctx.execute_logical_plan(plan).await?;
-        let task_ctx = Arc::new(df.task_ctx());
+        let task_ctx = self.task_context(&df);
         let physical = df.create_physical_plan().await?;
         let schema = physical.schema();
         // Offered only when the plan reads exactly the stored segments: not

@@ -1,7 +1,7 @@
 //! Running plans: a logical plan to its physical plan, streamed (off the
-//! caller's thread when its operators compute without yielding, in storage
-//! order when it only reads stored tables), collected, or written into a
-//! table's new segments.
+//! caller's thread when its operators compute without yielding, from when
+//! it is first read; in storage order when it only reads stored tables),
+//! collected, or written into a table's new segments.
 
 use super::plan_cache;
 use super::{conform, file_order, Executor};
@@ -11,6 +11,7 @@ use crate::sql::operators::watch::watch_plan;
 use crate::storage::{SegmentMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::DataFusionError;
 use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
@@ -19,9 +20,9 @@ use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::expressions::Column;
 use datafusion::physical_plan::projection::ProjectionExec;
-use datafusion::physical_plan::stream::RecordBatchReceiverStream;
+use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
 use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
-use futures::StreamExt;
+use futures::{StreamExt, TryStreamExt};
 use std::sync::Arc;
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
@@ -96,6 +97,18 @@ pub(crate) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches
     builder.build()
 }
 
+/// A stream of `schema` that calls `start` for its rows when it is first
+/// read: a result nobody reads computes nothing. (Started at once, every
+/// result ran in the background: a server holding results for a client that
+/// never fetched them held each one's sort, 1.3 GB for 60 of them.)
+fn started_when_read(
+    schema: SchemaRef,
+    start: impl FnOnce() -> Result<SendableRecordBatchStream> + Send + 'static,
+) -> SendableRecordBatchStream {
+    let rows = futures::stream::once(async move { start().map_err(DataFusionError::from) }).try_flatten();
+    Box::pin(RecordBatchStreamAdapter::new(schema, rows))
+}
+
 impl Executor {
     /// The rows of `plan`, optimized and planned.
     pub(crate) async fn stream_plan(&self, plan: LogicalPlan) -> Result<SendableRecordBatchStream> {
@@ -106,7 +119,7 @@ impl Executor {
     /// The optimized physical plan of `plan`, and the context to run it in.
     pub(crate) async fn physical_plan(&self, plan: LogicalPlan) -> Result<(Arc<dyn ExecutionPlan>, Arc<TaskContext>)> {
         let df = self.ctx.execute_logical_plan(plan).await?;
-        let task_ctx = Arc::new(df.task_ctx());
+        let task_ctx = self.task_context(&df);
         Ok((df.create_physical_plan().await?, task_ctx))
     }
 
@@ -123,7 +136,7 @@ impl Executor {
             return plan_cache::stream_in_order(physical, task_ctx);
         }
         let physical = watch_plan(physical, &self.interrupt.run())?;
-        Ok(off_thread(execute_stream(physical, task_ctx)?))
+        Ok(started_when_read(physical.schema(), move || Ok(off_thread(execute_stream(physical, task_ctx)?))))
     }
 
     pub(crate) async fn collect_plan(&self, plan: LogicalPlan) -> Result<Vec<RecordBatch>> {
