@@ -49,15 +49,16 @@ pub(crate) struct PyDatabase {
 #[pymethods]
 impl PyDatabase {
     #[new]
-    #[pyo3(signature = (path=None, read_only=false, verify_checksums=true, external_access=true))]
+    #[pyo3(signature = (path=None, read_only=false, verify_checksums=true, external_access=true, recover=false))]
     fn new(
         py: Python<'_>,
         path: Option<String>,
         read_only: bool,
         verify_checksums: bool,
         external_access: bool,
+        recover: bool,
     ) -> PyResult<Self> {
-        let options = OpenOptions { read_only, create: true, verify_checksums, external_access };
+        let options = OpenOptions { read_only, create: true, verify_checksums, external_access, recover };
         let db = engine(py, || match path {
             None => swingdb::Database::in_memory_with(options),
             Some(p) => swingdb::Database::open(p, options),

@@ -31,7 +31,7 @@ pub(crate) fn attach(
     verify_checksums: bool,
     external_access: bool,
 ) -> PyResult<PyDatabase> {
-    let options = OpenOptions { read_only: false, create: false, verify_checksums, external_access };
+    let options = OpenOptions { read_only: false, create: false, verify_checksums, external_access, recover: false };
     let db = engine(py, || swingdb::Database::attach(&name, options))?;
     Ok(PyDatabase { db })
 }

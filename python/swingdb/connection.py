@@ -124,6 +124,7 @@ def connect(
     timeout: float = 5.0,
     memory_limit: str | None = None,
     temp_directory: str | os.PathLike | None = None,
+    recover: bool = False,
 ) -> Connection:
     """Opens a database.
 
@@ -142,13 +143,18 @@ def connect(
     that outgrow it spill; both hold for the whole process, as
     ``SET memory_limit`` and ``SET temp_directory`` do. By default queries
     may take 70 % of the memory cgroup's limit where there is one.
+    With ``read_only=True, recover=True``, a database whose commit log is
+    damaged (a ``CorruptionError`` says so) opens at the last version before
+    the damage, so that what is left can be exported (``EXPORT DATABASE``).
     """
     path = None if database in (None, ":memory:", "") else os.fspath(database)
     if memory_limit is not None:
         _swingdb.set_memory_limit(str(memory_limit))
     if temp_directory is not None:
         _swingdb.set_temp_directory(os.fspath(temp_directory))
-    db = _swingdb.Database(path, read_only=read_only, verify_checksums=verify_checksums, external_access=external_access)
+    db = _swingdb.Database(
+        path, read_only=read_only, verify_checksums=verify_checksums, external_access=external_access, recover=recover
+    )
     con = Connection(db)
     con._con.set_conflict_timeout(timeout)
     return con

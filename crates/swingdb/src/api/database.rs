@@ -37,11 +37,15 @@ pub struct OpenOptions {
     /// Let SQL read and write files (COPY, `read_csv(...)`, `FROM 'file.parquet'`).
     /// Turn it off for code that runs untrusted SQL (DuckDB's `enable_external_access`).
     pub external_access: bool,
+    /// With `read_only`: when the newest commit log is damaged, read the
+    /// last version before the damage instead of failing, to export what is
+    /// left (an error without `read_only`).
+    pub recover: bool,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        Self { read_only: false, create: true, verify_checksums: true, external_access: true }
+        Self { read_only: false, create: true, verify_checksums: true, external_access: true, recover: false }
     }
 }
 
@@ -88,6 +92,9 @@ impl Database {
     /// Opens (by default creating) the database directory at `path`.
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self> {
         let dir = DbDir::open(path.as_ref(), options.create, options.read_only)?;
+        if options.recover {
+            dir.recover()?;
+        }
         let home = Home::at(dir.root());
         Ok(Self::from_dir(dir, &options, home))
     }

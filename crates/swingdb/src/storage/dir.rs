@@ -220,6 +220,9 @@ pub struct DbDir {
     log: Mutex<Option<Log>>,
     /// Whether the format marker already says the database has a commit log.
     marker_says_log: AtomicBool,
+    /// Read-only, taking the last intact version for the newest when the
+    /// newest log is damaged (see [`DbDir::recover`]).
+    recover: AtomicBool,
 }
 
 /// The directories of a database that other users must not be able to
@@ -234,6 +237,22 @@ impl DbDir {
     /// for no disk flush.
     pub fn is_private(&self) -> bool {
         self.owner.is_some()
+    }
+
+    /// Makes this read-only handle take the last intact version of a
+    /// database whose newest commit log is damaged for the newest, instead
+    /// of failing: the user's way to read and export what is left. An error
+    /// on a handle that may write (a commit there would begin a new log
+    /// over the damage and lose the versions after it for good).
+    pub fn recover(&self) -> Result<()> {
+        if !self.read_only {
+            return Err(Error::programming(format!(
+                "recovering {} reads the last intact version and refuses writes: open it read-only",
+                self.root.display()
+            )));
+        }
+        self.recover.store(true, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The directory.

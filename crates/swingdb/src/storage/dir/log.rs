@@ -44,7 +44,9 @@
 //!   (one flipped bit in its length, or a byte of it zeroed): that is
 //!   [`Tail::Suspect`], never the end (see `Log::refresh`; taking it for
 //!   the end lost every commit after it, for good once the next commit
-//!   began a new log).
+//!   began a new log). Nor is the last record when it verifies with one
+//!   bit of its length flipped back, or its one zero byte (amid written
+//!   bytes of its sector) given a value back: it too was written whole.
 //! - anything else ([`Tail::Suspect`]): every byte was written and the record
 //!   is wrong. That is damage (a disk, an edit) unless a committer is between
 //!   two bytes of its header right now; under `commit.lock`, where nobody
@@ -348,6 +350,9 @@ impl Log {
         if header[..4] == u32::MAX.to_le_bytes() && header[4..].iter().all(|&b| b == 0) {
             return Ok(Tail::Torn);
         }
+        if self.verifies_with_one_change_back(header, size)? {
+            return Ok(Tail::Suspect(self.end));
+        }
         let start = self.end + 1;
         if start + RECORD_HEADER as u64 > size {
             return Ok(Tail::Torn);
@@ -370,6 +375,52 @@ impl Log {
             }
         }
         Ok(Tail::Torn)
+    }
+
+    /// Whether the record at the end, which looks unfinished, verifies with
+    /// one change undone: one bit of its length flipped back, or the one
+    /// zero byte of its payload given back a value, where the rest of that
+    /// byte's disk sector holds payload (a write that did not finish leaves
+    /// whole sectors of zeros, never one zero byte among written ones). Such
+    /// a record was written whole and damaged since. The last record of a log
+    /// has no later one to tell so (see [`Self::torn_unless_followed`]): a
+    /// flipped bit in its length silently dropped the last commit.
+    fn verifies_with_one_change_back(&self, header: &[u8; RECORD_HEADER], size: u64) -> io::Result<bool> {
+        /// The sectors a disk writes whole (the smallest there are).
+        const SECTOR: u64 = 512;
+        let start = self.end + RECORD_HEADER as u64;
+        let Some(room) = size.checked_sub(start) else { return Ok(false) };
+        let mut rest = vec![0u8; room as usize];
+        self.file.read_exact_at(&mut rest, start)?;
+        let crc = u32::from_le_bytes(header[20..24].try_into().unwrap());
+        let len = u32::from_le_bytes(header[..4].try_into().unwrap());
+        let mut fields = [0u8; 20];
+        fields.copy_from_slice(&header[..20]);
+        for bit in 0..32 {
+            let candidate = len ^ (1 << bit);
+            let Some(payload) = rest.get(..candidate as usize).filter(|p| !p.is_empty() && !p.contains(&0)) else {
+                continue;
+            };
+            fields[..4].copy_from_slice(&candidate.to_le_bytes());
+            if record_crc(&fields, &[payload]) == crc {
+                return Ok(true);
+            }
+        }
+        let Some(payload) = rest.get_mut(..len as usize) else { return Ok(false) };
+        let mut zeros = payload.iter().enumerate().filter(|(_, &b)| b == 0).map(|(at, _)| at);
+        let (Some(zero), None) = (zeros.next(), zeros.next()) else { return Ok(false) };
+        let sector = (start + zero as u64) / SECTOR;
+        let same_sector = |at: usize| (start + at as u64) / SECTOR == sector;
+        if !(zero > 0 && same_sector(zero - 1) || zero + 1 < payload.len() && same_sector(zero + 1)) {
+            return Ok(false);
+        }
+        for value in 1..=u8::MAX {
+            payload[zero] = value;
+            if record_crc(&header[..20], &[&*payload]) == crc {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Takes in the record `entry` (its offset ignored) at the end.

@@ -70,6 +70,7 @@ impl DbDir {
             cache: Mutex::new(None),
             log: Mutex::new(None),
             marker_says_log: AtomicBool::new(format >= LOG_FORMAT_VERSION as u64),
+            recover: AtomicBool::new(false),
         })
     }
 

@@ -284,7 +284,7 @@ fn a_damaged_record_is_corruption_not_the_end() {
 /// Issue 71: one flipped bit in the length of record 10 of 40 made it look
 /// unfinished, the 30 versions after it were silently gone, and the next
 /// commit began a new log over them. Every bit of every header field of
-/// every record but the last, and a zeroed byte in each payload: each is
+/// every record, the last too, and a zeroed byte in each payload: each is
 /// reported as damage (or, where the flip leaves the record valid, changes
 /// nothing), never taken for the end.
 #[test]
@@ -300,7 +300,7 @@ fn a_damaged_record_followed_by_valid_ones_is_never_the_end() {
     let intact = fs::read(&path).unwrap();
     // Each record: a 24-byte header whose first field is the payload's length.
     let (header, mut offsets, mut at) = (24, Vec::new(), 16);
-    for _ in 1..versions {
+    for _ in 0..versions {
         offsets.push(at);
         at += header + u32::from_le_bytes(intact[at..at + 4].try_into().unwrap()) as usize;
     }

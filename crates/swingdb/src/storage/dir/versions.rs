@@ -156,14 +156,19 @@ impl DbDir {
                 let damage = || {
                     Error::corruption(format!(
                         "commit log {} is damaged at byte {offset}: the record of version {} fails its checksum \
-                         (versions up to {} are intact); restore the database from a backup or a snapshot",
+                         (versions up to {} are intact). Restore the database from a backup or a snapshot, or \
+                         read version {} and export what you need: open it read-only with recover \
+                         (Python: swingdb.connect({:?}, read_only=True, recover=True); then EXPORT DATABASE)",
                         log.path().display(),
                         log.last_version() + 1,
-                        log.last_version()
+                        log.last_version(),
+                        log.last_version(),
+                        self.root.display().to_string(),
                     ))
                 };
                 match suspect {
                     Suspect::Damage => return Err(damage()),
+                    Suspect::Confirm if confirmed && self.recover.load(Ordering::Relaxed) => {}
                     Suspect::Confirm if confirmed => return Err(damage()),
                     Suspect::Confirm => {
                         drop(cached);
