@@ -2,6 +2,7 @@
 //! atomic commits and garbage collection. Nothing here knows about SQL.
 
 pub mod ascending;
+pub mod bus_errors;
 pub mod compaction;
 pub mod compressed;
 pub mod compressed_write;

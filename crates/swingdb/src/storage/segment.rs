@@ -282,6 +282,9 @@ impl MappedSegment {
 
 /// Maps a whole file as one Arrow buffer that owns the mapping.
 fn map_file(file: &File) -> io::Result<Buffer> {
+    // Another program may still truncate the file: the process then says
+    // which file before it dies (see `bus_errors.rs`).
+    super::bus_errors::install();
     // SAFETY: segment files are never modified or truncated after they are
     // published (see module docs), so the mapping cannot change under us.
     let mmap = unsafe { Mmap::map(file) }?;
