@@ -482,6 +482,27 @@ def test_a_table_of_many_segments_reaches_numpy_as_one_view_of_its_files(db_path
     assert sorted(con.sql("SELECT a FROM t").numpy()["a"].tolist()) == list(range(4 * n))
 
 
+@pytest.mark.parametrize("segments", range(1, 10))
+def test_a_table_of_any_number_of_segments_reaches_numpy_as_views_of_its_files_in_stored_order(db_path, segments):
+    # Issue 71: tables of 6 or 7 segments reached numpy as copies, rows out of
+    # stored order (DataFusion's even cut of the scan sorted its slices by size).
+    con = swingdb.connect(db_path)
+    n = 1 << 17
+    con.sql("CREATE TABLE t (a BIGINT)")
+    for i in range(segments):
+        con.sql(f"INSERT INTO t SELECT value FROM range({i * n}, {(i + 1) * n}) ORDER BY value")
+    a = con.sql("SELECT a FROM t").numpy()["a"]
+    assert (a == np.arange(segments * n)).all(), "every row, in stored order"
+    # (Nine segments are merged into one as they are read: the table's files are those now.)
+    files = {os.path.join(db_path, "segments", f) for f in os.listdir(os.path.join(db_path, "segments"))}
+    # Every byte of the array is a mapped page of one of the files (else this raises).
+    assert set(_mapped_files(a.__array_interface__["data"][0], a.nbytes)) <= files, "views of the files"
+    column = con.sql("SELECT * FROM t").arrow().column("a")
+    assert column.num_chunks == 1
+    values = column.chunk(0).buffers()[1]
+    assert set(_mapped_files(values.address, values.size)) <= files
+
+
 def test_segments_whose_pages_do_not_line_up_reach_numpy_joined_and_right(db_path):
     # A middle segment of a row count that is not whole pages cannot be mapped
     # side by side with the next one: its values are joined by copying instead.

@@ -189,6 +189,19 @@ impl DataSource for SegmentSource {
     ) -> Result<Option<Arc<dyn DataSource>>> {
         // Partitions cut anew no longer keep a key's values apart.
         let unkeyed = Self { range_key: None, ..self.clone() };
+        if output_ordering.is_none() {
+            // DataFusion's own even cut sorts the slices by size first: rows
+            // then came out of stored order, and a table read whole reached
+            // numpy copied (its slices no longer lay side by side), as one
+            // of 6 or 7 segments did. Cut in stored order instead.
+            let Some(partitions) = contiguous(self.memory.partitions(), target_partitions) else { return Ok(None) };
+            let memory = MemorySourceConfig::try_new(
+                &partitions,
+                self.memory.original_schema(),
+                self.memory.projection().clone(),
+            )?;
+            return Ok(Some(unkeyed.rewrap(Arc::new(memory))));
+        }
         Ok(self
             .memory
             .repartitioned(target_partitions, repartition_file_min_size, output_ordering)?
@@ -298,6 +311,29 @@ impl DataSource for SegmentSource {
     }
 }
 
+/// The batches of `partitions`, in order, cut into `target` runs of about
+/// equal rows, each a run of batches that follow one another; `None` where
+/// there are fewer batches than runs, or as many partitions already (what
+/// DataFusion's cut answers then too).
+fn contiguous(partitions: &[Vec<RecordBatch>], target: usize) -> Option<Vec<Vec<RecordBatch>>> {
+    let batches: Vec<&RecordBatch> = partitions.iter().flatten().collect();
+    if partitions.is_empty() || partitions.len() >= target || batches.len() < target {
+        return None;
+    }
+    let mut left: usize = batches.iter().map(|b| b.num_rows()).sum();
+    let mut runs: Vec<Vec<RecordBatch>> = vec![Vec::new(); target];
+    let (mut run, mut in_run) = (0, 0);
+    for batch in batches {
+        let share = left.div_ceil(target - run);
+        runs[run].push(batch.clone());
+        in_run += batch.num_rows();
+        if in_run >= share && run + 1 < target {
+            (left, run, in_run) = (left - in_run, run + 1, 0);
+        }
+    }
+    Some(runs)
+}
+
 /// `stream` (a scan's), each batch handed on once `checks` passed for it.
 fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> Result<SendableRecordBatchStream> {
     if checks.is_empty() {
@@ -401,5 +437,33 @@ mod tests {
         let in_task = tokio::spawn(async { drain_two_batches() }).await.unwrap();
         assert_eq!(in_task, ["batch of 2", "turn, woken 1", "batch of 2", "turn, woken 2"]);
         assert_eq!(drain_two_batches(), ["batch of 2", "batch of 2"], "outside a task no turn is taken");
+    }
+
+    #[test]
+    fn partitions_cut_anew_keep_the_stored_order_of_slices_of_unequal_sizes() {
+        let batch = |first: i64, rows: i64| {
+            RecordBatch::try_from_iter([("v", Arc::new(Int64Array::from_iter_values(first..first + rows)) as _)])
+                .unwrap()
+        };
+        // Slices of 6 segments of 131,072 rows cut at 98,304 rows: unequal sizes,
+        // which DataFusion's cut sorted by size.
+        let (mut slices, mut at) = (Vec::new(), 0);
+        for _ in 0..6 {
+            for rows in [98_304, 32_768] {
+                slices.push(batch(at, rows));
+                at += rows;
+            }
+        }
+        let runs = contiguous(&[slices], 2).unwrap();
+        assert_eq!(runs.len(), 2);
+        let values: Vec<i64> = runs
+            .iter()
+            .flatten()
+            .flat_map(|b| b.column(0).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec())
+            .collect();
+        assert_eq!(values, (0..at).collect::<Vec<_>>(), "every row once, in stored order");
+        let sizes: Vec<usize> = runs.iter().map(|r| r.iter().map(|b| b.num_rows()).sum()).collect();
+        assert_eq!(sizes, [393_216, 393_216]);
+        assert!(contiguous(&[vec![batch(0, 5)]], 2).is_none(), "fewer batches than partitions");
     }
 }
