@@ -15,7 +15,10 @@ under failpoints and kill -9), records (damaged snapshot records and sweeps
 without free file descriptors), peers (fake pipe exporters that lie, stall or
 name files outside their directory), relations (random relation chains against
 DuckDB's), answers (random SELECTs whose answers must be DuckDB's, see
-stress/answers.py), fuzz-sql (mutated statements), fuzz-files (corrupted files). Exits 1 if
+stress/answers.py), fuzz-sql (mutated statements), fuzz-files (corrupted files), logs
+(a bit flipped in every record of every commit log: never a silent rollback), truncations
+(segments truncated or overwritten under a live connection: never a signal), flight (a
+hostile Flight SQL client: never INTERNAL, never unbounded memory). Exits 1 if
 any scenario found a failure; prints a summary table (and writes it to
 --report, with the machine it ran on).
 """
@@ -35,7 +38,7 @@ from . import scenarios
 #: Share of the time budget each scenario gets.
 SHARES = {
     "crash": 0.2, "concurrency": 0.12, "keyed": 0.08, "faults": 0.05, "share": 0.1, "pipes": 0.1, "records": 0.08, "peers": 0.08,
-    "others": 0.02, "relations": 0.04, "answers": 0.1, "fuzz-sql": 0.1, "fuzz-files": 0.1,
+    "others": 0.02, "relations": 0.04, "answers": 0.1, "fuzz-sql": 0.1, "fuzz-files": 0.1, "logs": 0.06, "truncations": 0.04, "flight": 0.04,
 }
 
 
@@ -175,6 +178,20 @@ Run on {machine}, {stamp}, {total:.0f} minutes, seed {seed}:
 - **fuzz-files**: a database whose segment, manifest, marker or lock files are bit-flipped,
   truncated, extended, overwritten, edited or emptied, then opened, queried, verified and
   written to in subprocesses, counted the same way.
+- **logs**: a database of 1,000 single-row commits whose commit logs get one bit flipped in
+  each header field, and one payload byte zeroed, of every record of every log, then at
+  random: opening must give every row or CorruptionError, a commit must not succeed over
+  the damage, and read-only recover must read the versions before it. A smaller count
+  without an error is a silent rollback, a failure.
+- **truncations**: a live read-only connection queries a table of six segments while the
+  files are truncated or overwritten in place between queries: an answer in full or
+  CorruptionError naming the file, never a signal (overwritten bytes of columns already
+  checked read as they now are: counted as DIFFERENT, not failed).
+- **flight**: `swingdb serve` over a 2M-row table; one client (with the token) asks for
+  sorts it never fetches, begins transactions and prepared statements it abandons and sends
+  garbage, while an honest client on its own connection queries every ten calls. No call
+  may be answered INTERNAL or with Rust debug text, a refusal must name its limit, the
+  honest client is never refused, and the server's memory grows by less than 1 GiB.
 """
 
 

@@ -15,7 +15,7 @@ import textwrap
 import time
 from dataclasses import dataclass, field
 
-from . import fuzz, others, peers, records, workers
+from . import damage, fuzz, hostile, others, peers, records, workers
 
 
 @dataclass
@@ -402,6 +402,9 @@ fuzz_sql = _fuzzing("fuzz: mutated SQL", "statements", fuzz.run_sql)
 fuzz_files = _fuzzing("fuzz: corrupted files (segments, manifests, leases, marker)", "files", fuzz.run_files)
 damaged_records = _fuzzing("records: damaged snapshot records, sweeps with 0-6 free descriptors", "sweeps", records.run)
 lying_peers = _fuzzing("peers: fake exporters that lie, stall or point outside", "imports", peers.run)
+damaged_logs = _fuzzing("logs: a bit flipped in every record of every commit log (1,000 commits)", "flips", damage.run_logs)
+truncated_segments = _fuzzing("truncations: segments truncated or overwritten under a live connection", "queries", damage.run_truncations)
+hostile_client = _fuzzing("flight: a hostile client that asks and never fetches, abandons transactions, sends garbage", "calls", hostile.run)
 other_users = _fuzzing("others: directories another user made, renames or links", "opens", others.run)
 
 
@@ -457,7 +460,7 @@ def differential_answers(budget: float, work: str, rng: random.Random) -> Tally:
 
 ALL = {
     "crash": crash, "concurrency": concurrency, "keyed": keyed, "faults": faults, "share": share, "pipes": pipes,
-    "records": damaged_records, "peers": lying_peers, "others": other_users, "relations": relations, "answers": differential_answers, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
+    "records": damaged_records, "logs": damaged_logs, "truncations": truncated_segments, "flight": hostile_client, "peers": lying_peers, "others": other_users, "relations": relations, "answers": differential_answers, "fuzz-sql": fuzz_sql, "fuzz-files": fuzz_files,
 }
 
 

@@ -6,7 +6,9 @@ unchecked manifests, full and read-only disks, and the smaller ones."""
 import decimal
 import glob
 import os
+import re
 import shutil
+import signal
 import stat
 import struct
 import subprocess
@@ -417,10 +419,42 @@ def test_a_flipped_bit_in_an_old_commit_record_is_reported_not_taken_for_the_end
     with pytest.raises(swingdb.CorruptionError):
         con.execute("INSERT INTO t VALUES (100)")
     con.close()
+    # The error's way out: read-only with recover, the versions before the
+    # damage (CREATE TABLE and `record - 1` inserts) open, to export them.
+    with pytest.raises(swingdb.CorruptionError, match=r"read_only=True, recover=True"):
+        swingdb.connect(db_path).sql("SELECT 1 FROM t").fetchall()
+    with pytest.raises(swingdb.ProgrammingError, match="open it read-only"):
+        swingdb.connect(db_path, recover=True)
+    salvaged = swingdb.connect(db_path, read_only=True, recover=True)
+    assert salvaged.sql("SELECT count(*) FROM t").fetchall() == [(record - 1,)]
+    salvaged.close()
     # Nothing was written over the damage: mended, every commit is there.
     data[header + 1] ^= 1
     open(log, "wb").write(bytes(data))
     assert swingdb.connect(db_path).sql("SELECT count(*), sum(x) FROM t").fetchall() == [(40, 780)]
+
+
+def test_a_segment_truncated_under_an_array_handed_to_numpy_is_named_before_the_process_dies(db_path):
+    """Issue 71: arrays handed to numpy are windows into the segment files;
+    one truncated by another program under them cannot be read (the bytes
+    are gone). The process dies of SIGBUS, as it must rather than read
+    made-up values, but first says which file and byte failed, and why."""
+    script = textwrap.dedent("""
+        import glob, os, sys, swingdb
+        con = swingdb.connect(sys.argv[1])
+        con.sql("CREATE TABLE t AS SELECT value AS x FROM range(1000000)")
+        x = con.sql("SELECT x FROM t").numpy()["x"]
+        (segment,) = glob.glob(os.path.join(sys.argv[1], "segments", "*"))
+        print(segment, int(x[-1]), flush=True)
+        os.truncate(segment, 4096)
+        print(int(x.sum()), flush=True)
+    """)
+    out = subprocess.run([sys.executable, "-c", script, db_path], capture_output=True, text=True, timeout=120)
+    segment, last = out.stdout.split("\n")[0].split()
+    assert last == "999999"
+    assert out.returncode == -signal.SIGBUS, f"exit {out.returncode}: {out.stdout}{out.stderr}"
+    assert f"swingdb: the segment file {segment} was changed while this process had it mapped" in out.stderr, out.stderr
+    assert re.search(r"reading its byte \d+ failed \(SIGBUS\)", out.stderr), out.stderr
 
 
 def test_a_segment_shortened_under_a_live_connection_is_an_error_not_a_signal(db_path):
