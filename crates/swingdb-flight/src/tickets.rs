@@ -291,13 +291,15 @@ impl Tickets {
     }
 
     /// Every unfinished result: those waiting (with their ids), and those
-    /// being fetched.
+    /// being fetched (a result whose fetch began at one of its endpoints
+    /// among these, once).
     fn unfinished(&self) -> Vec<Unfinished> {
         let mut all: Vec<Unfinished> = self
             .waiting
             .lock()
             .unwrap()
             .iter()
+            .filter(|(_, w)| w.unclaimed.iter().all(|&u| u))
             .map(|(id, w)| Unfinished {
                 waiting: Some((id.clone(), w.parked)),
                 client: w.client,
