@@ -44,6 +44,14 @@ impl PhysicalOptimizerRule for CheapConjunctions {
                 return Ok(Transformed::no(node));
             };
             let regrouped = FilterExecBuilder::from(filter).with_predicate(predicate).build()?;
+            // DataFusion's analysis of a filter does not see into an
+            // `AllOf`: where it had derived a constant (`g >= 3 AND g <= 12`
+            // over a column whose statistics end at 3), the operators above,
+            // already planned on it, would no longer find their input in
+            // the order they were promised (a window refused to run).
+            if regrouped.properties().eq_properties.to_string() != filter.properties().eq_properties.to_string() {
+                return Ok(Transformed::no(node));
+            }
             Ok(Transformed::yes(Arc::new(regrouped) as Arc<dyn ExecutionPlan>))
         })
         .data()

@@ -88,8 +88,11 @@ pub(crate) fn off_thread_buffered(mut stream: SendableRecordBatchStream, batches
     let tx = builder.tx();
     builder.spawn(async move {
         while let Some(item) = stream.next().await {
-            if tx.send(item).await.is_err() {
-                break; // the reader is gone
+            // After an error nothing more is read: DataFusion's operators
+            // leave their state half-updated (a window polled again panicked).
+            let failed = item.is_err();
+            if tx.send(item).await.is_err() || failed {
+                break; // the reader is gone, or has the error
             }
         }
         Ok(())
@@ -198,5 +201,31 @@ impl Executor {
         let (segments, files) = writer.finish()?;
         self.record_files(files);
         Ok(segments)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::datatypes::Schema;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A stream that fails at its first poll and counts the polls after that.
+    #[tokio::test]
+    async fn off_thread_reads_nothing_after_an_error() {
+        let polls = Arc::new(AtomicUsize::new(0));
+        let counted = polls.clone();
+        let items = futures::stream::iter(0..3).map(move |i| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            match i {
+                0 => Err(DataFusionError::Execution("first".into())),
+                _ => Ok(RecordBatch::new_empty(Arc::new(Schema::empty()))),
+            }
+        });
+        let stream = Box::pin(RecordBatchStreamAdapter::new(Arc::new(Schema::empty()), items));
+        let results: Vec<_> = off_thread(stream).collect().await;
+        assert_eq!(results.len(), 1);
+        assert!(results[0].is_err());
+        assert_eq!(polls.load(Ordering::SeqCst), 1, "the stream was read after its error");
     }
 }

@@ -12,7 +12,8 @@
 //!   ([`sum::WideSum`]): exact where DataFusion wrapped, and an error when the
 //!   total does not fit the result type (BIGINT, or the DECIMAL's precision).
 //!
-//! Division, negation, `abs` and casts already raise in DataFusion.
+//! Division, `abs` and casts already raise in DataFusion; negation does in
+//! our vendored copy of it (vendor/README.md).
 
 mod few_totals;
 mod sum;
