@@ -19,6 +19,11 @@ and a DECIMAL 3.00 are the same answer; floats to 12 significant digits), as
 DuckDB's and swingdb's result types differ by design (DuckDB's SUM of an
 INTEGER is a HUGEINT, ours a BIGINT).
 
+Each mismatch is also put to SQLite (loaded with the same rows: dates as
+ISO text, decimals as REAL, NaN as NULL, as SQLite stores them): its answer,
+where its dialect lets it give one, says which side it takes, so that a
+DuckDB bug is told from ours at a glance (`verdicts` in the report).
+
 A statement only one engine answers is not a mismatch: where DuckDB refuses,
 there is nothing to hold swingdb to; where swingdb refuses, it is counted
 (`swingdb_only_errors`, by message) and shown in the report; an
@@ -30,12 +35,14 @@ produce it (so that it cannot hide a real mismatch).
 from __future__ import annotations
 
 import argparse
+import datetime
 import decimal
 import json
 import math
 import os
 import random
 import re
+import sqlite3
 import sys
 import time
 from collections import Counter
@@ -572,6 +579,8 @@ def normalize(value):
     """A value as both engines' answers are compared (see the module doc)."""
     if value is None:
         return None
+    if isinstance(value, datetime.date):
+        return value.isoformat()  # SQLite's dates are text
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, decimal.Decimal):
@@ -602,6 +611,7 @@ class Engines:
 
         self.swing = swingdb.connect()
         self.duck = duckdb.connect()
+        self.lite = sqlite3.connect(":memory:")
         self.swingdb = swingdb
         self.load(data)
 
@@ -611,6 +621,13 @@ class Engines:
                 con.execute(f"DROP TABLE IF EXISTS {t}")
             for sql in data.statements():
                 con.execute(sql)
+        decl = ", ".join(f"{name} {TYPES[typ]}" for name, typ in COLUMNS)
+        marks = ", ".join("?" for _ in COLUMNS)
+        for t in TABLES:
+            self.lite.execute(f"DROP TABLE IF EXISTS {t}")
+            self.lite.execute(f"CREATE TABLE {t} ({decl})")
+            rows = self.duck.execute(f"SELECT * FROM {t}").fetchall()
+            self.lite.executemany(f"INSERT INTO {t} VALUES ({marks})", [tuple(map(_sqlite_value, r)) for r in rows])
 
     def answer(self, con, sql, ordered):
         try:
@@ -633,9 +650,36 @@ class Engines:
             return "swingdb_error", ours, duck
         return ("same" if ours == duck else "mismatch"), ours, duck
 
+    def referee(self, sql, ordered):
+        """SQLite's answer to `sql` (an exception where its dialect refuses it)."""
+        return self.answer(self.lite, sql, ordered)
+
     def close(self):
         self.swing.close()
         self.duck.close()
+        self.lite.close()
+
+
+def _sqlite_value(value):
+    """A value of DuckDB's table as SQLite stores it."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def verdict(ours, duck, lite) -> str:
+    """Which side SQLite's answer takes in a mismatch."""
+    if isinstance(lite, Exception):
+        return "sqlite refuses"
+    if lite == ours:
+        return "sqlite agrees with swingdb"
+    if lite == duck:
+        return "sqlite agrees with duckdb"
+    return "sqlite differs from both"
 
 
 def minimize(engines: Engines, data: Data, tree: Node, ordered: bool, kind: str, budget: int = 400):
@@ -706,9 +750,12 @@ def _short(answer, limit=8):
     return repr(answer[:limit]) + (f" ... ({len(answer)} rows)" if len(answer) > limit else "")
 
 
-def repro_text(sql, data, ours, duck) -> str:
-    """A self-contained SQL script of a finding, with both answers."""
-    return "\n".join(data.statements() + [sql + ";", f"-- swingdb: {_short(ours)}", f"-- duckdb:  {_short(duck)}"]) + "\n"
+def repro_text(sql, data, ours, duck, lite=None) -> str:
+    """A self-contained SQL script of a finding, with the answers."""
+    answers = [f"-- swingdb: {_short(ours)}", f"-- duckdb:  {_short(duck)}"]
+    if lite is not None:
+        answers.append(f"-- sqlite:  {_short(lite)}")
+    return "\n".join(data.statements() + [sql + ";"] + answers) + "\n"
 
 
 def error_key(err) -> str:
@@ -730,13 +777,15 @@ class Report:
     internal: list = field(default_factory=list)
     duckdb_errors: int = 0
     swingdb_errors: Counter = field(default_factory=Counter)
+    verdicts: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
     def as_dict(self):
         return {
             "statements": self.statements, "compared": self.compared, "ordered": self.ordered,
             "mismatches": self.mismatches, "internal": self.internal, "duckdb_errors": self.duckdb_errors,
-            "swingdb_errors": dict(self.swingdb_errors.most_common()), "seconds": round(self.seconds, 1),
+            "swingdb_errors": dict(self.swingdb_errors.most_common()), "verdicts": dict(self.verdicts),
+            "seconds": round(self.seconds, 1),
         }
 
 
@@ -772,8 +821,13 @@ def run(seed: int, statements: int = 0, seconds: float = 0.0, repros: str | None
             if kind in ("mismatch", "internal"):
                 small_sql, small_data = minimize(engines, data, tree, ordered, kind, minimize_budget)
                 _, ours, duck = engines.compare(small_sql, ordered)
-                text = repro_text(small_sql, small_data, ours, duck)
-                (report.mismatches if kind == "mismatch" else report.internal).append({"sql": sql, "repro": text})
+                lite = engines.referee(small_sql, ordered) if kind == "mismatch" else None
+                text = repro_text(small_sql, small_data, ours, duck, lite)
+                finding = {"sql": sql, "repro": text}
+                if kind == "mismatch":
+                    finding["verdict"] = verdict(ours, duck, lite)
+                    report.verdicts[finding["verdict"]] += 1
+                (report.mismatches if kind == "mismatch" else report.internal).append(finding)
                 if repros:
                     os.makedirs(repros, exist_ok=True)
                     n = len(report.mismatches) + len(report.internal)
@@ -813,6 +867,8 @@ def main(argv=None) -> int:
               f"{report.duckdb_errors:,} refused by DuckDB, {sum(report.swingdb_errors.values()):,} refused by swingdb only")
         for key, count in report.swingdb_errors.most_common(15):
             print(f"  {count:5d}  {key}")
+        for key, count in report.verdicts.most_common():
+            print(f"  mismatches where {key}: {count}")
         for finding in (report.internal + report.mismatches)[:20]:
             print("\n" + finding["repro"])
     return 1 if report.mismatches or report.internal else 0

@@ -42,10 +42,22 @@ def test_the_fuzzer_catches_and_minimizes_a_wrong_answer(monkeypatch, tmp_path):
     report = answers.run(seed=5, statements=300, repros=str(tmp_path))
     assert report.mismatches, "no mismatch found"
     first = report.mismatches[0]
-    assert len(first["repro"].splitlines()[-3]) < len(first["sql"]), first
-    assert "count(" in first["repro"]
+    statement = next(line for line in first["repro"].splitlines() if line.endswith(";"))
+    assert len(statement) < len(first["sql"]), first
+    assert "count(" in statement
+    # SQLite referees: the engine that dropped a row is never the one it sides with.
+    assert "-- sqlite:" in first["repro"]
+    assert all(f["verdict"] != "sqlite agrees with swingdb" for f in report.mismatches), report.verdicts
+    assert sum(report.verdicts.values()) == len(report.mismatches)
     written = sorted(os.listdir(tmp_path))
     assert written and written[0].startswith("mismatch-5-"), written
+
+
+def test_sqlite_verdicts():
+    assert answers.verdict([(1,)], [(2,)], [(1,)]) == "sqlite agrees with swingdb"
+    assert answers.verdict([(1,)], [(2,)], [(2,)]) == "sqlite agrees with duckdb"
+    assert answers.verdict([(1,)], [(2,)], [(3,)]) == "sqlite differs from both"
+    assert answers.verdict([(1,)], [(2,)], ValueError("no")) == "sqlite refuses"
 
 
 @pytest.mark.parametrize("value, key", [

@@ -874,6 +874,20 @@ impl OptimizerRule for PushDownFilter {
                 Ok(Transformed::yes(LogicalPlan::Sort(sort)))
             }
             LogicalPlan::SubqueryAlias(mut subquery_alias) => {
+                // swingdb: a predicate holding a subquery stays above the
+                // alias. Its outer references name the alias's columns, and
+                // renaming the predicate's columns does not reach into the
+                // subquery: below the alias they named nothing (vendor/README.md).
+                let (kept, pushed): (Vec<_>, Vec<_>) =
+                    split_conjunction_owned(filter.predicate)
+                        .into_iter()
+                        .partition(holds_subquery);
+                let Some(pushed) = conjunction(pushed) else {
+                    filter.predicate = conjunction(kept).expect("a predicate");
+                    filter.input = Arc::new(LogicalPlan::SubqueryAlias(subquery_alias));
+                    return Ok(Transformed::no(LogicalPlan::Filter(filter)));
+                };
+                filter.predicate = pushed;
                 let mut replace_map = HashMap::new();
                 for (i, (qualifier, field)) in
                     subquery_alias.input.schema().iter().enumerate()
@@ -889,7 +903,10 @@ impl OptimizerRule for PushDownFilter {
                 filter.predicate = replace_cols_by_name(filter.predicate, &replace_map)?;
                 filter.input = subquery_alias.input;
                 subquery_alias.input = Arc::new(LogicalPlan::Filter(filter));
-                Ok(Transformed::yes(LogicalPlan::SubqueryAlias(subquery_alias)))
+                Ok(Transformed::yes(with_filters(
+                    kept,
+                    LogicalPlan::SubqueryAlias(subquery_alias),
+                )))
             }
             LogicalPlan::Projection(projection) => {
                 let predicates = split_conjunction_owned(filter.predicate.clone());
@@ -1425,6 +1442,21 @@ fn contain<T>(e: &Expr, check_map: &HashMap<String, T>) -> bool {
     })
     .unwrap();
     is_contain
+}
+
+/// swingdb: whether `predicate` holds a subquery.
+fn holds_subquery(predicate: &Expr) -> bool {
+    predicate
+        .exists(|e| {
+            Ok(matches!(
+                e,
+                Expr::ScalarSubquery(_)
+                    | Expr::Exists(_)
+                    | Expr::InSubquery(_)
+                    | Expr::SetComparison(_)
+            ))
+        })
+        .unwrap_or(true)
 }
 
 fn with_filters(predicates: Vec<Expr>, plan: LogicalPlan) -> LogicalPlan {

@@ -196,6 +196,7 @@ fn template() -> SessionState {
     for aggregate in crate::sql::frontend::dialect::aggregates::functions() {
         ctx.register_udaf(aggregate);
     }
+    ctx.register_udaf(crate::sql::operators::string_agg::string_agg());
     for function in crate::sql::frontend::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }

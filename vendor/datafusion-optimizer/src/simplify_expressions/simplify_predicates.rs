@@ -135,15 +135,37 @@ fn simplify_column_predicates(predicates: Vec<Expr>) -> Result<Vec<Expr>> {
     let mut result = Vec::new();
 
     if !eq_predicates.is_empty() {
-        // If there are many equality predicates, we can only keep one if they are all the same
+        // swingdb: equalities are compared by their constants, not as
+        // expressions (`'a' = c` and `c = 'a'` are the same test, and were
+        // taken for a contradiction), and only constants of one ordered
+        // type prove one (vendor/README.md).
+        let constants: Vec<&ScalarValue> =
+            eq_predicates.iter().filter_map(predicate_literal).collect();
         if eq_predicates.len() == 1
             || eq_predicates.iter().all(|e| e == &eq_predicates[0])
+            || (comparable(&constants, eq_predicates.len())
+                && constants.iter().all(|c| *c == constants[0]))
         {
             result.push(eq_predicates.pop().unwrap());
-        } else {
-            // If they are not the same, add a false predicate
+        } else if comparable(&constants, eq_predicates.len()) {
+            // Two different constants: no value equals both.
             result.push(Expr::Literal(ScalarValue::Boolean(Some(false)), None));
+        } else {
+            result.extend(eq_predicates);
         }
+    }
+
+    // swingdb: a bound is only chosen over another of one ordered type;
+    // NULL, NaN and mixed types keep every predicate.
+    let constants: Vec<&ScalarValue> =
+        greater_predicates.iter().filter_map(predicate_literal).collect();
+    if !comparable(&constants, greater_predicates.len()) {
+        result.append(&mut greater_predicates);
+    }
+    let constants: Vec<&ScalarValue> =
+        less_predicates.iter().filter_map(predicate_literal).collect();
+    if !comparable(&constants, less_predicates.len()) {
+        result.append(&mut less_predicates);
     }
 
     // Handle all greater-than-style predicates (keep the most restrictive - highest value)
@@ -230,6 +252,28 @@ fn find_most_restrictive_predicate(
     }
 
     Ok(Some(predicates[most_restrictive_idx].clone()))
+}
+
+/// swingdb: the constant a comparison of a column with a constant compares with.
+fn predicate_literal(predicate: &Expr) -> Option<&ScalarValue> {
+    match predicate {
+        Expr::BinaryExpr(BinaryExpr { left, right, .. }) => {
+            right.as_literal().or_else(|| left.as_literal())
+        }
+        _ => None,
+    }
+}
+
+/// swingdb: whether `constants` (one per predicate, `count` predicates) are
+/// all non-NULL values of one type that orders as SQL compares it (not a
+/// float, where -0.0 = 0.0 and NaN are compared otherwise).
+fn comparable(constants: &[&ScalarValue], count: usize) -> bool {
+    constants.len() == count
+        && constants.iter().all(|c| {
+            !c.is_null()
+                && !c.data_type().is_floating()
+                && c.data_type() == constants[0].data_type()
+        })
 }
 
 /// Extracts a column reference from an expression, if present.

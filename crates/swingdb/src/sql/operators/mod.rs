@@ -1,7 +1,9 @@
 //! Execution operators of swingdb's own: aggregation over few groups,
-//! sums that detect overflow, and the watch that counts a running plan's
-//! progress and stops it when interrupted.
+//! sums that detect overflow, a string_agg that orders its own values, and
+//! the watch that counts a running plan's progress and stops it when
+//! interrupted.
 
 pub mod few_groups;
 pub mod overflow;
+pub mod string_agg;
 pub mod watch;

@@ -109,18 +109,7 @@ fn is_cheap(expr: &Arc<dyn PhysicalExpr>) -> bool {
             || e.downcast_ref::<CastExpr>().is_some_and(|c| operand(c.expr()))
     }
     if let Some(binary) = expr.downcast_ref::<BinaryExpr>() {
-        let comparison = matches!(
-            binary.op(),
-            Operator::Eq
-                | Operator::NotEq
-                | Operator::Lt
-                | Operator::LtEq
-                | Operator::Gt
-                | Operator::GtEq
-                | Operator::IsDistinctFrom
-                | Operator::IsNotDistinctFrom
-        );
-        return comparison && operand(binary.left()) && operand(binary.right());
+        return super::is_comparison(*binary.op()) && operand(binary.left()) && operand(binary.right());
     }
     if let Some(test) = expr.downcast_ref::<IsNullExpr>() {
         return operand(test.arg());

@@ -334,25 +334,11 @@ fn keyed_if_float(expr: Expr, schema: &DFSchema) -> Expr {
     }
 }
 
-fn is_comparison(op: Operator) -> bool {
-    matches!(
-        op,
-        Operator::Eq
-            | Operator::NotEq
-            | Operator::Lt
-            | Operator::LtEq
-            | Operator::Gt
-            | Operator::GtEq
-            | Operator::IsDistinctFrom
-            | Operator::IsNotDistinctFrom
-    )
-}
-
 /// Keys the floats one expression node compares.
 fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
     Ok(match expr {
         Expr::BinaryExpr(BinaryExpr { left, op, right })
-            if is_comparison(op)
+            if super::is_comparison(op)
                 && (is_float_expr(&left, schema) || is_float_expr(&right, schema))
                 && !(is_key(&left) && is_key(&right)) =>
         {

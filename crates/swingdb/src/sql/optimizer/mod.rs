@@ -25,3 +25,21 @@ pub mod sorted_range;
 pub mod spilling_joins;
 pub mod subquery;
 pub mod unique_key_join;
+
+use datafusion::logical_expr::Operator;
+
+/// Whether `op` compares its operands and gives a boolean (`=`, `<>`, `<`,
+/// `<=`, `>`, `>=`, `IS [NOT] DISTINCT FROM`).
+pub(crate) fn is_comparison(op: Operator) -> bool {
+    matches!(
+        op,
+        Operator::Eq
+            | Operator::NotEq
+            | Operator::Lt
+            | Operator::LtEq
+            | Operator::Gt
+            | Operator::GtEq
+            | Operator::IsDistinctFrom
+            | Operator::IsNotDistinctFrom
+    )
+}

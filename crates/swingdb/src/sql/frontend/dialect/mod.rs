@@ -10,6 +10,7 @@ pub mod functions;
 pub mod information_schema;
 pub mod lambdas;
 pub mod macros;
+pub mod one_group;
 pub mod pivot;
 pub mod planned;
 pub mod sequence_values;

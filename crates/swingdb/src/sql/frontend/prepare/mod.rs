@@ -119,6 +119,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     crate::sql::frontend::using_joins::rewrite(&mut statement);
     crate::sql::frontend::dialect::pivot::rewrite(&mut statement, cx.state).await?;
     crate::sql::frontend::dialect::columns::rewrite(&mut statement, cx.state).await?;
+    crate::sql::frontend::dialect::one_group::rewrite(&mut statement, cx.state);
     if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {
         return Ok(Prepared::View(statement));
     }
