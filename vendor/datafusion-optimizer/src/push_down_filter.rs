@@ -796,6 +796,26 @@ impl OptimizerRule for PushDownFilter {
             return Ok(Transformed::no(plan));
         };
 
+        // swingdb: the parts of a filter that hold a subquery stay where they
+        // are (vendor/README.md). Those left by the decorrelation rules before
+        // this one are correlated in ways they could not unnest, and the
+        // names their outer references use are this filter's input's: below
+        // an alias, a projection or one side of a join they named nothing
+        // ("Physical plan does not support logical expression
+        // OuterReferenceColumn"). The other parts move on as before.
+        let (kept, movable): (Vec<_>, Vec<_>) =
+            split_conjunction_owned(filter.predicate.clone())
+                .into_iter()
+                .partition(holds_subquery);
+        if !kept.is_empty() {
+            let Some(movable) = conjunction(movable) else {
+                return Ok(Transformed::no(LogicalPlan::Filter(filter)));
+            };
+            let below = LogicalPlan::Filter(Filter::try_new(movable, filter.input)?);
+            let moved = self.rewrite(below, config)?.data;
+            return Ok(Transformed::yes(with_filters(kept, moved)));
+        }
+
         let predicate = split_conjunction_owned(filter.predicate.clone());
         let old_predicate_len = predicate.len();
         let new_predicates =
@@ -874,20 +894,6 @@ impl OptimizerRule for PushDownFilter {
                 Ok(Transformed::yes(LogicalPlan::Sort(sort)))
             }
             LogicalPlan::SubqueryAlias(mut subquery_alias) => {
-                // swingdb: a predicate holding a subquery stays above the
-                // alias. Its outer references name the alias's columns, and
-                // renaming the predicate's columns does not reach into the
-                // subquery: below the alias they named nothing (vendor/README.md).
-                let (kept, pushed): (Vec<_>, Vec<_>) =
-                    split_conjunction_owned(filter.predicate)
-                        .into_iter()
-                        .partition(holds_subquery);
-                let Some(pushed) = conjunction(pushed) else {
-                    filter.predicate = conjunction(kept).expect("a predicate");
-                    filter.input = Arc::new(LogicalPlan::SubqueryAlias(subquery_alias));
-                    return Ok(Transformed::no(LogicalPlan::Filter(filter)));
-                };
-                filter.predicate = pushed;
                 let mut replace_map = HashMap::new();
                 for (i, (qualifier, field)) in
                     subquery_alias.input.schema().iter().enumerate()
@@ -903,10 +909,7 @@ impl OptimizerRule for PushDownFilter {
                 filter.predicate = replace_cols_by_name(filter.predicate, &replace_map)?;
                 filter.input = subquery_alias.input;
                 subquery_alias.input = Arc::new(LogicalPlan::Filter(filter));
-                Ok(Transformed::yes(with_filters(
-                    kept,
-                    LogicalPlan::SubqueryAlias(subquery_alias),
-                )))
+                Ok(Transformed::yes(LogicalPlan::SubqueryAlias(subquery_alias)))
             }
             LogicalPlan::Projection(projection) => {
                 let predicates = split_conjunction_owned(filter.predicate.clone());

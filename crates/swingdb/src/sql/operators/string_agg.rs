@@ -69,7 +69,10 @@ impl AggregateUDFImpl for SelfSorting {
     }
 
     /// The same function: it never takes its input's order for granted.
-    fn with_beneficial_ordering(self: Arc<Self>, _beneficial_ordering: bool) -> Result<Option<Arc<dyn AggregateUDFImpl>>> {
+    fn with_beneficial_ordering(
+        self: Arc<Self>,
+        _beneficial_ordering: bool,
+    ) -> Result<Option<Arc<dyn AggregateUDFImpl>>> {
         Ok(Some(self))
     }
 

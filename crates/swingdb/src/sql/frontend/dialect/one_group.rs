@@ -68,7 +68,11 @@ fn make_one_group(select: &mut Select, state: &SessionState) {
         .and_then(|mut p| p.parse_expr())
         .expect("a constant expression parses");
     select.having = Some(match select.having.take() {
-        Some(having) => Expr::BinaryOp { left: Box::new(Expr::Nested(Box::new(having))), op: BinaryOperator::And, right: Box::new(always) },
+        Some(having) => Expr::BinaryOp {
+            left: Box::new(Expr::Nested(Box::new(having))),
+            op: BinaryOperator::And,
+            right: Box::new(always),
+        },
         None => always,
     });
 }
