@@ -478,10 +478,14 @@ fn build_join(
     // folded to a constant (`COALESCE('é', s)` is 'é') made none: the
     // comparison became a filter pushed into the subquery, and a NULL there
     // no longer made the answer unknown. Such a subquery is left in place for
-    // a later rule (swingdb plans it per key).
+    // a later rule (swingdb plans it per key). So is a NOT IN whose left
+    // side folded to NULL (`(i <= NULL) NOT IN (SELECT TRUE ...)`): a literal
+    // is no nullable column to `join_keys_may_be_null`, and the plain anti
+    // join it made kept every row where none should pass.
     let keyed = matches!(in_predicate_opt, Some(Expr::BinaryExpr(BinaryExpr { left, .. }))
         if !left.column_refs().is_empty());
-    if null_aware && !keyed {
+    let not_in = join_type == JoinType::LeftAnti && in_predicate_opt.is_some();
+    if (null_aware || not_in) && !keyed {
         return Ok(None);
     }
 

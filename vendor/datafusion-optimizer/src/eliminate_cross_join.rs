@@ -279,7 +279,7 @@ fn flatten_join_inputs(
     all_filters: &mut Vec<Expr>,
 ) -> Result<()> {
     match plan {
-        LogicalPlan::Join(join) if join.join_type == JoinType::Inner => {
+        LogicalPlan::Join(join) if flattenable(&join) => {
             if let Some(filter) = join.filter {
                 all_filters.push(filter);
             }
@@ -311,21 +311,29 @@ fn flatten_join_inputs(
 fn can_flatten_join_inputs(plan: &LogicalPlan) -> bool {
     // can only flatten inner / cross joins
     match plan {
-        LogicalPlan::Join(join) if join.join_type == JoinType::Inner => {}
+        LogicalPlan::Join(join) if flattenable(join) => {}
         _ => return false,
     };
 
     for child in plan.inputs() {
-        if let LogicalPlan::Join(Join {
-            join_type: JoinType::Inner,
-            ..
-        }) = child
+        if let LogicalPlan::Join(join) = child
+            && flattenable(join)
             && !can_flatten_join_inputs(child)
         {
             return false;
         }
     }
     true
+}
+
+/// swingdb: an inner join whose keys compare NULLs as unequal. One on `a IS
+/// NOT DISTINCT FROM b` (NULLs equal) is kept whole: its keys, gathered with
+/// the others and joined again, lost that and dropped the rows whose keys
+/// were NULL on both sides (vendor/README.md).
+fn flattenable(join: &Join) -> bool {
+    join.join_type == JoinType::Inner
+        && join.null_equality == NullEquality::NullEqualsNothing
+        && !join.null_aware
 }
 
 /// Finds the next to join with the left input plan,

@@ -1088,8 +1088,10 @@ impl AggregateFunctionExpr {
             return None;
         }
         let expr = Arc::new(Column::new(self.name(), aggr_func_idx));
+        // swingdb: NULLs first. A running aggregate is NULL until its frame
+        // holds a value, then never again (vendor/README.md).
         let options =
-            SortOptions::new(monotonicity == SetMonotonicity::Decreasing, false);
+            SortOptions::new(monotonicity == SetMonotonicity::Decreasing, true);
         Some(PhysicalSortExpr { expr, options })
     }
 }

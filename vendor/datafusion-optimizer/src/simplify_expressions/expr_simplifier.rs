@@ -556,17 +556,12 @@ impl TreeNodeRewriter for ConstEvaluator {
                 ConstSimplifyResult::NotSimplified(s, m) => {
                     Ok(Transformed::no(Expr::Literal(s, m)))
                 }
-                ConstSimplifyResult::SimplifyRuntimeError(err, expr) => {
-                    // For CAST expressions with literal inputs, propagate the error at plan time rather than deferring to execution time.
-                    // This provides clearer error messages and fails fast.
-                    if let Expr::Cast(Cast { ref expr, .. })
-                    | Expr::TryCast(TryCast { ref expr, .. }) = expr
-                        && matches!(expr.as_ref(), Expr::Literal(_, _))
-                    {
-                        return Err(err);
-                    }
-                    // For other expressions (like CASE, COALESCE), preserve the original
-                    // to allow short-circuit evaluation at execution time
+                ConstSimplifyResult::SimplifyRuntimeError(_err, expr) => {
+                    // swingdb: a cast of a constant that fails is left for
+                    // execution too, as every other expression is: it raises
+                    // where it is evaluated, and only there (a CASE branch
+                    // never taken, a table with no rows), as in DuckDB
+                    // (vendor/README.md).
                     Ok(Transformed::yes(expr))
                 }
             },

@@ -486,18 +486,20 @@ pub(crate) fn window_equivalence_properties(
                 if frame.end_bound.is_unbounded() {
                     let increasing = set_monotonicity.eq(&SetMonotonicity::Increasing);
                     let window_col = Column::new(expr.name(), i + input_schema_len);
+                    // swingdb: NULLs last. The frame shrinks towards the end,
+                    // where the last frames may hold only NULLs (vendor/README.md).
                     if no_partitioning {
                         // Reverse set-monotonic cases with no partitioning:
                         window_eq_properties.add_ordering([PhysicalSortExpr::new(
                             Arc::new(window_col),
-                            SortOptions::new(increasing, true),
+                            SortOptions::new(increasing, false),
                         )]);
                     } else {
                         // Reverse set-monotonic cases for all orderings:
                         for mut lex in all_satisfied_lexs.into_iter() {
                             lex.push(PhysicalSortExpr::new(
                                 Arc::new(window_col.clone()),
-                                SortOptions::new(increasing, true),
+                                SortOptions::new(increasing, false),
                             ));
                             window_eq_properties.add_ordering(lex);
                         }
@@ -515,6 +517,7 @@ pub(crate) fn window_equivalence_properties(
                     let aggregate_exprs = sliding_expr.get_aggregate_expr().expressions();
                     let mut candidate_order = vec![];
                     let mut asc = false;
+                    let mut nulls_first = false;
 
                     for (idx, expr) in aggregate_exprs.iter().enumerate() {
                         let mut found = false;
@@ -524,6 +527,7 @@ pub(crate) fn window_equivalence_properties(
                         // Try each option and pick the first that works
                         for sort_expr in sort_options.into_iter() {
                             let is_asc = !sort_expr.options.descending;
+                            let sort_expr_nulls_first = sort_expr.options.nulls_first;
                             candidate_order.push(sort_expr);
 
                             if let Some(lex) = LexOrdering::new(candidate_order.clone())
@@ -538,6 +542,7 @@ pub(crate) fn window_equivalence_properties(
                                     //   and the first arg is ascending, the window result is also increasing
                                     // This flag is used to determine the final window column ordering.
                                     asc = is_asc;
+                                    nulls_first = sort_expr_nulls_first;
                                 }
                                 found = true;
                                 break;
@@ -560,15 +565,20 @@ pub(crate) fn window_equivalence_properties(
                         let increasing =
                             set_monotonicity.eq(&SetMonotonicity::Increasing);
                         let window_col = Column::new(expr.name(), i + input_schema_len);
-                        if increasing && (asc || no_partitioning) {
+                        // swingdb: only where the argument runs the same way
+                        // (a maximum over a sliding frame of falling values
+                        // falls, with or without partitions), and with the
+                        // argument's NULLs: frames of NULLs only lie where its
+                        // NULLs lie (vendor/README.md).
+                        if increasing && asc {
                             window_eq_properties.add_ordering([PhysicalSortExpr::new(
                                 Arc::new(window_col),
-                                SortOptions::new(false, false),
+                                SortOptions::new(false, nulls_first),
                             )]);
-                        } else if !increasing && (!asc || no_partitioning) {
+                        } else if !increasing && !asc {
                             window_eq_properties.add_ordering([PhysicalSortExpr::new(
                                 Arc::new(window_col),
-                                SortOptions::new(true, false),
+                                SortOptions::new(true, nulls_first),
                             )]);
                         };
                     }

@@ -37,7 +37,7 @@ use datafusion::logical_expr::expr::{InList, InSubquery, ScalarFunction, Sort};
 use datafusion::logical_expr::expr_rewriter::NamePreserver;
 use datafusion::logical_expr::utils::merge_schema;
 use datafusion::logical_expr::{
-    Between, BinaryExpr, Case, Cast, ColumnarValue, Distinct, Expr, ExprSchemable, LogicalPlan, Operator, Projection,
+    Between, BinaryExpr, Case, Cast, ColumnarValue, Distinct, Expr, ExprSchemable, LogicalPlan, Projection,
     ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Subquery, Volatility,
 };
 use datafusion::optimizer::AnalyzerRule;
