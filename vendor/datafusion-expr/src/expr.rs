@@ -3070,9 +3070,17 @@ impl Display for SchemaDisplay<'_> {
 
                 write!(f, "END")
             }
-            // Cast expr is not shown to be consistent with Postgres and Spark <https://github.com/apache/datafusion/pull/3222>
-            Expr::Cast(Cast { expr, .. }) | Expr::TryCast(TryCast { expr, .. }) => {
-                write!(f, "{}", SchemaDisplay(expr))
+            // swingdb: a cast is part of the name, as DuckDB names it. Hidden
+            // (DataFusion's choice, after PostgreSQL), `max(x)` and
+            // `max(CAST(x AS BIGINT))` shared a name and one query could not
+            // hold both. Casts the analyzer adds keep the name the expression
+            // had (its name preserver aliases them); result columns are named
+            // as the user wrote them (swingdb's output names).
+            Expr::Cast(Cast { expr, field }) => {
+                write!(f, "CAST({} AS {})", SchemaDisplay(expr), field.data_type())
+            }
+            Expr::TryCast(TryCast { expr, field }) => {
+                write!(f, "TRY_CAST({} AS {})", SchemaDisplay(expr), field.data_type())
             }
             Expr::InList(InList {
                 expr,

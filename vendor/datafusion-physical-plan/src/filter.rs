@@ -655,8 +655,14 @@ impl ExecutionPlan for FilterExec {
         &self,
         projection: &ProjectionExec,
     ) -> Result<Option<Arc<dyn ExecutionPlan>>> {
-        // If the projection does not narrow the schema, we should not try to push it down:
-        if projection.expr().len() < projection.input().schema().fields().len() {
+        // If the projection does not narrow the schema, we should not try to push it down.
+        // swingdb: nor when this filter projects its own output: the projection's
+        // columns then index that output, not this filter's input, and swapping
+        // would read other columns (an InternalError when names differ, a wrong
+        // column when they match); embedding composes the two projections instead.
+        if self.projection.is_none()
+            && projection.expr().len() < projection.input().schema().fields().len()
+        {
             // Each column in the predicate expression must exist after the projection.
             if let Some(new_predicate) =
                 update_expr(self.predicate(), projection.expr(), false)?

@@ -27,7 +27,9 @@ use crate::physical_expr::add_offset_to_expr;
 use crate::projection::ProjectionTargets;
 use crate::{PhysicalExpr, PhysicalExprRef, PhysicalSortExpr, PhysicalSortRequirement};
 
-use datafusion_common::tree_node::{Transformed, TransformedResult, TreeNode};
+use datafusion_common::tree_node::{
+    Transformed, TransformedResult, TreeNode, TreeNodeRecursion,
+};
 use datafusion_common::{JoinType, Result, ScalarValue};
 use datafusion_physical_expr_common::physical_expr::format_physical_expr_list;
 
@@ -510,13 +512,24 @@ impl EquivalenceGroup {
     /// Normalizes the given physical expression according to this group. The
     /// expression is replaced with the first (canonical) expression in the
     /// equivalence class it matches with (if any).
+    ///
+    /// swingdb: the largest matching subtree is replaced first and the
+    /// replacement is not entered (top-down, then jump), so normalizing is
+    /// idempotent when a class holds an expression and a part of it
+    /// (`upper(s) = s`). Bottom-up, `upper(s)` became `upper(upper(s))` while
+    /// `s` became `upper(s)`: an ordering on one no longer matched the other
+    /// (a window's "All partition by columns should have an ordering").
     pub fn normalize_expr(&self, expr: Arc<dyn PhysicalExpr>) -> Arc<dyn PhysicalExpr> {
-        expr.transform(|expr| {
+        expr.transform_down(|expr| {
             let cls = self.get_equivalence_class(&expr);
             let Some(canonical) = cls.and_then(|cls| cls.canonical_expr()) else {
                 return Ok(Transformed::no(expr));
             };
-            Ok(Transformed::yes(Arc::clone(canonical)))
+            Ok(Transformed::new(
+                Arc::clone(canonical),
+                true,
+                TreeNodeRecursion::Jump,
+            ))
         })
         .data()
         .unwrap()

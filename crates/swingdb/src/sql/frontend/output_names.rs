@@ -61,11 +61,12 @@ fn has_columns_call(expr: &Expr) -> bool {
     .is_break()
 }
 
-/// A key under which DataFusion may name the column of `expr`: its text
-/// without casts, in lower case. DataFusion names `CAST(x AS INT)` as it
-/// names `x`, and refuses `SELECT x, CAST(x AS INT)`; a column whose key
-/// another one already has is planned under a private alias (a needless
-/// alias changes nothing the user sees).
+/// A key under which DataFusion may name the column of `expr` alike with
+/// another: its text without casts, in lower case (`x + 1` and `X + 1` are
+/// one name to DataFusion). A column whose key another one already has is
+/// planned under a private alias (a needless alias changes nothing the user
+/// sees); a cast beside its operand (`SELECT x, CAST(x AS INT)`) is aliased
+/// so, and a derived table names it as written, as DuckDB does.
 fn engine_key(expr: &Expr) -> String {
     let mut bare = expr.clone();
     let _ = visit_expressions_mut(&mut bare, |e| {
@@ -182,7 +183,7 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
 /// views, subqueries, each branch of a UNION), each unnamed expression that
 /// DataFusion would name as an earlier column of its list (see
 /// [`engine_key`]) with its own text, as DuckDB names it: DataFusion refuses
-/// `SELECT * FROM (SELECT a, CAST(a AS INT) FROM t)`. Runs after
+/// `SELECT * FROM (SELECT a + 1, A + 1 FROM t)`. Runs after
 /// [`plan_output_names`], whose private aliases leave no such repeat in the
 /// top-level list.
 pub fn alias_engine_repeats(statement: &mut DFStatement) {
