@@ -20,6 +20,7 @@ use crate::storage::SegmentStore;
 use datafusion::catalog::{CatalogProviderList, DynamicFileCatalog, MemoryCatalogProviderList, UrlTableFactory};
 use datafusion::datasource::dynamic_file::DynamicListTableFactory;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
+use datafusion::optimizer::{Analyzer, AnalyzerRule};
 use datafusion::physical_optimizer::optimizer::PhysicalOptimizer;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -71,6 +72,15 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
     if cores <= COLLECT_JOINS_UP_TO_CORES {
         config.options_mut().optimizer.repartition_joins = false;
     }
+}
+
+/// DataFusion's analyzer rules, after swingdb's that must see the plan
+/// before type coercion (swingdb's others follow DataFusion's, in `template`).
+fn analyzer_rules() -> Vec<Arc<dyn AnalyzerRule + Send + Sync>> {
+    let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> =
+        vec![Arc::new(crate::sql::optimizer::unsigned_division::UnsignedDivision)];
+    rules.extend(Analyzer::new().rules);
+    rules
 }
 
 /// DataFusion's physical optimizer rules, with filters estimated from the
@@ -173,6 +183,7 @@ fn template() -> SessionState {
         .with_query_planner(Arc::new(SwingQueryPlanner))
         .with_type_planner(Arc::new(crate::sql::frontend::dialect::binary_types::BinaryTypes))
         .with_physical_optimizer_rules(physical_rules())
+        .with_analyzer_rules(analyzer_rules())
         .build();
     // JSON's -> and ->> before DataFusion's own planners, which refuse them.
     // String subscripts before DataFusion's, which take lists only.

@@ -25,6 +25,7 @@ pub mod sorted_range;
 pub mod spilling_joins;
 pub mod subquery;
 pub mod unique_key_join;
+pub mod unsigned_division;
 
 use datafusion::logical_expr::Operator;
 
