@@ -201,6 +201,16 @@ impl EquivalenceClass {
         self.exprs.iter().next()
     }
 
+    /// swingdb: this class without its constant, and without the literals
+    /// that made it one (a literal member makes a class constant again
+    /// wherever it is rebuilt, as a projection or a join's offset does): its
+    /// members' values may be NULL where an outer join pads them.
+    pub fn without_constant(mut self) -> Self {
+        self.exprs.retain(|e| e.downcast_ref::<Literal>().is_none());
+        self.constant = None;
+        self
+    }
+
     /// Insert the expression into this class, meaning it is known to be equal to
     /// all other expressions in this class.
     pub fn push(&mut self, expr: Arc<dyn PhysicalExpr>) {
@@ -801,26 +811,24 @@ impl EquivalenceGroup {
         let group = match join_type {
             JoinType::Inner | JoinType::Left | JoinType::Full | JoinType::Right => {
                 // swingdb: a side an outer join pads with NULLs keeps its
-                // equalities but not its constants (`'x' AS c` is NULL in the
-                // rows the join adds), so a sort by such a column is not
-                // dropped as sorting by a constant. (Right-side classes lose
-                // their constants in `try_with_offset`.)
+                // equalities but not its constants (`'x' AS c`, or `v` under a
+                // filter `v = 0`, is NULL in the rows the join adds), so a sort
+                // by such a column is not dropped as sorting by a constant.
                 let left_padded = matches!(join_type, JoinType::Right | JoinType::Full);
+                let right_padded = matches!(join_type, JoinType::Left | JoinType::Full);
                 let mut result = Self::new(
                     self.iter()
                         .cloned()
-                        .map(|mut cls| {
-                            if left_padded {
-                                cls.constant = None;
-                            }
-                            cls
-                        })
+                        .map(|cls| if left_padded { cls.without_constant() } else { cls })
                         .chain(
-                        right_equivalences
-                            .iter()
-                            .map(|cls| cls.try_with_offset(left_size as _))
-                            .collect::<Result<Vec<_>>>()?,
-                    ),
+                            right_equivalences
+                                .iter()
+                                .map(|cls| {
+                                    let cls = cls.try_with_offset(left_size as _)?;
+                                    Ok(if right_padded { cls.without_constant() } else { cls })
+                                })
+                                .collect::<Result<Vec<_>>>()?,
+                        ),
                 );
                 // In we have an inner join, expressions in the "on" condition
                 // are equal in the resulting table.
