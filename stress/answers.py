@@ -777,6 +777,8 @@ class Report:
     internal: list = field(default_factory=list)
     duckdb_errors: int = 0
     swingdb_errors: Counter = field(default_factory=Counter)
+    # The first statement of each kind of swingdb-only refusal, to rerun it.
+    swingdb_error_examples: dict = field(default_factory=dict)
     verdicts: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
@@ -784,7 +786,8 @@ class Report:
         return {
             "statements": self.statements, "compared": self.compared, "ordered": self.ordered,
             "mismatches": self.mismatches, "internal": self.internal, "duckdb_errors": self.duckdb_errors,
-            "swingdb_errors": dict(self.swingdb_errors.most_common()), "verdicts": dict(self.verdicts),
+            "swingdb_errors": dict(self.swingdb_errors.most_common()),
+            "swingdb_error_examples": self.swingdb_error_examples, "verdicts": dict(self.verdicts),
             "seconds": round(self.seconds, 1),
         }
 
@@ -815,6 +818,7 @@ def run(seed: int, statements: int = 0, seconds: float = 0.0, repros: str | None
                 report.duckdb_errors += 1
             elif kind == "swingdb_error":
                 report.swingdb_errors[error_key(ours)] += 1
+                report.swingdb_error_examples.setdefault(error_key(ours), sql)
             elif kind in ("same", "mismatch"):
                 report.compared += 1
                 report.ordered += ordered

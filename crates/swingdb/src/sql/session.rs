@@ -20,6 +20,7 @@ use crate::storage::SegmentStore;
 use datafusion::catalog::{CatalogProviderList, DynamicFileCatalog, MemoryCatalogProviderList, UrlTableFactory};
 use datafusion::datasource::dynamic_file::DynamicListTableFactory;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
+use datafusion::execution::FunctionRegistry;
 use datafusion::optimizer::{Analyzer, AnalyzerRule};
 use datafusion::physical_optimizer::optimizer::PhysicalOptimizer;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -208,6 +209,10 @@ fn template() -> SessionState {
         ctx.register_udaf(aggregate);
     }
     ctx.register_udaf(crate::sql::operators::string_agg::string_agg());
+    for name in crate::sql::frontend::dialect::bigint_ranks::RANKS {
+        let rank = ctx.udwf(name).expect("DataFusion's ranking window functions are registered");
+        ctx.register_udwf(crate::sql::frontend::dialect::bigint_ranks::bigint_rank(rank));
+    }
     for function in crate::sql::frontend::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }

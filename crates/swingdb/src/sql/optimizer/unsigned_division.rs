@@ -1,14 +1,15 @@
-//! Integers divide as integers also when one is unsigned: `rank() OVER (...)
-//! // 7` is 0 for ranks under 7, as in DuckDB (whose ranks are BIGINTs).
+//! Integers divide as integers also when one is unsigned: `u // 2` of a
+//! UBIGINT `u` is an integer, as in DuckDB.
 //!
-//! DataFusion's ranking windows (`row_number`, `rank`, `dense_rank`,
-//! `ntile`) and some functions (`cardinality`) give unsigned 64-bit
-//! integers, and its type coercion brings an unsigned and a signed 64-bit
-//! integer to a DECIMAL(20, 0): their quotient then had decimals (0.1428)
-//! where integer division truncates (swingdb's `/` of integers, DuckDB's
-//! `//`; found by the differential fuzzer). An analyzer rule, before type
-//! coercion, casts the unsigned side of such a division to BIGINT. A value
-//! past BIGINT's range raises (the cast's error) instead of dividing.
+//! UBIGINT, UINTEGER, ... columns and some of DataFusion's functions
+//! (`cardinality`) give unsigned integers (its ranking windows did too
+//! before `dialect::bigint_ranks`), and its type coercion brings an unsigned
+//! and a signed 64-bit integer to a DECIMAL(20, 0): their quotient then had
+//! decimals (`rank() // 7` gave 0.1428) where integer division truncates
+//! (swingdb's `/` of integers, DuckDB's `//`; found by the differential
+//! fuzzer). An analyzer rule, before type coercion, casts the unsigned side
+//! of such a division to BIGINT. A value past BIGINT's range raises (the
+//! cast's error) instead of dividing.
 
 use crate::sql::optimizer::node_expressions::rewrite_expressions;
 use datafusion::arrow::datatypes::DataType;

@@ -4,6 +4,7 @@
 
 pub mod aggregates;
 pub mod asof;
+pub mod bigint_ranks;
 pub mod binary_types;
 pub mod columns;
 pub mod functions;
