@@ -17,6 +17,7 @@
 
 //! Utilizing exact statistics from sources to avoid scanning data
 use datafusion_common::Result;
+use datafusion_common::stats::Precision;
 use datafusion_common::config::ConfigOptions;
 use datafusion_common::scalar::ScalarValue;
 use datafusion_common::tree_node::{Transformed, TransformedResult, TreeNode};
@@ -155,8 +156,38 @@ fn take_optimizable_value_from_statistics(
     statistics_args: &PlanStatisticsArgs,
     agg_expr: &AggregateFunctionExpr,
 ) -> Option<(ScalarValue, String)> {
-    let value = agg_expr.fun().value_from_stats(statistics_args);
-    value.map(|val| (val, agg_expr.name().to_string()))
+    let value = agg_expr.fun().value_from_stats(statistics_args)?;
+    // swingdb: a SUM of no values is NULL, but the statistics' sum of no rows
+    // is 0 (`SELECT sum(c) FROM (SELECT 1.5 AS c FROM empty)` gave 0.0, and
+    // -0.0 for `-0.0 AS c`): a sum is taken from the statistics only where
+    // they show its argument holds a value.
+    if agg_expr.fun().name() == "sum" && !value.is_null() && !holds_a_value(statistics_args) {
+        return None;
+    }
+    Some((value, agg_expr.name().to_string()))
+}
+
+/// swingdb: whether the statistics show a non-NULL value in the single
+/// column (perhaps cast) that an aggregate reads.
+fn holds_a_value(args: &PlanStatisticsArgs) -> bool {
+    let Precision::Exact(rows) = args.statistics.num_rows else {
+        return false;
+    };
+    let [expr] = args.exprs else {
+        return false;
+    };
+    let column = expr.downcast_ref::<expressions::Column>().or_else(|| {
+        expr.downcast_ref::<expressions::CastExpr>()?
+            .expr()
+            .downcast_ref::<expressions::Column>()
+    });
+    let Some(column) = column else {
+        return false;
+    };
+    match args.statistics.column_statistics.get(column.index()) {
+        Some(stats) => matches!(stats.null_count, Precision::Exact(nulls) if rows > nulls),
+        None => false,
+    }
 }
 
 // See tests in datafusion/core/tests/physical_optimizer
