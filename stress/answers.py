@@ -777,7 +777,8 @@ class Report:
     internal: list = field(default_factory=list)
     duckdb_errors: int = 0
     swingdb_errors: Counter = field(default_factory=Counter)
-    # The first statement of each kind of swingdb-only refusal, to rerun it.
+    # The first statement of each kind of swingdb-only refusal, with its
+    # data, as a script to rerun it.
     swingdb_error_examples: dict = field(default_factory=dict)
     verdicts: Counter = field(default_factory=Counter)
     seconds: float = 0.0
@@ -818,7 +819,8 @@ def run(seed: int, statements: int = 0, seconds: float = 0.0, repros: str | None
                 report.duckdb_errors += 1
             elif kind == "swingdb_error":
                 report.swingdb_errors[error_key(ours)] += 1
-                report.swingdb_error_examples.setdefault(error_key(ours), sql)
+                if error_key(ours) not in report.swingdb_error_examples:
+                    report.swingdb_error_examples[error_key(ours)] = "\n".join(data.statements() + [sql + ";"])
             elif kind in ("same", "mismatch"):
                 report.compared += 1
                 report.ordered += ordered

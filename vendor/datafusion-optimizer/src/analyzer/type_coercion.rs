@@ -172,6 +172,53 @@ fn analyze_internal(
     .map_data(|plan| plan.recompute_schema())
 }
 
+/// swingdb: a subquery's `plan` coerced with its outer references typed as
+/// `outer` (the coerced outer plan's schema) says. An outer reference keeps
+/// the type its column had when the query was planned, before coercion:
+/// `CASE WHEN c THEN s ELSE large_s END` was a VARCHAR then and a LargeUtf8
+/// after, and a comparison with it inside the subquery went uncast
+/// ("Invalid comparison operation"). Where one changed, the whole subquery
+/// is coerced again with the new types.
+fn coerce_subquery(outer: &DFSchema, plan: LogicalPlan) -> Result<LogicalPlan> {
+    let retyped = plan.transform_up_with_subqueries(|node| {
+        node.map_expressions(|expr| retype_outer_refs(outer, expr))
+    })?;
+    if !retyped.transformed {
+        return Ok(analyze_internal(outer, retyped.data)?.data);
+    }
+    Ok(retyped
+        .data
+        .transform_up_with_subqueries(|node| analyze_internal(outer, node))?
+        .data)
+}
+
+/// swingdb: `exprs` with their outer references typed as `outer` says.
+fn retype_all(outer: &DFSchema, exprs: Vec<Expr>) -> Result<Vec<Expr>> {
+    exprs
+        .into_iter()
+        .map(|expr| Ok(retype_outer_refs(outer, expr)?.data))
+        .collect()
+}
+
+/// swingdb: `expr` with its outer references typed as `outer` says.
+fn retype_outer_refs(outer: &DFSchema, expr: Expr) -> Result<Transformed<Expr>> {
+    expr.transform_up(|expr| match expr {
+        Expr::OuterReferenceColumn(field, column) => {
+            match outer.qualified_field_from_column(&column) {
+                Ok((_, current)) if current.data_type() != field.data_type() => {
+                    let retyped = field.as_ref().clone().with_data_type(current.data_type().clone());
+                    Ok(Transformed::yes(Expr::OuterReferenceColumn(
+                        Arc::new(retyped),
+                        column,
+                    )))
+                }
+                _ => Ok(Transformed::no(Expr::OuterReferenceColumn(field, column))),
+            }
+        }
+        expr => Ok(Transformed::no(expr)),
+    })
+}
+
 /// Rewrite expressions to apply type coercion.
 pub struct TypeCoercionRewriter<'a> {
     pub(crate) schema: &'a DFSchema,
@@ -558,23 +605,22 @@ impl TreeNodeRewriter for TypeCoercionRewriter<'_> {
                 spans,
             }) => {
                 let new_plan =
-                    analyze_internal(self.schema, Arc::unwrap_or_clone(subquery))?.data;
+                    coerce_subquery(self.schema, Arc::unwrap_or_clone(subquery))?;
                 Ok(Transformed::yes(Expr::ScalarSubquery(Subquery {
                     subquery: Arc::new(new_plan),
-                    outer_ref_columns,
+                    outer_ref_columns: retype_all(self.schema, outer_ref_columns)?,
                     spans,
                 })))
             }
             Expr::Exists(Exists { subquery, negated }) => {
-                let new_plan = analyze_internal(
+                let new_plan = coerce_subquery(
                     self.schema,
                     Arc::unwrap_or_clone(subquery.subquery),
-                )?
-                .data;
+                )?;
                 Ok(Transformed::yes(Expr::Exists(Exists {
                     subquery: Subquery {
                         subquery: Arc::new(new_plan),
-                        outer_ref_columns: subquery.outer_ref_columns,
+                        outer_ref_columns: retype_all(self.schema, subquery.outer_ref_columns)?,
                         spans: subquery.spans,
                     },
                     negated,
@@ -585,11 +631,10 @@ impl TreeNodeRewriter for TypeCoercionRewriter<'_> {
                 subquery,
                 negated,
             }) => {
-                let new_plan = analyze_internal(
+                let new_plan = coerce_subquery(
                     self.schema,
                     Arc::unwrap_or_clone(subquery.subquery),
-                )?
-                .data;
+                )?;
                 let expr_type = expr.get_type(self.schema)?;
                 let subquery_type = new_plan.schema().field(0).data_type();
                 let common_type = comparison_coercion(&expr_type, subquery_type).ok_or(
@@ -599,7 +644,7 @@ impl TreeNodeRewriter for TypeCoercionRewriter<'_> {
                 )?;
                 let new_subquery = Subquery {
                     subquery: Arc::new(new_plan),
-                    outer_ref_columns: subquery.outer_ref_columns,
+                    outer_ref_columns: retype_all(self.schema, subquery.outer_ref_columns)?,
                     spans: subquery.spans,
                 };
                 Ok(Transformed::yes(Expr::InSubquery(InSubquery::new(
@@ -614,11 +659,10 @@ impl TreeNodeRewriter for TypeCoercionRewriter<'_> {
                 op,
                 quantifier,
             }) => {
-                let new_plan = analyze_internal(
+                let new_plan = coerce_subquery(
                     self.schema,
                     Arc::unwrap_or_clone(subquery.subquery),
-                )?
-                .data;
+                )?;
                 let expr_type = expr.get_type(self.schema)?;
                 let subquery_type = new_plan.schema().field(0).data_type();
                 if (expr_type.is_numeric() && subquery_type.is_string())
@@ -635,7 +679,7 @@ impl TreeNodeRewriter for TypeCoercionRewriter<'_> {
                 )?;
                 let new_subquery = Subquery {
                     subquery: Arc::new(new_plan),
-                    outer_ref_columns: subquery.outer_ref_columns,
+                    outer_ref_columns: retype_all(self.schema, subquery.outer_ref_columns)?,
                     spans: subquery.spans,
                 };
                 Ok(Transformed::yes(Expr::SetComparison(SetComparison::new(

@@ -27,7 +27,7 @@ use datafusion_common::{
     Column, DFSchema, HashMap, JoinType, Result, assert_eq_or_internal_err,
     get_required_group_by_exprs_indices, internal_datafusion_err, internal_err,
 };
-use datafusion_expr::expr::Alias;
+use datafusion_expr::expr::{Alias, Exists, InSubquery, SetComparison};
 use datafusion_expr::{
     Aggregate, Distinct, EmptyRelation, Expr, Projection, TableScanBuilder, Unnest,
     Window, logical_plan::LogicalPlan,
@@ -543,6 +543,22 @@ fn merge_consecutive_projections(proj: Projection) -> Result<Transformed<Project
     })
 }
 
+/// swingdb: whether `expr` holds a subquery with outer references.
+fn holds_correlated_subquery(expr: &Expr) -> bool {
+    expr.exists(|e| {
+        Ok(match e {
+            Expr::ScalarSubquery(subquery)
+            | Expr::Exists(Exists { subquery, .. })
+            | Expr::InSubquery(InSubquery { subquery, .. })
+            | Expr::SetComparison(SetComparison { subquery, .. }) => {
+                !subquery.outer_ref_columns.is_empty()
+            }
+            _ => false,
+        })
+    })
+    .expect("traversal is infallible")
+}
+
 fn merge_consecutive_projections_one_level(
     proj: Projection,
 ) -> Result<Transformed<Projection>> {
@@ -565,6 +581,15 @@ fn merge_consecutive_projections_one_level(
             schema,
         )
         .map(Transformed::yes);
+    }
+
+    // swingdb: a correlated subquery names the previous projection's columns
+    // in its outer references, which the rewrite below does not reach: merged,
+    // they named columns that no longer existed ("Physical plan does not
+    // support logical expression OuterReferenceColumn", after an outer join
+    // to an empty side became a projection of NULLs).
+    if expr.iter().any(holds_correlated_subquery) {
+        return Projection::try_new_with_schema(expr, input, schema).map(Transformed::no);
     }
 
     // Count usages (referrals) of each projection expression in its input fields:

@@ -723,7 +723,15 @@ impl EquivalenceGroup {
     pub fn project(&self, mapping: &ProjectionMapping) -> Self {
         let projected_classes = self.iter().map(|cls| {
             let new_exprs = self.project_expressions(mapping, cls.iter());
-            EquivalenceClass::new(new_exprs.flatten())
+            let mut projected = EquivalenceClass::new(new_exprs.flatten());
+            // swingdb: a constant class stays constant in what survives the
+            // projection (`s || s` under a filter `s || s = 'abc'`, with `s`
+            // projected): the rows are the same. It was dropped as a single
+            // member, and a sort by it was then required again above.
+            if !projected.exprs.is_empty() && projected.constant.is_none() {
+                projected.constant = cls.constant.clone();
+            }
+            projected
         });
 
         // The key is the source expression, and the value is the equivalence
