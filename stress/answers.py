@@ -818,9 +818,10 @@ def run(seed: int, statements: int = 0, seconds: float = 0.0, repros: str | None
             if kind == "duckdb_error":
                 report.duckdb_errors += 1
             elif kind == "swingdb_error":
-                report.swingdb_errors[error_key(ours)] += 1
-                if error_key(ours) not in report.swingdb_error_examples:
-                    report.swingdb_error_examples[error_key(ours)] = "\n".join(data.statements() + [sql + ";"])
+                key = error_key(ours)
+                report.swingdb_errors[key] += 1
+                if key not in report.swingdb_error_examples:
+                    report.swingdb_error_examples[key] = "\n".join(data.statements() + [sql + ";"])
             elif kind in ("same", "mismatch"):
                 report.compared += 1
                 report.ordered += ordered

@@ -34,30 +34,26 @@ impl AnalyzerRule for UnsignedDivision {
     }
 }
 
-fn is_signed(t: &DataType) -> bool {
-    matches!(t, DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64)
-}
-
-fn is_unsigned(t: &DataType) -> bool {
-    matches!(t, DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64)
-}
-
 /// `expr` as a BIGINT.
 fn signed(expr: Expr) -> Box<Expr> {
     Box::new(Expr::Cast(Cast::new(Box::new(expr), DataType::Int64)))
 }
 
 fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
-    let Expr::BinaryExpr(BinaryExpr { left, op: Operator::Divide, right }) = expr else {
+    let Expr::BinaryExpr(BinaryExpr { left, op: Operator::Divide, right }) = &expr else {
         return Ok(Transformed::no(expr));
     };
     let (Ok(l), Ok(r)) = (left.get_type(schema), right.get_type(schema)) else {
-        return Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op: Operator::Divide, right })));
+        return Ok(Transformed::no(expr));
     };
-    let rewritten = match (is_unsigned(&l) && is_signed(&r), is_signed(&l) && is_unsigned(&r)) {
-        (true, _) => BinaryExpr { left: signed(*left), op: Operator::Divide, right },
-        (_, true) => BinaryExpr { left, op: Operator::Divide, right: signed(*right) },
-        _ => return Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op: Operator::Divide, right }))),
-    };
-    Ok(Transformed::yes(Expr::BinaryExpr(rewritten)))
+    let cast_left = l.is_unsigned_integer() && r.is_signed_integer();
+    let cast_right = l.is_signed_integer() && r.is_unsigned_integer();
+    if !cast_left && !cast_right {
+        return Ok(Transformed::no(expr));
+    }
+    let Expr::BinaryExpr(BinaryExpr { left, op, right }) = expr else { unreachable!("matched above") };
+    Ok(Transformed::yes(Expr::BinaryExpr(match cast_left {
+        true => BinaryExpr { left: signed(*left), op, right },
+        false => BinaryExpr { left, op, right: signed(*right) },
+    })))
 }
