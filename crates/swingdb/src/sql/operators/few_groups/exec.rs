@@ -11,7 +11,7 @@ use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{internal_err, Result};
 use datafusion::execution::TaskContext;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
-use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_plan::aggregates::group_values::{new_group_values, GroupValues};
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
@@ -139,8 +139,15 @@ impl FewGroupsAggregateExec {
         let fold = Fold::of(&aggregate).map(Arc::new);
         // No output ordering (the rule takes only aggregates that claim
         // none), the aggregate's partitioning; all rows come at the end.
+        // The aggregate's equal columns, constants and unique keys hold for
+        // these rows too, and are kept: the rule runs after the plan's sorts
+        // were placed, and a parent rebuilt over this operator must see every
+        // equivalence those sorts relied on (a window over `PARTITION BY c0,
+        // c1` of `GROUP BY c0, c1` with `c0 = c1` is sorted on `c0` only).
+        let mut equivalences = aggregate.properties().equivalence_properties().clone();
+        equivalences.clear_orderings();
         let properties = Arc::new(PlanProperties::new(
-            EquivalenceProperties::new(aggregate.schema()),
+            equivalences,
             aggregate.properties().output_partitioning().clone(),
             EmissionType::Final,
             Boundedness::Bounded,
