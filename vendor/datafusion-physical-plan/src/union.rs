@@ -56,6 +56,7 @@ use datafusion_common::{
 };
 use datafusion_execution::TaskContext;
 use datafusion_physical_expr::expressions::{CastExpr, Column};
+use datafusion_physical_expr_common::sort_expr::LexOrdering;
 use datafusion_physical_expr::{
     EquivalenceProperties, PhysicalExpr, calculate_union, conjunction,
 };
@@ -175,6 +176,9 @@ pub struct UnionExec {
     metrics: ExecutionPlanMetricsSet,
     /// Cache holding plan properties like equivalences, output partitioning etc.
     cache: Arc<PlanProperties>,
+    /// swingdb: orderings a consumer asked this union to keep (see
+    /// [`UnionExec::keeping_ordering`]), claimed while every input meets them.
+    kept_orderings: Vec<LexOrdering>,
 }
 
 impl UnionExec {
@@ -201,14 +205,50 @@ impl UnionExec {
                     .into_iter()
                     .map(|input| coerce_schema(input, &schema))
                     .collect::<Result<Vec<_>>>()?;
-                let cache = Self::compute_properties(&inputs, schema)?;
+                let cache = Self::compute_properties(&inputs, schema, &[])?;
                 Ok(Arc::new(UnionExec {
                     inputs,
                     metrics: ExecutionPlanMetricsSet::new(),
                     cache: Arc::new(cache),
+                    kept_orderings: vec![],
                 }))
             }
         }
+    }
+
+    /// swingdb: this union, also claiming `ordering` whenever every input
+    /// meets it. An input may meet an ordering through its own equal columns
+    /// and constants (`c1` is `c0` in one input, both are constants in the
+    /// other: `[c0, c1 DESC]` holds in each), which the union's equivalences,
+    /// computed from each input's shortened orderings, cannot express; a sort
+    /// pushed below the union for `ordering` is then met by every input and
+    /// not by the union. The claim is checked against the inputs whenever
+    /// they change, so it never outlives them.
+    pub fn keeping_ordering(&self, ordering: LexOrdering) -> Result<Self> {
+        let mut kept_orderings = self.kept_orderings.clone();
+        if !kept_orderings.contains(&ordering) {
+            kept_orderings.push(ordering);
+        }
+        Self::with_kept_orderings(self.inputs.clone(), kept_orderings)
+    }
+
+    /// A union of two or more `inputs` keeping `kept_orderings`.
+    fn with_kept_orderings(
+        inputs: Vec<Arc<dyn ExecutionPlan>>,
+        kept_orderings: Vec<LexOrdering>,
+    ) -> Result<Self> {
+        let schema = union_schema(&inputs)?;
+        let inputs = inputs
+            .into_iter()
+            .map(|input| coerce_schema(input, &schema))
+            .collect::<Result<Vec<_>>>()?;
+        let cache = Self::compute_properties(&inputs, schema, &kept_orderings)?;
+        Ok(UnionExec {
+            inputs,
+            metrics: ExecutionPlanMetricsSet::new(),
+            cache: Arc::new(cache),
+            kept_orderings,
+        })
     }
 
     /// Get inputs of the execution plan
@@ -234,13 +274,27 @@ impl UnionExec {
     fn compute_properties(
         inputs: &[Arc<dyn ExecutionPlan>],
         schema: SchemaRef,
+        kept_orderings: &[LexOrdering],
     ) -> Result<PlanProperties> {
         // Calculate equivalence properties:
         let children_eqps = inputs
             .iter()
             .map(|child| child.equivalence_properties().clone())
             .collect::<Vec<_>>();
-        let eq_properties = calculate_union(children_eqps, schema)?;
+        let mut eq_properties =
+            calculate_union(children_eqps.clone(), Arc::clone(&schema))?;
+        // swingdb: the kept orderings every input meets (in the union's
+        // schema: an input's column may have another name).
+        for ordering in kept_orderings {
+            let mut met = true;
+            for eqp in &children_eqps {
+                let eqp = eqp.clone().with_new_schema(Arc::clone(&schema))?;
+                met &= eqp.ordering_satisfy(ordering.clone())?;
+            }
+            if met {
+                eq_properties.add_ordering(ordering.clone());
+            }
+        }
 
         // Calculate output partitioning; i.e. sum output partitions of the inputs.
         let num_partitions = inputs
@@ -342,7 +396,12 @@ impl ExecutionPlan for UnionExec {
                 metrics: ExecutionPlanMetricsSet::new(),
                 ..Self::clone(&*self)
             })),
-            ChildrenPropertiesMode::Recompute => UnionExec::try_new(children),
+            ChildrenPropertiesMode::Recompute if self.kept_orderings.is_empty() => {
+                UnionExec::try_new(children)
+            }
+            ChildrenPropertiesMode::Recompute => Ok(Arc::new(
+                Self::with_kept_orderings(children, self.kept_orderings.clone())?,
+            )),
         }
     }
 

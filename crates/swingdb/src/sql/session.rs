@@ -213,6 +213,10 @@ fn template() -> SessionState {
         let rank = ctx.udwf(name).expect("DataFusion's ranking window functions are registered");
         ctx.register_udwf(crate::sql::frontend::dialect::bigint_ranks::bigint_rank(rank));
     }
+    for (name, least) in crate::sql::frontend::dialect::null_concat::CONCATS {
+        let concat = ctx.udf(name).expect("DataFusion's concatenations are registered");
+        ctx.register_udf(crate::sql::frontend::dialect::null_concat::null_tolerant(concat, least));
+    }
     for function in crate::sql::frontend::json::functions() {
         ctx.register_udf(function.as_ref().clone());
     }

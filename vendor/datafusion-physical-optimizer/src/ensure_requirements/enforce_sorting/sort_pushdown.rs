@@ -31,7 +31,6 @@ use datafusion_physical_expr::expressions::Column;
 use datafusion_physical_expr::utils::collect_columns;
 use datafusion_physical_expr::{
     Distribution, EquivalenceProperties, add_offset_to_physical_sort_exprs,
-    calculate_union,
 };
 use datafusion_physical_expr_common::sort_expr::{
     LexOrdering, LexRequirement, OrderingRequirements, PhysicalSortExpr,
@@ -48,6 +47,7 @@ use datafusion_physical_plan::projection::{ProjectionExec, ProjectionExpr};
 use datafusion_physical_plan::repartition::RepartitionExec;
 use datafusion_physical_plan::sorts::sort::SortExec;
 use datafusion_physical_plan::tree_node::PlanContext;
+use datafusion_physical_plan::union::UnionExec;
 use datafusion_physical_plan::{ExecutionPlan, ExecutionPlanProperties};
 
 /// "Data class" used by sort pushdown (now driven from `EnsureRequirements`)
@@ -283,6 +283,23 @@ fn pushdown_sorts_helper(
         // For operators that can take a sort pushdown, continue with updated
         // requirements. If this node already outputs single partition (e.g. SPM),
         // don't push SinglePartition to children.
+        //
+        // swingdb: a union of children each ordered so is ordered so, also
+        // where a child meets the order through its own equal columns and
+        // constants, which the union's equivalences cannot express ("c1 is
+        // c0 in one input, both are constants in the other"): the union is
+        // told to keep the ordering, else the final check refused the plan.
+        if let Some(union) = sort_push_down.plan.downcast_ref::<UnionExec>() {
+            let ordering = parent_requirement
+                .first()
+                .iter()
+                .cloned()
+                .map(PhysicalSortExpr::from)
+                .collect::<Vec<_>>();
+            if let Some(ordering) = LexOrdering::new(ordering) {
+                sort_push_down.plan = Arc::new(union.keeping_ordering(ordering)?);
+            }
+        }
         let current_fetch = sort_push_down.plan.fetch();
         let dists = sort_push_down
             .plan
@@ -318,37 +335,6 @@ fn pushdown_sorts_helper(
         assign_initial_requirements(&mut sort_push_down);
     }
     Ok(Transformed::yes(sort_push_down))
-}
-
-/// swingdb: whether a union whose children are each ordered by `required`
-/// is known to be ordered by it. A child may satisfy an ordering through its
-/// own equivalences and constants (`c1` is `c0` in one child, both are
-/// constants in the other: `[c0, c1]` holds in each), which the union does
-/// not keep; a requirement pushed below it was then met by every child while
-/// the union's ordering was not, and the final check refused the plan
-/// ("SanityCheckPlan ... does not satisfy order requirements"). Such a
-/// requirement is sorted for above the union instead.
-fn union_keeps_ordering(
-    plan: &Arc<dyn ExecutionPlan>,
-    required: &LexRequirement,
-) -> Result<bool> {
-    let ordering: Vec<PhysicalSortExpr> =
-        required.iter().cloned().map(PhysicalSortExpr::from).collect();
-    let children = plan
-        .children()
-        .into_iter()
-        .map(|child| {
-            // A child that meets the requirement already is left as it is;
-            // the others are sorted to meet it.
-            let mut properties = child.equivalence_properties().clone();
-            if !properties.ordering_satisfy_requirement(required.clone())? {
-                properties.add_ordering(ordering.clone());
-            }
-            Ok(properties)
-        })
-        .collect::<Result<_>>()?;
-    calculate_union(children, plan.schema())?
-        .ordering_satisfy_requirement(required.clone())
 }
 
 /// Calculate the pushdown ordering requirements for children.
@@ -487,14 +473,9 @@ fn pushdown_requirement_to_children(
         }
     } else if is_union(plan) {
         // `UnionExec` does not have real sort requirements for its input, we
-        // just propagate the sort requirements down, where the union of
-        // children so ordered is known to be ordered so (swingdb: see
-        // `union_keeps_ordering`):
-        if union_keeps_ordering(plan, parent_required.first())? {
-            Ok(Some(vec![Some(parent_required); plan.children().len()]))
-        } else {
-            Ok(None)
-        }
+        // just propagate the sort requirements down (swingdb: and the union
+        // keeps the ordering, see `pushdown_sorts_helper`):
+        Ok(Some(vec![Some(parent_required); plan.children().len()]))
     } else if let Some(smj) = plan.downcast_ref::<SortMergeJoinExec>() {
         let left_columns_len = smj.left().schema().fields().len();
         let parent_ordering: Vec<PhysicalSortExpr> = parent_required

@@ -11,6 +11,7 @@ pub mod functions;
 pub mod information_schema;
 pub mod lambdas;
 pub mod macros;
+pub mod null_concat;
 pub mod one_group;
 pub mod pivot;
 pub mod planned;
