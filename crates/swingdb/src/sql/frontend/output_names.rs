@@ -20,8 +20,8 @@ use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, DescribeAlias, Expr, Ident, Query, SelectItem, SetExpr, Statement, Value,
-    VisitMut, VisitorMut,
+    visit_expressions, visit_expressions_mut, DescribeAlias, Expr, Ident, Query, Select, SelectItem, SetExpr,
+    SetQuantifier, Statement, Value, VisitMut, VisitorMut,
 };
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
@@ -112,6 +112,22 @@ impl OutputNames {
     }
 }
 
+/// The select list that names a query's columns: its own, or the first of a
+/// set operation's (`SELECT a, a FROM t UNION ALL ...` is named `a, a`, as in
+/// DuckDB). None where columns are matched by name (`UNION BY NAME`), whose
+/// names cannot be aliased.
+fn leftmost_select(body: &mut SetExpr) -> Option<&mut Select> {
+    match body {
+        SetExpr::Select(select) => Some(select),
+        SetExpr::Query(query) => leftmost_select(query.body.as_mut()),
+        SetExpr::SetOperation { left, set_quantifier, .. } => match set_quantifier {
+            SetQuantifier::ByName | SetQuantifier::AllByName | SetQuantifier::DistinctByName => None,
+            _ => leftmost_select(left),
+        },
+        _ => None,
+    }
+}
+
 /// Aliases the repeated names of a query's top-level select list privately
 /// and notes the text of its unnamed expressions: what to name back.
 pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
@@ -128,7 +144,7 @@ pub fn plan_output_names(statement: &mut DFStatement) -> OutputNames {
         }
         _ => return names,
     };
-    let SetExpr::Select(select) = query.body.as_mut() else { return names };
+    let Some(select) = leftmost_select(query.body.as_mut()) else { return names };
     // DuckDB's COLUMNS(...) expands into items that name themselves
     // (`sql::frontend::dialect::columns`): positions are not known yet.
     if select.projection.iter().any(|item| matches!(item, SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } if has_columns_call(e))) {
@@ -201,24 +217,39 @@ pub fn alias_engine_repeats(statement: &mut DFStatement) {
 }
 
 /// [`alias_engine_repeats`] in the select lists of `body` (nested queries
-/// are visited on their own). The names of plain columns and aliases cannot
-/// change, so they are taken first: `SELECT CAST(a AS INT), a` aliases the cast.
+/// are visited on their own). The names of plain columns and aliases are
+/// taken first: `SELECT CAST(a AS INT), a` aliases the cast. A name given
+/// twice (`SELECT a, a`, `SELECT x.a, y.a`, `SELECT 1 AS a, 2 AS a`) is
+/// `a`, then `a_1`, `a_2`, ... as DuckDB names the columns of a derived
+/// table; in a set operation's later inputs, whose names nothing reads,
+/// that only lets DataFusion plan them.
 fn alias_in(body: &mut SetExpr) {
     match body {
         SetExpr::Select(select) => {
-            let mut keys: HashSet<String> = select
-                .projection
-                .iter()
-                .filter_map(|item| match item {
-                    SelectItem::UnnamedExpr(expr) => plain_name(expr),
-                    SelectItem::ExprWithAlias { alias, .. } => Some(identifier(alias)),
-                    _ => None,
-                })
-                .map(|name| name.to_lowercase())
-                .collect();
+            let named = |item: &SelectItem| match item {
+                SelectItem::UnnamedExpr(expr) => plain_name(expr),
+                SelectItem::ExprWithAlias { alias, .. } => Some(identifier(alias)),
+                _ => None,
+            };
+            let mut keys: HashSet<String> =
+                select.projection.iter().filter_map(named).map(|name| name.to_lowercase()).collect();
+            let mut seen = HashSet::new();
             for item in select.projection.iter_mut() {
+                if let Some(name) = named(item) {
+                    if !seen.insert(name.to_lowercase()) {
+                        let free = (1..).map(|n| format!("{name}_{n}")).find(|n| !keys.contains(&n.to_lowercase()));
+                        let alias = free.expect("a free name");
+                        keys.insert(alias.to_lowercase());
+                        let expr = match item {
+                            SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => expr.clone(),
+                            _ => unreachable!("only named items have a name"),
+                        };
+                        *item = SelectItem::ExprWithAlias { expr, alias: Ident::with_quote('"', alias) };
+                    }
+                    continue;
+                }
                 let SelectItem::UnnamedExpr(expr) = item else { continue };
-                if plain_name(expr).is_none() && !keys.insert(engine_key(expr)) && !has_subquery(expr) {
+                if !keys.insert(engine_key(expr)) && !has_subquery(expr) {
                     let alias = Ident::with_quote('"', expr.to_string());
                     *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
                 }
