@@ -28,7 +28,7 @@ use datafusion_common::{
 use datafusion_expr::builder::project;
 use datafusion_expr::expr::AggregateFunctionParams;
 use datafusion_expr::{
-    Expr, col,
+    Expr, cast, col,
     expr::AggregateFunction,
     logical_plan::{Aggregate, LogicalPlan},
 };
@@ -257,6 +257,11 @@ impl OptimizerRule for SingleDistinctToGroupBy {
                 // this optimizer has two kinds of alias:
                 // - group_by aggr
                 // - aggr expr
+                let outer_aggr = LogicalPlan::Aggregate(Aggregate::try_new(
+                    Arc::new(inner_agg),
+                    outer_group_exprs,
+                    outer_aggr_exprs.clone(),
+                )?);
                 let alias_expr: Vec<_> = out_group_expr_with_alias
                     .into_iter()
                     .map(|(group_expr, original_name)| match original_name {
@@ -265,20 +270,25 @@ impl OptimizerRule for SingleDistinctToGroupBy {
                         }
                         None => group_expr,
                     })
-                    .chain(outer_aggr_exprs.iter().cloned().enumerate().map(
+                    .chain(outer_aggr_exprs.into_iter().enumerate().map(
                         |(idx, expr)| {
                             let idx = idx + group_size;
                             let (qualifier, field) = schema.qualified_field(idx);
+                            // swingdb: a sum of sums may have a wider type
+                            // than the sum it replaces (a DECIMAL(10, 2)
+                            // column sums to DECIMAL(20, 2), its sums to
+                            // DECIMAL(30, 2)), and expressions above were
+                            // typed for the original: cast back to it.
+                            let outer_type = outer_aggr.schema().field(idx).data_type();
+                            let expr = match outer_type == field.data_type() {
+                                true => expr,
+                                false => cast(expr, field.data_type().clone()),
+                            };
                             expr.alias_qualified(qualifier.cloned(), field.name())
                         },
                     ))
                     .collect();
 
-                let outer_aggr = LogicalPlan::Aggregate(Aggregate::try_new(
-                    Arc::new(inner_agg),
-                    outer_group_exprs,
-                    outer_aggr_exprs,
-                )?);
                 Ok(Transformed::yes(project(outer_aggr, alias_expr)?))
             }
             _ => Ok(Transformed::no(plan)),

@@ -280,6 +280,7 @@ where
         } else {
             Some(ids.value(row_idx))
         };
+        let id = id.canonicalize();
         let hash: u64 = id.hash(&self.rnd);
         (id, hash)
     }
@@ -332,8 +333,12 @@ where
             Some(ids.value(row_idx))
         };
         // Compute hash and create equality closure for hash table lookup.
+        let id = id.canonicalize();
         let hash: u64 = id.hash(&self.rnd);
-        let eq = |mi: &Option<VAL::Native>| id == *mi;
+        // swingdb: ids (canonical: -0.0 is 0.0) are equal by their total
+        // order, as they are hashed (`==` never found a NaN id again: each
+        // NaN row was a group of its own, and evicting one panicked).
+        let eq = |mi: &Option<VAL::Native>| id.comp(mi).is_eq();
 
         // Use entry API to avoid double lookup
         self.map.find_or_insert(hash, id, replace_idx, eq)
@@ -341,13 +346,13 @@ where
 
     fn insert_null(&mut self, row_idx: usize) -> bool {
         let (id, hash) = self.id_and_hash(row_idx);
-        let eq = move |mi: &Option<VAL::Native>| id == *mi;
+        let eq = move |mi: &Option<VAL::Native>| id.comp(mi).is_eq();
         self.map.insert_null(hash, id, eq)
     }
 
     fn remove_if_null(&mut self, row_idx: usize) -> bool {
         let (id, hash) = self.id_and_hash(row_idx);
-        let eq = move |mi: &Option<VAL::Native>| id == *mi;
+        let eq = move |mi: &Option<VAL::Native>| id.comp(mi).is_eq();
         self.map.remove_if_null(hash, eq)
     }
 
@@ -378,7 +383,9 @@ impl<ID: KeyType + PartialEq> TopKHashTable<ID> {
         let hash = item_to_remove.hash;
         let id_to_remove = &item_to_remove.id;
 
-        let eq = |&idx: &usize| self.store[idx].as_ref().unwrap().id == *id_to_remove;
+        let eq = |&idx: &usize| {
+            self.store[idx].as_ref().unwrap().id.comp(id_to_remove).is_eq()
+        };
         let hasher = |idx: &usize| self.store[*idx].as_ref().unwrap().hash;
         match self.map.entry(hash, eq, hasher) {
             Entry::Occupied(entry) => {
@@ -565,6 +572,12 @@ macro_rules! hash_float {
         $(impl HashValue for Option<$t> {
             fn hash(&self, state: &RandomState) -> u64 {
                 self.map(|me| me.hash(state)).unwrap_or(0)
+            }
+
+            // swingdb: -0.0 is stored as 0.0, so ids equal by their total
+            // order are the ones hashed alike.
+            fn canonicalize(self) -> Self {
+                self.map(HashValue::canonicalize)
             }
         })+
     };
