@@ -178,6 +178,9 @@ class Grammar:
 
     def __init__(self, rng: random.Random):
         self.r = rng
+        # Whether a statement names its own columns is drawn apart, so that
+        # adding the choice left every seed's other statements as they were.
+        self.naming = random.Random(hash(rng.getstate()))
         self.aliases = 0
 
     def alias(self, prefix="a") -> str:
@@ -471,8 +474,10 @@ class Grammar:
 
     # -- SELECT ------------------------------------------------------------
 
-    def select(self, types, depth=0, ctes=None):
-        """A SELECT of len(types) columns named c0.., of those types."""
+    def select(self, types, depth=0, ctes=None, named=True):
+        """A SELECT of len(types) columns of those types, named c0.. (or, not
+        `named`, as each engine names an expression: for a statement's own
+        select list, which nothing refers to by name)."""
         r = self.r
         ctes = ctes or []
         if depth < 2 and r.random() < 0.15:
@@ -495,7 +500,7 @@ class Grammar:
             # Grouped columns are in scope as themselves.
             gscope = [Relation(c.split(".")[0], [(c.split(".")[1], t)]) for c, t in gscope_cols]
             for j, typ in enumerate(types):
-                items.append(N(self.expr(typ, gscope, 0, agg=scope), f" AS c{j}"))
+                items.append(N(self.expr(typ, gscope, 0, agg=scope), f" AS c{j}" if named else ""))
             if keys:
                 group_node = N(" GROUP BY " + ", ".join(keys))
             if r.random() < 0.35:
@@ -503,9 +508,9 @@ class Grammar:
         else:
             for j, typ in enumerate(types):
                 if windowed and r.random() < 0.5 and typ in ("big", "dbl", "int"):
-                    items.append(N(self.window(typ, scope), f" AS c{j}"))
+                    items.append(N(self.window(typ, scope), f" AS c{j}" if named else ""))
                 else:
-                    items.append(N(self.expr(typ, scope, 0), f" AS c{j}"))
+                    items.append(N(self.expr(typ, scope, 0), f" AS c{j}" if named else ""))
         where = N(" WHERE ", self.pred(scope), optional=True) if r.random() < 0.6 else N("")
         distinct = "DISTINCT " if r.random() < 0.12 else ""
         tail = N("")
@@ -562,7 +567,7 @@ class Grammar:
             body = self.select(ctypes, 1)
             ctes = [("w", [(f"c{j}", t) for j, t in enumerate(ctypes)])]
             with_node = N("WITH w AS (", body, ") ")
-        body = self.select(types, 0, ctes)
+        body = self.select(types, 0, ctes, named=self.naming.random() < 0.7)
         ordered = r.random() < 0.3
         tail = N("")
         if ordered:

@@ -29,10 +29,10 @@
 use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentList, FunctionArguments, Ident, ObjectName, OrderByExpr, OrderByKind, Query, SelectFlavor,
-    SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind, TableSampleMethod, TableSampleUnit,
-    UnaryOperator, Value, VisitMut, VisitorMut, WildcardAdditionalOptions,
+    visit_expressions, AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName, OrderBy, OrderByExpr, OrderByKind,
+    Query, SelectFlavor, SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind, TableSampleMethod,
+    TableSampleUnit, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut, WildcardAdditionalOptions,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -69,7 +69,10 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
                 }
             }
             match order_by_all(query) {
-                Ok(()) => ControlFlow::Continue(()),
+                Ok(()) => {
+                    order_by_positions(query);
+                    ControlFlow::Continue(())
+                }
                 Err(e) => ControlFlow::Break(e),
             }
         }
@@ -220,6 +223,46 @@ fn order_by_all(query: &mut Query) -> Result<()> {
         None => OrderByKind::All(options),
     };
     Ok(())
+}
+
+/// `ORDER BY n` naming an unnamed expression of the select list orders by
+/// that expression, written out: DataFusion reads the position as a column
+/// named after the expression, which it then refuses when the expression
+/// holds an aggregate (`SELECT -min(d) FROM t GROUP BY g ORDER BY 1`: "Column
+/// in ORDER BY must be in GROUP BY or an aggregate function"). The
+/// expression written out is matched to the select list's, so it is
+/// computed once (also `random()`). Plain columns, named expressions,
+/// windows, subqueries and `COLUMNS(...)` keep their position, as do lists
+/// with `*` and DISTINCT ones.
+fn order_by_positions(query: &mut Query) {
+    let SetExpr::Select(select) = query.body.as_ref() else { return };
+    let Some(OrderBy { kind: OrderByKind::Expressions(exprs), .. }) = query.order_by.as_mut() else { return };
+    let wildcards = select
+        .projection
+        .iter()
+        .any(|item| matches!(item, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
+    if wildcards || select.distinct.is_some() {
+        return;
+    }
+    for order in exprs.iter_mut() {
+        let Expr::Value(ValueWithSpan { value: Value::Number(n, _), .. }) = &order.expr else { continue };
+        let Some(SelectItem::UnnamedExpr(item)) =
+            n.parse::<usize>().ok().and_then(|n| select.projection.get(n.checked_sub(1)?))
+        else {
+            continue;
+        };
+        let kept = visit_expressions(item, |e| match e {
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) if std::ptr::eq(e, item) => ControlFlow::Break(()),
+            Expr::Function(Function { over: Some(_), .. }) => ControlFlow::Break(()),
+            // DuckDB's COLUMNS(...), expanded later into several items.
+            Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("columns") => ControlFlow::Break(()),
+            Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        });
+        if kept.is_continue() {
+            order.expr = item.clone();
+        }
+    }
 }
 
 /// How a sample is drawn.
