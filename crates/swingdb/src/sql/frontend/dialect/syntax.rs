@@ -225,32 +225,28 @@ fn order_by_all(query: &mut Query) -> Result<()> {
     Ok(())
 }
 
-/// `ORDER BY n` naming an unnamed expression of the select list orders by
-/// that expression, written out: DataFusion reads the position as a column
-/// named after the expression, which it then refuses when the expression
-/// holds an aggregate (`SELECT -min(d) FROM t GROUP BY g ORDER BY 1`: "Column
-/// in ORDER BY must be in GROUP BY or an aggregate function"). The
-/// expression written out is matched to the select list's, so it is
-/// computed once (also `random()`). Plain columns, named expressions,
-/// windows, subqueries and `COLUMNS(...)` keep their position, as do lists
-/// with `*` and DISTINCT ones.
+/// `ORDER BY n` naming an unnamed expression of the select list: the item is
+/// named as written (`-min(d)`, the name it gets anyway: see
+/// `output_names`). DataFusion reads the position as a column named after
+/// the expression, which it refuses when the query aggregates (`SELECT
+/// -min(d) FROM t GROUP BY g ORDER BY 1`, also a constant item: "Column in
+/// ORDER BY must be in GROUP BY or an aggregate function"); a named item it
+/// finds. Plain columns, windows, subqueries and `COLUMNS(...)` keep their
+/// position, as do lists with `*` and names already in the list.
 fn order_by_positions(query: &mut Query) {
-    let SetExpr::Select(select) = query.body.as_ref() else { return };
-    let Some(OrderBy { kind: OrderByKind::Expressions(exprs), .. }) = query.order_by.as_mut() else { return };
+    let SetExpr::Select(select) = query.body.as_mut() else { return };
+    let Some(OrderBy { kind: OrderByKind::Expressions(exprs), .. }) = query.order_by.as_ref() else { return };
     let wildcards = select
         .projection
         .iter()
         .any(|item| matches!(item, SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)));
-    if wildcards || select.distinct.is_some() {
+    if wildcards {
         return;
     }
-    for order in exprs.iter_mut() {
+    for order in exprs {
         let Expr::Value(ValueWithSpan { value: Value::Number(n, _), .. }) = &order.expr else { continue };
-        let Some(SelectItem::UnnamedExpr(item)) =
-            n.parse::<usize>().ok().and_then(|n| select.projection.get(n.checked_sub(1)?))
-        else {
-            continue;
-        };
+        let Some(position) = n.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else { continue };
+        let Some(SelectItem::UnnamedExpr(item)) = select.projection.get(position) else { continue };
         let kept = visit_expressions(item, |e| match e {
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) if std::ptr::eq(e, item) => ControlFlow::Break(()),
             Expr::Function(Function { over: Some(_), .. }) => ControlFlow::Break(()),
@@ -259,8 +255,15 @@ fn order_by_positions(query: &mut Query) {
             Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
             _ => ControlFlow::Continue(()),
         });
-        if kept.is_continue() {
-            order.expr = item.clone();
+        let name = item.to_string();
+        let taken = select.projection.iter().any(|other| match other {
+            SelectItem::ExprWithAlias { alias, .. } => alias.value.eq_ignore_ascii_case(&name),
+            SelectItem::UnnamedExpr(Expr::Identifier(ident)) => ident.value.eq_ignore_ascii_case(&name),
+            _ => false,
+        });
+        if kept.is_continue() && !taken {
+            let expr = item.clone();
+            select.projection[position] = SelectItem::ExprWithAlias { expr, alias: Ident::with_quote('"', name) };
         }
     }
 }
