@@ -196,23 +196,7 @@ impl UnionExec {
         match inputs.len() {
             0 => exec_err!("UnionExec requires at least one input"),
             1 => Ok(inputs.into_iter().next().unwrap()),
-            _ => {
-                let schema = union_schema(&inputs)?;
-                // The schema of the inputs and the union schema is consistent when:
-                // - They have the same number of fields, and
-                // - Their fields have same types at the same indices.
-                let inputs = inputs
-                    .into_iter()
-                    .map(|input| coerce_schema(input, &schema))
-                    .collect::<Result<Vec<_>>>()?;
-                let cache = Self::compute_properties(&inputs, schema, &[])?;
-                Ok(Arc::new(UnionExec {
-                    inputs,
-                    metrics: ExecutionPlanMetricsSet::new(),
-                    cache: Arc::new(cache),
-                    kept_orderings: vec![],
-                }))
-            }
+            _ => Ok(Arc::new(Self::with_kept_orderings(inputs, vec![])?)),
         }
     }
 
@@ -238,6 +222,9 @@ impl UnionExec {
         kept_orderings: Vec<LexOrdering>,
     ) -> Result<Self> {
         let schema = union_schema(&inputs)?;
+        // The schema of the inputs and the union schema is consistent when:
+        // - They have the same number of fields, and
+        // - Their fields have same types at the same indices.
         let inputs = inputs
             .into_iter()
             .map(|input| coerce_schema(input, &schema))
@@ -281,14 +268,21 @@ impl UnionExec {
             .iter()
             .map(|child| child.equivalence_properties().clone())
             .collect::<Vec<_>>();
-        let mut eq_properties =
-            calculate_union(children_eqps.clone(), Arc::clone(&schema))?;
-        // swingdb: the kept orderings every input meets (in the union's
-        // schema: an input's column may have another name).
+        // swingdb: the inputs' properties in the union's schema (an input's
+        // column may have another name), where there are kept orderings to
+        // check against them.
+        let in_union_schema = match kept_orderings.is_empty() {
+            true => vec![],
+            false => children_eqps
+                .iter()
+                .map(|eqp| eqp.clone().with_new_schema(Arc::clone(&schema)))
+                .collect::<Result<Vec<_>>>()?,
+        };
+        let mut eq_properties = calculate_union(children_eqps, Arc::clone(&schema))?;
+        // swingdb: the kept orderings every input meets.
         for ordering in kept_orderings {
             let mut met = true;
-            for eqp in &children_eqps {
-                let eqp = eqp.clone().with_new_schema(Arc::clone(&schema))?;
+            for eqp in &in_union_schema {
                 met &= eqp.ordering_satisfy(ordering.clone())?;
             }
             if met {
@@ -396,9 +390,6 @@ impl ExecutionPlan for UnionExec {
                 metrics: ExecutionPlanMetricsSet::new(),
                 ..Self::clone(&*self)
             })),
-            ChildrenPropertiesMode::Recompute if self.kept_orderings.is_empty() => {
-                UnionExec::try_new(children)
-            }
             ChildrenPropertiesMode::Recompute => Ok(Arc::new(
                 Self::with_kept_orderings(children, self.kept_orderings.clone())?,
             )),

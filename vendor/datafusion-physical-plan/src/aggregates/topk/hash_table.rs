@@ -326,15 +326,8 @@ where
         row_idx: usize,
         replace_idx: usize,
     ) -> (usize, InsertKind) {
-        let ids = self.owned.as_primitive::<VAL>();
-        let id: Option<VAL::Native> = if ids.is_null(row_idx) {
-            None
-        } else {
-            Some(ids.value(row_idx))
-        };
         // Compute hash and create equality closure for hash table lookup.
-        let id = id.canonicalize();
-        let hash: u64 = id.hash(&self.rnd);
+        let (id, hash) = self.id_and_hash(row_idx);
         // swingdb: ids (canonical: -0.0 is 0.0) are equal by their total
         // order, as they are hashed (`==` never found a NaN id again: each
         // NaN row was a group of its own, and evicting one panicked).
