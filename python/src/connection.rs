@@ -5,9 +5,10 @@ use crate::params::*;
 use crate::pipe::*;
 use crate::result::*;
 use crate::snapshot::*;
+use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use swingdb::arrow::array::RecordBatchReader;
 use swingdb::arrow::datatypes::SchemaRef;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
@@ -130,7 +131,7 @@ impl PyConnection {
         f: impl FnOnce(&swingdb::Connection) -> swingdb::Result<T> + Send,
     ) -> PyResult<T> {
         py.detach(|| {
-            let guard = self.con.lock().unwrap();
+            let guard = self.con.lock();
             let con = guard.as_ref().ok_or_else(|| ProgrammingError::new_err("the connection is closed"))?;
             guarded(|| f(con))
         })
@@ -382,7 +383,7 @@ impl PyConnection {
     /// Whether an explicit transaction is open.
     #[getter]
     fn in_transaction(&self, py: Python<'_>) -> bool {
-        py.detach(|| self.con.lock().unwrap().as_ref().is_some_and(|c| c.in_transaction()))
+        py.detach(|| self.con.lock().as_ref().is_some_and(|c| c.in_transaction()))
     }
 
     /// Names of the tables.
@@ -392,12 +393,12 @@ impl PyConnection {
 
     /// Closes the connection, rolling back an open transaction.
     fn close(&self, py: Python<'_>) {
-        py.detach(|| drop(self.con.lock().unwrap().take()));
+        py.detach(|| drop(self.con.lock().take()));
     }
 
     /// Whether `close()` was called.
     #[getter]
     fn closed(&self, py: Python<'_>) -> bool {
-        py.detach(|| self.con.lock().unwrap().is_none())
+        py.detach(|| self.con.lock().is_none())
     }
 }

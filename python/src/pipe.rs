@@ -2,9 +2,10 @@
 
 use crate::errors::*;
 use crate::result::*;
+use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use swingdb::arrow::ffi::FFI_ArrowSchema;
 
 /// A pipe URL from a name or `db://` URL plus keyword options.
@@ -63,7 +64,7 @@ impl PyPipeWriter {
     fn write(&self, py: Python<'_>, data: Bound<'_, PyAny>) -> PyResult<u64> {
         let reader = crate::arrow_py::stream_reader(&data, "read the data as Arrow")?;
         py.detach(|| {
-            let mut guard = self.writer.lock().unwrap();
+            let mut guard = self.writer.lock();
             let writer = guard.as_mut().ok_or_else(|| ProgrammingError::new_err("this pipe writer is closed"))?;
             let mut rows = 0;
             for batch in reader {
@@ -78,7 +79,7 @@ impl PyPipeWriter {
     /// Ends the streams and waits for the importer to confirm; the rows it took.
     fn close(&self, py: Python<'_>) -> PyResult<u64> {
         py.detach(|| {
-            let writer = self.writer.lock().unwrap().take();
+            let writer = self.writer.lock().take();
             match writer {
                 Some(mut w) => guarded(|| w.close()),
                 None => Err(ProgrammingError::new_err("this pipe writer is closed")),
@@ -90,7 +91,7 @@ impl PyPipeWriter {
     #[pyo3(signature = (why="the exporting program gave up".to_string()))]
     fn abort(&self, py: Python<'_>, why: String) {
         py.detach(|| {
-            if let Some(mut w) = self.writer.lock().unwrap().take() {
+            if let Some(mut w) = self.writer.lock().take() {
                 w.abort(&why);
             }
         })

@@ -7,10 +7,10 @@
 use crate::column::PyColumn;
 use crate::errors::*;
 use crate::values::python_rows;
+use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Mutex;
 use swingdb::arrow::array::{new_empty_array, ArrayRef, RecordBatchIterator, RecordBatchReader};
 use swingdb::arrow::compute::concat;
 use swingdb::arrow::datatypes::SchemaRef;
@@ -120,12 +120,12 @@ impl PyResult_ {
     /// Runs `f` on what has been read, with the GIL released *before* waiting
     /// for the lock (another thread may hold it while the engine computes).
     fn reading<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Reading) -> PyResult<T> + Send) -> PyResult<T> {
-        py.detach(|| f(&mut self.reading.lock().unwrap()))
+        py.detach(|| f(&mut self.reading.lock()))
     }
 
     /// The kept batches (shared, not copied).
     fn kept_batches(&self, py: Python<'_>) -> Vec<RecordBatch> {
-        py.detach(|| self.reading.lock().unwrap().kept.clone())
+        py.detach(|| self.reading.lock().kept.clone())
     }
 }
 
@@ -187,14 +187,14 @@ impl PyResult_ {
     /// Whether rows were passed on without being kept (the result cannot be read again).
     #[getter]
     fn streamed(&self, py: Python<'_>) -> bool {
-        py.detach(|| self.reading.lock().unwrap().streamed)
+        py.detach(|| self.reading.lock().streamed)
     }
 
     /// Whether every row has been read and kept.
     #[getter]
     fn complete(&self, py: Python<'_>) -> bool {
         py.detach(|| {
-            let r = self.reading.lock().unwrap();
+            let r = self.reading.lock();
             r.rest.is_none() && !r.streamed
         })
     }

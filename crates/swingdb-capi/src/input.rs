@@ -10,10 +10,11 @@
 
 use crate::handles::connection;
 use crate::{guarded, swingdb_error, text};
+use parking_lot::Mutex;
 use std::ffi::c_char;
 use std::panic::RefUnwindSafe;
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use swingdb::arrow::array::{
     ArrayRef, BinaryBuilder, BooleanArray, DictionaryArray, Int32Array, Int64Array, PrimitiveArray, RecordBatch,
     StringArray, StringBuilder, Time64NanosecondArray, TimestampMicrosecondArray,
@@ -44,7 +45,7 @@ struct Lent(usize);
 
 impl Drop for Lent {
     fn drop(&mut self) {
-        RELEASED.lock().unwrap_or_else(|p| p.into_inner()).push(self.0);
+        RELEASED.lock().push(self.0);
     }
 }
 
@@ -284,7 +285,7 @@ pub unsafe extern "C" fn swingdb_unregister(con: *const crate::swingdb_connectio
 /// `out` points at room for `cap` pointers.
 #[no_mangle]
 pub unsafe extern "C" fn swingdb_take_released(out: *mut *mut std::ffi::c_void, cap: usize) -> usize {
-    let mut queue = RELEASED.lock().unwrap_or_else(|p| p.into_inner());
+    let mut queue = RELEASED.lock();
     let n = queue.len().min(cap);
     for (i, owner) in queue.drain(..n).enumerate() {
         // SAFETY: per the contract, room for `cap` >= n pointers.

@@ -1,12 +1,13 @@
 //! Tab completion in the shell: SQL keywords, dot commands, and the names of
 //! the tables and columns the connection sees (refreshed after each statement).
 
+use parking_lot::Mutex;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Keywords offered for completion (upper case, as typed most often).
 const KEYWORDS: &[&str] = &[
@@ -130,7 +131,7 @@ impl Completer for ShellHelper {
             return Ok((pos, Vec::new()));
         }
         let lower = word.to_lowercase();
-        let names = self.names.lock().unwrap().clone();
+        let names = self.names.lock().clone();
         let pool: Vec<&str> = if start == 0 && word.starts_with('.') {
             DOT_COMMANDS.to_vec()
         } else {

@@ -5,12 +5,13 @@
 use crate::cancel;
 use crate::complete::ShellHelper;
 use crate::render::{render, Limits, Mode};
+use parking_lot::Mutex;
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 use swingdb::datafusion::sql::sqlparser::dialect::GenericDialect;
 use swingdb::datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
@@ -170,7 +171,7 @@ impl Shell {
         }
         names.sort();
         names.dedup();
-        *self.names.lock().unwrap() = names;
+        *self.names.lock() = names;
     }
 
     /// Runs one statement and prints its result; returns whether it

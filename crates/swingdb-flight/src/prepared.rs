@@ -10,9 +10,9 @@
 //! statement idle for [`IDLE_LIFETIME`] is closed (a client that vanished
 //! leaves none behind for long).
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use swingdb::arrow::array::RecordBatch;
 use swingdb::datafusion::common::ScalarValue;
@@ -59,7 +59,7 @@ impl PreparedStatements {
     /// Keeps `statement` of `client` (a network connection); returns its handle.
     pub fn create(&self, statement: Statement, client: Option<SocketAddr>) -> Result<Vec<u8>, Status> {
         let handle = crate::tickets::random_id()?;
-        let mut open = self.open.lock().unwrap();
+        let mut open = self.open.lock();
         open.retain(|_, o| o.used.elapsed() < IDLE_LIFETIME);
         let refusal = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
             format!("this client has {MAX_CLIENT_OPEN} prepared statements open, the most one client may have")
@@ -77,7 +77,7 @@ impl PreparedStatements {
 
     /// Binds `parameters` to the statement `handle`, replacing those bound before.
     pub fn bind(&self, handle: &[u8], parameters: Vec<RecordBatch>) -> Result<(), Status> {
-        let mut open = self.open.lock().unwrap();
+        let mut open = self.open.lock();
         let entry = open.get_mut(handle).ok_or_else(unknown)?;
         entry.statement.bound = parameters;
         entry.used = Instant::now();
@@ -86,7 +86,7 @@ impl PreparedStatements {
 
     /// The statement `handle`.
     pub fn get(&self, handle: &[u8]) -> Result<Statement, Status> {
-        let mut open = self.open.lock().unwrap();
+        let mut open = self.open.lock();
         let entry = open.get_mut(handle).ok_or_else(unknown)?;
         entry.used = Instant::now();
         Ok(entry.statement.clone())
@@ -94,7 +94,7 @@ impl PreparedStatements {
 
     /// Closes the statement `handle`; closing one that is gone is no error.
     pub fn close(&self, handle: &[u8]) {
-        self.open.lock().unwrap().remove(handle);
+        self.open.lock().remove(handle);
     }
 }
 

@@ -24,11 +24,12 @@ use arrow_flight::error::FlightError;
 use arrow_flight::sql::{Any, TicketStatementQuery};
 use arrow_flight::{CancelStatus, FlightInfo};
 use futures::Stream;
+use parking_lot::Mutex;
 use prost::Message;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use swingdb::arrow::datatypes::{Schema, SchemaRef};
 use swingdb::arrow::record_batch::RecordBatch;
@@ -145,7 +146,7 @@ impl Shared {
     /// Computes at least `pieces` pieces ahead (one message each); tells
     /// whether the rows may go on past them (false: all are held). (Blocks.)
     pub fn read_ahead(&self, pieces: usize) -> swingdb::Result<bool> {
-        let mut rows = self.rows.lock().unwrap();
+        let mut rows = self.rows.lock();
         while rows.held.len() < pieces {
             if !rows.compute()? {
                 return Ok(false);
@@ -157,7 +158,7 @@ impl Shared {
     /// The next piece of the rows (at most about one Flight message), or
     /// `None` at their end. (Blocks while the statement computes it.)
     pub fn next_batch(&self) -> swingdb::Result<Option<RecordBatch>> {
-        let mut rows = self.rows.lock().unwrap();
+        let mut rows = self.rows.lock();
         if self.cancelled.load(Ordering::SeqCst) {
             return Err(swingdb::Error::new(swingdb::ErrorKind::Interrupted, "the query was cancelled"));
         }
@@ -297,7 +298,6 @@ impl Tickets {
         let mut all: Vec<Unfinished> = self
             .waiting
             .lock()
-            .unwrap()
             .iter()
             .filter(|(_, w)| w.unclaimed.iter().all(|&u| u))
             .map(|(id, w)| Unfinished {
@@ -307,7 +307,7 @@ impl Tickets {
             })
             .collect();
         let fetched: Vec<(Arc<Shared>, Option<SocketAddr>)> = {
-            let mut fetching = self.fetching.lock().unwrap();
+            let mut fetching = self.fetching.lock();
             fetching.retain(|_, f| f.shared.strong_count() > 0);
             fetching.values().filter_map(|f| Some((f.shared.upgrade()?, f.client))).collect()
         };
@@ -325,7 +325,7 @@ impl Tickets {
     pub fn expire(&self) {
         let timeout = self.limits.result_timeout;
         let gone: Vec<(Waiting, tonic::Code, String)> = {
-            let mut waiting = self.waiting.lock().unwrap();
+            let mut waiting = self.waiting.lock();
             let why = format!("nobody fetched it within {} s (--result-timeout)", timeout.as_secs_f64());
             waiting
                 .extract_if(|_, w| w.parked.elapsed() >= timeout && w.unclaimed.iter().all(|&u| u))
@@ -360,7 +360,7 @@ impl Tickets {
             } else {
                 continue;
             };
-            let Some(w) = self.waiting.lock().unwrap().remove(id) else { continue };
+            let Some(w) = self.waiting.lock().remove(id) else { continue };
             *by_client.get_mut(&u.client).expect("counted above") -= u.bytes;
             total -= u.bytes;
             gone.push((w, tonic::Code::ResourceExhausted, why));
@@ -374,7 +374,7 @@ impl Tickets {
         if gone.is_empty() {
             return;
         }
-        let mut dropped = self.dropped.lock().unwrap();
+        let mut dropped = self.dropped.lock();
         dropped.retain(|_, (at, _, _)| at.elapsed() < DROPPED_KEPT);
         for (w, code, why) in &gone {
             if dropped.len() < MAX_DROPPED_KEPT {
@@ -400,7 +400,7 @@ impl Tickets {
             unclaimed: vec![true; endpoints],
             client,
         };
-        self.waiting.lock().unwrap().insert(id.clone(), waiting);
+        self.waiting.lock().insert(id.clone(), waiting);
         Ok((0..endpoints).map(|i| [id.as_slice(), &[i as u8]].concat()).collect())
     }
 
@@ -411,10 +411,10 @@ impl Tickets {
             Status::not_found("this ticket is unknown, was fetched already, or was cancelled; run the statement again")
         };
         let (id, endpoint) = split(ticket).ok_or_else(unknown)?;
-        let mut waiting = self.waiting.lock().unwrap();
+        let mut waiting = self.waiting.lock();
         let Some(entry) = waiting.get_mut(id) else {
             drop(waiting);
-            return Err(match self.dropped.lock().unwrap().get(id) {
+            return Err(match self.dropped.lock().get(id) {
                 Some((_, code, why)) => Status::new(
                     *code,
                     format!("this result was dropped before its fetch: {why}; run the statement again, and fetch it as soon as it is answered"),
@@ -431,7 +431,7 @@ impl Tickets {
             waiting.remove(id);
         }
         drop(waiting);
-        self.fetching.lock().unwrap().insert(id.to_vec(), Fetching { shared: Arc::downgrade(&shared), client });
+        self.fetching.lock().insert(id.to_vec(), Fetching { shared: Arc::downgrade(&shared), client });
         Ok(shared)
     }
 
@@ -458,8 +458,8 @@ impl Tickets {
     pub fn cancel(&self, ticket: &[u8]) -> Result<CancelStatus, Status> {
         let not_found = || Status::not_found("this query is unknown, finished, or expired");
         let (id, _) = split(ticket).ok_or_else(not_found)?;
-        let waiting = self.waiting.lock().unwrap().remove(id);
-        let fetching = self.fetching.lock().unwrap().remove(id).and_then(|f| f.shared.upgrade());
+        let waiting = self.waiting.lock().remove(id);
+        let fetching = self.fetching.lock().remove(id).and_then(|f| f.shared.upgrade());
         match waiting.map(|w| w.shared).or(fetching) {
             Some(shared) => {
                 shared.cancel();

@@ -19,9 +19,10 @@
 //! believes it open.
 
 use crate::service::status;
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use swingdb::{Connection, Database};
 use tonic::Status;
@@ -64,7 +65,7 @@ impl Transactions {
         let id = crate::tickets::random_id()?;
         let now = Instant::now();
         let (refusal, expired) = {
-            let mut open = self.open.lock().unwrap();
+            let mut open = self.open.lock();
             let expired = take_expired(&mut open);
             let refusal = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
                 Some(format!("this client has {MAX_CLIENT_OPEN} transactions open, the most one client may have"))
@@ -94,11 +95,11 @@ impl Transactions {
         if let Ok(connection) = self.connection(id) {
             return Ok(Some(connection));
         }
-        let ended = self.ended.lock().unwrap().get(id).is_some_and(|at| at.elapsed() < IDLE_LIFETIME);
+        let ended = self.ended.lock().get(id).is_some_and(|at| at.elapsed() < IDLE_LIFETIME);
         if !ended || client.is_none() {
             return Err(unknown());
         }
-        let mut open = self.open.lock().unwrap();
+        let mut open = self.open.lock();
         let newest = open.values_mut().filter(|o| o.client == client).max_by_key(|o| o.begun);
         Ok(newest.map(|o| {
             o.used = Instant::now();
@@ -108,7 +109,7 @@ impl Transactions {
 
     /// The connection of the open transaction `id`.
     pub fn connection(&self, id: &[u8]) -> Result<Arc<Connection>, Status> {
-        let mut open = self.open.lock().unwrap();
+        let mut open = self.open.lock();
         let entry = open.get_mut(id).ok_or_else(unknown)?;
         entry.used = Instant::now();
         Ok(entry.connection.clone())
@@ -117,13 +118,13 @@ impl Transactions {
     /// Ends the transaction `id`: commits it, or rolls it back. (Blocks.)
     pub fn end(&self, id: &[u8], commit: bool) -> Result<(), Status> {
         let (entry, expired) = {
-            let mut open = self.open.lock().unwrap();
+            let mut open = self.open.lock();
             let expired = take_expired(&mut open);
             (open.remove(id), expired)
         };
         drop(expired);
         let entry = entry.ok_or_else(unknown)?;
-        let mut ended = self.ended.lock().unwrap();
+        let mut ended = self.ended.lock();
         ended.retain(|_, at| at.elapsed() < IDLE_LIFETIME);
         ended.insert(id.to_vec(), Instant::now());
         drop(ended);

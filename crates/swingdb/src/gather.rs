@@ -24,8 +24,9 @@ use datafusion::arrow::array::{make_array, Array, ArrayData, ArrayRef, BooleanBu
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer, NullBuffer};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use memmap2::{MmapMut, RemapOptions, UncheckedAdvice};
+use parking_lot::Mutex;
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// Batches of at least this many rows pass through ungathered: the engine's
 /// own batches are smaller, so these are views of stored or registered data
@@ -263,7 +264,7 @@ fn keep_spare(map: MmapMut) {
     if unsafe { map.unchecked_advise(UncheckedAdvice::Free) }.is_err() {
         return; // dropped: unmapped
     }
-    let mut spares = SPARES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut spares = SPARES.lock();
     let kept: usize = spares.iter().map(|m| m.len()).sum();
     if kept + map.len() <= spare_limit() {
         spares.push(map);
@@ -272,7 +273,7 @@ fn keep_spare(map: MmapMut) {
 
 /// The largest spare region, if one is kept.
 fn reuse_spare() -> Option<MmapMut> {
-    let mut spares = SPARES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut spares = SPARES.lock();
     let largest = (0..spares.len()).max_by_key(|&i| spares[i].len())?;
     Some(spares.swap_remove(largest))
 }

@@ -5,7 +5,7 @@
 
 #![cfg(feature = "failpoints")]
 
-use std::sync::Mutex;
+use parking_lot::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 use swingdb::arrow::array::{Array, Int64Array};
@@ -30,7 +30,7 @@ fn open(path: &std::path::Path) -> Database {
 /// newest, not a re-use of a collected version number.
 #[test]
 fn a_slow_publisher_never_reuses_a_collected_version() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let setup = open(&path).connect().unwrap();
@@ -62,7 +62,7 @@ fn a_slow_publisher_never_reuses_a_collected_version() {
 /// new one, so that its segments are never collected as orphans.
 #[test]
 fn a_lease_being_created_is_never_collected_from_under_its_writer() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let collector = open(&path);
@@ -98,7 +98,7 @@ fn a_lease_being_created_is_never_collected_from_under_its_writer() {
 /// pinning it (holding the shared lock) only makes collections skip.
 #[test]
 fn pinned_versions_survive_collections() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let writer_db = open(&path);
@@ -145,7 +145,7 @@ fn pinned_versions_survive_collections() {
 /// changes nothing; the next statement commits.
 #[test]
 fn an_error_at_any_commit_point_changes_nothing() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let db = open(&tmp.path().join("db"));
     let con = db.connect().unwrap();
@@ -196,7 +196,7 @@ fn an_error_at_any_commit_point_changes_nothing() {
 /// statement fails, the table is as before, and neither file is left behind.
 #[test]
 fn a_load_failing_mid_spool_leaves_no_rows_and_no_file() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let db = open(&tmp.path().join("db"));
     let con = db.connect().unwrap();
@@ -236,7 +236,7 @@ fn a_load_failing_mid_spool_leaves_no_rows_and_no_file() {
 /// while the deletion runs; only the many-process loop hits that window.)
 #[test]
 fn a_discard_waits_for_an_attach_in_progress() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let runtime = tempfile::tempdir().unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -270,7 +270,7 @@ fn a_discard_waits_for_an_attach_in_progress() {
 /// a column's values. Without verify the same damage arrives as a wrong number.
 #[test]
 fn verify_catches_a_byte_damaged_on_the_way() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let exporter = Database::in_memory().unwrap().connect().unwrap();
     exporter.execute("CREATE TABLE t AS SELECT value AS x FROM range(1000000)", &[]).unwrap();
     let importer = Database::in_memory().unwrap().connect().unwrap();
@@ -316,7 +316,7 @@ fn next_values(con: &Connection, rows: usize) -> swingdb::Result<Vec<i64>> {
 /// lock makes a taker of another handle wait rather than read the old value.
 #[test]
 fn sequence_values_are_taken_whole_and_one_taker_at_a_time() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let con = open(&path).connect().unwrap();
@@ -350,7 +350,7 @@ fn sum(con: &Connection, table: &str) -> i64 {
 /// not there.
 #[test]
 fn an_autocommit_statement_that_loses_a_conflict_runs_again() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let db = open(&tmp.path().join("db"));
     // Rows enough that an UPDATE writes a segment file (not an inline segment).
@@ -390,7 +390,7 @@ fn an_autocommit_statement_that_loses_a_conflict_runs_again() {
 /// it made before the lock are deleted, not left behind under its live lease.
 #[test]
 fn a_commit_whose_compaction_raced_another_commit_combines_and_leaves_no_file() {
-    let _serial = SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _serial = SERIAL.lock();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("db");
     let db = open(&path);

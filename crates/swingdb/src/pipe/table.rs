@@ -18,8 +18,9 @@ use datafusion::logical_expr::{Expr, LogicalPlan};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::ExecutionPlan;
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// Batches each partition's channel holds before the reading threads wait.
@@ -161,14 +162,14 @@ impl PipeTable {
     /// the exporter the importer stopped reading (and returns None).
     pub async fn settle(&self) -> Result<Option<PendingImport>> {
         let shared = self.shared.clone();
-        if shared.channels.lock().unwrap().is_none() {
+        if shared.channels.lock().is_none() {
             return Ok(None); // never opened: dropping the receiver tells the exporter
         }
         if shared.ended.load(Ordering::Acquire) < shared.partitions {
             shared.fail("the importing query stopped reading before the end of the pipe");
             return Ok(None);
         }
-        let received = shared.received.lock().unwrap().clone();
+        let received = shared.received.lock().clone();
         let checking = shared.clone();
         // Waits on the exporter's socket: off the engine's worker threads.
         let checked = tokio::task::spawn_blocking(move || checking.receiver.check(&received)).await.map_err(|e| {
@@ -186,7 +187,7 @@ impl PipeTable {
     /// Whether no partition was read yet (so the statement may still read
     /// the streams itself, [`Receiver::read_streams`]).
     pub fn unread(&self) -> bool {
-        self.shared.channels.lock().unwrap().is_none()
+        self.shared.channels.lock().is_none()
     }
 
     /// The import of the pipe's rows, taken whole by the statement (the
@@ -304,7 +305,7 @@ impl PartitionStream for Partition {
 impl Shared {
     /// Partition `index`'s channel; the first call opens the streams.
     fn take(self: &Arc<Self>, index: usize) -> Result<Batches> {
-        let mut channels = self.channels.lock().unwrap();
+        let mut channels = self.channels.lock();
         if channels.is_none() {
             *channels = Some(self.start()?);
         }
@@ -324,12 +325,12 @@ impl Shared {
         let count = sources.len();
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..self.partitions).map(|_| mpsc::channel(CHANNEL_DEPTH)).unzip();
         {
-            let mut sockets = self.sockets.lock().unwrap();
+            let mut sockets = self.sockets.lock();
             for s in &sources {
                 sockets.push(s.shutdown_handle()?);
             }
         }
-        *self.received.lock().unwrap() = vec![(0, 0); count];
+        *self.received.lock() = vec![(0, 0); count];
         let remaining = Arc::new(AtomicUsize::new(count));
         for (k, source) in sources.into_iter().enumerate() {
             let tx = senders[k % self.partitions].clone();
@@ -343,12 +344,12 @@ impl Shared {
                         // Recorded before `tx` is dropped: when a partition's
                         // channel ends, its streams' counts are in.
                         Ok(Some(counts)) => {
-                            shared.received.lock().unwrap()[k] = counts;
+                            shared.received.lock()[k] = counts;
                             if remaining.fetch_sub(1, Ordering::AcqRel) != 1 || shared.deferred.load(Ordering::Acquire)
                             {
                                 return;
                             }
-                            let all = shared.received.lock().unwrap().clone();
+                            let all = shared.received.lock().clone();
                             match shared.receiver.finish(&all) {
                                 Ok(_) => return,
                                 Err(e) => e,
@@ -372,6 +373,6 @@ impl Shared {
     /// Ends the transfer: tells the exporter why and ends every stream.
     fn fail(&self, why: &str) {
         self.receiver.abort(why);
-        self.sockets.lock().unwrap().iter().for_each(StreamStop::stop);
+        self.sockets.lock().iter().for_each(StreamStop::stop);
     }
 }

@@ -401,9 +401,9 @@ const ATTACH_SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_sec
 /// [`sweep`] of `runtime`, unless this process swept it by [`attach`] less
 /// than [`ATTACH_SWEEP_INTERVAL`] ago.
 fn sweep_unless_recent(runtime: &Home) {
-    static SWEPT: std::sync::Mutex<Vec<(PathBuf, std::time::Instant)>> = std::sync::Mutex::new(Vec::new());
+    static SWEPT: parking_lot::Mutex<Vec<(PathBuf, std::time::Instant)>> = parking_lot::Mutex::new(Vec::new());
     {
-        let mut swept = SWEPT.lock().unwrap();
+        let mut swept = SWEPT.lock();
         match swept.iter_mut().find(|(root, _)| root == runtime.root()) {
             Some((_, at)) if at.elapsed() < ATTACH_SWEEP_INTERVAL => return,
             Some((_, at)) => *at = std::time::Instant::now(),

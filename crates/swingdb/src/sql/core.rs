@@ -9,10 +9,11 @@ use crate::share::Published;
 use crate::sql::Attached;
 use crate::storage::rebase::{only_relied_on, rebase, Rebase};
 use crate::storage::{compact, write_out_inline, DbDir, Manifest, SegmentStore, TableMeta};
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// Stack of the engine's worker threads. Physical expressions of statements at
 /// the expression-depth limit (`sql::frontend::parse::MAX_EXPRESSION_DEPTH`) are
@@ -80,7 +81,7 @@ impl DbCore {
     /// Keeps `published` alive as long as this handle, forgetting snapshots
     /// that were discarded or replaced meanwhile.
     pub(crate) fn keep_share(&self, published: Published) {
-        let mut shares = self.shares.lock().unwrap();
+        let mut shares = self.shares.lock();
         shares.retain(Published::is_current);
         shares.push(published);
     }

@@ -15,10 +15,11 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::sql::operators::watch::Run;
+use parking_lot::{Condvar, Mutex};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
@@ -140,28 +141,28 @@ impl Interrupt {
     /// Starts a statement: forgets a request made while nothing ran.
     pub(crate) fn clear(&self) {
         self.inner.requested.store(false, Ordering::SeqCst);
-        *self.inner.run.lock().unwrap() = Arc::default();
+        *self.inner.run.lock() = Arc::default();
     }
 
     /// The running statement's state, which its plans update and watch.
     pub(crate) fn run(&self) -> Arc<Run> {
-        self.inner.run.lock().unwrap().clone()
+        self.inner.run.lock().clone()
     }
 
     /// Sets (or with `None` removes) what shows the progress of statements
     /// that run longer than `after` (usually [`PROGRESS_AFTER`]).
     pub fn set_progress_display(&self, display: Option<ProgressDisplay>, after: Duration) {
-        *self.inner.display.lock().unwrap() = display.map(|d| (d, after));
+        *self.inner.display.lock() = display.map(|d| (d, after));
     }
 
     /// Shows the running statement's progress if it is due.
     fn show_progress(&self) {
-        let Some((display, after)) = self.inner.display.lock().unwrap().clone() else { return };
+        let Some((display, after)) = self.inner.display.lock().clone() else { return };
         let run = self.run();
         if run.started.elapsed() < after {
             return;
         }
-        let mut shown = run.shown.lock().unwrap();
+        let mut shown = run.shown.lock();
         if shown.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
             return;
         }
@@ -173,8 +174,8 @@ impl Interrupt {
     /// Clears a progress display shown for the running statement.
     pub(crate) fn end_progress(&self) {
         let run = self.run();
-        if run.shown.lock().unwrap().take().is_some() {
-            if let Some((display, _)) = self.inner.display.lock().unwrap().clone() {
+        if run.shown.lock().take().is_some() {
+            if let Some((display, _)) = self.inner.display.lock().clone() {
                 display(None);
             }
         }
@@ -245,13 +246,13 @@ fn ticker() -> &'static (Mutex<Beats>, Condvar) {
             .spawn(|| {
                 let (beats, someone_waits) = ticker();
                 loop {
-                    let mut state = beats.lock().unwrap();
+                    let mut state = beats.lock();
                     while state.waiting.is_empty() {
-                        state = someone_waits.wait(state).unwrap();
+                        someone_waits.wait(&mut state);
                     }
                     drop(state);
                     std::thread::sleep(SIGNAL_TICK);
-                    let mut state = beats.lock().unwrap();
+                    let mut state = beats.lock();
                     state.count += 1;
                     let woken = std::mem::take(&mut state.waiting);
                     drop(state);
@@ -267,7 +268,7 @@ impl Future for Tick {
     type Output = ();
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let (beats, someone_waits) = ticker();
-        let mut state = beats.lock().unwrap();
+        let mut state = beats.lock();
         let since = *self.since.get_or_insert(state.count);
         if state.count > since {
             return Poll::Ready(());

@@ -32,11 +32,12 @@ use datafusion::execution::memory_pool::{
 };
 use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::spill_file::{SpillFile, TempFileFactory};
+use parking_lot::{Mutex, RwLock};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, RwLock};
+use std::sync::{Arc, LazyLock};
 
 /// The part of the memory the process may use that queries may reserve by
 /// default: the rest is for what is not reserved (batches being handed
@@ -252,14 +253,14 @@ pub fn set_temp_directory(value: &str) -> Result<()> {
         .with_mode(DiskManagerMode::Directories(vec![path.clone()]))
         .build()
         .map_err(|e| Error::operational(format!("SET temp_directory '{}': {e}", path.display())))?;
-    *SPILL.files.write().unwrap() = Arc::new(files);
-    *SPILL.directory.write().unwrap() = Some(path);
+    *SPILL.files.write() = Arc::new(files);
+    *SPILL.directory.write() = Some(path);
     Ok(())
 }
 
 /// The directory queries spill to.
 pub fn temp_directory() -> PathBuf {
-    SPILL.directory.read().unwrap().clone().unwrap_or_else(std::env::temp_dir)
+    SPILL.directory.read().clone().unwrap_or_else(std::env::temp_dir)
 }
 
 /// Memory DataFusion's operators reserve, under a limit that can change
@@ -295,19 +296,19 @@ impl MemoryPool for LimitedPool {
 
     fn register(&self, consumer: &MemoryConsumer) {
         if consumer.can_spill() {
-            self.reserved.lock().unwrap().spillers += 1;
+            self.reserved.lock().spillers += 1;
         }
     }
 
     fn unregister(&self, consumer: &MemoryConsumer) {
         if consumer.can_spill() {
-            let mut reserved = self.reserved.lock().unwrap();
+            let mut reserved = self.reserved.lock();
             reserved.spillers = reserved.spillers.saturating_sub(1);
         }
     }
 
     fn grow(&self, reservation: &MemoryReservation, additional: usize) {
-        let mut reserved = self.reserved.lock().unwrap();
+        let mut reserved = self.reserved.lock();
         match reservation.consumer().can_spill() {
             true => reserved.spillable += additional,
             false => reserved.unspillable += additional,
@@ -315,7 +316,7 @@ impl MemoryPool for LimitedPool {
     }
 
     fn shrink(&self, reservation: &MemoryReservation, shrink: usize) {
-        let mut reserved = self.reserved.lock().unwrap();
+        let mut reserved = self.reserved.lock();
         match reservation.consumer().can_spill() {
             true => reserved.spillable = reserved.spillable.saturating_sub(shrink),
             false => reserved.unspillable = reserved.unspillable.saturating_sub(shrink),
@@ -324,7 +325,7 @@ impl MemoryPool for LimitedPool {
 
     fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> datafusion::common::Result<()> {
         let limit = self.limit.load(Ordering::Relaxed);
-        let mut reserved = self.reserved.lock().unwrap();
+        let mut reserved = self.reserved.lock();
         let consumer = reservation.consumer();
         let fits = match consumer.can_spill() {
             true => {
@@ -351,7 +352,7 @@ impl MemoryPool for LimitedPool {
     }
 
     fn reserved(&self) -> usize {
-        let reserved = self.reserved.lock().unwrap();
+        let reserved = self.reserved.lock();
         reserved.spillable + reserved.unspillable
     }
 
@@ -373,7 +374,7 @@ struct SpillPlace {
 
 impl TempFileFactory for SpillPlace {
     fn create_temp_file(&self, description: &str) -> datafusion::common::Result<Arc<dyn SpillFile>> {
-        let files = self.files.read().unwrap().clone();
+        let files = self.files.read().clone();
         files.create_tmp_file(description).map_err(|e| {
             DataFusionError::ResourcesExhausted(format!(
                 "cannot spill to temp_directory {} ({e}); SET temp_directory to a writable directory with room",

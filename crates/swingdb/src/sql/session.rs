@@ -264,7 +264,7 @@ pub fn new_context(parts: ContextParts) -> Result<SessionContext> {
         ctx.register_udf(function);
     }
     let own_schema = Arc::new(TablesSchema::new(&own, tables, registered, store, external_access));
-    databases.lock().unwrap().insert(own, own_schema.clone());
+    databases.lock().insert(own, own_schema.clone());
     ctx.register_catalog(CATALOG, Arc::new(SwingCatalog::new(databases, snapshots)));
     for kind in [FileKind::Csv, FileKind::Parquet, FileKind::Json, FileKind::Arrow] {
         ctx.register_udtf(kind.function_name(), Arc::new(ReadFile::new(kind, external_access)));

@@ -98,12 +98,13 @@ use super::files::{
 };
 use super::manifest::{Manifest, FORMAT_VERSION, LOG_FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 mod gc;
@@ -279,7 +280,7 @@ impl DbDir {
     /// This handle's lease id, taking the lease on first use.
     fn lease_id(&self) -> Result<String> {
         self.refuse_read_only()?;
-        let mut lease = self.lease.lock().unwrap();
+        let mut lease = self.lease.lock();
         if lease.is_none() {
             *lease = Some(Lease::acquire(&self.root)?);
         }
@@ -358,7 +359,7 @@ impl DbDir {
         // lock is held; under `gc.lock` nothing may wait for a commit (a
         // collector waiting for `gc.lock` holds `commit.lock`).
         self.newest(Suspect::Confirm)?;
-        let mut pins = self.pins.lock().unwrap();
+        let mut pins = self.pins.lock();
         let path = self.root.join(GC_LOCK);
         if let Some(file) = &pins.file {
             flock(file, libc::LOCK_SH).map_err(io_err("locking", &path))?;
@@ -406,7 +407,7 @@ impl DbDir {
 
     /// Releases one pin of `version`.
     pub fn unpin(&self, version: u64) {
-        Self::unpin_locked(&mut self.pins.lock().unwrap(), version);
+        Self::unpin_locked(&mut self.pins.lock(), version);
     }
 
     /// Takes `commit.lock`, waiting for another commit or collection to end.

@@ -83,8 +83,9 @@ pub fn commit_path() -> impl Iterator<Item = &'static str> {
 #[cfg(feature = "failpoints")]
 mod imp {
     use crate::error::{Error, Result};
+    use parking_lot::Mutex;
     use std::collections::HashMap;
-    use std::sync::{LazyLock, Mutex};
+    use std::sync::LazyLock;
 
     #[derive(Debug, Clone)]
     enum Kind {
@@ -149,7 +150,7 @@ mod imp {
 
     pub fn set(name: &str, action: &str) {
         let parsed = parse_action(action).unwrap_or_else(|| panic!("bad failpoint action '{action}'"));
-        let mut points = POINTS.lock().unwrap();
+        let mut points = POINTS.lock();
         match parsed {
             Some(a) => points.insert(name.to_string(), a),
             None => points.remove(name),
@@ -158,7 +159,7 @@ mod imp {
 
     pub fn hit(name: &str) -> Result<()> {
         let kind = {
-            let mut points = POINTS.lock().unwrap();
+            let mut points = POINTS.lock();
             let Some(action) = points.get_mut(name) else { return Ok(()) };
             if action.remaining == Some(0) || !chance(action.percent) {
                 return Ok(());

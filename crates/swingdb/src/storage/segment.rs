@@ -13,12 +13,13 @@ use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::SchemaRef;
 use memmap2::Mmap;
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
+use std::sync::{Arc, LazyLock, OnceLock, Weak};
 
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
@@ -71,13 +72,13 @@ static MAPPINGS: LazyLock<Mutex<HashMap<usize, Weak<Mapping>>>> = LazyLock::new(
 /// Whether `address` is where a segment file is mapped (the start of the
 /// allocation of every buffer decoded from it).
 pub fn is_mapping_start(address: usize) -> bool {
-    MAPPINGS.lock().unwrap().contains_key(&address)
+    MAPPINGS.lock().contains_key(&address)
 }
 
 /// The segment file mapped at `address` (a new handle to it, valid also after
 /// the file was unlinked) and the offset of `address` in it, if any.
 pub fn locate_mapped(address: usize) -> Option<(File, u64)> {
-    let map = MAPPINGS.lock().unwrap();
+    let map = MAPPINGS.lock();
     map.iter().find_map(|(&start, weak)| {
         let mapping = weak.upgrade()?;
         let offset = address.checked_sub(start)?;
@@ -88,7 +89,7 @@ pub fn locate_mapped(address: usize) -> Option<(File, u64)> {
 impl Drop for MappedSegment {
     fn drop(&mut self) {
         let key = self.mapping.buffer.data_ptr().as_ptr() as usize;
-        let mut map = MAPPINGS.lock().unwrap();
+        let mut map = MAPPINGS.lock();
         if map.get(&key).is_some_and(|w| w.as_ptr() == Arc::as_ptr(&self.mapping)) {
             map.remove(&key);
         }
@@ -152,7 +153,7 @@ impl MappedSegment {
             )));
         }
         read_ahead::advise(&mapping.buffer, Advice::Normal);
-        MAPPINGS.lock().unwrap().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
+        MAPPINGS.lock().insert(mapping.buffer.data_ptr().as_ptr() as usize, Arc::downgrade(&mapping));
         let checks: Vec<ColumnCheck> = match (verify, per_column) {
             (true, true) => meta.column_crc32.iter().map(|&crc| ColumnCheck::Checksum(crc)).collect(),
             (false, true) => vec![ColumnCheck::Validate; meta.column_crc32.len()],

@@ -28,17 +28,18 @@ use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::compute::concat;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::error::ArrowError;
+use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::os::fd::AsRawFd;
 use std::ptr::NonNull;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock};
 
 /// Where stitched regions' arrays start (see [`is_stitched_start`]).
 static STARTS: LazyLock<Mutex<HashSet<usize>>> = LazyLock::new(Default::default);
 
 /// Whether `address` is where a stitched array's values start.
 fn is_stitched_start(address: usize) -> bool {
-    STARTS.lock().unwrap().contains(&address)
+    STARTS.lock().contains(&address)
 }
 
 /// Whether `address` starts an allocation of file pages, not of memory the
@@ -59,7 +60,7 @@ struct Region {
 
 impl Drop for Region {
     fn drop(&mut self) {
-        STARTS.lock().unwrap().remove(&self.values);
+        STARTS.lock().remove(&self.values);
         // SAFETY: `start..start + len` was mapped by `stitch_values` and
         // nothing points into it once its owner (this) is dropped.
         unsafe { libc::munmap(self.start as *mut libc::c_void, self.len) };
@@ -190,7 +191,7 @@ fn stitch_values(values: &[Buffer]) -> Option<Buffer> {
         }
         at += span;
     }
-    STARTS.lock().unwrap().insert(region.values);
+    STARTS.lock().insert(region.values);
     let values_at = NonNull::new(region.values as *mut u8).expect("mmap is never null");
     // SAFETY: `values_at..values_at + len` are the pieces' bytes, mapped
     // read-only for as long as the `Region` owner lives.

@@ -13,8 +13,9 @@ use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::scalar::ScalarValue;
+use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Maps segments on first use and keeps them mapped while the current snapshot
 /// references them.
@@ -42,19 +43,19 @@ impl SegmentStore {
         if let Some(rows) = &meta.inline {
             return SegmentView::new(Stored::Inline(rows.clone()), table, meta);
         }
-        let cached = self.mapped.lock().unwrap().get(&meta.file).cloned();
+        let cached = self.mapped.lock().get(&meta.file).cloned();
         let mapped = match cached {
             Some(mapped) => {
                 if let Err(e) = mapped.check_size() {
                     // Mapped afresh (and checked) by the next statement, should the file be mended.
-                    self.mapped.lock().unwrap().remove(&meta.file);
+                    self.mapped.lock().remove(&meta.file);
                     return Err(e);
                 }
                 mapped
             }
             None => {
                 let mapped = Arc::new(MappedSegment::open(&self.dir.segment_path(&meta.file), meta, self.verify)?);
-                self.mapped.lock().unwrap().insert(meta.file.clone(), mapped.clone());
+                self.mapped.lock().insert(meta.file.clone(), mapped.clone());
                 mapped
             }
         };
@@ -64,7 +65,7 @@ impl SegmentStore {
     /// Forgets mappings of files not in `live` (queries that still use them keep
     /// their own references, so nothing they hold is unmapped).
     pub fn retain(&self, live: &HashSet<&str>) {
-        self.mapped.lock().unwrap().retain(|file, _| live.contains(file.as_str()));
+        self.mapped.lock().retain(|file, _| live.contains(file.as_str()));
     }
 }
 

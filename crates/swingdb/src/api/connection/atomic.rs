@@ -35,7 +35,7 @@ impl Connection {
     /// end with it; at most one of them (or this one) changed anything (see
     /// `attach.rs`), so at most one commit publishes a version.
     pub(super) fn finish(&self, commit: bool) -> Result<()> {
-        let members: Vec<Arc<Connection>> = self.attached.lock().unwrap().values().cloned().collect();
+        let members: Vec<Arc<Connection>> = self.attached.lock().values().cloned().collect();
         let mut outcome = self.exec.finish(commit);
         for member in members {
             let ended = member.finish(commit && outcome.is_ok());

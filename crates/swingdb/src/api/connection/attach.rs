@@ -62,7 +62,7 @@ impl Connection {
             path: (!dir.is_private()).then(|| dir.root().to_path_buf()),
             read_only: dir.read_only(),
         };
-        let attached = self.exec.core.databases.lock().unwrap();
+        let attached = self.exec.core.databases.lock();
         let others = attached.iter().map(|(alias, a)| DatabaseEntry {
             name: alias.clone(),
             path: a.path.clone(),
@@ -88,7 +88,7 @@ impl Connection {
             false => Some(absolute(&request.path)?),
         };
         {
-            let databases = self.exec.core.databases.lock().unwrap();
+            let databases = self.exec.core.databases.lock();
             if let Some(existing) = databases.get(&alias) {
                 if request.if_not_exists && existing.path == path && !in_memory {
                     return Ok(());
@@ -113,7 +113,7 @@ impl Connection {
                 }
             }
         }
-        if self.exec.core.attached.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.attached.lock().contains_key(&alias) {
             return Err(Error::programming(format!("a snapshot is attached as '{alias}'; DETACH {alias} first")));
         }
         let options = OpenOptions {
@@ -130,7 +130,7 @@ impl Connection {
             })?,
         };
         {
-            let mut databases = self.exec.core.databases.lock().unwrap();
+            let mut databases = self.exec.core.databases.lock();
             if databases.contains_key(&alias) {
                 return Err(Error::programming(format!(
                     "a database is already attached as '{alias}'; DETACH {alias} first"
@@ -144,16 +144,16 @@ impl Connection {
     /// `DETACH alias` of a database; `false` if none is attached as `alias`.
     /// Refused while this connection's transaction has changed it.
     pub(super) fn detach_database(&self, alias: &str) -> Result<bool> {
-        if !self.exec.core.databases.lock().unwrap().contains_key(alias) {
+        if !self.exec.core.databases.lock().contains_key(alias) {
             return Ok(false);
         }
-        let member = self.attached.lock().unwrap().get(alias).cloned();
+        let member = self.attached.lock().get(alias).cloned();
         if member.is_some_and(|m| m.has_changes()) {
             return Err(Error::programming(format!(
                 "this transaction has changed database '{alias}'; COMMIT or ROLLBACK before DETACH {alias}"
             )));
         }
-        self.exec.core.databases.lock().unwrap().remove(alias);
+        self.exec.core.databases.lock().remove(alias);
         self.sync_attached()?;
         Ok(true)
     }
@@ -168,8 +168,8 @@ impl Connection {
             return Ok(()); // members do not attach in turn
         }
         let open = self.exec.open_transaction();
-        let databases = self.exec.core.databases.lock().unwrap();
-        let mut members = self.attached.lock().unwrap();
+        let databases = self.exec.core.databases.lock();
+        let mut members = self.attached.lock();
         let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
         for alias in gone {
             if members.get(&alias).is_some_and(|m| open.is_none() || !m.has_changes()) {
@@ -193,14 +193,14 @@ impl Connection {
     /// This connection's members, after [`Self::sync_attached`].
     pub(super) fn synced_members(&self) -> Result<Vec<Arc<Connection>>> {
         self.sync_attached()?;
-        Ok(self.attached.lock().unwrap().values().cloned().collect())
+        Ok(self.attached.lock().values().cloned().collect())
     }
 
     /// The member that runs `statement`, if it changes (or copies) a table
     /// of an attached database; an error if it names tables of two databases.
     pub(super) fn member_for(&self, statement: &DFStatement) -> Result<Option<Arc<Connection>>> {
         self.sync_attached()?;
-        let members = self.attached.lock().unwrap();
+        let members = self.attached.lock();
         if members.is_empty() {
             return Ok(None);
         }
@@ -230,7 +230,7 @@ impl Connection {
         if !writer.has_changes() {
             return Ok(());
         }
-        let members = self.attached.lock().unwrap();
+        let members = self.attached.lock();
         let family = std::iter::once(self).chain(members.values().map(Arc::as_ref));
         let other = family.filter(|c| !std::ptr::eq(*c, writer)).find(|c| c.has_changes());
         match other {

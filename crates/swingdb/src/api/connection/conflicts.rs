@@ -47,7 +47,7 @@ impl Connection {
         if self.in_transaction() {
             return attempt().await;
         }
-        let deadline = Instant::now() + *self.conflict_timeout.lock().unwrap();
+        let deadline = Instant::now() + *self.conflict_timeout.lock();
         let mut wait = FIRST_WAIT;
         loop {
             match attempt().await {
@@ -77,6 +77,6 @@ impl Connection {
     /// again (see `conflicts.rs`); zero: never, the first `ConflictError` is
     /// the statement's.
     pub fn set_conflict_timeout(&self, timeout: Duration) {
-        *self.conflict_timeout.lock().unwrap() = timeout;
+        *self.conflict_timeout.lock() = timeout;
     }
 }

@@ -26,8 +26,9 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A connection to a [`super::Database`]. Statements on one connection run one
 /// at a time; use several connections for parallel work.

@@ -51,12 +51,12 @@ impl Connection {
                 "'{alias}' is taken by swingdb's own schema; attach under another name"
             )));
         }
-        if self.exec.core.attached.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.attached.lock().contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a snapshot is already attached as '{alias}'; DETACH {alias} first"
             )));
         }
-        if self.exec.core.databases.lock().unwrap().contains_key(&alias) {
+        if self.exec.core.databases.lock().contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a database is already attached as '{alias}'; DETACH {alias} first"
             )));
@@ -68,7 +68,7 @@ impl Connection {
         let dir = db.core.dir();
         let manifest = dir.read_manifest(dir.latest_version()?)?;
         let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), db.core.store.clone());
-        let mut attached = self.exec.core.attached.lock().unwrap();
+        let mut attached = self.exec.core.attached.lock();
         if attached.contains_key(&alias) {
             return Err(Error::programming(format!(
                 "a snapshot is already attached as '{alias}'; DETACH {alias} first"
@@ -80,7 +80,7 @@ impl Connection {
 
     /// `DETACH [IF EXISTS] alias` of a snapshot.
     pub(super) fn detach(&self, alias: &str, if_exists: bool) -> Result<()> {
-        let removed = self.exec.core.attached.lock().unwrap().remove(alias);
+        let removed = self.exec.core.attached.lock().remove(alias);
         if removed.is_none() && !if_exists {
             return Err(Error::programming(format!("no database or snapshot is attached as '{alias}'")));
         }

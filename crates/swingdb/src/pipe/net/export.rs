@@ -11,7 +11,8 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::BatchCoalescer;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
-use std::sync::{Arc, Condvar, Mutex};
+use parking_lot::{Condvar, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
@@ -99,12 +100,12 @@ impl Exporter {
 
     /// How many streams the claimed transfer has.
     pub fn streams(&self) -> usize {
-        self.shared.state.lock().unwrap().trailers.len()
+        self.shared.state.lock().trailers.len()
     }
 
     /// The writers of the claimed transfer's streams.
     pub fn sinks(&self) -> Vec<NetSink> {
-        let state = self.shared.state.lock().unwrap();
+        let state = self.shared.state.lock();
         state
             .senders
             .iter()
@@ -168,7 +169,7 @@ impl Exporter {
         until: impl Fn(&Phase) -> bool,
         late: impl FnOnce() -> Error,
     ) -> Result<Phase> {
-        let mut state = self.shared.state.lock().unwrap();
+        let mut state = self.shared.state.lock();
         loop {
             if until(&state.phase) {
                 return Ok(state.phase.clone());
@@ -184,7 +185,7 @@ impl Exporter {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(late());
             }
-            state = self.shared.changed.wait_timeout(state, TICK).unwrap().0;
+            self.shared.changed.wait_for(&mut state, TICK);
         }
     }
 }
@@ -279,7 +280,7 @@ impl NetSink {
         let mut nap = Duration::from_micros(20);
         loop {
             {
-                let state = self.shared.state.lock().unwrap();
+                let state = self.shared.state.lock();
                 if state.phase != Phase::Claimed {
                     return Err(self.shared.failure(&state.phase));
                 }

@@ -11,8 +11,9 @@ use arrow_flight::{Action, FlightDescriptor, FlightInfo, Ticket};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use futures::StreamExt;
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
@@ -207,7 +208,7 @@ impl Importer {
     /// What the exporter says it sent, per stream (rows, CRC-32), once every
     /// stream ended.
     pub fn sent(&self) -> Result<Vec<(u64, u32)>> {
-        let sent = self.sent.lock().unwrap();
+        let sent = self.sent.lock();
         sent.iter()
             .map(|t| t.map(|t| (t.rows, t.crc32)))
             .collect::<Option<Vec<_>>>()
@@ -339,7 +340,7 @@ impl NetSource {
         let messages = response.into_inner().filter_map(move |message| {
             let counting = counting.clone();
             async move {
-                let mut tally = counting.lock().unwrap();
+                let mut tally = counting.lock();
                 match message {
                     Ok(data) if tally.1.is_some() => Some(Err(FlightError::ProtocolError(format!(
                         "{} bytes after the trailer",
@@ -386,7 +387,7 @@ impl NetSource {
             }
         }
         let (crc, trailer) = {
-            let mut tally = tally.lock().unwrap();
+            let mut tally = tally.lock();
             (tally.0.take().map_or(0, |c| c.finalize()), tally.1)
         };
         let trailer = trailer.ok_or_else(|| {
@@ -395,7 +396,7 @@ impl NetSource {
                 self.name
             ))
         })?;
-        self.sent.lock().unwrap()[self.index] = Some(trailer);
+        self.sent.lock()[self.index] = Some(trailer);
         Ok(Some((rows, crc)))
     }
 

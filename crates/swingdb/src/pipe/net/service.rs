@@ -16,7 +16,8 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::ipc::writer::IpcWriteOptions;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
-use std::sync::{Arc, Condvar, Mutex};
+use parking_lot::{Condvar, Mutex};
+use std::sync::Arc;
 use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -70,7 +71,7 @@ impl Shared {
     /// Ends the transfer from this side (unless it finished): every stream
     /// ends with `why`.
     pub(super) fn end(&self, why: &str) {
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state.lock();
         if matches!(state.phase, Phase::Waiting | Phase::Claimed) {
             state.phase = Phase::Ended(why.to_string());
             state.senders.clear();
@@ -97,7 +98,7 @@ impl Shared {
         if claim.pipe != self.name {
             return Err(Status::not_found(format!("this address exports pipe '{}', not '{}'", self.name, claim.pipe)));
         }
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state.lock();
         if state.phase != Phase::Waiting {
             return Err(Status::unavailable(format!("pipe '{}' is taken by another importer", self.name)));
         }
@@ -131,7 +132,7 @@ impl Shared {
         self: &Arc<Self>,
         ticket: &[u8],
     ) -> std::result::Result<BoxStream<'static, StatusResult<FlightData>>, Status> {
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state.lock();
         let text = std::str::from_utf8(ticket).map_err(|_| Status::invalid_argument("the ticket is not text"))?;
         let (transfer, index) =
             text.split_once('/').ok_or_else(|| Status::invalid_argument("the ticket is not TRANSFER/INDEX"))?;
@@ -154,7 +155,7 @@ impl Shared {
                     match rx.recv().await? {
                         Piece::Batch(batch) => Some((Ok::<_, FlightError>(batch), rx)),
                         Piece::End(rows) => {
-                            tally.lock().unwrap().sent = Some(rows);
+                            tally.lock().sent = Some(rows);
                             None
                         }
                     }
@@ -170,7 +171,7 @@ impl Shared {
             .build(input)
             .map_err(Status::from)
             .map_ok(move |data| {
-                if let Some(crc) = &mut counting.lock().unwrap().crc {
+                if let Some(crc) = &mut counting.lock().crc {
                     checksum(crc, &data);
                 }
                 data
@@ -178,11 +179,11 @@ impl Shared {
         let shared = self.clone();
         let trailer = futures::stream::once(async move {
             let (sent, crc32) = {
-                let mut tally = tally.lock().unwrap();
+                let mut tally = tally.lock();
                 (tally.sent, tally.crc.take().map_or(0, |c| c.finalize()))
             };
             let Some(rows) = sent else {
-                let state = shared.state.lock().unwrap();
+                let state = shared.state.lock();
                 return Err(match &state.phase {
                     Phase::Ended(why) => Status::aborted(why.clone()),
                     Phase::Refused(why) => Status::aborted(format!("the importer gave up: {why}")),
@@ -202,7 +203,7 @@ impl Shared {
     /// Stream `index` went out whole: a plain client's transfer is done when
     /// every stream did.
     pub(super) fn delivered(&self, index: usize, trailer: Trailer) {
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state.lock();
         state.trailers[index] = Some(trailer);
         if !state.confirm && state.phase == Phase::Claimed && state.trailers.iter().all(Option::is_some) {
             let rows = state.trailers.iter().flatten().map(|t| t.rows).sum();
@@ -215,7 +216,7 @@ impl Shared {
     pub(super) fn settle(&self, done: bool, body: &[u8]) -> std::result::Result<(), Status> {
         let settle: Settle =
             serde_json::from_slice(body).map_err(|e| Status::invalid_argument(format!("the action's body: {e}")))?;
-        let mut state = self.state.lock().unwrap();
+        let mut state = self.state.lock();
         if state.phase == Phase::Waiting || settle.transfer != state.transfer {
             return Err(Status::not_found("not a transfer of this pipe"));
         }

@@ -17,6 +17,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
 use datafusion::arrow::ipc::reader::StreamReader;
 use datafusion::arrow::ipc::writer::StreamWriter;
+use parking_lot::Mutex;
 use std::fs;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -24,7 +25,6 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 mod receive;
 mod send;

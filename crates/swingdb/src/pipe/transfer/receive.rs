@@ -154,7 +154,7 @@ impl Receiver {
             Ok(()) => Ok((segments, files)),
             Err(e) => {
                 let _ = wire::send(&mut *control, &Message::Abort { message: e.message().to_string() });
-                *self.finished.lock().unwrap() = true;
+                *self.finished.lock() = true;
                 for f in &files {
                     let _ = fs::remove_file(f);
                 }
@@ -426,12 +426,12 @@ impl Receiver {
     pub fn confirm(&self, rows: u64) -> Result<()> {
         if let Some(net) = &self.net {
             crate::pipe::failpoint_hit("pipe.import.before_done")?;
-            *self.finished.lock().unwrap() = true;
+            *self.finished.lock() = true;
             return net.confirm(rows);
         }
         let mut control = self.control()?;
         crate::pipe::failpoint_hit("pipe.import.before_done")?;
-        *self.finished.lock().unwrap() = true;
+        *self.finished.lock() = true;
         wire::send(&mut *control, &Message::Done { rows }).map_err(|e| wire::lost(&self.name, "exporter", e))
     }
 
@@ -443,7 +443,7 @@ impl Receiver {
             return failure;
         }
         // Across hosts, the exporter's reason ends its streams.
-        let Some(Ok(mut control)) = self.control.as_ref().map(Mutex::try_lock) else { return failure };
+        let Some(Some(mut control)) = self.control.as_ref().map(Mutex::try_lock) else { return failure };
         control.set_patience(Some(std::time::Duration::from_secs(1)));
         let reason = wire::receive(&mut *control);
         control.set_patience(self.timeout);
@@ -459,7 +459,7 @@ impl Receiver {
     /// Gives up (the importing statement failed or stopped reading), unless
     /// the transfer already finished.
     pub fn abort(&self, why: &str) {
-        let mut finished = self.finished.lock().unwrap();
+        let mut finished = self.finished.lock();
         if *finished {
             return;
         }
@@ -467,7 +467,7 @@ impl Receiver {
         if let Some(net) = &self.net {
             net.abort(why);
         }
-        if let Some(Ok(mut control)) = self.control.as_ref().map(Mutex::try_lock) {
+        if let Some(Some(mut control)) = self.control.as_ref().map(Mutex::try_lock) {
             let _ = wire::send(&mut *control, &Message::Abort { message: why.to_string() });
             let _ = control.socket().shutdown(std::net::Shutdown::Both);
         }
@@ -476,10 +476,10 @@ impl Receiver {
 
 impl Receiver {
     /// The control connection of a transfer on one host.
-    fn control(&self) -> Result<std::sync::MutexGuard<'_, Link>> {
+    fn control(&self) -> Result<parking_lot::MutexGuard<'_, Link>> {
         let control =
             self.control.as_ref().ok_or_else(|| Error::internal("a pipe across hosts has no control connection"))?;
-        Ok(control.lock().unwrap())
+        Ok(control.lock())
     }
 }
 

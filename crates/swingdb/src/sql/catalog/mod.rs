@@ -22,9 +22,10 @@ use datafusion::datasource::ViewTable;
 use datafusion::error::{DataFusionError, Result as DFResult};
 use datafusion::execution::context::SessionState;
 use datafusion::logical_expr::{Expr, ExprSchemable};
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Name of the catalog swingdb registers with DataFusion.
 pub const CATALOG: &str = "swingdb";
@@ -68,16 +69,16 @@ impl SwingCatalog {
 
 impl CatalogProvider for SwingCatalog {
     fn schema_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.databases.lock().unwrap().keys().cloned().collect();
-        names.extend(self.snapshots.lock().unwrap().keys().cloned());
+        let mut names: Vec<String> = self.databases.lock().keys().cloned().collect();
+        names.extend(self.snapshots.lock().keys().cloned());
         names
     }
 
     fn schema(&self, name: &str) -> Option<Arc<dyn SchemaProvider>> {
-        if let Some(database) = self.databases.lock().unwrap().get(name) {
+        if let Some(database) = self.databases.lock().get(name) {
             return Some(database.clone());
         }
-        self.snapshots.lock().unwrap().get(name).map(|s| s.clone() as Arc<dyn SchemaProvider>)
+        self.snapshots.lock().get(name).map(|s| s.clone() as Arc<dyn SchemaProvider>)
     }
 }
 
@@ -139,7 +140,7 @@ impl TablesSchema {
 
     /// The provider of view `name` defined by `sql`: its plan, made now.
     async fn view(&self, name: &str, sql: &str) -> DFResult<Arc<dyn TableProvider>> {
-        let tables = self.tables.lock().unwrap().clone();
+        let tables = self.tables.lock().clone();
         check_acyclic(name, &tables)?;
         let Some(state) = self.session.get().and_then(|session| session()) else {
             return Err(DataFusionError::NotImplemented(format!(
@@ -159,16 +160,15 @@ impl TablesSchema {
 #[async_trait]
 impl SchemaProvider for TablesSchema {
     fn table_names(&self) -> Vec<String> {
-        let tables = self.tables.lock().unwrap();
+        let tables = self.tables.lock();
         let mut names: Vec<String> = tables.iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n.clone()).collect();
         drop(tables);
-        names
-            .extend(self.registered.lock().unwrap().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
+        names.extend(self.registered.lock().keys().filter(|n| !names.contains(n)).cloned().collect::<Vec<_>>());
         names
     }
 
     async fn table(&self, name: &str) -> DFResult<Option<Arc<dyn TableProvider>>> {
-        if let Some(provider) = self.registered.lock().unwrap().get(name) {
+        if let Some(provider) = self.registered.lock().get(name) {
             return Ok(Some(provider.clone()));
         }
         if self.urls && crate::sql::functions::remote::is_url(name) {
@@ -177,7 +177,7 @@ impl SchemaProvider for TablesSchema {
             }
             return Ok(Some(crate::sql::functions::remote::url_table(name).await?));
         }
-        let meta = self.tables.lock().unwrap().get(name).cloned();
+        let meta = self.tables.lock().get(name).cloned();
         match meta {
             Some(meta) if meta.is_table() => {
                 let defaults = self.defaults(&meta)?;
@@ -194,8 +194,7 @@ impl SchemaProvider for TablesSchema {
     }
 
     fn table_exist(&self, name: &str) -> bool {
-        self.registered.lock().unwrap().contains_key(name)
-            || self.tables.lock().unwrap().get(name).is_some_and(|m| m.is_relation())
+        self.registered.lock().contains_key(name) || self.tables.lock().get(name).is_some_and(|m| m.is_relation())
     }
 
     fn register_table(&self, name: String, _table: Arc<dyn TableProvider>) -> DFResult<Option<Arc<dyn TableProvider>>> {

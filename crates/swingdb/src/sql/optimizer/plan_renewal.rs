@@ -39,9 +39,10 @@ use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::windows::BoundedWindowAggExec;
 use datafusion::physical_plan::ExecutionPlan;
+use parking_lot::Mutex;
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Where [`KeepPlanBeforeRuntimeFilters`] leaves the plan it sees, while
 /// asked to ([`PlanBeforeRuntimeFilters::arm`]): only the plans of queries
@@ -54,16 +55,16 @@ impl PlanBeforeRuntimeFilters {
     /// Keeps the plans seen from now until [`Self::take`] (the last one seen:
     /// a query's own plan is optimized after those of its parts).
     pub fn arm(&self) {
-        *self.0.lock().unwrap() = Some(None);
+        *self.0.lock() = Some(None);
     }
 
     /// The plan kept since [`Self::arm`], if any; keeps no more.
     pub fn take(&self) -> Option<Arc<dyn ExecutionPlan>> {
-        self.0.lock().unwrap().take().flatten()
+        self.0.lock().take().flatten()
     }
 
     fn keep(&self, plan: &Arc<dyn ExecutionPlan>) {
-        if let Some(kept) = self.0.lock().unwrap().as_mut() {
+        if let Some(kept) = self.0.lock().as_mut() {
             *kept = Some(plan.clone());
         }
     }

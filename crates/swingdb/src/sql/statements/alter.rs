@@ -59,7 +59,7 @@ impl Executor {
         if let [AlterTableOperation::RenameTable { table_name }] = alter.operations.as_slice() {
             return self.rename_table(&name, table_name, alter.if_exists);
         }
-        let exists = self.tables.lock().unwrap().contains_key(&name);
+        let exists = self.tables.lock().contains_key(&name);
         if !exists && alter.if_exists {
             return Ok(Output::Empty);
         }
@@ -73,7 +73,7 @@ impl Executor {
 
     /// The FOREIGN KEYs that reference table `name` (its own included), with their tables.
     fn referencing(&self, name: &str) -> Vec<(String, ForeignKey)> {
-        let tables = self.tables.lock().unwrap();
+        let tables = self.tables.lock();
         referencing(&tables, name).map(|(child, _, fk)| (child.clone(), fk.clone())).collect()
     }
 
@@ -87,7 +87,7 @@ impl Executor {
                 fk.sql()
             )));
         }
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.tables.lock();
         let Some(meta) = tables.get(old).cloned() else {
             if if_exists {
                 return Ok(Output::Empty);

@@ -235,7 +235,7 @@ impl Executor {
         self.check_external_access(kind.function_name())?;
         let provider =
             crate::sql::core::runtime().block_on(async { file_table(&self.ctx.state(), path, kind, options).await })?;
-        self.registered.lock().unwrap().insert(name.to_string(), provider);
+        self.registered.lock().insert(name.to_string(), provider);
         self.forget_plans();
         Ok(())
     }

@@ -64,7 +64,7 @@ impl Executor {
     /// `rules` are its defaults and checks (see [`crate::sql::frontend::prepare::take_column_rules`]).
     pub(crate) async fn create_table(&self, create: CreateMemoryTable, rules: Constraints) -> Result<Output> {
         let name = table_name(&create.name, &self.own)?;
-        let existing = self.tables.lock().unwrap().get(&name).cloned();
+        let existing = self.tables.lock().get(&name).cloned();
         if let Some(other) = existing.as_ref().filter(|t| !t.is_table()) {
             return Err(other.name_taken(&name, "table"));
         }
@@ -118,7 +118,7 @@ impl Executor {
         constraints: &mut Constraints,
         schema: &Schema,
     ) -> Result<()> {
-        let tables = self.tables.lock().unwrap();
+        let tables = self.tables.lock();
         let own = constraints.clone();
         for fk in constraints.foreign_keys.iter_mut() {
             let parent = if fk.parent == name {
@@ -162,7 +162,7 @@ impl Executor {
     /// `DROP TABLE [IF EXISTS] name`.
     pub(crate) fn drop_table(&self, drop: &DropTable) -> Result<Output> {
         let name = table_name(&drop.name, &self.own)?;
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.tables.lock();
         if let Some(other) = tables.get(&name).filter(|t| !t.is_table()) {
             return Err(other.not_a(&name, "table"));
         }
@@ -183,7 +183,7 @@ impl Executor {
 
     /// Stores the rows of `source` as the new table `name`.
     pub(crate) async fn create_table_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<Output> {
-        if self.tables.lock().unwrap().contains_key(name) {
+        if self.tables.lock().contains_key(name) {
             return Err(already_exists(name));
         }
         let schema = storage_schema(&source.schema());

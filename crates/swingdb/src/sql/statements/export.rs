@@ -223,7 +223,7 @@ impl Executor {
         self.check_external_access("EXPORT DATABASE")?;
         let root = PathBuf::from(dir);
         std::fs::create_dir_all(&root).map_err(|e| Error::io(format!("creating {}", root.display()), e))?;
-        let tables = self.tables.lock().unwrap().clone();
+        let tables = self.tables.lock().clone();
         let mut schema = String::from("-- swingdb EXPORT DATABASE: the sequences, macros, tables, indexes and views\n");
         // Sequences first (DEFAULTs may take from them), then macros.
         let mut objects: Vec<(&String, &Arc<TableMeta>)> = tables.iter().filter(|(_, m)| !m.is_relation()).collect();

@@ -33,7 +33,7 @@ impl Executor {
         if !self.fast_inserts.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        let mut remembered = self.remembered.lock().unwrap();
+        let mut remembered = self.remembered.lock();
         if let Some(known) = remembered.get(sql) {
             return known.clone();
         }

@@ -79,7 +79,7 @@ impl Executor {
 
     /// The table that has the index `name`.
     fn index_owner(&self, name: &str) -> Option<String> {
-        let tables = self.tables.lock().unwrap();
+        let tables = self.tables.lock();
         let has =
             |t: &TableMeta| t.constraints.unique_indexes.contains_key(name) || t.constraints.indexes.contains_key(name);
         tables.iter().find(|(_, t)| has(t)).map(|(table, _)| table.clone())

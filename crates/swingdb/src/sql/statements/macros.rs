@@ -29,7 +29,7 @@ impl Executor {
             ));
         }
         let sql = Macro::definition(&name, args, body)?;
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.tables.lock();
         match tables.get(&name) {
             Some(existing) if existing.macro_sql().is_none() => return Err(existing.name_taken(&name, "macro")),
             Some(_) if !or_replace => {

@@ -61,9 +61,10 @@ use datafusion::datasource::TableProvider;
 use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::prelude::SessionContext;
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Called with the number of rows written so far while a statement stores rows.
 pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
@@ -200,24 +201,24 @@ impl Executor {
 
     /// Makes `table` queryable as `name` (replacing an earlier one).
     pub(crate) fn register(&self, name: &str, table: Arc<dyn TableProvider>) {
-        self.registered.lock().unwrap().insert(name.to_string(), table);
+        self.registered.lock().insert(name.to_string(), table);
         self.forget_plans();
     }
 
     /// Removes the registration of `name`; whether there was one.
     pub(crate) fn unregister(&self, name: &str) -> bool {
         self.forget_plans();
-        self.registered.lock().unwrap().remove(name).is_some()
+        self.registered.lock().remove(name).is_some()
     }
 
     /// The hook told how many rows statements have stored so far.
     pub(crate) fn progress(&self) -> Option<ProgressHook> {
-        self.progress.lock().unwrap().clone()
+        self.progress.lock().clone()
     }
 
     /// Sets (or with `None` clears) the hook of [`Self::progress`].
     pub(crate) fn set_progress(&self, hook: Option<ProgressHook>) {
-        *self.progress.lock().unwrap() = hook;
+        *self.progress.lock() = hook;
     }
 
     /// Turns the short way of single-row parameterised INSERTs on or off.
@@ -227,18 +228,18 @@ impl Executor {
 
     /// The tables as this connection's open transaction has them.
     pub(crate) fn working_tables(&self) -> BTreeMap<String, Arc<TableMeta>> {
-        self.tables.lock().unwrap().clone()
+        self.tables.lock().clone()
     }
 
     /// Forgets the attached database `alias` (detached).
     pub(crate) fn forget_database(&self, alias: &str) {
-        self.databases.lock().unwrap().remove(alias);
+        self.databases.lock().remove(alias);
     }
 
     /// Forgets the kept plans of repeated queries: what was registered,
     /// set or defined since may change what they mean.
     pub(crate) fn forget_plans(&self) {
-        self.plan_cache.lock().unwrap().clear();
+        self.plan_cache.lock().clear();
     }
 }
 

@@ -56,7 +56,7 @@ impl Executor {
         // columns were added or dropped (its segments hold other columns) or
         // that has deleted rows (its files hold them: only its rows are sent).
         let offer = match table {
-            Some(name) if !self.registered.lock().unwrap().contains_key(name) => {
+            Some(name) if !self.registered.lock().contains_key(name) => {
                 let meta = self.table(name)?;
                 let same_types = !meta.is_altered()
                     && meta.segments.iter().all(|s| s.deleted.is_empty())
@@ -173,7 +173,7 @@ impl Executor {
                     let (segments, files) = pipe.receiver().take_segments(self.core.dir(), schema)?;
                     self.record_files(files);
                     let rows = segments.iter().map(|s| s.rows).sum();
-                    self.pending_imports.lock().unwrap().push(pipe.taken_whole(rows));
+                    self.pending_imports.lock().push(pipe.taken_whole(rows));
                     return Ok(segments);
                 }
                 if pipe.unread() {
@@ -194,7 +194,7 @@ impl Executor {
             self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, &source))?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
-                self.pending_imports.lock().unwrap().push(import);
+                self.pending_imports.lock().push(import);
             }
         }
         Ok(segments)
@@ -224,7 +224,7 @@ impl Executor {
                 Ok(segments)
             },
         )?;
-        self.pending_imports.lock().unwrap().push(pipe.taken_whole(taken));
+        self.pending_imports.lock().push(pipe.taken_whole(taken));
         Ok(segments.into_iter().flatten().collect())
     }
 }

@@ -17,33 +17,33 @@ impl Executor {
     /// How many statements of this connection were answered from a plan kept
     /// from an earlier run of the same query (see `plan_cache.rs`).
     pub(crate) fn cached_plan_uses(&self) -> u64 {
-        self.plan_cache.lock().unwrap().uses
+        self.plan_cache.lock().uses
     }
 
     /// Whether plans may be cached now (nothing attached: no database beside
     /// this connection's own, no snapshot; see the module's doc).
     fn plans_may_be_kept(&self) -> bool {
-        self.databases.lock().unwrap().len() <= 1 && self.core.attached.lock().unwrap().is_empty()
+        self.databases.lock().len() <= 1 && self.core.attached.lock().is_empty()
     }
 
     /// The result of the query `sql` from its kept plan, if there is one
     /// made from the tables this connection sees now.
     pub(crate) fn cached_query(&self, sql: &str) -> Result<Option<Output>> {
-        let Some(cached) = self.plan_cache.lock().unwrap().plans.get(sql).cloned() else { return Ok(None) };
+        let Some(cached) = self.plan_cache.lock().plans.get(sql).cloned() else { return Ok(None) };
         if !self.plans_may_be_kept() {
             return Ok(None);
         }
-        let implicit = self.txn.lock().unwrap().is_none();
+        let implicit = self.txn.lock().is_none();
         // Nothing is attached, so the connection's own transaction is all of it.
         if implicit {
             self.begin(false)?;
         }
-        let fresh = cached.made_from(&self.tables.lock().unwrap());
+        let fresh = cached.made_from(&self.tables.lock());
         if implicit {
             self.finish(true)?;
         }
         let forget = || {
-            self.plan_cache.lock().unwrap().plans.remove(sql);
+            self.plan_cache.lock().plans.remove(sql);
             Ok(None)
         };
         if !fresh {
@@ -56,7 +56,7 @@ impl Executor {
         let stream = match &cached.kept {
             Kept::Read(plan) => stream_in_order(renewed(plan)?, task_ctx)?,
             Kept::BeforeRuntimeFilters { plan, operators: planned } => {
-                let rules = self.plan_cache.lock().unwrap().runtime_rules.clone();
+                let rules = self.plan_cache.lock().runtime_rules.clone();
                 let plan = rules.apply(renewed(plan)?, task_ctx.session_config().options())?;
                 if operators(&plan) != *planned {
                     return forget();
@@ -64,7 +64,7 @@ impl Executor {
                 self.stream_physical(plan, task_ctx)?
             }
         };
-        self.plan_cache.lock().unwrap().uses += 1;
+        self.plan_cache.lock().uses += 1;
         let stream = match &cached.runs {
             Some(runs) => while_running(stream, runs.clone()),
             None => stream,
@@ -86,19 +86,19 @@ impl Executor {
     /// Names the query about to run `sql` (its whole text), whose plan may
     /// then be kept for its next run; `None` after it ran.
     pub(crate) fn remember_as(&self, sql: Option<&str>) {
-        *self.remember_as.lock().unwrap() = sql.map(str::to_string);
+        *self.remember_as.lock() = sql.map(str::to_string);
     }
 
     /// Asks the optimizer to keep the plan of the query about to be planned
     /// (see [`Executor::remember_plan`]).
     pub(crate) fn keep_next_plan(&self) {
-        self.plan_cache.lock().unwrap().before_runtime_filters.arm();
+        self.plan_cache.lock().before_runtime_filters.arm();
     }
 
     /// The plan the optimizer kept since [`Executor::keep_next_plan`], if
     /// any; it keeps no more.
     pub(crate) fn take_kept_plan(&self) -> Option<Arc<dyn ExecutionPlan>> {
-        self.plan_cache.lock().unwrap().before_runtime_filters.take()
+        self.plan_cache.lock().before_runtime_filters.take()
     }
 
     /// Keeps the plan of the query `sql`, which was planned as `physical`
@@ -131,13 +131,13 @@ impl Executor {
             _ => None,
         };
         let cached = CachedPlan {
-            tables: self.tables.lock().unwrap().clone(),
+            tables: self.tables.lock().clone(),
             kept,
             task_ctx: task_ctx.clone(),
             names: names.clone(),
             runs: runs.clone(),
         };
-        let mut cache = self.plan_cache.lock().unwrap();
+        let mut cache = self.plan_cache.lock();
         if cache.plans.len() >= MAX_PLANS {
             cache.clear();
         }

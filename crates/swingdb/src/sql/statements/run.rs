@@ -139,7 +139,7 @@ impl Executor {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported", s.name())))
             }
             plan => {
-                let remember = self.remember_as.lock().unwrap().take().filter(|_| plan_cache::same_every_run(&plan));
+                let remember = self.remember_as.lock().take().filter(|_| plan_cache::same_every_run(&plan));
                 if remember.is_some() {
                     self.keep_next_plan();
                 }

@@ -188,7 +188,7 @@ impl Executor {
                 TableWriter::bounded(self.core.dir(), schema.clone(), gather_bytes(), spool_bytes())
             }
         };
-        let progress = self.progress.lock().unwrap().clone();
+        let progress = self.progress.lock().clone();
         let mut rows = 0;
         while let Some(batch) = stream.next().await {
             let batch = batch?;

@@ -29,7 +29,7 @@ impl Executor {
             ));
         }
         let mut create = read_create(&name, data_type, options)?;
-        match self.tables.lock().unwrap().get(&name) {
+        match self.tables.lock().get(&name) {
             Some(existing) if existing.as_sequence().is_none() => return Err(existing.name_taken(&name, "sequence")),
             Some(_) if if_not_exists => return Ok(Output::Empty),
             Some(_) if !create.or_replace => {
@@ -43,7 +43,7 @@ impl Executor {
         create.sequence.file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         create.sequence.create_counter(&path)?;
         self.record_files(vec![path]);
-        self.tables.lock().unwrap().insert(name, Arc::new(TableMeta::sequence(create.sequence)));
+        self.tables.lock().insert(name, Arc::new(TableMeta::sequence(create.sequence)));
         Ok(Output::Empty)
     }
 
@@ -60,7 +60,7 @@ impl Executor {
         if_exists: bool,
         kind: &str,
     ) -> Result<Output> {
-        let mut tables = self.tables.lock().unwrap().clone();
+        let mut tables = self.tables.lock().clone();
         for written in names {
             let name = object_name(written, &self.own)?;
             match tables.get(&name) {
@@ -77,7 +77,7 @@ impl Executor {
                 }
             }
         }
-        *self.tables.lock().unwrap() = tables;
+        *self.tables.lock() = tables;
         Ok(Output::Empty)
     }
 }

@@ -60,7 +60,7 @@ impl Executor {
                         (name.clone(), TableReference::bare(name))
                     }
                 };
-                let known = self.tables.lock().unwrap().keys().cloned().collect::<Vec<_>>();
+                let known = self.tables.lock().keys().cloned().collect::<Vec<_>>();
                 self.ctx.table(reference).await.map_err(|_| {
                     let err = Error::programming(format!("table '{name}' not found"));
                     crate::sql::frontend::diagnose::suggest_table(err, known.iter().map(String::as_str))

@@ -125,24 +125,24 @@ impl Executor {
         // and mapped, until it runs out of file descriptors, and keep the
         // space of collected files from being freed.
         self.core.store.retain(&manifest.segment_files().collect());
-        self.plan_cache.lock().unwrap().keep_made_from(&manifest.tables);
-        *self.tables.lock().unwrap() = manifest.tables.clone();
-        *self.txn.lock().unwrap() = Some(Transaction::new(manifest, explicit));
+        self.plan_cache.lock().keep_made_from(&manifest.tables);
+        *self.tables.lock() = manifest.tables.clone();
+        *self.txn.lock() = Some(Transaction::new(manifest, explicit));
         Ok(())
     }
 
     /// Ends this connection's own transaction (not its attached databases').
     pub(crate) fn finish(&self, commit: bool) -> Result<()> {
-        let Some(txn) = self.txn.lock().unwrap().take() else { return Ok(()) };
+        let Some(txn) = self.txn.lock().take() else { return Ok(()) };
         // The tables stay visible after the transaction ends: results still being
         // streamed (information_schema, say) read the catalog as they execute.
-        let working = commit.then(|| self.tables.lock().unwrap().clone());
+        let working = commit.then(|| self.tables.lock().clone());
         // A table combined at commit with rows others committed meanwhile
         // (see `storage::rebase`) is checked against them: this connection's
         // key index holds the transaction's rows, and moving it to the
         // combined table reads only the others'.
         let mut check_keys = |name: &str, table: &TableMeta| {
-            check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, table).map_err(|e| {
+            check_keys(&self.core.store, &mut self.key_indexes.lock(), name, table).map_err(|e| {
                 Error::new(
                     e.kind(),
                     format!("{}, committed by another transaction meanwhile; nothing was written", e.message()),
@@ -154,45 +154,45 @@ impl Executor {
 
     /// Files this transaction wrote: deleted again unless it commits.
     pub(crate) fn record_files(&self, files: Vec<PathBuf>) {
-        if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+        if let Some(txn) = self.txn.lock().as_mut() {
             txn.record(files);
         }
     }
 
     /// The segments of `meta` followed by `added` (see [`Transaction::append`]).
     pub(crate) fn appended(&self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
-        let mut txn = self.txn.lock().unwrap();
+        let mut txn = self.txn.lock();
         txn.as_mut().ok_or_else(|| Error::internal("an INSERT outside a transaction"))?.append(meta, added)
     }
 
     /// Whether a transaction is open and, if so, whether BEGIN opened it.
     pub(crate) fn open_transaction(&self) -> Option<bool> {
-        self.txn.lock().unwrap().as_ref().map(Transaction::is_explicit)
+        self.txn.lock().as_ref().map(Transaction::is_explicit)
     }
 
     /// Whether the open transaction has changed any table.
     pub(crate) fn has_changes(&self) -> bool {
-        let Some(base) = self.txn.lock().unwrap().as_ref().map(Transaction::base) else { return false };
-        !same_tables(&base.tables, &self.tables.lock().unwrap())
+        let Some(base) = self.txn.lock().as_ref().map(Transaction::base) else { return false };
+        !same_tables(&base.tables, &self.tables.lock())
     }
 
     /// Whether a transaction is open (by BEGIN or for one statement).
     pub(crate) fn in_transaction(&self) -> bool {
-        self.txn.lock().unwrap().is_some()
+        self.txn.lock().is_some()
     }
 
     /// Where a statement starts: [`Self::undo_to`] it undoes what it did.
     pub(crate) fn savepoint(&self) -> Savepoint {
-        let tables = self.tables.lock().unwrap().clone();
-        let files = self.txn.lock().unwrap().as_ref().map_or(0, Transaction::savepoint);
+        let tables = self.tables.lock().clone();
+        let files = self.txn.lock().as_ref().map_or(0, Transaction::savepoint);
         Savepoint { tables, files }
     }
 
     /// Undoes what was done since `savepoint`: the tables as they were, the
     /// files written since deleted.
     pub(crate) fn undo_to(&self, savepoint: Savepoint) {
-        *self.tables.lock().unwrap() = savepoint.tables;
-        if let Some(txn) = self.txn.lock().unwrap().as_mut() {
+        *self.tables.lock() = savepoint.tables;
+        if let Some(txn) = self.txn.lock().as_mut() {
             txn.undo_since(savepoint.files);
         }
     }
@@ -202,7 +202,7 @@ impl Executor {
     /// failed and why. A confirmation that cannot be sent (the exporter is
     /// gone) changes nothing here: the rows are stored.
     pub(crate) fn end_imports(&self, failure: Option<&str>) {
-        let imports = std::mem::take(&mut *self.pending_imports.lock().unwrap());
+        let imports = std::mem::take(&mut *self.pending_imports.lock());
         for import in imports {
             match failure {
                 None => {

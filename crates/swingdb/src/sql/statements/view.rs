@@ -50,7 +50,7 @@ impl Executor {
             return Err(Error::internal("CREATE VIEW did not plan as a view"));
         };
         if temporary {
-            let mut registered = self.registered.lock().unwrap();
+            let mut registered = self.registered.lock();
             if registered.contains_key(&name) && !or_replace {
                 if if_not_exists {
                     return Ok(Output::Empty);
@@ -61,7 +61,7 @@ impl Executor {
             registered.insert(name, Arc::new(view));
             return Ok(Output::Empty);
         }
-        let mut tables = self.tables.lock().unwrap().clone();
+        let mut tables = self.tables.lock().clone();
         match tables.get(&name) {
             Some(existing) if !existing.is_view() => return Err(existing.name_taken(&name, "view")),
             Some(_) if if_not_exists => return Ok(Output::Empty),
@@ -71,18 +71,18 @@ impl Executor {
         let schema = Arc::new(planned.input.schema().as_arrow().clone());
         tables.insert(name.clone(), Arc::new(TableMeta::view(schema, sql)));
         check_acyclic(&name, &tables)?;
-        *self.tables.lock().unwrap() = tables;
+        *self.tables.lock() = tables;
         Ok(Output::Empty)
     }
 
     /// `DROP VIEW [IF EXISTS] name`: a temporary view, else a stored one.
     pub(crate) fn drop_view(&self, drop: &DropView) -> Result<Output> {
         let name = table_name(&drop.name, &self.own)?;
-        if self.registered.lock().unwrap().get(&name).is_some_and(|t| t.table_type() == TableType::View) {
-            self.registered.lock().unwrap().remove(&name);
+        if self.registered.lock().get(&name).is_some_and(|t| t.table_type() == TableType::View) {
+            self.registered.lock().remove(&name);
             return Ok(Output::Empty);
         }
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.tables.lock();
         match tables.get(&name) {
             Some(meta) if meta.is_view() => {
                 tables.remove(&name);

@@ -25,7 +25,7 @@ impl Executor {
     /// Whether `name` is a stored table (its segments can be handed over) rather
     /// than a view; an error if it is neither.
     pub(crate) fn is_stored_table(&self, name: &str) -> Result<bool> {
-        match self.tables.lock().unwrap().get(name) {
+        match self.tables.lock().get(name) {
             Some(meta) if meta.is_relation() => Ok(meta.is_table()),
             Some(meta) => Err(Error::programming(format!("'{name}' is a {}, not a table", meta.kind()))),
             None => Err(Error::programming(format!("table '{name}' does not exist"))),
@@ -37,7 +37,6 @@ impl Executor {
         let meta = self
             .tables
             .lock()
-            .unwrap()
             .get(name)
             .cloned()
             .ok_or_else(|| Error::programming(format!("table '{name}' does not exist")))?;
@@ -57,17 +56,17 @@ impl Executor {
     pub(crate) fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
         crate::sql::catalog::identity::advance(&mut meta);
         if !meta.constraints.checks.is_empty() {
-            let before = self.tables.lock().unwrap().get(name).cloned();
+            let before = self.tables.lock().get(name).cloned();
             check_conditions(&self.core.store, &self.ctx.state(), name, before.as_deref(), &meta)?;
         }
         if meta.constraints.keys().next().is_some() {
-            check_keys(&self.core.store, &mut self.key_indexes.lock().unwrap(), name, &meta)?;
+            check_keys(&self.core.store, &mut self.key_indexes.lock(), name, &meta)?;
         }
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.tables.lock();
         let referenced = referencing(&tables, name).next().is_some();
         if referenced || !meta.constraints.foreign_keys.is_empty() {
             let before = tables.get(name).cloned();
-            let mut indexes = self.key_indexes.lock().unwrap();
+            let mut indexes = self.key_indexes.lock();
             let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, before.as_deref(), &meta)?;
             mark_written(&mut tables, check.touched);
         }
@@ -78,8 +77,8 @@ impl Executor {
     /// Checks every row of `meta` (table `name`, its FOREIGN KEYs just
     /// declared) against the tables it references, marking them as written.
     pub(crate) fn check_all_foreign_keys(&self, name: &str, meta: &TableMeta) -> Result<()> {
-        let mut tables = self.tables.lock().unwrap();
-        let mut indexes = self.key_indexes.lock().unwrap();
+        let mut tables = self.tables.lock();
+        let mut indexes = self.key_indexes.lock();
         let check = check_foreign_keys(&self.core.store, &mut indexes, &tables, name, None, meta)?;
         mark_written(&mut tables, check.touched);
         Ok(())
@@ -87,13 +86,13 @@ impl Executor {
 
     /// The tables this connection sees: its transaction's, or the newest version's outside one.
     pub(crate) fn visible_tables(&self) -> Result<BTreeMap<String, Arc<TableMeta>>> {
-        let implicit = self.txn.lock().unwrap().is_none();
+        let implicit = self.txn.lock().is_none();
         if implicit {
             let manifest = self.core.dir().pin_latest()?;
             self.core.dir().unpin(manifest.version);
             return Ok(manifest.tables.clone());
         }
-        Ok(self.tables.lock().unwrap().clone())
+        Ok(self.tables.lock().clone())
     }
 
     /// Table or view `name` as this connection sees it; a ProgrammingError

@@ -114,7 +114,7 @@ impl DbDir {
     }
 
     pub(super) fn collect_locked(&self, gc_file: &File) -> Result<GcReport> {
-        let own_lease = self.lease.lock().unwrap().as_ref().map(|l| l.id.clone());
+        let own_lease = self.lease.lock().as_ref().map(|l| l.id.clone());
         let own = own_lease.as_deref();
         let mut report = GcReport::default();
 
@@ -188,7 +188,7 @@ impl DbDir {
         for (i, &base) in bases.iter().enumerate() {
             // The newest log as this handle read it moments ago (under the
             // same lock), rather than read whole again.
-            let cached = self.log.lock().unwrap();
+            let cached = self.log.lock();
             let opened;
             let log = match cached.as_ref().filter(|log| log.base() == base) {
                 Some(log) => log,

@@ -129,7 +129,7 @@ impl DbDir {
         // The newest log as last read is still the newest while it ends in
         // zeros: a committer seals it before a newer one begins (`dir/log.rs`).
         // (A log's versions are all above those of manifest files.)
-        if let Some(log) = self.log.lock().unwrap().as_mut() {
+        if let Some(log) = self.log.lock().as_mut() {
             log.refresh().map_err(io_err("reading commit log", log.path()))?;
             if log.tail() == Tail::Clean {
                 return Ok(log.last_version());
@@ -141,7 +141,7 @@ impl DbDir {
         for _ in 0..64 {
             let (newest_file, logs) = self.list_manifests()?;
             let Some(&base) = logs.last() else { return Ok(newest_file) };
-            let mut cached = self.log.lock().unwrap();
+            let mut cached = self.log.lock();
             match cached.as_mut() {
                 Some(log) if log.base() == base => {
                     log.refresh().map_err(io_err("reading commit log", log.path()))?;
@@ -210,12 +210,12 @@ impl DbDir {
         if version == 0 {
             return Ok(Arc::new(Manifest::default()));
         }
-        let cached = self.cache.lock().unwrap().clone();
+        let cached = self.cache.lock().clone();
         if let Some(m) = cached.as_ref().filter(|m| m.version == version) {
             return Ok(m.clone());
         }
         let manifest = Arc::new(self.read_version(version, cached.as_ref())?);
-        *self.cache.lock().unwrap() = Some(manifest.clone());
+        *self.cache.lock() = Some(manifest.clone());
         Ok(manifest)
     }
 
@@ -228,7 +228,7 @@ impl DbDir {
     /// its log's changes lead from there.
     fn read_version(&self, version: u64, base: Option<&Arc<Manifest>>) -> Result<Manifest> {
         // The newest log, as last read, holds the versions mostly asked for.
-        if let Some(log) = self.log.lock().unwrap().as_ref() {
+        if let Some(log) = self.log.lock().as_ref() {
             if let Some(manifest) = build_version(log, version, base)? {
                 return Ok(manifest);
             }
@@ -282,7 +282,7 @@ impl DbDir {
         let dropped: Vec<&str> = before.segment_files().filter(|f| !now.contains(f)).collect();
         let durable = !self.is_private();
         self.mark_log_format(durable)?;
-        let mut cached = self.log.lock().unwrap();
+        let mut cached = self.log.lock();
         let (mut flush, mut whole) = (None, None);
         if let Some(log) = cached.as_mut().filter(|log| log.last_version() == latest) {
             // Its change from the version before, unless the log wants a
@@ -321,7 +321,7 @@ impl DbDir {
         failpoint::hit("publish.after_link")?;
         // The next transaction of this handle starts from it: spare
         // reading back what was just written (numbers are never reused).
-        *self.cache.lock().unwrap() = Some(Arc::new(manifest.clone()));
+        *self.cache.lock() = Some(Arc::new(manifest.clone()));
         Ok(Some(flush))
     }
 

@@ -31,7 +31,7 @@ fn unknown_table(err: Error, state: &SessionState, tables: &Tables, own: &str) -
         [schema, table] if *schema == own => Some(*table),
         _ => None,
     };
-    let found = in_own.and_then(|table| Some((table, tables.lock().unwrap().get(table).cloned()?)));
+    let found = in_own.and_then(|table| Some((table, tables.lock().get(table).cloned()?)));
     if let Some((table, other)) = found.filter(|(_, m)| !m.is_relation()) {
         let message = format!("'{table}' is a {}, not a table; only tables and views can be read", other.kind());
         return err.with_message(message);

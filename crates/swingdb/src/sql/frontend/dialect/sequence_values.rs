@@ -8,8 +8,9 @@ use datafusion::arrow::array::Int64Array;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{exec_err, plan_err, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The last value `nextval` gave in this connection, by sequence name.
 type LastValues = Arc<Mutex<HashMap<String, i64>>>;
@@ -80,7 +81,7 @@ impl SequenceFunction {
             Some(quoted) => quoted.to_string(),
             None => last.to_string(),
         };
-        let tables = self.tables.lock().unwrap();
+        let tables = self.tables.lock();
         let found =
             [name.clone(), name.to_lowercase()].into_iter().find_map(|n| Some((n.clone(), tables.get(&n)?.clone())));
         match found {
@@ -117,7 +118,7 @@ impl ScalarUDFImpl for SequenceFunction {
         };
         let (name, sequence) = self.find(&written)?;
         if !self.next {
-            return match self.last.lock().unwrap().get(&name) {
+            return match self.last.lock().get(&name) {
                 Some(&value) => Ok(ColumnarValue::Scalar(ScalarValue::Int64(Some(value)))),
                 None => {
                     exec_err!("currval('{written}'): nextval was not called for the sequence in this connection yet")
@@ -129,7 +130,7 @@ impl ScalarUDFImpl for SequenceFunction {
             .take(&name, &self.dir.segment_path(&sequence.file), args.number_rows)
             .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))?;
         if let Some(&last) = values.last() {
-            self.last.lock().unwrap().insert(name, last);
+            self.last.lock().insert(name, last);
         }
         Ok(ColumnarValue::Array(Arc::new(Int64Array::from(values))))
     }

@@ -17,7 +17,7 @@ pub(crate) fn take_default_values(statement: &mut DFStatement, tables: &Tables, 
     let DFStatement::Statement(s) = statement else { return Ok(()) };
     let SqlStatement::Insert(insert) = s.as_mut() else { return Ok(()) };
     let TableObject::TableName(name) = &insert.table else { return Ok(()) };
-    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.lock().unwrap().get(&n).cloned()) else {
+    let Some(meta) = object_name(name, own).ok().and_then(|n| tables.lock().get(&n).cloned()) else {
         return Ok(());
     };
     let Some(SetExpr::Values(values)) = insert.source.as_mut().map(|q| q.body.as_mut()) else { return Ok(()) };

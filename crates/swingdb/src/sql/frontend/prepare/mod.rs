@@ -134,13 +134,8 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
 /// `statement` with the calls of the database's macros (stored among
 /// `tables`) replaced by their bodies.
 fn expand_macros(statement: &mut DFStatement, tables: &Tables) -> Result<()> {
-    let macros: BTreeMap<String, Arc<TableMeta>> = tables
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(_, t)| t.macro_sql().is_some())
-        .map(|(n, t)| (n.clone(), t.clone()))
-        .collect();
+    let macros: BTreeMap<String, Arc<TableMeta>> =
+        tables.lock().iter().filter(|(_, t)| t.macro_sql().is_some()).map(|(n, t)| (n.clone(), t.clone())).collect();
     if macros.is_empty() {
         return Ok(());
     }

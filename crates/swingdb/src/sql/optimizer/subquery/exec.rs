@@ -28,8 +28,9 @@ use datafusion::physical_plan::{
 };
 use datafusion::physical_planner::{ExtensionPlanner, PhysicalPlanner};
 use futures::TryStreamExt;
+use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Plans [`PerKeySubquery`] nodes as [`PerKeySubqueryExec`].
 #[derive(Debug, Default)]
@@ -261,7 +262,7 @@ impl Shared {
             .map(|row| key_arrays.iter().map(|array| ScalarValue::try_from_array(array, row)).collect())
             .collect::<Result<Vec<Vec<ScalarValue>>>>()?;
         let missing: Vec<Vec<ScalarValue>> = {
-            let answers = self.answers.lock().expect("subquery answers lock");
+            let answers = self.answers.lock();
             let mut seen = HashSet::new();
             keys.iter().filter(|key| !answers.contains_key(*key) && seen.insert(*key)).cloned().collect()
         };
@@ -272,7 +273,7 @@ impl Shared {
             found.push((key, answer));
         }
         let answers = {
-            let mut answers = self.answers.lock().expect("subquery answers lock");
+            let mut answers = self.answers.lock();
             answers.extend(found);
             keys.iter().map(|key| answers[key].clone()).collect::<Vec<_>>()
         };
