@@ -2,7 +2,7 @@
 that look at what was stored: the last valid record of the newest commit log
 (`manifests/<base>.log`), a whole manifest or a change applied to the ones
 before it, read here from the formats documented in
-`crates/swingdb/src/storage/dir/log.rs` and `storage/manifest/delta.rs`,
+`crates/swingdb-storage/src/dir/log.rs` and `manifest/delta.rs`,
 independently of the code that writes them."""
 
 from __future__ import annotations

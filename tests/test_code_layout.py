@@ -1,9 +1,12 @@
-"""The core crate's layout rules, read from its source (no build needed).
+"""The core's layout rules, read from its source (no build needed).
 
-- Layers: every file imports only from its own layer or the layers below
-  (storage <- share <- pipe <- sql <- api; the base modules at the top of
-  `src/` -- errors, signals, allocation, array helpers -- sit under all of them).
-- No import cycles between files.
+- Layers: the lower layers are crates of their own (`swingdb-storage`, with the
+  error type and the helpers under every layer such as the signal check, then
+  `swingdb-share` and `swingdb-pipe`); each one's manifest names only the
+  swingdb crates below it, so the compiler refuses an upward import. In the
+  core crate every file imports only from its own layer or the layers below
+  (sql <- api; the base modules at the top of `src/` sit under both).
+- No import cycles between files, in any of these crates.
 - No source file over MAX_LINES lines (split it by concept; test modules
   live in their own file, `x/tests.rs` beside `x.rs`).
 
@@ -16,10 +19,13 @@ comments do not count.
 import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "crates" / "swingdb" / "src"
+CRATES = Path(__file__).resolve().parent.parent / "crates"
+# The layer crates, lowest first: each may depend on those before it only.
+LAYER_CRATES = ["swingdb-storage", "swingdb-share", "swingdb-pipe", "swingdb"]
+SRC = CRATES / "swingdb" / "src"
 
 # Lower number = lower layer; modules not named here are the base (0).
-LAYERS = {"storage": 1, "share": 2, "pipe": 3, "sql": 4, "api": 5}
+LAYERS = {"sql": 4, "api": 5}
 # lib.rs re-exports the public API from every layer: it is above them all.
 TOP = {()}
 
@@ -28,34 +34,40 @@ MAX_LINES = 600
 PATH = re.compile(r"\b(crate|super)((?:::(?:super|[A-Za-z_][A-Za-z0-9_]*))+)(::\{)?")
 
 
-def module_of(path):
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
+def module_of(path, src):
+    parts = list(path.relative_to(src).with_suffix("").parts)
     if parts[-1] in ("mod", "lib"):
         parts.pop()
     return tuple(parts)
 
 
-FILES = {module_of(p): p for p in SRC.rglob("*.rs")}
+def files_of(src):
+    return {module_of(p, src): p for p in src.rglob("*.rs")}
+
+
+FILES = files_of(SRC)
+CRATE_FILES = {crate: files_of(CRATES / crate / "src") for crate in LAYER_CRATES}
 
 
 def name(module):
     return "/".join(module) or "lib"
 
 
-def is_folder(module):
-    return FILES[module].name in ("mod.rs", "lib.rs")
+def is_folder(module, files):
+    return files[module].name in ("mod.rs", "lib.rs")
 
 
-def resolve(parts):
-    """The module file a path points into: its longest prefix that is one."""
-    for n in range(len(parts), -1, -1):
-        if tuple(parts[:n]) in FILES:
+def resolve(parts, files):
+    """The module file a path points into: its longest prefix that is one
+    (none for a path into another crate, such as `crate::storage`)."""
+    for n in range(len(parts), 0, -1):
+        if tuple(parts[:n]) in files:
             return tuple(parts[:n])
     return None
 
 
-def code_of(module):
-    text = FILES[module].read_text()
+def code_of(module, files):
+    text = files[module].read_text()
     text = re.sub(r"//[^\n]*", "", text)
     text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
     cut = re.search(r"#\[cfg\(test\)\]\s*mod tests", text)
@@ -80,8 +92,8 @@ def group_items(text, start):
     return items
 
 
-def imports(module):
-    text = code_of(module)
+def imports(module, files):
+    text = code_of(module, files)
     found = set()
     for m in PATH.finditer(text):
         head, rest = m.group(1), [x for x in m.group(2).split("::") if x]
@@ -95,16 +107,16 @@ def imports(module):
         if m.group(3):
             for item in group_items(text, m.end()):
                 names = [x for x in item.strip().split("{")[0].split(" as ")[0].split("::") if x and x != "self"]
-                found.add(resolve(base + rest + names))
+                found.add(resolve(base + rest + names, files))
         else:
-            found.add(resolve(base + rest))
-    if is_folder(module):
+            found.add(resolve(base + rest, files))
+    if is_folder(module, files):
         for child in re.findall(r"^\s*(?:pub(?:\([a-z]+\))? )?mod ([a-z_0-9]+);", text, re.M):
             for m in re.finditer(r"(?<![:\w])" + child + r"((?:::[A-Za-z_][A-Za-z0-9_]*)+)", text):
                 line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
                 if "pub use" in line or "pub(crate) use" in line:
                     continue  # a re-export is the folder's face, not a use of the child
-                found.add(resolve(list(module) + [child] + [x for x in m.group(1).split("::") if x]))
+                found.add(resolve(list(module) + [child] + [x for x in m.group(1).split("::") if x], files))
     found.discard(None)
     found.discard(module)
     return found
@@ -145,13 +157,15 @@ def cycles(graph):
     return found
 
 
-GRAPH = {module: imports(module) for module in FILES}
+GRAPH = {module: imports(module, FILES) for module in FILES}
+CRATE_GRAPHS = {crate: {m: imports(m, files) for m in files} for crate, files in CRATE_FILES.items()}
 
 
 def test_the_analysis_sees_imports():
     # The analysis must find what is plainly there, or the rules below pass for nothing.
-    assert ("storage", "manifest") in GRAPH[("storage", "dir")]
-    assert ("error",) in GRAPH[("storage", "dir")]
+    assert ("manifest",) in CRATE_GRAPHS["swingdb-storage"][("dir",)]
+    assert ("error",) in CRATE_GRAPHS["swingdb-storage"][("dir",)]
+    assert ("home",) in CRATE_GRAPHS["swingdb-share"][("names",)]
     assert any(t[:1] == ("sql",) for t in GRAPH[("api", "connection")])
     assert cycles({("a",): {("b",)}, ("b",): {("a",)}, ("c",): set()}) == [frozenset({"a", "b"})]
 
@@ -170,12 +184,26 @@ def test_no_file_imports_from_a_layer_above_its_own():
 
 
 def test_no_import_cycles_between_files():
-    found = [sorted(c) for c in cycles(GRAPH)]
+    found = [(crate, sorted(c)) for crate, graph in CRATE_GRAPHS.items() for c in cycles(graph)]
     assert found == [], f"import cycles between files: {found}"
+
+
+def test_each_layer_crate_depends_only_on_the_crates_below_it():
+    upward = []
+    for k, crate in enumerate(LAYER_CRATES):
+        manifest = (CRATES / crate / "Cargo.toml").read_text()
+        dependencies = manifest.split("[dependencies]", 1)[1].split("\n[", 1)[0]
+        assert "parking_lot" in dependencies, f"the analysis reads {crate}'s dependency table"
+        named = re.findall(r"^(swingdb[\w-]*)", dependencies, re.M)
+        upward += [f"{crate} -> {n}" for n in named if n not in LAYER_CRATES[:k]]
+    assert upward == [], f"layer crates naming a crate at or above their own: {upward}"
 
 
 def test_no_file_over_the_line_limit():
     long = sorted(
-        str(p.relative_to(SRC)) for p in SRC.rglob("*.rs") if len(p.read_text().splitlines()) > MAX_LINES
+        str(p.relative_to(CRATES))
+        for src in (CRATES / crate / "src" for crate in LAYER_CRATES)
+        for p in src.rglob("*.rs")
+        if len(p.read_text().splitlines()) > MAX_LINES
     )
     assert long == [], f"split these files (over {MAX_LINES} lines): {long}"

@@ -318,7 +318,7 @@ mod tests {
             region.extend(&piece).unwrap();
         }
         let map = region.map.as_ref().unwrap();
-        let resident = crate::test_mappings::resident_bytes_in(map.as_ptr(), map.len());
+        let resident = swingdb_storage::test_mappings::resident_bytes_in(map.as_ptr(), map.len());
         // Populated ahead (one call, not a fault a page), but by no more than
         // a sixteenth of the region and one step: not to the next 2 MiB.
         assert!(resident > written, "{resident} resident for {written} written");

@@ -17,38 +17,29 @@
 #![warn(missing_docs)]
 
 mod api;
-mod error;
 mod gather;
-mod huge_pages;
-mod joined_slices;
-mod pipe;
-mod share;
-mod signal;
 mod sql;
-mod storage;
-#[cfg(test)]
-mod test_mappings;
 
 pub use api::{Connection, Database, DatabaseEntry, OpenOptions, PipeSource, QueryResult, VerifyReport};
 pub use arrow;
 pub use datafusion;
-pub use error::{Error, ErrorKind, Result};
-pub use huge_pages::LargeOnHugePages;
-pub use pipe::net::{cut_into_messages, Token, MESSAGE_BYTES, TOKEN_VARIABLE};
-pub use pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
-pub use share::{ShareOptions, SnapshotInfo};
-pub use signal::set_signal_check;
 pub use sql::byte_sizes::{format_bytes, parse_size};
 pub use sql::interrupt::{Interrupt, ProgressDisplay, ProgressReport, PROGRESS_AFTER};
 pub use sql::memory::{memory_limit, physical_memory, set_memory_limit, set_temp_directory, temp_directory};
 pub use sql::statements::ProgressHook;
 pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions, StatementInfo};
-pub use storage::locate_mapped;
+pub use swingdb_pipe::net::{cut_into_messages, Token, MESSAGE_BYTES, TOKEN_VARIABLE};
+pub use swingdb_pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
+pub use swingdb_share::{ShareOptions, SnapshotInfo};
+pub use swingdb_storage::huge_pages::LargeOnHugePages;
+pub use swingdb_storage::locate_mapped;
+pub use swingdb_storage::signal::set_signal_check;
+pub use swingdb_storage::{Error, ErrorKind, Result};
 
 /// Failpoints for tests and the torture suite: named places in the storage,
 /// sharing and pipe paths where a process can be made to wait, fail or die.
 /// Only in builds with the `failpoints` feature.
 #[cfg(feature = "failpoints")]
 pub mod testing {
-    pub use crate::storage::failpoint::{commit_path, set, NAMES};
+    pub use swingdb_storage::failpoint::{commit_path, set, NAMES};
 }

@@ -3,13 +3,13 @@
 
 use super::connection::Connection;
 use super::result::QueryResult;
-use crate::error::Result;
-use crate::share::home::Home;
-use crate::share::SnapshotInfo;
 use crate::sql::core::DbCore;
-use crate::storage::{DbDir, GcReport, Manifest, MappedSegment};
 use std::path::Path;
 use std::sync::Arc;
+use swingdb_share::home::Home;
+use swingdb_share::SnapshotInfo;
+use swingdb_storage::error::Result;
+use swingdb_storage::{DbDir, GcReport, Manifest, MappedSegment};
 
 /// How to open a database.
 ///
@@ -109,7 +109,7 @@ impl Database {
     /// what crashed processes left behind is removed on the way.
     pub fn in_memory_with(options: OpenOptions) -> Result<Self> {
         let home = Home::runtime()?;
-        crate::share::sweep(&home, None);
+        swingdb_share::sweep(&home, None);
         let dir = home.new_private_database()?;
         Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
     }
@@ -119,7 +119,7 @@ impl Database {
     /// without copying it. Nobody else sees what is done to it; it is removed
     /// when its last handle is dropped. `read_only` and `create` do not apply.
     pub fn attach(name: &str, options: OpenOptions) -> Result<Self> {
-        let dir = crate::share::attach(name)?;
+        let dir = swingdb_share::attach(name)?;
         let home = Home::owning(dir.root());
         Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
     }
@@ -128,21 +128,21 @@ impl Database {
         Self { core: Arc::new(DbCore::new(dir, options.verify_checksums, options.external_access, home)) }
     }
 
-    /// The snapshots of this user that can be attached (see [`crate::share::snapshots`]).
+    /// The snapshots of this user that can be attached (see [`swingdb_share::snapshots`]).
     pub fn snapshots() -> Result<Vec<SnapshotInfo>> {
-        crate::share::snapshots()
+        swingdb_share::snapshots()
     }
 
     /// Removes snapshot `name`; databases attached from it keep what they have.
     pub fn discard(name: &str) -> Result<()> {
-        crate::share::discard(name)
+        swingdb_share::discard(name)
     }
 
     /// The rows of the pipe `url` as a streaming result, without a database
     /// (Python's `swingdb.pipe.reader`): waits for the exporter, then reads.
-    pub fn pipe_reader(url: &crate::pipe::PipeUrl) -> Result<QueryResult> {
-        let receiver = crate::pipe::Receiver::open(&crate::pipe::Rendezvous::user()?, url)?;
-        Ok(QueryResult::streaming(crate::pipe::PipeTable::new(receiver)?.into_stream()))
+    pub fn pipe_reader(url: &swingdb_pipe::PipeUrl) -> Result<QueryResult> {
+        let receiver = swingdb_pipe::Receiver::open(&swingdb_pipe::Rendezvous::user()?, url)?;
+        Ok(QueryResult::streaming(swingdb_pipe::PipeTable::new(receiver)?.into_stream()))
     }
 
     /// A new connection.

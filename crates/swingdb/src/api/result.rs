@@ -1,19 +1,19 @@
 //! `QueryResult`: the rows of one statement, as a lazy stream of Arrow record
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
-use crate::error::Result;
 use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
-use crate::joined_slices::{continues, join_run};
 use crate::sql::core::runtime;
 use crate::sql::interrupt::Interrupt;
 use crate::sql::statements::Output;
-use crate::storage::stitched::{stitch, stitches};
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use std::sync::Arc;
+use swingdb_storage::error::Result;
+use swingdb_storage::joined_slices::{continues, join_run};
+use swingdb_storage::stitched::{stitch, stitches};
 
 /// The outcome of one statement: a schema, a stream of batches, and for DML the
 /// number of rows it changed.
@@ -118,7 +118,7 @@ impl QueryResult {
     /// table): consecutive batches the engine computed arrive gathered into
     /// one, each column one array (see `crate::gather`); views of stored data
     /// stay views, those of consecutive segments stitched into one where
-    /// their files allow (see [`crate::storage::stitched`]). Only for results
+    /// their files allow (see [`swingdb_storage::stitched`]). Only for results
     /// whose columns are all fixed-width or boolean; others are unchanged.
     pub fn gathered(mut self) -> Self {
         self.gather = can_gather(&self.schema);
@@ -160,7 +160,9 @@ impl QueryResult {
                 self.held = Some(batch);
                 break;
             }
-            gatherer.push(batch).map_err(|e| crate::error::Error::io("gathering the result's rows in memory", e))?;
+            gatherer
+                .push(batch)
+                .map_err(|e| swingdb_storage::error::Error::io("gathering the result's rows in memory", e))?;
             any = true;
         }
         Ok(gatherer.finish())
@@ -168,7 +170,7 @@ impl QueryResult {
 
     /// `first` (a view of stored data) and the views after it whose values
     /// can be mapped side by side with it, as one batch (see
-    /// [`crate::storage::stitched`]); the view after them held for later.
+    /// [`swingdb_storage::stitched`]); the view after them held for later.
     fn stitched_from(&mut self, first: RecordBatch) -> Result<Option<RecordBatch>> {
         let mut run = vec![first];
         while let Some(next) = self.next_joined()? {

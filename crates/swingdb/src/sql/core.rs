@@ -3,17 +3,17 @@
 //! attached databases, and the commit of a transaction; and the process's
 //! one tokio runtime that all swingdb work runs on.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::share::home::Home;
-use crate::share::Published;
 use crate::sql::Attached;
-use crate::storage::rebase::{only_relied_on, rebase, Rebase};
-use crate::storage::{compact, write_out_inline, DbDir, Manifest, SegmentStore, TableMeta};
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
+use swingdb_share::home::Home;
+use swingdb_share::Published;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::rebase::{only_relied_on, rebase, Rebase};
+use swingdb_storage::{compact, write_out_inline, DbDir, Manifest, SegmentStore, TableMeta};
 
 /// Stack of the engine's worker threads. Physical expressions of statements at
 /// the expression-depth limit (`sql::frontend::parse::MAX_EXPRESSION_DEPTH`) are

@@ -1,7 +1,7 @@
 //! Watching a running statement from the thread that waits for it: it is
 //! cancelled by [`Interrupt::interrupt`] from another thread (Python's
 //! `con.interrupt()`) or a signal (Ctrl-C) noticed by the process-wide check
-//! a front end installs with [`crate::signal::set_signal_check`]; and once it has run for
+//! a front end installs with [`swingdb_storage::signal::set_signal_check`]; and once it has run for
 //! [`PROGRESS_AFTER`], its progress (rows its scans read, of how many) is
 //! shown through the display a front end sets
 //! ([`Interrupt::set_progress_display`]).
@@ -13,7 +13,6 @@
 //! which stops DataFusion's tasks). The statement fails with
 //! [`ErrorKind::Interrupted`]; the connection stays usable.
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::operators::watch::Run;
 use parking_lot::{Condvar, Mutex};
 use std::future::Future;
@@ -22,9 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
+use swingdb_storage::error::{Error, ErrorKind, Result};
 use tokio::sync::Notify;
 
-/// How often a running statement asks the signal check ([`crate::signal`]). Ctrl-C is answered
+/// How often a running statement asks the signal check ([`swingdb_storage::signal`]). Ctrl-C is answered
 /// within about this long (the issue asks for ~100 ms).
 const SIGNAL_TICK: Duration = Duration::from_millis(25);
 
@@ -191,7 +191,7 @@ impl Interrupt {
             tokio::select! {
                 _ = woken => {}
                 _ = Tick::default() => {
-                    if crate::signal::stop_requested() {
+                    if swingdb_storage::signal::stop_requested() {
                         return;
                     }
                     self.show_progress();

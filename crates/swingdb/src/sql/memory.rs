@@ -23,7 +23,6 @@
 //! `storage::writer`).
 
 use super::byte_sizes::{format_bytes, parse_size};
-use crate::error::{Error, Result};
 use datafusion::common::DataFusionError;
 use datafusion::execution::cache::cache_manager::CacheManagerConfig;
 use datafusion::execution::disk_manager::{DiskManager, DiskManagerBuilder, DiskManagerMode};
@@ -38,6 +37,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
+use swingdb_storage::error::{Error, Result};
 
 /// The part of the memory the process may use that queries may reserve by
 /// default: the rest is for what is not reserved (batches being handed
@@ -71,7 +71,7 @@ static SPILL: LazyLock<Arc<SpillPlace>> =
 pub fn runtime() -> Arc<RuntimeEnv> {
     static RUNTIME: LazyLock<Arc<RuntimeEnv>> = LazyLock::new(|| {
         // Slices of mapped segments count the bytes they address.
-        datafusion::common::utils::memory::set_file_mapping_check(crate::storage::stitched::starts_file_pages);
+        datafusion::common::utils::memory::set_file_mapping_check(swingdb_storage::stitched::starts_file_pages);
         let disks = DiskManagerBuilder::default().with_mode(DiskManagerMode::Custom(SPILL.clone()));
         // No cache of directory listings: DataFusion's keeps every listing
         // for the life of the process (no expiry by default), so a glob or a

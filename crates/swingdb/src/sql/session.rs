@@ -4,7 +4,6 @@
 
 use super::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, TablesSchema, CATALOG};
 use super::functions::{FileKind, ReadFile};
-use crate::error::Result;
 use crate::sql::operators::few_groups::FewGroupsAggregation;
 use crate::sql::operators::overflow::CheckedArithmetic;
 use crate::sql::optimizer::conjunction::CheapConjunctions;
@@ -16,7 +15,6 @@ use crate::sql::optimizer::rules::{SwingOptions, Switchable};
 use crate::sql::optimizer::selectivity::FilterSelectivity;
 use crate::sql::optimizer::spilling_joins::SpillingJoins;
 use crate::sql::optimizer::subquery::{PlanRefusedSubqueries, PlanRemainingSubqueries};
-use crate::storage::SegmentStore;
 use datafusion::catalog::{CatalogProviderList, DynamicFileCatalog, MemoryCatalogProviderList, UrlTableFactory};
 use datafusion::datasource::dynamic_file::DynamicListTableFactory;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
@@ -27,6 +25,8 @@ use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_session::SessionStore;
 use std::sync::{Arc, LazyLock};
+use swingdb_storage::error::Result;
+use swingdb_storage::SegmentStore;
 
 /// Rows per batch inside plans. DataFusion's default (8192) makes a filter that
 /// keeps many rows copy them twice (filter, then coalesce into small batches)

@@ -4,9 +4,9 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::error::Result;
 use std::future::Future;
 use std::sync::Arc;
+use swingdb_storage::error::Result;
 
 impl Connection {
     /// Opens a transaction (`explicit`: by BEGIN) on this connection and its

@@ -18,10 +18,10 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::error::{ErrorKind, Result};
 use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use swingdb_storage::error::{ErrorKind, Result};
 
 /// The first wait before a statement runs again.
 const FIRST_WAIT: Duration = Duration::from_millis(1);

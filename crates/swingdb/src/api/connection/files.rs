@@ -3,8 +3,8 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::error::Result;
 use crate::sql::{FileKind, ReadOptions};
+use swingdb_storage::error::Result;
 
 impl Connection {
     /// The rows of the file at `path` (a local path or glob), read as `kind`

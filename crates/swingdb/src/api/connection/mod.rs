@@ -14,7 +14,6 @@ pub use attach::DatabaseEntry;
 pub use pipe::PipeSource;
 
 use super::result::QueryResult;
-use crate::error::{Error, Result};
 use crate::sql::core::{runtime, DbCore};
 use crate::sql::frontend::diagnose;
 use crate::sql::frontend::names::check_table_name;
@@ -29,6 +28,7 @@ use datafusion::prelude::SessionContext;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
 
 /// A connection to a [`super::Database`]. Statements on one connection run one
 /// at a time; use several connections for parallel work.

@@ -1,16 +1,38 @@
 //! Pipes on a connection: `COPY ... TO 'db://NAME'` and [`Connection::pipe_to`]
 //! export, `'db://NAME'` used as a table and [`Connection::pipe_from`] import,
 //! and the handover of stored segments between two swingdb databases.
+//!
+//! A [`crate::PipeWriter`] feeds a pipe from outside a query, batch by batch:
+//!
+//! ```edition2024
+//! use swingdb::arrow::array::{Int64Array, RecordBatch};
+//! use swingdb::{Database, PipeUrl, PipeWriter};
+//! use std::sync::Arc;
+//! let url = PipeUrl::parse(&format!("db://doc-writer-{}", std::process::id()))?;
+//! let importer = {
+//!     let url = url.clone();
+//!     std::thread::spawn(move || -> swingdb::Result<u64> {
+//!         let con = Database::in_memory()?.connect()?;
+//!         con.pipe_from(&url, "t", true)
+//!     })
+//! };
+//! let batch = RecordBatch::try_from_iter([("a", Arc::new(Int64Array::from(vec![1, 2, 3])) as _)])?;
+//! let mut writer = PipeWriter::open(&url, batch.schema())?; // waits for the importer
+//! writer.write(&batch)?;
+//! assert_eq!(writer.close()?, 3);
+//! assert_eq!(importer.join().unwrap()?, 3);
+//! # Ok::<(), swingdb::Error>(())
+//! ```
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::error::{Error, Result};
-use crate::pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
 use crate::sql::core::runtime;
 use datafusion::datasource::provider_as_source;
 use datafusion::logical_expr::LogicalPlanBuilder;
 use std::path::Path;
 use std::sync::Arc;
+use swingdb_pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
+use swingdb_storage::error::{Error, Result};
 
 /// What [`Connection::pipe_to`] sends.
 ///
@@ -86,7 +108,7 @@ impl Connection {
     /// for a program that can only read files (see `swingdb pipe fifo-out`).
     /// Returns the rows.
     pub fn fifo_out(&self, url: &PipeUrl, path: &Path) -> Result<u64> {
-        crate::pipe::fifo::fifo_out(url, path, || {
+        swingdb_pipe::fifo::fifo_out(url, path, || {
             let mut result = self.pipe_reader(url)?;
             Ok(std::iter::from_fn(move || result.next_batch().transpose()))
         })

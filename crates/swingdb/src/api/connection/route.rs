@@ -4,13 +4,13 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::error::{Error, Result};
 use crate::sql::frontend::control::Control;
 use crate::sql::frontend::diagnose;
 use crate::sql::frontend::parse::parse;
 use crate::sql::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
+use swingdb_storage::error::{Error, Result};
 
 impl Connection {
     /// Runs `sql` (one or more statements; see [`Connection::execute`]):

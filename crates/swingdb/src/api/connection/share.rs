@@ -3,11 +3,11 @@
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
-use crate::error::{Error, Result};
-use crate::share::{ShareOptions, SnapshotInfo};
 use crate::sql::frontend::control::is_reserved_alias;
 use crate::sql::TablesSchema;
 use std::sync::Arc;
+use swingdb_share::{ShareOptions, SnapshotInfo};
+use swingdb_storage::error::{Error, Result};
 
 impl Connection {
     /// Publishes what this connection sees as the snapshot `name`: the newest
@@ -32,7 +32,7 @@ impl Connection {
             let manifest = dir.pin_latest()?;
             (manifest.tables.clone(), Some(manifest.version))
         };
-        let result = crate::share::publish(&self.exec.core.home, dir, &tables, name, options);
+        let result = swingdb_share::publish(&self.exec.core.home, dir, &tables, name, options);
         if let Some(version) = pinned {
             dir.unpin(version);
         }

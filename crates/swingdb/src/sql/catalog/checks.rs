@@ -4,15 +4,15 @@
 //! a condition is false fails the write with an `IntegrityError` naming the
 //! table, the condition and the row's values. NULL passes, as in SQL.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::storage::key_columns::describe_row;
-use crate::storage::{SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::DFSchema;
 use datafusion::execution::context::SessionState;
 use datafusion::logical_expr::ExprSchemable;
 use std::collections::HashSet;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::key_columns::describe_row;
+use swingdb_storage::{SegmentStore, TableMeta};
 
 /// Checks the CHECK conditions of `table` (named `name`) over the segments
 /// it has beyond `before` (all of them for a new table).

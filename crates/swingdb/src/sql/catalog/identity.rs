@@ -6,13 +6,12 @@
 //! PostgreSQL sequence would hand out a value a row already has).
 //!
 //! No counter is kept outside the table: the next value is the larger of the
-//! table's stored floor ([`crate::storage::Constraints::identity`], raised at
+//! table's stored floor ([`swingdb_storage::Constraints::identity`], raised at
 //! every write to the column's maximum + 1) and the maximum its segments'
 //! statistics give. Two transactions numbering rows of one table both change
 //! it, so the second to commit gets a ConflictError and, retried, numbers on
 //! from the first's rows.
 
-use crate::storage::TableMeta;
 use datafusion::arrow::array::Int64Array;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result as DFResult;
@@ -22,6 +21,7 @@ use datafusion::logical_expr::{
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
+use swingdb_storage::TableMeta;
 
 /// The value the next row of identity column `column` of `table` gets.
 pub fn next_value(table: &TableMeta, column: &str) -> i64 {

@@ -13,7 +13,6 @@ pub mod views;
 
 use crate::sql::catalog::table::SegmentTable;
 use crate::sql::catalog::views::{check_acyclic, in_schema, plan_view, SessionHandle};
-use crate::storage::{SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::catalog::{CatalogProvider, SchemaProvider};
 use datafusion::common::DFSchema;
@@ -26,6 +25,7 @@ use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::{SegmentStore, TableMeta};
 
 /// Name of the catalog swingdb registers with DataFusion.
 pub const CATALOG: &str = "swingdb";

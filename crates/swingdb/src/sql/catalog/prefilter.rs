@@ -2,7 +2,7 @@
 //!
 //! A scan hands on its table's types, so it decodes every encoded column (a
 //! dictionary's strings, a narrowed decimal's 128-bit values, see
-//! [`crate::storage::encoding`]) of every row, and the filter right above it
+//! [`swingdb_storage::encoding`]) of every row, and the filter right above it
 //! then drops most of them: TPC-H Q19 decoded six columns of all 60M
 //! lineitem rows to keep 2 % (its time went into copying strings out of
 //! dictionaries and widening decimals to 16 bytes).
@@ -16,7 +16,6 @@
 //! work: where the condition fails, or keeps most rows, the batch goes on
 //! as it is.
 
-use crate::storage::encoding::{decode, decompress_batch, with_stored_types};
 use datafusion::arrow::array::{ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -31,6 +30,7 @@ use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use futures::StreamExt;
 use std::sync::Arc;
+use swingdb_storage::encoding::{decode, decompress_batch, with_stored_types};
 
 /// Above this share of a batch's rows kept, the batch goes on whole (the
 /// filter above copies the rows out anyway).

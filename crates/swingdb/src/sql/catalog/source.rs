@@ -14,7 +14,7 @@
 //! - It applies the runtime filters that joins and top-k sorts above it
 //!   publish (see [`crate::sql::optimizer::runtime_filter`]).
 //! - Its batches hold encoded columns as stored (see
-//!   [`crate::storage::encoding`]); its streams decode them a batch at a
+//!   [`swingdb_storage::encoding`]); its streams decode them a batch at a
 //!   time, so that no more than a batch of a column is decoded at once.
 //! - Its batches come unchecked: its streams check each segment's columns
 //!   when they reach it (see [`ScanChecks`]).
@@ -23,8 +23,6 @@
 
 use crate::sql::catalog::prefilter::prefiltered;
 use crate::sql::optimizer::runtime_filter::{filtered, is_runtime_filter};
-use crate::storage::encoding::decode_batch;
-use crate::storage::scan_checks::ScanChecks;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
@@ -46,6 +44,8 @@ use std::fmt;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use swingdb_storage::encoding::decode_batch;
+use swingdb_storage::scan_checks::ScanChecks;
 
 /// See the module documentation. Plans show the scan's notes: how far a
 /// clustered table's range filter narrowed it (`clustered by k: 10 of 100 rows

@@ -7,10 +7,6 @@ use crate::sql::catalog::source::SegmentSource;
 use crate::sql::operators::few_groups::FEW_GROUPS;
 use crate::sql::optimizer::ordered_scan;
 use crate::sql::optimizer::sorted_range::KeyRange;
-use crate::storage::encoding::with_stored_types;
-use crate::storage::scan_checks::ScanChecks;
-use crate::storage::store::{live_rows, nullable, SegmentView};
-use crate::storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -29,6 +25,10 @@ use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningSt
 use datafusion::physical_plan::ExecutionPlan;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use swingdb_storage::encoding::with_stored_types;
+use swingdb_storage::scan_checks::ScanChecks;
+use swingdb_storage::store::{live_rows, nullable, SegmentView};
+use swingdb_storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 
 /// A stored table as seen by one snapshot.
 #[derive(Debug)]
@@ -123,7 +123,7 @@ impl SegmentTable {
             .enumerate()
             .filter(|(_, (_, k))| **k)
             .map(|(index, (seg, _))| Ok((index, self.store.map(&self.meta, seg)?)))
-            .collect::<crate::error::Result<Vec<(usize, SegmentView)>>>()?;
+            .collect::<swingdb_storage::error::Result<Vec<(usize, SegmentView)>>>()?;
         let mut checks = ScanChecks::default();
         let mut out = Vec::new();
         for (index, view) in views {
@@ -279,7 +279,7 @@ struct SegmentStats<'a> {
 }
 
 impl SegmentStats<'_> {
-    fn bound(&self, column: &Column, pick: fn(&crate::storage::ColumnStats) -> &Option<String>) -> Option<ArrayRef> {
+    fn bound(&self, column: &Column, pick: fn(&swingdb_storage::ColumnStats) -> &Option<String>) -> Option<ArrayRef> {
         let idx = self.meta.schema.index_of(&column.name).ok()?;
         let dt = self.meta.schema.field(idx).data_type();
         let values = self.meta.segments.iter().map(|s| {

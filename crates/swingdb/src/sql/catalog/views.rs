@@ -4,8 +4,6 @@
 //! [`TableMeta`] with a `view` statement and no segments), so transactions,
 //! commits and snapshots carry views exactly as they carry tables.
 
-use crate::error::{Error, Result};
-use crate::storage::TableMeta;
 use datafusion::common::{DataFusionError, Result as DFResult};
 use datafusion::execution::context::SessionState;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
@@ -14,6 +12,8 @@ use datafusion::sql::sqlparser::ast::{visit_relations, ObjectName};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::{Arc, OnceLock};
+use swingdb_storage::error::{Error, Result};
+use swingdb_storage::TableMeta;
 
 /// A way back from the catalog to the session it belongs to (views are
 /// planned with the session's functions and settings). Holds the session

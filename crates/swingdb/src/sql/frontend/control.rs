@@ -2,7 +2,6 @@
 //! a statement is routed: BEGIN, COMMIT, ROLLBACK, ATTACH (a database or a
 //! snapshot) and DETACH; and which attached database a statement changes.
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::dialect::text::SNAPSHOT_FUNCTION;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::{CATALOG, SCHEMA};
@@ -12,6 +11,7 @@ use datafusion::sql::sqlparser::ast::{
     ObjectName, ObjectType, Statement as SqlStatement, TableFactor, TableObject, TableWithJoins, Value,
 };
 use std::path::Path;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// A statement about the connection (see the module doc).
 pub(crate) enum Control {

@@ -2,10 +2,10 @@
 //! database a statement changes (`main`, or an attached database's alias),
 //! and folded to lower case unless quoted.
 
-use crate::error::{Error, Result};
 use crate::sql::CATALOG;
 use datafusion::common::TableReference;
 use datafusion::sql::sqlparser::ast::ObjectName;
+use swingdb_storage::error::{Error, Result};
 
 /// Refuses names no table can have.
 pub(crate) fn check_table_name(name: &str) -> Result<()> {

@@ -12,7 +12,6 @@
 //! what ORDER BY and DISTINCT match); the name goes on the column at its
 //! position, so only select lists without `*` are named so.
 
-use crate::error::Result;
 use crate::sql::frontend::parse::identifier;
 use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -27,6 +26,7 @@ use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use swingdb_storage::error::Result;
 
 /// Prefix of the private aliases of repeated names; the suffix keeps them apart.
 const PRIVATE: &str = "__swingdb_repeat_";

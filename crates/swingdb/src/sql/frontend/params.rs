@@ -5,10 +5,10 @@
 //! Only the statement's own placeholder tokens are rewritten; values are
 //! always bound, never written into the SQL.
 
-use crate::error::{Error, Result};
 use datafusion::common::ScalarValue;
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use swingdb_storage::error::{Error, Result};
 
 /// Rewrites each `?` placeholder (outside strings and comments) as `$1`, `$2`, ...
 pub fn number_placeholders(sql: &str) -> Result<String> {

@@ -4,7 +4,6 @@
 //! builds without recursing, which every later stage (planning, optimizing,
 //! executing, even dropping the tree) would walk recursively.
 
-use crate::error::{Error, Result};
 use crate::sql::frontend::params::number_placeholders;
 use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
@@ -12,6 +11,7 @@ use datafusion::sql::sqlparser::dialect::{DuckDbDialect, GenericDialect, Postgre
 use datafusion::sql::sqlparser::parser::Parser as SqlParser;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, Result};
 
 /// Deepest nesting of expressions and subqueries a statement may have (DuckDB's
 /// `max_expression_depth` default). Plans at this depth run on the stacks the

@@ -1,17 +1,17 @@
 //! Tables named by a URL instead of a name: `SELECT * FROM 'db://NAME'` reads a
-//! pipe (see `crate::pipe`), `SELECT * FROM 'postgresql://...?table=t'` a
-//! PostgreSQL table or query (see `crate::pipe::postgres`). Looking such a
+//! pipe (see `swingdb_pipe`), `SELECT * FROM 'postgresql://...?table=t'` a
+//! PostgreSQL table or query (see `swingdb_pipe::postgres`). Looking such a
 //! table up meets the exporter or connects to the server, so it happens once
 //! per statement, when the statement is planned, and never while a statement
 //! is only described (see [`without_url_tables`]).
 
-use crate::error::Result;
-use crate::pipe::postgres::{self, PgUrl};
-use crate::pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
 use datafusion::datasource::TableProvider;
 use std::cell::Cell;
 use std::future::Future;
 use std::sync::Arc;
+use swingdb_pipe::postgres::{self, PgUrl};
+use swingdb_pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
+use swingdb_storage::error::Result;
 
 tokio::task_local! {
     /// Set while a statement is planned only to be described: whether its

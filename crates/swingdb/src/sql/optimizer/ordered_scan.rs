@@ -16,7 +16,6 @@
 //! repartitioning (see `range_aggregate`).
 
 use crate::sql::optimizer::sorted_range::orders_as_sql;
-use crate::storage::{SegmentMeta, SegmentStore, TableMeta};
 use datafusion::arrow::array::{make_comparator, RecordBatch};
 use datafusion::arrow::compute::SortOptions;
 use datafusion::arrow::datatypes::Schema;
@@ -26,6 +25,7 @@ use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::{LexOrdering, PhysicalSortExpr};
 use std::cmp::Ordering;
 use std::sync::Arc;
+use swingdb_storage::{SegmentMeta, SegmentStore, TableMeta};
 
 /// Positions in `projection` (table column indices) of the columns with
 /// more than `few` distinct values by `statistics` (indexed by position)

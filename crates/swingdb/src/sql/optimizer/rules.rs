@@ -16,12 +16,12 @@
 //! hash joins too large for the memory limit (`spilling_joins`), and the
 //! plan kept for repeated queries (`reuse`, which changes no plan).
 
-use crate::error::{Error, Result};
 use datafusion::common::config::{ConfigExtension, ConfigOptions};
 use datafusion::common::extensions_options;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
 
 extensions_options! {
     /// swingdb's own settings (`SET swingdb.<name> = ...`).

@@ -44,7 +44,7 @@ use std::sync::Arc;
 
 use crate::sql::catalog::source::SegmentSource;
 use crate::sql::optimizer::ordered_scan::position;
-use crate::storage::encoding::decode_batch;
+use swingdb_storage::encoding::decode_batch;
 
 /// The physical optimizer rule; see the module documentation.
 #[derive(Debug, Default)]

@@ -2,7 +2,7 @@
 //! changing a column's type, NOT NULL and DEFAULT.
 //!
 //! Adding and dropping columns rewrites no segment: the table's columns get
-//! ids and each segment says which it holds (see [`crate::storage::manifest::ColumnIds`]),
+//! ids and each segment says which it holds (see [`swingdb_storage::manifest::ColumnIds`]),
 //! so an added column reads as its DEFAULT (evaluated once, as PostgreSQL
 //! does for a non-volatile default) in the rows it did not exist for. A
 //! volatile DEFAULT (`random()`) and a type change rewrite the table's rows.
@@ -22,14 +22,11 @@
 use super::ddl::storage_type;
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::catalog::checks::check_conditions;
 use crate::sql::catalog::table::SegmentTable;
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::frontend::prepare::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
-use crate::storage::foreign_keys::referencing;
-use crate::storage::{ForeignKey, SegmentStore, TableMeta};
 use datafusion::arrow::array::{Array, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -46,6 +43,9 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::foreign_keys::referencing;
+use swingdb_storage::{ForeignKey, SegmentStore, TableMeta};
 
 /// What the refusal of an unsupported operation lists.
 const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
@@ -263,7 +263,7 @@ impl Executor {
 
     /// The column `column_def` planned as DataFusion plans a CREATE TABLE with
     /// it (its type, NOT NULL, keys), with its DEFAULT and CHECK conditions.
-    async fn plan_column(&self, column_def: &ColumnDef) -> Result<(Field, crate::storage::Constraints)> {
+    async fn plan_column(&self, column_def: &ColumnDef) -> Result<(Field, swingdb_storage::Constraints)> {
         let create = CreateTableBuilder::new(ObjectName::from(vec![Ident::new("new_column")]))
             .columns(vec![column_def.clone()])
             .build();

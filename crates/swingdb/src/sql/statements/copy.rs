@@ -5,9 +5,6 @@
 use super::run_plan::u64_values;
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
-use crate::pipe::postgres::{self, PgUrl};
-use crate::pipe::PipeUrl;
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::functions::remote;
@@ -20,6 +17,9 @@ use datafusion::sql::parser::{CopyToSource, CopyToStatement, Statement as DFStat
 use datafusion::sql::sqlparser::ast::{CopyOption, CopySource, CopyTarget, Statement as SqlStatement};
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_pipe::postgres::{self, PgUrl};
+use swingdb_pipe::PipeUrl;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 impl Executor {
     pub(crate) async fn copy_to(

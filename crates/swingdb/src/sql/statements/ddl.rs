@@ -3,16 +3,16 @@
 
 use super::Executor;
 use super::Output;
-use crate::error::{Error, Result};
 use crate::sql::frontend::names::table_name;
 use crate::sql::frontend::prepare::check_cluster_columns;
-use crate::storage::foreign_keys::referencing;
-use crate::storage::{Constraints, TableMeta};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::Constraint;
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
+use swingdb_storage::foreign_keys::referencing;
+use swingdb_storage::{Constraints, TableMeta};
 
 fn already_exists(name: &str) -> Error {
     Error::programming(format!(

@@ -11,7 +11,6 @@
 
 use super::run::TextStatement;
 use super::Executor;
-use crate::error::Result;
 use crate::sql::frontend::control::Control;
 use crate::sql::frontend::parse::parse;
 use crate::sql::frontend::prepare::{before_routing, plan_unbound, Prepared};
@@ -21,6 +20,7 @@ use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectType, Statement as SqlStatement};
 use std::sync::Arc;
+use swingdb_storage::error::Result;
 
 /// What one statement takes and returns, before it runs (see
 /// [`crate::Connection::statement_info`]).

@@ -5,14 +5,9 @@
 use super::run_plan::u64_values;
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::catalog::table::SegmentTable;
 use crate::sql::frontend::names::table_name;
 use crate::sql::frontend::prepare::Upsert;
-use crate::storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
-use crate::storage::origin::{limit_origins, origins};
-use crate::storage::store::live_rows;
-use crate::storage::{SegmentMeta, TableMeta, TableWriter};
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{cast_with_options, concat_batches, CastOptions};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
@@ -25,6 +20,11 @@ use datafusion::logical_expr::{
 };
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::origin::{limit_origins, origins};
+use swingdb_storage::store::live_rows;
+use swingdb_storage::{SegmentMeta, TableMeta, TableWriter};
 
 /// Name of the row-id column DML adds to its private scans of the target table.
 /// The row-id column DELETE, UPDATE and upserts find rows by.

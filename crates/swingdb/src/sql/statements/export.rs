@@ -6,18 +6,18 @@
 //! has moved. Identifiers in the written SQL are quoted (quotes doubled).
 
 use super::{Executor, Output};
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::parse::parse;
 use crate::sql::frontend::quote::{identifier as ident, string as literal};
 use crate::sql::frontend::types::sql_name;
 use crate::sql::CATALOG;
-use crate::storage::{Definition, TableMeta};
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{CopyTarget, Statement as SqlStatement};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::{Definition, TableMeta};
 
 /// The file format EXPORT DATABASE writes each table in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

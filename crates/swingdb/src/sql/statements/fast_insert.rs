@@ -19,13 +19,13 @@ use super::dml::conform;
 use super::insert_shape::{recognize, PreparedInsert, RowValue, REMEMBERED};
 use super::Executor;
 use super::Output;
-use crate::error::Result;
-use crate::storage::inline_segment::inline_segment;
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::logical_expr::Expr;
 use std::sync::Arc;
+use swingdb_storage::error::Result;
+use swingdb_storage::inline_segment::inline_segment;
 
 impl Executor {
     /// The fast insert `sql` is, if it is one (remembered per text).

@@ -18,7 +18,6 @@
 //! `storage::writer`).
 
 use super::run_plan::off_thread_buffered;
-use crate::error::Result;
 use crate::sql::operators::watch::watch_plan;
 use crate::sql::operators::watch::Run;
 use datafusion::common::tree_node::{Transformed, TreeNode};
@@ -29,6 +28,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties};
 use futures::stream::{self, BoxStream, StreamExt};
 use std::sync::Arc;
+use swingdb_storage::error::Result;
 
 /// Most bytes of a file one range reads. A 16 MiB range of a compressed
 /// Parquet file is some 60 MB of batches (TPC-H lineitem); with 64 MiB

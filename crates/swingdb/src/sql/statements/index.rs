@@ -7,11 +7,11 @@
 
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
-use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::TableMeta;
 
 impl Executor {
     /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column, ...)`.

@@ -13,7 +13,6 @@ use super::dml::ROW_ID;
 use super::run_plan::u64_values;
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::frontend::prepare::{assigned_column, bind_params};
@@ -29,6 +28,7 @@ use datafusion::sql::sqlparser::ast::{
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::collections::HashSet;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// Which rows a WHEN clause is for.
 #[derive(Clone, Copy, PartialEq)]

@@ -45,16 +45,12 @@ pub(crate) use transaction::Transaction;
 
 use dml::{conform, not_null_violation};
 
-use crate::error::Result;
-use crate::pipe::PendingImport;
 use crate::sql::core::DbCore;
 use crate::sql::frontend::types::sql_name;
 use crate::sql::interrupt::Interrupt;
 use crate::sql::memory::CountedPool;
 use crate::sql::session::{new_context, ContextParts};
 use crate::sql::{Attached, Databases, Registered, Tables, SCHEMA};
-use crate::storage::keys::KeyIndexes;
-use crate::storage::TableMeta;
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::TableProvider;
@@ -65,6 +61,10 @@ use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use swingdb_pipe::PendingImport;
+use swingdb_storage::error::Result;
+use swingdb_storage::keys::KeyIndexes;
+use swingdb_storage::TableMeta;
 
 /// Called with the number of rows written so far while a statement stores rows.
 pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;

@@ -3,10 +3,7 @@
 //! stored (or its offered segments taken over) by the statement that reads it.
 
 use super::{conform, not_null_violation, Executor, Output};
-use crate::error::{Error, ErrorKind, Result};
-use crate::pipe::{Offer, PipeTable, PipeUrl, Rendezvous, Sender};
 use crate::sql::frontend::parse::parse;
-use crate::storage::{SegmentMeta, TableWriter};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::TableReference;
 use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder};
@@ -18,6 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
+use swingdb_pipe::{Offer, PipeTable, PipeUrl, Rendezvous, Sender};
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::{SegmentMeta, TableWriter};
 
 impl Executor {
     /// Sends the rows of the table or view `name` (as it is, not SQL) into
@@ -115,7 +115,7 @@ impl Executor {
                 loop {
                     match finished.recv_timeout(Duration::from_millis(25)) {
                         Err(RecvTimeoutError::Timeout) if !stopped => {
-                            if crate::signal::stop_requested() {
+                            if swingdb_storage::signal::stop_requested() {
                                 stopped = true;
                                 sender.end_streams();
                             }

@@ -33,10 +33,8 @@
 //! that version's tables are the ones it maps; nothing here creates, deletes
 //! or locks a file.
 
-use crate::error::Result;
 use crate::sql::frontend::output_names::OutputNames;
 use crate::sql::optimizer::plan_renewal::{KeptPlan, PlanBeforeRuntimeFilters, RuntimeRules};
-use crate::storage::{same_tables, TableMeta};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::tree_node::TreeNode;
@@ -54,6 +52,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use swingdb_storage::error::Result;
+use swingdb_storage::{same_tables, TableMeta};
 
 /// Most plans kept per connection; past it the cache starts over.
 pub(crate) const MAX_PLANS: usize = 64;

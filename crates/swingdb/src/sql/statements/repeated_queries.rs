@@ -4,7 +4,6 @@
 use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
 use super::run_plan::reads_in_storage_order;
 use super::{Executor, Output};
-use crate::error::Result;
 use crate::sql::frontend::output_names::{restore_names, OutputNames};
 use crate::sql::optimizer::plan_renewal::{operators, renewable, renewal_resets_shared_state, renewed};
 use datafusion::common::ScalarValue;
@@ -12,6 +11,7 @@ use datafusion::execution::TaskContext;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::sql::parser::Statement as DFStatement;
 use std::sync::Arc;
+use swingdb_storage::error::Result;
 
 impl Executor {
     /// How many statements of this connection were answered from a plan kept

@@ -6,7 +6,6 @@
 use super::export::{export_or_import, Transfer};
 use super::summarize::summarize_target;
 use super::{describe_columns, plan_cache, Executor, Output};
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::output_names::restore_names;
 use crate::sql::frontend::prepare::{before_routing, prepare, PrepareContext, Prepared, PreparedPlan};
 use datafusion::common::ScalarValue;
@@ -14,6 +13,7 @@ use datafusion::execution::SessionState;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan, Statement};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectType, Statement as SqlStatement};
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// A statement DataFusion does not parse, recognized by its text.
 pub(crate) enum TextStatement<'a> {

@@ -5,10 +5,8 @@
 
 use super::plan_cache;
 use super::{conform, file_order, Executor};
-use crate::error::Result;
 use crate::sql::catalog::source::SegmentSource;
 use crate::sql::operators::watch::watch_plan;
-use crate::storage::{SegmentMeta, TableWriter};
 use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::DataFusionError;
@@ -24,6 +22,8 @@ use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchSt
 use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
 use futures::{StreamExt, TryStreamExt};
 use std::sync::Arc;
+use swingdb_storage::error::Result;
+use swingdb_storage::{SegmentMeta, TableWriter};
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.

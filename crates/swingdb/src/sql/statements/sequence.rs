@@ -4,12 +4,12 @@
 
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::dialect::sequences::read_create;
 use crate::sql::frontend::names::object_name;
-use crate::storage::TableMeta;
 use datafusion::sql::sqlparser::ast::{DataType, ObjectName, SequenceOptions};
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::TableMeta;
 
 impl Executor {
     /// `CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] name [options]`.

@@ -6,7 +6,6 @@
 
 use super::Executor;
 use super::Output;
-use crate::error::{Error, Result};
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::{identifier, parse};
 use crate::sql::frontend::types::sql_name;
@@ -21,6 +20,7 @@ use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
 
 /// What follows `SUMMARIZE` in `sql`, if the statement is one.
 pub(crate) fn summarize_target(sql: &str) -> Option<&str> {

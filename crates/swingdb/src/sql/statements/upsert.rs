@@ -13,10 +13,7 @@ use super::dml::ROW_ID;
 use super::run_plan::u64_values;
 use super::Output;
 use super::{conform, not_null_violation, Executor};
-use crate::error::{Error, Result};
 use crate::sql::frontend::prepare::{qualify, Action, Upsert};
-use crate::storage::key_columns::KeyColumns;
-use crate::storage::TableMeta;
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::common::{Column, DFSchema, JoinType, TableReference};
@@ -26,6 +23,9 @@ use datafusion::sql::sqlparser::ast::Expr as SqlExpr;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
+use swingdb_storage::key_columns::KeyColumns;
+use swingdb_storage::TableMeta;
 
 /// `batches` with one row per key (NULL keys all kept): the first of each,
 /// or the last with `last`.

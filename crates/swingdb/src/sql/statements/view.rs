@@ -4,15 +4,15 @@
 
 use super::Executor;
 use super::Output;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::catalog::views::{check_acyclic, in_schema};
 use crate::sql::frontend::names::{object_name, table_name};
-use crate::storage::TableMeta;
 use datafusion::datasource::{TableType, ViewTable};
 use datafusion::logical_expr::{DdlStatement, DropView, LogicalPlan};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{Ident, ObjectName, Statement as SqlStatement};
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::TableMeta;
 
 impl Executor {
     /// `CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name [(columns)] AS query`.

@@ -3,13 +3,13 @@
 //! FOREIGN KEYs before it is made.
 
 use super::Executor;
-use crate::error::{Error, Result};
 use crate::sql::catalog::checks::check_conditions;
-use crate::storage::foreign_keys::{check_foreign_keys, referencing};
-use crate::storage::keys::check_keys;
-use crate::storage::TableMeta;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
+use swingdb_storage::foreign_keys::{check_foreign_keys, referencing};
+use swingdb_storage::keys::check_keys;
+use swingdb_storage::TableMeta;
 
 /// Marks `touched` tables as written by this transaction (a new entry), so
 /// that one that changed them meanwhile conflicts at commit.

@@ -4,7 +4,6 @@
 //! counts of an INSERT that gives the wrong number of values, and the fix
 //! where there is one.
 
-use crate::error::{Error, ErrorKind};
 use crate::sql::frontend::suggest::closest;
 use crate::sql::frontend::types::sql_name;
 use datafusion::arrow::datatypes::DataType;
@@ -14,6 +13,7 @@ use datafusion::sql::sqlparser::parser::Parser;
 use regex::Regex;
 use std::str::FromStr;
 use std::sync::LazyLock;
+use swingdb_storage::error::{Error, ErrorKind};
 
 /// `err` said in the user's terms (see the module documentation); `sql` is
 /// the statement's text.

@@ -5,10 +5,10 @@
 //! zero at the statement's only division; a statement that ended too soon
 //! at its last word. Never guessed among several.
 
-use crate::error::{Error, SqlSpan};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use swingdb_storage::error::{Error, SqlSpan};
 
 /// `err` located in `sql` if its message says where (see the module
 /// documentation); unchanged otherwise.

@@ -7,8 +7,8 @@ mod advice;
 mod locate;
 pub(crate) mod unknown;
 
-use crate::error::{Error, SqlSpan};
 use crate::sql::frontend::suggest::closest;
+use swingdb_storage::error::{Error, SqlSpan};
 
 /// `err` with its fix (see [`advice::advise`]) and, if it knows where in `sql` the
 /// mistake is, that line of `sql` with a caret under the mistake.

@@ -3,11 +3,11 @@
 //! schema), an unknown function (the close name among all kinds of
 //! function), a file path used as a table while external access is off.
 
-use crate::error::{Error, ErrorKind};
 use crate::sql::frontend::diagnose::suggest_table;
 use crate::sql::frontend::suggest::closest;
 use crate::sql::{Tables, CATALOG, SCHEMA};
 use datafusion::execution::SessionState;
+use swingdb_storage::error::{Error, ErrorKind};
 
 /// `err` (from planning a statement with `state`, whose own database has
 /// `tables` under schema `own`) made helpful.

@@ -11,7 +11,6 @@
 //! `(a.k, a.t)` (see `sql::optimizer::subquery`). Right rows that tie on the closest
 //! value all join (DuckDB keeps one of them, unspecified which).
 
-use crate::error::{Error, Result};
 use datafusion::sql::sqlparser::ast::{
     visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Ident, Join, JoinConstraint, JoinOperator,
     TableAlias, TableFactor, TableWithJoins, Value,
@@ -19,6 +18,7 @@ use datafusion::sql::sqlparser::ast::{
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, Result};
 
 /// What the right side is called inside the subquery that finds the closest row.
 const INNER: &str = "__swingdb_asof";

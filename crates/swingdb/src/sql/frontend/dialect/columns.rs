@@ -6,7 +6,6 @@
 //! for. `min(COLUMNS(*))` is `min(a), min(b), ...`, named `a`, `b` as in DuckDB.
 
 use super::planned;
-use crate::error::{Error, Result};
 use datafusion::arrow::array::AsArray;
 use datafusion::execution::context::SessionState;
 use datafusion::sql::parser::Statement as DFStatement;
@@ -15,6 +14,7 @@ use datafusion::sql::sqlparser::ast::{
     SelectItem, SetExpr, Statement, TableWithJoins, Value, VisitMut, VisitorMut,
 };
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, Result};
 
 /// Most select lists with COLUMNS(...) one statement may have.
 const MAX_LISTS: usize = 64;

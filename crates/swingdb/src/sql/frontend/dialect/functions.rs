@@ -7,7 +7,6 @@
 //! `regexp_extract`, `date_diff`). Result columns keep the name the user
 //! wrote (see `sql::frontend::output_names`).
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::types::sql_name;
 use chrono::{DateTime, Datelike, NaiveDateTime};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, StringArray};
@@ -23,6 +22,7 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// DuckDB's name and DataFusion's, for functions that only differ by name.
 const RENAMED: &[(&str, &str)] = &[

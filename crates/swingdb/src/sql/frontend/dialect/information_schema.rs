@@ -4,7 +4,6 @@
 //! DataFusion builds the view with Arrow's names, so a reference to it is
 //! replaced by a query over it that renames its `data_type`.
 
-use crate::error::{Error, Result};
 use crate::sql::frontend::types::sql_name;
 use datafusion::arrow::array::{Array, AsArray, StringArray};
 use datafusion::arrow::datatypes::DataType;
@@ -14,6 +13,7 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::str::FromStr;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
 
 /// The function that turns Arrow's type name into the SQL one.
 const RENAME: &str = "__swingdb_sql_type_name";

@@ -13,7 +13,6 @@
 //! per batch over every element of every list (the row's values repeated
 //! per element), planned with DataFusion's built-in functions.
 
-use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Int64Array, ListArray, UInt32Array};
 use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::compute::{cast, filter, take};
@@ -32,6 +31,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 use std::ops::ControlFlow;
 use std::sync::{Arc, LazyLock};
+use swingdb_storage::error::{Error, Result};
 
 /// What a lambda function does with its lambda.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

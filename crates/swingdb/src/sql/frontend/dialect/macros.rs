@@ -7,7 +7,6 @@
 //! tables in subqueries), as in DuckDB.
 
 use super::tokens::{is_word, Tokens};
-use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, MacroArg, MacroDefinition, ObjectName, Query,
@@ -17,6 +16,7 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::Token;
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// How many rounds of expansion a statement may need (macros calling
 /// macros); more is taken for a macro that calls itself.

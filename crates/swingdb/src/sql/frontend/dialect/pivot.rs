@@ -15,7 +15,6 @@
 //!   unless INCLUDE NULLS says so.
 
 use super::planned;
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::quote::{identifier, string};
 use datafusion::arrow::array::Array;
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
@@ -28,6 +27,7 @@ use datafusion::sql::sqlparser::ast::{
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// Most columns one PIVOT may make (DuckDB's `pivot_limit` is 100,000).
 const MAX_PIVOT_VALUES: usize = 10_000;

@@ -4,11 +4,11 @@
 //! Each is planned as the statement would be: after its WITH clause, with
 //! DuckDB's spellings rewritten and unquoted names matching any case.
 
-use crate::error::Result;
 use crate::sql::frontend::case_fold::plan_refolding;
 use datafusion::dataframe::DataFrame;
 use datafusion::execution::context::SessionState;
 use datafusion::sql::sqlparser::ast::With;
+use swingdb_storage::error::Result;
 
 /// The query `sql`, planned in `state` with the statement's WITH clause in front.
 pub async fn run(sql: &str, with: Option<&With>, state: &SessionState) -> Result<DataFrame> {

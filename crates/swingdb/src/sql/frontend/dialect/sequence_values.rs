@@ -2,8 +2,6 @@
 //! `storage::sequence` for how values are handed out once across processes).
 
 use crate::sql::catalog::Tables;
-use crate::storage::DbDir;
-use crate::storage::Sequence;
 use datafusion::arrow::array::Int64Array;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{exec_err, plan_err, Result as DFResult, ScalarValue};
@@ -11,6 +9,8 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, Sca
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::DbDir;
+use swingdb_storage::Sequence;
 
 /// The last value `nextval` gave in this connection, by sequence name.
 type LastValues = Arc<Mutex<HashMap<String, i64>>>;

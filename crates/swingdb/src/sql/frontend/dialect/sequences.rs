@@ -3,10 +3,10 @@
 //! values are in [`super::sequence_values`]).
 
 use super::tokens::{is_word, Tokens};
-use crate::error::{Error, ErrorKind, Result};
-use crate::storage::Sequence;
 use datafusion::sql::sqlparser::ast::{DataType as SqlDataType, Expr, SequenceOptions, UnaryOperator, Value};
 use datafusion::sql::sqlparser::tokenizer::Token;
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::Sequence;
 
 /// The type name that stands for `OR REPLACE` in a rewritten `CREATE
 /// SEQUENCE` (sqlparser reads `CREATE OR REPLACE` only for tables, views and

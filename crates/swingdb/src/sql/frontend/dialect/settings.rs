@@ -14,7 +14,6 @@
 //!   as in PostgreSQL and DuckDB.
 //! - `memory_limit` and `temp_directory` are the process's (see `sql::memory`).
 
-use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, AsArray, StringArray};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::config::ConfigOptions;
@@ -22,6 +21,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, SetVariable, Signature, Volatility,
 };
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
 
 /// DuckDB's names of DataFusion's settings.
 const ALIASES: &[(&str, &str)] = &[

@@ -10,11 +10,11 @@
 //!   under DataFusion's name.
 
 use super::settings::canonical_name;
-use crate::error::{Error, Result};
 use crate::sql::catalog::{CATALOG, SCHEMA};
 use datafusion::sql::sqlparser::ast::{Ident, ShowStatementOptions, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
+use swingdb_storage::error::{Error, Result};
 
 /// Rewrites `statement` if it is one of the `SHOW` forms above.
 pub fn rewrite(statement: &mut Statement) -> Result<()> {

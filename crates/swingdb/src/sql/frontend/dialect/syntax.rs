@@ -26,7 +26,6 @@
 //! - Function names (`list_value`, `strftime`, `arg_max`, `a ^@ b`...): see
 //!   `dialect::functions`.
 
-use crate::error::{Error, ErrorKind, Result};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     visit_expressions, AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function, FunctionArg,
@@ -39,6 +38,7 @@ use datafusion::sql::sqlparser::parser::Parser;
 use regex::Regex;
 use std::ops::ControlFlow;
 use std::sync::LazyLock;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// Rewrites `statement`'s DuckDB spellings (see the module documentation);
 /// an error for a sample this engine cannot draw as asked.

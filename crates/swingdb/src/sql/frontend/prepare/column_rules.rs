@@ -3,16 +3,16 @@
 //! CHECKs, FOREIGN KEYs, identity columns and `CLUSTER BY`, taken off the
 //! statement into the table's stored [`Constraints`].
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
-use crate::storage::{Constraints, ForeignKey};
 use datafusion::arrow::datatypes::Schema;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     ColumnOption, DataType as SqlType, Expr as SqlExpr, ForeignKeyConstraint, GeneratedAs, Ident, ReferentialAction,
     Statement as SqlStatement, TableConstraint, WrappedCollection,
 };
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::{Constraints, ForeignKey};
 
 /// What a `CREATE TABLE` statement says about its columns beyond their types
 /// that DataFusion's plan cannot carry: its DEFAULT expressions and CHECK

@@ -1,6 +1,5 @@
 //! `DEFAULT` (and NULL for an identity column) in `INSERT ... VALUES`.
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::names::object_name;
 use crate::sql::frontend::parse::identifier;
 use crate::sql::Tables;
@@ -8,6 +7,7 @@ use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     Expr as SqlExpr, Ident, ObjectName, SetExpr, Statement as SqlStatement, TableObject, Value as SqlValue,
 };
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// `INSERT ... VALUES` with `DEFAULT` for a column (PostgreSQL, DuckDB), or
 /// NULL for an identity column (SQLite's way to ask for the next number):

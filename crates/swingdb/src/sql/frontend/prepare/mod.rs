@@ -32,14 +32,12 @@ mod upsert;
 pub(crate) use column_rules::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
 pub(crate) use upsert::{assigned_column, qualify, Action, Upsert};
 
-use crate::error::{Error, Result};
 use crate::sql::frontend::case_fold::plan_refolding;
 use crate::sql::frontend::diagnose::unknown;
 use crate::sql::frontend::dialect::macros::{expand, Macro};
 use crate::sql::frontend::dialect::settings;
 use crate::sql::frontend::output_names::{alias_engine_repeats, plan_output_names, OutputNames};
 use crate::sql::Tables;
-use crate::storage::{Constraints, TableMeta};
 use datafusion::common::{ParamValues, ScalarValue};
 use datafusion::execution::SessionState;
 use datafusion::logical_expr::{LogicalPlan, Statement};
@@ -47,6 +45,8 @@ use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
+use swingdb_storage::{Constraints, TableMeta};
 
 /// What [`prepare`] reads: the session and the tables the statement sees.
 pub(crate) struct PrepareContext<'a> {

@@ -3,7 +3,6 @@
 //! DataFusion plans a plain INSERT; `api` applies it to the rows (see its
 //! `upsert.rs`).
 
-use crate::error::{Error, ErrorKind, Result};
 use crate::sql::frontend::parse::identifier;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
@@ -11,6 +10,7 @@ use datafusion::sql::sqlparser::ast::{
     OnInsert, SqliteOnConflict, Statement as SqlStatement,
 };
 use std::ops::ControlFlow;
+use swingdb_storage::error::{Error, ErrorKind, Result};
 
 /// What to do with a row whose key is already in the table. (One per
 /// statement: its size does not matter.)

@@ -162,7 +162,7 @@ impl DenseKeys {
 /// lookups in an array of millions of slots also missed the TLB.
 fn slots(width: usize) -> Vec<u32> {
     let slots = vec![0u32; width];
-    crate::huge_pages::prefer(&slots);
+    swingdb_storage::huge_pages::prefer(&slots);
     slots
 }
 

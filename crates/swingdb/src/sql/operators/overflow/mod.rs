@@ -20,7 +20,6 @@ mod sum;
 mod sum_groups;
 mod wide;
 
-use crate::error::Error;
 use crate::sql::frontend::types::sql_name;
 use crate::sql::optimizer::node_expressions::rewrite_expressions;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Datum, Decimal128Array};
@@ -40,6 +39,7 @@ use datafusion::logical_expr::{
 };
 use datafusion::optimizer::AnalyzerRule;
 use std::sync::Arc;
+use swingdb_storage::error::Error;
 
 /// The analyzer rule that swaps wrapping arithmetic and sums for checked ones.
 #[derive(Debug, Default)]

@@ -97,11 +97,11 @@ impl WideGroups {
     }
 
     /// Makes room for `n` groups. Capacity grows by doubling, in huge pages
-    /// where the kernel has them (see [`crate::huge_pages`]).
+    /// where the kernel has them (see [`swingdb_storage::huge_pages`]).
     fn grow(&mut self, n: usize) {
         if n > self.groups.capacity() {
             let mut groups = Vec::with_capacity(n.max(2 * self.groups.capacity()));
-            crate::huge_pages::prefer(groups.spare_capacity_mut());
+            swingdb_storage::huge_pages::prefer(groups.spare_capacity_mut());
             groups.extend_from_slice(&self.groups);
             self.groups = groups;
         }

@@ -2,7 +2,6 @@
 //! aggregate is computed ([`Kind`]), how a 128-bit total becomes a result of
 //! the aggregate's type ([`Finish`]), and how input values are read widened.
 
-use crate::error::Error;
 use datafusion::arrow::array::{
     downcast_integer, Array, ArrayRef, AsArray, Decimal128Array, Float64Array, Int64Array, UInt64Array,
 };
@@ -11,6 +10,7 @@ use datafusion::common::{internal_err, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::function::AccumulatorArgs;
 use datafusion_functions_aggregate_common::utils::DecimalAverager;
 use std::sync::Arc;
+use swingdb_storage::error::Error;
 
 /// Which aggregate a [`WideSum`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,0 +1,289 @@
+//! Key runs: the sorted key values of one large segment, persisted beside it.
+//!
+//! Checking uniqueness needs every key value of a table. Hashing the keys of a
+//! 10^6-row table into memory takes about half a second, paid again by every
+//! connection and process after opening. A segment with at least
+//! [`RUN_MIN_ROWS`] rows instead gets a *run*: its non-NULL key values (in the
+//! Arrow row format, which compares equal exactly when the values do),
+//! sorted, written once to `keys/<segment>.<fingerprint>.keys` and memory-mapped
+//! by every later reader; a probe is a binary search. The fingerprint names
+//! the key's columns (their ids and types), so a run is never read for
+//! another key. A run is a cache: one missing, damaged (its checksum) or
+//! unwritable is rebuilt from the segment, in memory if it cannot be saved.
+//!
+//! # Files, and why every interleaving with other processes is safe
+//!
+//! A segment never changes and its name is never reused (see `storage::dir`),
+//! so the run of a (segment, fingerprint) has one possible content: any number
+//! of processes may build it at once. Each writes a private temporary file
+//! `keys/tmp-<lease>-<n>` and renames it over the run's name; a reader that
+//! mapped the earlier file keeps that (identical) inode. A run is built only
+//! for a segment its builder can read: one of a pinned version or its own
+//! uncommitted one, so the segment cannot be collected meanwhile.
+//! The collector removes a run once its segment is neither kept nor present
+//! (see [`super::DbDir::collect_garbage`]), and temporary files of dead
+//! leases. Racing a builder, it may remove a run whose segment it did not see
+//! yet; that costs a rebuild, never a wrong answer. Runs are not fsynced: a
+//! run torn by a crash fails its checksum and is rebuilt.
+
+use super::key_columns::KeyColumns;
+use super::{DbDir, SegmentMeta, SegmentStore, TableMeta};
+use crate::error::Result;
+use memmap2::Mmap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// Segments with at least this many rows get a persisted run; the keys of
+/// smaller ones (inline rows, a transaction's tail, small appends until
+/// compaction merges them) are hashed in memory, where adding one costs less
+/// than re-sorting.
+pub const RUN_MIN_ROWS: u64 = 8192;
+
+const MAGIC: &[u8; 8] = b"SWKEYRN1";
+/// Magic, key count (u64), data length (u64), CRC-32 of the rest (u32), padding.
+const HEADER: usize = 8 + 8 + 8 + 4 + 4;
+
+/// The sorted, distinct key values of one segment.
+pub struct KeyRun {
+    bytes: Bytes,
+    count: usize,
+    /// Where a run built here goes once saved.
+    unsaved: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for KeyRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyRun({} keys)", self.count)
+    }
+}
+
+enum Bytes {
+    Mapped(Mmap),
+    Built(Vec<u8>),
+}
+
+/// What indexing a segment's keys found.
+pub enum Indexed {
+    /// The segment's run.
+    Run(KeyRun),
+    /// A key value the segment holds twice.
+    Duplicate(Vec<u8>),
+}
+
+impl KeyRun {
+    /// The run of `segment` (of `table`) for `key`: the saved one if it is
+    /// intact, else built from the segment (see [`KeyRun::save`]).
+    pub fn of_segment(
+        store: &SegmentStore,
+        table: &TableMeta,
+        segment: &SegmentMeta,
+        key: &KeyColumns,
+    ) -> Result<Indexed> {
+        let dir = store.dir();
+        let path = dir.key_run_path(&segment.file, &fingerprint(table, key));
+        if let Some(run) = Self::open(&path) {
+            return Ok(Indexed::Run(run));
+        }
+        // Every row's key, deleted rows' too: a run serves every version of
+        // the table, whichever rows it deleted (see `super::keys`).
+        let mut keys: Vec<Box<[u8]>> = Vec::with_capacity(segment.rows as usize);
+        for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
+            key.for_each(batch.columns(), |value, _| keys.push(value.into()))?;
+        }
+        keys.sort_unstable();
+        if let Some(pair) = keys.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Ok(Indexed::Duplicate(pair[0].to_vec()));
+        }
+        let mut run = Self::built(encode(&keys), keys.len());
+        run.unsaved = (!dir.read_only()).then_some(path);
+        Ok(Indexed::Run(run))
+    }
+
+    /// Saves a run just built (once the index took it: the run of a segment
+    /// whose rows were refused is not worth a file). A failure is only
+    /// logged: the run is rebuilt when next needed.
+    pub fn save(&mut self, dir: &DbDir) {
+        let (Some(path), Bytes::Built(bytes)) = (self.unsaved.take(), &self.bytes) else { return };
+        if let Err(e) = dir.save_key_run(&path, bytes) {
+            log::info!("key run {} not saved (it is rebuilt when next needed): {e}", path.display());
+        }
+    }
+
+    fn built(bytes: Vec<u8>, count: usize) -> Self {
+        Self { bytes: Bytes::Built(bytes), count, unsaved: None }
+    }
+
+    /// The run saved at `path`, if it is there and intact.
+    fn open(path: &Path) -> Option<Self> {
+        let file = File::open(path).ok()?;
+        // SAFETY: runs are never written in place (a new one is renamed over
+        // the name), so the mapped bytes do not change under us.
+        let map = unsafe { Mmap::map(&file) }.ok()?;
+        let count = check(&map)?;
+        Some(Self { bytes: Bytes::Mapped(map), count, unsaved: None })
+    }
+
+    fn slice(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped(m) => m,
+            Bytes::Built(v) => v,
+        }
+    }
+
+    /// Number of key values.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the run holds no key value.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The `i`-th smallest key value.
+    fn key(&self, i: usize) -> &[u8] {
+        let bytes = self.slice();
+        let offset = |j: usize| {
+            let at = HEADER + 8 * j;
+            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")) as usize
+        };
+        let data = HEADER + 8 * (self.count + 1);
+        &bytes[data + offset(i)..data + offset(i + 1)]
+    }
+
+    /// Whether `key` is one of the values.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        let (mut low, mut high) = (0, self.count);
+        while low < high {
+            let middle = (low + high) / 2;
+            match self.key(middle).cmp(key) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+
+    /// A key value both runs hold and `accept` takes, if any: a merge of the
+    /// two when they are of similar size, binary searches of the smaller's
+    /// values in the larger one's otherwise.
+    pub fn shared_where(&self, other: &KeyRun, accept: impl Fn(&[u8]) -> bool) -> Option<Vec<u8>> {
+        let (small, large) = if self.count <= other.count { (self, other) } else { (other, self) };
+        let searches = small.count * (usize::BITS - large.count.leading_zeros()) as usize;
+        if searches < small.count + large.count {
+            return (0..small.count).map(|i| small.key(i)).find(|k| large.contains(k) && accept(k)).map(<[u8]>::to_vec);
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < small.count && j < large.count {
+            match small.key(i).cmp(large.key(j)) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal if accept(small.key(i)) => return Some(small.key(i).to_vec()),
+                std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+            }
+        }
+        None
+    }
+
+    /// The values, smallest first.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.count).map(|i| self.key(i))
+    }
+}
+
+/// Names the key's columns as the segment stores them: their ids (positions
+/// for a table never altered) and types.
+fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
+    let columns: Vec<(u32, String)> = key
+        .positions
+        .iter()
+        .map(|&p| {
+            (table.column_ids.ids.get(p).copied().unwrap_or(p as u32), table.schema.field(p).data_type().to_string())
+        })
+        .collect();
+    format!("{:08x}", crc32fast::hash(format!("{columns:?}").as_bytes()))
+}
+
+/// The file bytes of sorted `keys`.
+fn encode(keys: &[Box<[u8]>]) -> Vec<u8> {
+    let total: usize = keys.iter().map(|k| k.len()).sum();
+    let mut bytes = Vec::with_capacity(HEADER + 8 * (keys.len() + 1) + total);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&(keys.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&(total as u64).to_le_bytes());
+    bytes.extend_from_slice(&[0; 8]);
+    let mut offset = 0u64;
+    bytes.extend_from_slice(&offset.to_le_bytes());
+    for key in keys {
+        offset += key.len() as u64;
+        bytes.extend_from_slice(&offset.to_le_bytes());
+    }
+    for key in keys {
+        bytes.extend_from_slice(key);
+    }
+    let crc = crc32fast::hash(&bytes[HEADER..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// The key count of run file bytes, if their header, sizes and checksum agree.
+fn check(bytes: &[u8]) -> Option<usize> {
+    let header = bytes.get(..HEADER)?;
+    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+    let (count, total) = (usize::try_from(word(8)).ok()?, usize::try_from(word(16)).ok()?);
+    let expected = count.checked_add(1)?.checked_mul(8)?.checked_add(total)?.checked_add(HEADER)?;
+    let crc = u32::from_le_bytes(header[24..28].try_into().expect("4 bytes"));
+    (&header[..8] == MAGIC && bytes.len() == expected && crc32fast::hash(&bytes[HEADER..]) == crc).then_some(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(keys: &[&[u8]]) -> KeyRun {
+        let keys: Vec<Box<[u8]>> = keys.iter().map(|k| (*k).into()).collect();
+        let bytes = encode(&keys);
+        let count = check(&bytes).expect("a fresh run checks");
+        KeyRun::built(bytes, count)
+    }
+
+    #[test]
+    fn runs_find_their_values_and_shared_ones() {
+        let a = run(&[b"a", b"bb", b"c", b"dd"]);
+        assert!(a.contains(b"bb") && a.contains(b"dd") && a.contains(b"a"));
+        assert!(!a.contains(b"b") && !a.contains(b"") && !a.contains(b"e"));
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![&b"a"[..], b"bb", b"c", b"dd"]);
+        assert_eq!(a.shared_where(&run(&[b"b", b"c"]), |_| true), Some(b"c".to_vec()));
+        assert_eq!(a.shared_where(&run(&[b"b", b"cc", b"e"]), |_| true), None);
+        // The merge (similar sizes) and the searches (one small) agree.
+        let large: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 2).to_be_bytes().to_vec()).collect();
+        let large = run(&large.iter().map(|k| k.as_slice()).collect::<Vec<_>>());
+        let odd: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 2 + 1).to_be_bytes().to_vec()).collect();
+        assert_eq!(large.shared_where(&run(&odd.iter().map(|k| k.as_slice()).collect::<Vec<_>>()), |_| true), None);
+        assert_eq!(large.shared_where(&run(&[&998u32.to_be_bytes()]), |_| true), Some(998u32.to_be_bytes().to_vec()));
+        assert_eq!(large.shared_where(&run(&[&997u32.to_be_bytes()]), |_| true), None);
+        // Values refused (keys of deleted rows) are passed over, by both ways.
+        let evens: Vec<Vec<u8>> = (0..1000u32).map(|i| (i * 4).to_be_bytes().to_vec()).collect();
+        let evens = run(&evens.iter().map(|k| k.as_slice()).collect::<Vec<_>>());
+        let not_0 = |k: &[u8]| k != 0u32.to_be_bytes();
+        assert_eq!(large.shared_where(&evens, not_0), Some(4u32.to_be_bytes().to_vec()));
+        let two = run(&[&0u32.to_be_bytes(), &8u32.to_be_bytes()]);
+        assert_eq!(large.shared_where(&two, not_0), Some(8u32.to_be_bytes().to_vec()));
+        assert_eq!(a.shared_where(&run(&[b"b", b"c"]), |k| k != b"c"), None);
+    }
+
+    #[test]
+    fn damaged_runs_are_refused() {
+        let keys: Vec<Box<[u8]>> = vec![b"x".to_vec().into(), b"y".to_vec().into()];
+        let bytes = encode(&keys);
+        assert_eq!(check(&bytes), Some(2));
+        for at in [0, 9, 17, 25, HEADER + 1, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x40;
+            assert_eq!(check(&damaged), None, "flipped byte {at}");
+        }
+        assert_eq!(check(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(check(&[]), None);
+    }
+}
