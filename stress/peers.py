@@ -1,5 +1,5 @@
 """A pipe's partner that lies: a fake exporter speaking the wire protocol
-(length-prefixed JSON on the control socket, see crates/swingdb/src/pipe/wire.rs)
+(length-prefixed JSON on the control socket, see crates/swingdb-pipe/src/wire.rs)
 that offers real segment files with false claims, names that leave its
 directory, links, other kinds of files, frames that never end, or silence.
 Used by the `peers` torture scenario and by tests/test_pipe_peers.py."""

@@ -1,11 +1,11 @@
 """The core's layout rules, read from its source (no build needed).
 
-- Layers: the lower layers are crates of their own (`swingdb-storage`, with the
-  error type and the helpers under every layer such as the signal check, then
-  `swingdb-share` and `swingdb-pipe`); each one's manifest names only the
-  swingdb crates below it, so the compiler refuses an upward import. In the
-  core crate every file imports only from its own layer or the layers below
-  (sql <- api; the base modules at the top of `src/` sit under both).
+- Layers: each layer is a crate of its own (`swingdb-storage`, with the error
+  type and the helpers under every layer such as the signal check, then
+  `swingdb-share`, `swingdb-pipe`, `swingdb-sql` and `swingdb`, the API); each
+  one's manifest names only the swingdb crates below it, so the compiler
+  refuses an upward import. In `swingdb` the helpers at the top of `src/`
+  never import the API (`api/`) they serve.
 - No import cycles between files, in any of these crates.
 - No source file over MAX_LINES lines (split it by concept; test modules
   live in their own file, `x/tests.rs` beside `x.rs`).
@@ -21,10 +21,10 @@ from pathlib import Path
 
 CRATES = Path(__file__).resolve().parent.parent / "crates"
 # The layer crates, lowest first: each may depend on those before it only.
-LAYER_CRATES = ["swingdb-storage", "swingdb-share", "swingdb-pipe", "swingdb"]
+LAYER_CRATES = ["swingdb-storage", "swingdb-share", "swingdb-pipe", "swingdb-sql", "swingdb"]
 
 # Lower number = lower layer; modules not named here are the base (0).
-LAYERS = {"sql": 4, "api": 5}
+LAYERS = {"api": 5}
 # lib.rs re-exports the public API from every layer: it is above them all.
 TOP = {()}
 
@@ -166,7 +166,8 @@ def test_the_analysis_sees_imports():
     assert ("manifest",) in CRATE_GRAPHS["swingdb-storage"][("dir",)]
     assert ("error",) in CRATE_GRAPHS["swingdb-storage"][("dir",)]
     assert ("home",) in CRATE_GRAPHS["swingdb-share"][("names",)]
-    assert any(t[:1] == ("sql",) for t in GRAPH[("api", "connection")])
+    assert ("api", "result") in GRAPH[("api", "connection")]
+    assert ("catalog",) in CRATE_GRAPHS["swingdb-sql"][("session",)]
     assert cycles({("a",): {("b",)}, ("b",): {("a",)}, ("c",): set()}) == [frozenset({"a", "b"})]
 
 
@@ -178,7 +179,7 @@ def test_no_file_imports_from_a_layer_above_its_own():
         for t in targets
         if layer(t) > layer(m)
     )
-    assert upward == [], "imports that point up the layers (storage <- share <- pipe <- sql <- api):\n" + "\n".join(
+    assert upward == [], "imports of the API from the helpers below it:\n" + "\n".join(
         upward
     )
 
@@ -207,3 +208,16 @@ def test_no_file_over_the_line_limit():
         if len(p.read_text().splitlines()) > MAX_LINES
     )
     assert long == [], f"split these files (over {MAX_LINES} lines): {long}"
+
+
+def test_the_api_runs_sql_through_one_seam():
+    # `swingdb` names of `swingdb-sql` only its seam (`engine`) and the
+    # user-facing types at its root, never the modules behind them.
+    uses = {
+        m.group(0)
+        for module in FILES
+        for m in re.finditer(r"\bswingdb_sql::[A-Za-z_]+(?:::[A-Za-z_{]+)?", code_of(module, FILES))
+    }
+    assert "swingdb_sql::engine::Executor" in uses, "the analysis sees the API's imports"
+    inside = sorted(u for u in uses if u.count("::") > 1 and not u.startswith("swingdb_sql::engine::"))
+    assert inside == [], f"the API reaches past the seam into swingdb-sql: {inside}"

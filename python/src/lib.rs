@@ -16,9 +16,9 @@ mod snapshot;
 mod udf;
 mod values;
 
-/// Large allocations on huge pages (see `swingdb::LargeOnHugePages`).
+/// Large allocations on huge pages (see `swingdb_storage::huge_pages::LargeOnHugePages`).
 #[global_allocator]
-static ALLOCATOR: swingdb::LargeOnHugePages = swingdb::LargeOnHugePages;
+static ALLOCATOR: swingdb_storage::huge_pages::LargeOnHugePages = swingdb_storage::huge_pages::LargeOnHugePages;
 
 use pyo3::prelude::*;
 
@@ -33,7 +33,7 @@ use crate::snapshot::*;
 #[pyfunction]
 fn mapped_file(address: usize) -> Option<(i32, u64)> {
     use std::os::fd::IntoRawFd;
-    swingdb::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
+    swingdb_storage::locate_mapped(address).map(|(file, offset)| (file.into_raw_fd(), offset))
 }
 
 /// Runs the `swingdb` shell with the command line `argv` (the program's name

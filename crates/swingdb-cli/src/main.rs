@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-/// Large allocations on huge pages (see `swingdb::LargeOnHugePages`).
+/// Large allocations on huge pages (see `swingdb_storage::huge_pages::LargeOnHugePages`).
 #[global_allocator]
-static ALLOCATOR: swingdb::LargeOnHugePages = swingdb::LargeOnHugePages;
+static ALLOCATOR: swingdb_storage::huge_pages::LargeOnHugePages = swingdb_storage::huge_pages::LargeOnHugePages;
 
 fn main() -> ExitCode {
     ExitCode::from(swingdb_cli::run(std::env::args()))

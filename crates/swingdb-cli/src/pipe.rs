@@ -6,8 +6,9 @@ use std::sync::Arc;
 use swingdb::arrow::array::{ArrayRef, StringArray, UInt64Array};
 use swingdb::arrow::record_batch::RecordBatch;
 use swingdb::arrow::util::pretty::pretty_format_batches;
-use swingdb::{fifo_in, waiting_pipes, PipeUrl, TextFormat};
+use swingdb::{waiting_pipes, PipeUrl, TextFormat};
 use swingdb::{Database, OpenOptions, PipeSource, Result};
+use swingdb_pipe::fifo_in;
 
 /// Pipes: tables sent between processes as Arrow streams.
 #[derive(Subcommand, Debug)]

@@ -6,8 +6,9 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
-use swingdb::{Database, OpenOptions, Token};
+use swingdb::{Database, OpenOptions};
 use swingdb_flight::{Limits, ServeOptions, Tls};
+use swingdb_pipe::net::Token;
 
 /// The arguments of `swingdb serve`.
 #[derive(Args, Debug)]

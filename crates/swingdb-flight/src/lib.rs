@@ -21,7 +21,8 @@ use arrow_flight::flight_service_server::FlightServiceServer;
 use requests::CheckedRequests;
 use std::net::SocketAddr;
 use std::path::Path;
-use swingdb::{Database, Token};
+use swingdb::Database;
+use swingdb_pipe::net::Token;
 use tonic::transport::server::TcpIncoming;
 use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 

@@ -37,7 +37,8 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use swingdb::arrow::record_batch::RecordBatch;
-use swingdb::{Connection, Database, ErrorKind, Token};
+use swingdb::{Connection, Database, ErrorKind};
+use swingdb_pipe::net::Token;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status, Streaming};
 

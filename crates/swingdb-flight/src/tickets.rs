@@ -100,13 +100,13 @@ struct Rows {
 
 impl Rows {
     /// Computes the next batch into `held`, cut into the pieces one Flight
-    /// message each carries (see [`swingdb::cut_into_messages`]): the
+    /// message each carries (see [`swingdb_pipe::net::cut_into_messages`]): the
     /// endpoints share a large batch too. False at the end of the results.
     fn compute(&mut self) -> swingdb::Result<bool> {
         while let Some(front) = self.results.front_mut() {
             match front.next_batch()? {
                 Some(batch) => {
-                    self.held.extend(swingdb::cut_into_messages(&batch));
+                    self.held.extend(swingdb_pipe::net::cut_into_messages(&batch));
                     return Ok(true);
                 }
                 None => drop(self.results.pop_front()),

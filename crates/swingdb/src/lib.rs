@@ -18,21 +18,16 @@
 
 mod api;
 mod gather;
-mod sql;
 
 pub use api::{Connection, Database, DatabaseEntry, OpenOptions, PipeSource, QueryResult, VerifyReport};
 pub use arrow;
 pub use datafusion;
-pub use sql::byte_sizes::{format_bytes, parse_size};
-pub use sql::interrupt::{Interrupt, ProgressDisplay, ProgressReport, PROGRESS_AFTER};
-pub use sql::memory::{memory_limit, physical_memory, set_memory_limit, set_temp_directory, temp_directory};
-pub use sql::statements::ProgressHook;
-pub use sql::{name_placeholders, sql_type_name, FileKind, ReadOptions, StatementInfo};
-pub use swingdb_pipe::net::{cut_into_messages, Token, MESSAGE_BYTES, TOKEN_VARIABLE};
-pub use swingdb_pipe::{fifo_in, waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
+pub use swingdb_pipe::{waiting_pipes, PipeUrl, PipeWriter, Role, TextFormat, WaitingPipe};
 pub use swingdb_share::{ShareOptions, SnapshotInfo};
-pub use swingdb_storage::huge_pages::LargeOnHugePages;
-pub use swingdb_storage::locate_mapped;
+pub use swingdb_sql::{format_bytes, parse_size};
+pub use swingdb_sql::{memory_limit, physical_memory, set_memory_limit, set_temp_directory, temp_directory};
+pub use swingdb_sql::{name_placeholders, sql_type_name, FileKind, ReadOptions, StatementInfo};
+pub use swingdb_sql::{Interrupt, ProgressDisplay, ProgressHook, ProgressReport, PROGRESS_AFTER};
 pub use swingdb_storage::signal::set_signal_check;
 pub use swingdb_storage::{Error, ErrorKind, Result};
 

@@ -3,11 +3,11 @@
 
 use super::connection::Connection;
 use super::result::QueryResult;
-use crate::sql::core::DbCore;
 use std::path::Path;
 use std::sync::Arc;
 use swingdb_share::home::Home;
 use swingdb_share::SnapshotInfo;
+use swingdb_sql::engine::DbCore;
 use swingdb_storage::error::Result;
 use swingdb_storage::{DbDir, GcReport, Manifest, MappedSegment};
 

@@ -2,15 +2,15 @@
 //! batches whose buffers are, where the query allows, the stored segments' own.
 
 use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
-use crate::sql::core::runtime;
-use crate::sql::interrupt::Interrupt;
-use crate::sql::statements::Output;
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use std::sync::Arc;
+use swingdb_sql::engine::runtime;
+use swingdb_sql::engine::Output;
+use swingdb_sql::Interrupt;
 use swingdb_storage::error::Result;
 use swingdb_storage::joined_slices::{continues, join_run};
 use swingdb_storage::stitched::{stitch, stitches};
@@ -218,7 +218,7 @@ impl QueryResult {
                     self.interrupt.end_progress();
                     let e = e.into();
                     return Err(match &self.sql {
-                        Some(sql) => crate::sql::frontend::diagnose::explain(e, sql),
+                        Some(sql) => swingdb_sql::engine::explain(e, sql),
                         None => e,
                     });
                 }

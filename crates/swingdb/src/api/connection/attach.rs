@@ -25,12 +25,12 @@
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
-use crate::sql::core::AttachedDatabase;
-use crate::sql::frontend::control::{is_reserved_alias, written_schemas, AttachRequest};
-use crate::sql::SCHEMA;
 use datafusion::sql::parser::Statement as DFStatement;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use swingdb_sql::engine::AttachedDatabase;
+use swingdb_sql::engine::SCHEMA;
+use swingdb_sql::engine::{is_reserved_alias, written_schemas, AttachRequest};
 use swingdb_storage::error::{Error, Result};
 
 /// One database a connection works on, as [`Connection::databases`] lists it.

@@ -3,7 +3,7 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::sql::{FileKind, ReadOptions};
+use swingdb_sql::{FileKind, ReadOptions};
 use swingdb_storage::error::Result;
 
 impl Connection {

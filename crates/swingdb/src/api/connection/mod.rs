@@ -14,12 +14,6 @@ pub use attach::DatabaseEntry;
 pub use pipe::PipeSource;
 
 use super::result::QueryResult;
-use crate::sql::core::{runtime, DbCore};
-use crate::sql::frontend::diagnose;
-use crate::sql::frontend::names::check_table_name;
-use crate::sql::frontend::parse::parse;
-use crate::sql::interrupt::Interrupt;
-use crate::sql::statements::{Executor, ProgressHook};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
@@ -28,6 +22,13 @@ use datafusion::prelude::SessionContext;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use swingdb_sql::engine::check_table_name;
+use swingdb_sql::engine::explain;
+use swingdb_sql::engine::parse;
+use swingdb_sql::engine::Executor;
+use swingdb_sql::engine::{runtime, DbCore};
+use swingdb_sql::Interrupt;
+use swingdb_sql::ProgressHook;
 use swingdb_storage::error::{Error, Result};
 
 /// A connection to a [`super::Database`]. Statements on one connection run one
@@ -137,7 +138,7 @@ impl Connection {
                 self.execute_async(sql, params).await
             })
         });
-        let result = result.map_err(|e| diagnose::explain(e, sql))?;
+        let result = result.map_err(|e| explain(e, sql))?;
         Ok(result.interruptible_by(&self.exec.interrupt).explained_by(sql))
     }
 
@@ -159,7 +160,7 @@ impl Connection {
     /// assert!(info.columns.is_none());
     /// # Ok::<(), swingdb::Error>(())
     /// ```
-    pub fn statement_info(&self, sql: &str) -> Result<crate::sql::StatementInfo> {
+    pub fn statement_info(&self, sql: &str) -> Result<swingdb_sql::StatementInfo> {
         let info = on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
@@ -176,11 +177,35 @@ impl Connection {
                 info
             })
         });
-        info.map_err(|e| diagnose::explain(e, sql))
+        info.map_err(|e| explain(e, sql))
     }
 
     /// What cancels this connection's running statement or fetch from
     /// another thread (see [`Interrupt::interrupt`]) and shows its progress.
+    ///
+    /// ```edition2024
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use std::sync::Arc;
+    /// let con = swingdb::Database::in_memory()?.connect()?;
+    /// let handle = con.interrupt_handle();
+    /// let done = Arc::new(AtomicBool::new(false));
+    /// let canceller = {
+    ///     let done = done.clone();
+    ///     std::thread::spawn(move || {
+    ///         while !done.load(Ordering::SeqCst) {
+    ///             std::thread::sleep(std::time::Duration::from_millis(100));
+    ///             handle.interrupt(); // as Ctrl-C does
+    ///         }
+    ///     })
+    /// };
+    /// let slow = "SELECT count(*) FROM range(1000000000) a, range(1000) b WHERE a.value + b.value = 7";
+    /// let err = con.execute(slow, &[]).and_then(|mut r| r.collect_batches().map(|_| ())).unwrap_err();
+    /// done.store(true, Ordering::SeqCst);
+    /// canceller.join().unwrap();
+    /// assert_eq!(err.kind(), swingdb::ErrorKind::Interrupted);
+    /// assert!(con.execute("SELECT 1", &[]).is_ok(), "the connection stays usable");
+    /// # Ok::<(), swingdb::Error>(())
+    /// ```
     pub fn interrupt_handle(&self) -> Interrupt {
         self.exec.interrupt.clone()
     }

@@ -26,12 +26,12 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::sql::core::runtime;
 use datafusion::datasource::provider_as_source;
 use datafusion::logical_expr::LogicalPlanBuilder;
 use std::path::Path;
 use std::sync::Arc;
 use swingdb_pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
+use swingdb_sql::engine::runtime;
 use swingdb_storage::error::{Error, Result};
 
 /// What [`Connection::pipe_to`] sends.
@@ -82,7 +82,7 @@ impl Connection {
     /// `create`, else appended by column position), atomically; returns the rows.
     pub fn pipe_from(&self, url: &PipeUrl, table: &str, create: bool) -> Result<u64> {
         self.exec.check_external_access("a pipe")?;
-        crate::sql::frontend::names::check_table_name(table)?;
+        swingdb_sql::engine::check_table_name(table)?;
         if !create && !self.table_names()?.iter().any(|t| t == table) {
             // Reported before anyone waits for the exporter.
             return Err(Error::programming(format!("table '{table}' does not exist")));

@@ -4,12 +4,12 @@
 
 use super::Connection;
 use crate::api::result::QueryResult;
-use crate::sql::frontend::control::Control;
-use crate::sql::frontend::diagnose;
-use crate::sql::frontend::parse::parse;
-use crate::sql::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
+use swingdb_sql::engine::in_statement;
+use swingdb_sql::engine::parse;
+use swingdb_sql::engine::Control;
+use swingdb_sql::engine::TextStatement;
 use swingdb_storage::error::{Error, Result};
 
 impl Connection {
@@ -51,7 +51,7 @@ impl Connection {
             };
             let outcome = self.retrying_conflicts(sql, attempt).await;
             self.exec.remember_as(None);
-            last = outcome.map_err(|e| diagnose::in_statement(e, index, count))?;
+            last = outcome.map_err(|e| in_statement(e, index, count))?;
         }
         Ok(last)
     }

@@ -3,10 +3,10 @@
 
 use super::Connection;
 use crate::api::database::{Database, OpenOptions};
-use crate::sql::frontend::control::is_reserved_alias;
-use crate::sql::TablesSchema;
 use std::sync::Arc;
 use swingdb_share::{ShareOptions, SnapshotInfo};
+use swingdb_sql::engine::is_reserved_alias;
+use swingdb_sql::engine::TablesSchema;
 use swingdb_storage::error::{Error, Result};
 
 impl Connection {

@@ -1,0 +1,302 @@
+//! INSERT, UPDATE and DELETE: new rows go to new segments; changed and
+//! deleted rows are found by a private row-id column and marked deleted in
+//! their segments (an UPDATE writes their new versions as new rows).
+
+use super::run_plan::u64_values;
+use super::Executor;
+use super::Output;
+use crate::catalog::table::SegmentTable;
+use crate::frontend::names::table_name;
+use crate::frontend::prepare::Upsert;
+use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::compute::{cast_with_options, concat_batches, CastOptions};
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{Column, TableReference};
+use datafusion::datasource::{provider_as_source, MemTable};
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::{
+    DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+use swingdb_storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::origin::{limit_origins, origins};
+use swingdb_storage::store::live_rows;
+use swingdb_storage::{SegmentMeta, TableMeta, TableWriter};
+
+/// Name of the row-id column DML adds to its private scans of the target table.
+/// The row-id column DELETE, UPDATE and upserts find rows by.
+pub(crate) const ROW_ID: &str = "__swingdb_row_id";
+
+/// Casts `batch` to the table's `schema` column by column and enforces NOT NULL.
+pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
+    if batch.num_columns() != schema.fields().len() {
+        return Err(Error::programming(format!(
+            "table '{table}' has {} columns but {} values were supplied",
+            schema.fields().len(),
+            batch.num_columns()
+        )));
+    }
+    let options = CastOptions { safe: false, ..Default::default() };
+    let mut columns = Vec::with_capacity(batch.num_columns());
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        let column = if column.data_type() == field.data_type() {
+            column.clone()
+        } else {
+            cast_with_options(column, field.data_type(), &options).map_err(|e| {
+                Error::new(
+                    ErrorKind::Data,
+                    format!(
+                        "column '{}' of table '{table}' is {}: cannot store a {} value there ({e})",
+                        field.name(),
+                        field.data_type(),
+                        column.data_type()
+                    ),
+                )
+            })?
+        };
+        if !field.is_nullable() && column.null_count() > 0 {
+            return Err(Error::new(
+                ErrorKind::Integrity,
+                format!("NULL value in column '{}' of table '{table}' violates its NOT NULL constraint", field.name()),
+            ));
+        }
+        columns.push(column);
+    }
+    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+    Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
+}
+
+/// DataFusion itself refuses NULLs for non-nullable columns while computing
+/// the rows of `input` (an INSERT's), naming its own column ("Column 'column2'
+/// is declared as non-nullable but contains null values"); say it in the
+/// table's terms. The name is the table's, or one of `input`'s (its VALUES,
+/// whose projection says which table column each fills).
+pub(crate) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: &LogicalPlan) -> Error {
+    if !err.message().contains("non-nullable but contains null") {
+        return err;
+    }
+    let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
+    let named = err
+        .message()
+        .split("Column '")
+        .nth(1)
+        .and_then(|rest| rest.split_once("' is declared"))
+        .map(|(name, _)| name.to_string());
+    let column = named.and_then(|name| match not_null.contains(&name.as_str()) {
+        true => Some(name),
+        false => filled_by(input, &name),
+    });
+    let which = match (column, not_null.as_slice()) {
+        (Some(one), _) => format!("column '{one}'"),
+        (None, [one]) => format!("column '{one}'"),
+        (None, many) => {
+            format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "))
+        }
+    };
+    Error::new(
+        ErrorKind::Integrity,
+        format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"),
+    )
+}
+
+/// The table column an INSERT's `input` fills from its own column `name`
+/// (`column2 AS name` in the projection over its VALUES).
+fn filled_by(input: &LogicalPlan, name: &str) -> Option<String> {
+    let projection = match input {
+        LogicalPlan::Projection(projection) => projection,
+        LogicalPlan::Sort(sort) => return filled_by(&sort.input, name),
+        _ => return None,
+    };
+    projection.expr.iter().find_map(|e| match e {
+        Expr::Alias(alias) => {
+            let mut inner = alias.expr.as_ref();
+            while let Expr::Cast(cast) = inner {
+                inner = cast.expr.as_ref();
+            }
+            matches!(inner, Expr::Column(c) if c.name == name).then(|| alias.name.clone())
+        }
+        _ => None,
+    })
+}
+
+/// Replaces the scan of `table` inside `plan` by a scan of `source`.
+fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn TableSource>) -> Result<LogicalPlan> {
+    let replaced = plan.clone().transform_up(|node| match node {
+        LogicalPlan::TableScan(scan) if scan.table_name.resolved_eq(table) => {
+            let new = TableScanBuilder::new(scan.table_name.clone(), source.clone())
+                .with_filters(scan.filters.clone())
+                .with_fetch(scan.fetch)
+                .build()?;
+            Ok(Transformed::yes(LogicalPlan::TableScan(new)))
+        }
+        other => Ok(Transformed::yes(other.recompute_schema()?)),
+    })?;
+    Ok(replaced.data)
+}
+
+impl Executor {
+    /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict clause.
+    pub(crate) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<Output> {
+        let name = table_name(&dml.table_name, &self.own)?;
+        let meta = self.table(&name)?;
+        if let (WriteOp::Insert(InsertOp::Append), Some(upsert)) = (&dml.op, upsert) {
+            return self.upsert(&name, meta, dml.input.as_ref().clone(), upsert).await;
+        }
+        match dml.op {
+            WriteOp::Insert(op) => {
+                if op == InsertOp::Replace {
+                    return Err(Error::new(
+                        ErrorKind::NotSupported,
+                        "REPLACE INTO is not supported; use DELETE then INSERT",
+                    ));
+                }
+                let added = self
+                    .store_rows(dml.input.as_ref().clone(), &meta.schema, &name, &meta.constraints.cluster_by)
+                    .await?;
+                let count: u64 = added.iter().map(|s| s.rows).sum();
+                let segments = match op {
+                    InsertOp::Overwrite => added,
+                    _ => self.appended(&meta, added)?,
+                };
+                self.set_table(&name, meta.with_segments(segments))?;
+                Ok(Output::Count(count))
+            }
+            WriteOp::Delete => {
+                let source = self.row_id_source(&meta);
+                let plan = replace_scan(&dml.input, &dml.table_name, source)?;
+                let plan = LogicalPlanBuilder::from(plan)
+                    .project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?
+                    .build()?;
+                let hits = self.collect_plan(plan).await?;
+                let row_ids = u64_values(&hits, 0);
+                let count = row_ids.len() as u64;
+                let segments = self.remove_rows(&meta, row_ids)?;
+                self.set_table(&name, meta.with_segments(segments))?;
+                Ok(Output::Count(count))
+            }
+            WriteOp::Update => {
+                let LogicalPlan::Projection(projection) = dml.input.as_ref() else {
+                    return Err(Error::internal("UPDATE plan does not start with a projection"));
+                };
+                let source = self.row_id_source(&meta);
+                let input = replace_scan(&projection.input, &dml.table_name, source)?;
+                let mut exprs = projection.expr.clone();
+                // Qualified as the scan gives it: unqualified, a rewrite that
+                // qualifies it (unnesting a correlated subquery in SET) changed
+                // the projection's schema and failed DataFusion's checks.
+                let (qualifier, field) = input.schema().qualified_field_with_unqualified_name(ROW_ID)?;
+                exprs.push(Expr::Column(Column::from((qualifier, field))));
+                let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
+                let updated = self.collect_plan(plan).await?;
+                let id_column = projection.expr.len();
+                let row_ids = u64_values(&updated, id_column);
+                let count = row_ids.len() as u64;
+                // The new versions of the rows, in table column order.
+                let out_schema = projection.schema.as_arrow();
+                let mut writer = TableWriter::new(self.core.dir(), meta.schema.clone());
+                for batch in &updated {
+                    let columns = meta
+                        .schema
+                        .fields()
+                        .iter()
+                        .map(|f| {
+                            out_schema
+                                .index_of(f.name())
+                                .map(|i| batch.column(i).clone())
+                                .map_err(|_| Error::internal(format!("UPDATE lost column '{}'", f.name())))
+                        })
+                        .collect::<Result<Vec<ArrayRef>>>()?;
+                    let shaped = RecordBatch::try_new_with_options(
+                        Arc::new(Schema::new(
+                            meta.schema
+                                .fields()
+                                .iter()
+                                .zip(&columns)
+                                .map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true))
+                                .collect::<Vec<_>>(),
+                        )),
+                        columns,
+                        &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+                    )?;
+                    writer.push(conform(&shaped, &meta.schema, &name)?)?;
+                }
+                let (added, files) = writer.finish()?;
+                self.record_files(files);
+                let mut segments = self.remove_rows(&meta, row_ids)?;
+                segments.extend(added);
+                self.set_table(&name, meta.with_segments(segments))?;
+                Ok(Output::Count(count))
+            }
+            other => Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),
+        }
+    }
+
+    /// The table `meta` with a row-id column, as a plan source.
+    pub(crate) fn row_id_source(&self, meta: &Arc<TableMeta>) -> Arc<dyn TableSource> {
+        provider_as_source(Arc::new(SegmentTable::new(meta.clone(), self.core.store.clone()).with_row_ids(ROW_ID)))
+    }
+
+    /// Makes table `name` (now `meta`) lose the rows `row_ids` and gain
+    /// `new_rows` (shaped as the table, cast to its types), in one write.
+    pub(crate) async fn replace_rows(
+        &self,
+        name: &str,
+        meta: &Arc<TableMeta>,
+        row_ids: Vec<u64>,
+        new_rows: Vec<RecordBatch>,
+    ) -> Result<()> {
+        let mut segments = self.remove_rows(meta, row_ids)?;
+        let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
+        let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
+        let plan = LogicalPlanBuilder::scan("changed_rows", provider_as_source(Arc::new(source)), None)?.build()?;
+        segments.extend(self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?);
+        self.set_table(name, meta.with_segments(segments))
+    }
+
+    /// The segments of `meta` without the rows `row_ids`: marked deleted in
+    /// their segments (see `storage::deleted`), or, where the marks would grow
+    /// too many, the segment rewritten without them.
+    pub(crate) fn remove_rows(&self, meta: &TableMeta, row_ids: Vec<u64>) -> Result<Vec<SegmentMeta>> {
+        let mut by_segment: HashMap<usize, Vec<u64>> = HashMap::new();
+        for id in row_ids {
+            let (seg, row) = SegmentTable::split_row_id(id);
+            by_segment.entry(seg).or_default().push(row as u64);
+        }
+        let mut segments = Vec::with_capacity(meta.segments.len());
+        for (i, seg) in meta.segments.iter().enumerate() {
+            let Some(rows) = by_segment.remove(&i) else {
+                segments.push(seg.clone());
+                continue;
+            };
+            let deleted = seg.deleted.union(&DeletedRows::of(rows));
+            // A segment all of whose rows are deleted stays as such until the
+            // commit drops it: so the commit knows its rows were deleted, not
+            // moved, also if another compacted it meanwhile (see `storage::rebase`).
+            // Rows kept in the manifest are left to compaction, which merges
+            // small segments anyway: rewritten here, a commit that compacted
+            // them meanwhile would make this one's change a conflict.
+            let few = deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= MAX_RANGES;
+            if few || seg.inline.is_some() || deleted.len() >= seg.rows {
+                segments.push(SegmentMeta { deleted, ..seg.clone() });
+                continue;
+            }
+            let view = self.core.store.map(meta, seg)?;
+            let all = view.all_batches(None)?;
+            let all = concat_batches(&all.first().map_or(meta.schema.clone(), |b| b.schema()), &all)?;
+            let kept = live_rows(&all, &deleted, 0, &meta.schema)?;
+            let mut one = TableWriter::new(self.core.dir(), meta.schema.clone());
+            one.push(kept)?;
+            let (mut written, files) = one.finish()?;
+            self.record_files(files);
+            if let [one] = written.as_mut_slice() {
+                one.origin = origins([(seg, &deleted)]);
+            }
+            segments.extend(written);
+        }
+        limit_origins(&mut segments);
+        Ok(segments)
+    }
+}

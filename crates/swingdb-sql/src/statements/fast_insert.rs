@@ -1,0 +1,128 @@
+//! The short way for the statement applications repeat most:
+//! `INSERT INTO t [(columns)] VALUES (?, ?, ...)`, one row of placeholders
+//! and literals (each literal typed once by the connection's planner, as the
+//! general path types it).
+//! Planning it with DataFusion takes about half a millisecond, many times
+//! what storing one row costs; here the row is built from the parameters
+//! directly and stored as every INSERT stores rows (`conform`, then
+//! `set_table`, which enforces keys, CHECKs and FOREIGN KEYs), so the outcome
+//! is the general path's, errors included (a test compares the two over
+//! every column type and value kind). The statement's shape is recognized
+//! once per SQL text and remembered.
+//!
+//! Whatever this path does not handle the same way is left to the general
+//! path, before anything is written: a table that is not a stored table, a
+//! column it does not find, a column left out that has a DEFAULT or identity,
+//! a different number of parameters than placeholders.
+
+use super::dml::conform;
+use super::insert_shape::{recognize, PreparedInsert, RowValue, REMEMBERED};
+use super::Executor;
+use super::Output;
+use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
+use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::common::{DFSchema, ScalarValue};
+use datafusion::logical_expr::Expr;
+use std::sync::Arc;
+use swingdb_storage::error::Result;
+use swingdb_storage::inline_segment::inline_segment;
+
+impl Executor {
+    /// The fast insert `sql` is, if it is one (remembered per text).
+    pub fn prepared_insert(&self, sql: &str) -> Option<Arc<PreparedInsert>> {
+        if !self.fast_inserts.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let mut remembered = self.remembered.lock();
+        if let Some(known) = remembered.get(sql) {
+            return known.clone();
+        }
+        if remembered.len() >= REMEMBERED {
+            remembered.clear();
+        }
+        let prepared = recognize(sql).map(Arc::new);
+        remembered.insert(sql.to_string(), prepared.clone());
+        prepared
+    }
+
+    /// Runs `insert` with `params` inside the open transaction; `None` (and
+    /// nothing done) when the general path must run it instead.
+    pub fn run_fast_insert(&self, insert: &PreparedInsert, params: &[ScalarValue]) -> Result<Option<Output>> {
+        let Ok(meta) = self.table(&insert.table) else { return Ok(None) };
+        let distinct: std::collections::BTreeSet<usize> = insert.params().collect();
+        if distinct.len() != params.len() || distinct.last().is_some_and(|&last| last >= params.len()) {
+            return Ok(None);
+        }
+        let Some(typed) = insert.typed.get_or_init(|| self.typed_literals(insert)) else { return Ok(None) };
+        let schema = &meta.schema;
+        // Which value of the row each table column takes (`None`: NULL).
+        let mut sources: Vec<Option<usize>> = vec![None; schema.fields().len()];
+        match &insert.columns {
+            None if insert.values.len() != sources.len() => return Ok(None),
+            None => sources.iter_mut().enumerate().for_each(|(i, s)| *s = Some(i)),
+            Some(columns) => {
+                for (i, column) in columns.iter().enumerate() {
+                    let Ok(at) = schema.index_of(column) else { return Ok(None) };
+                    if sources[at].replace(i).is_some() {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        let constraints = &meta.constraints;
+        let left_out_with_value = sources.iter().zip(schema.fields()).any(|(s, f)| {
+            s.is_none() && (constraints.defaults.contains_key(f.name()) || constraints.identity.contains_key(f.name()))
+        });
+        if left_out_with_value {
+            return Ok(None);
+        }
+        // The row as the values' own types, then cast as every insert is.
+        let mut fields = Vec::with_capacity(sources.len());
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(sources.len());
+        for (field, source) in schema.fields().iter().zip(&sources) {
+            let array = match source.map(|i| (&insert.values[i], &typed[i])) {
+                Some((RowValue::Param(p), _)) => params[*p].to_array()?,
+                Some((RowValue::Literal(_), Some(value))) => value.to_array()?,
+                Some((RowValue::Literal(_), None)) => return Ok(None),
+                None => new_null_array(field.data_type(), 1),
+            };
+            // A fraction into an integer column rounds: the general path's rule does it.
+            if crate::optimizer::rounding_casts::rounds_when_cast(array.data_type(), field.data_type()) {
+                return Ok(None);
+            }
+            fields.push(Field::new(field.name(), array.data_type().clone(), true));
+            arrays.push(array);
+        }
+        let row = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?;
+        let row = match conform(&row, schema, &insert.table) {
+            Ok(row) => row,
+            // The general path folds a literal's cast while planning and
+            // says so in its own words (pointing at the literal): let it.
+            Err(_) if insert.values.iter().any(|v| matches!(v, RowValue::Literal(_))) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let segment = inline_segment(self.core.dir().new_inline_name()?, row)?;
+        let segments = self.appended(&meta, vec![segment])?;
+        self.set_table(&insert.table, meta.with_segments(segments))?;
+        Ok(Some(Output::Count(1)))
+    }
+
+    /// The literals of `insert` as the planner types them (`None` in place
+    /// of each parameter); `None` if one does not plan to a plain literal.
+    fn typed_literals(&self, insert: &PreparedInsert) -> Option<Vec<Option<ScalarValue>>> {
+        let state = self.session().state();
+        let empty = DFSchema::empty();
+        let typed = |text: &str| match state.create_logical_expr(text, &empty) {
+            Ok(Expr::Literal(value, None)) => Some(value),
+            _ => None,
+        };
+        insert
+            .values
+            .iter()
+            .map(|v| match v {
+                RowValue::Param(_) => Some(None),
+                RowValue::Literal(text) => typed(text).map(Some),
+            })
+            .collect()
+    }
+}
