@@ -162,9 +162,6 @@ fn arrow_kind(err: &ArrowError) -> ErrorKind {
 
 fn datafusion_kind(err: &DataFusionError) -> ErrorKind {
     match err {
-        // DataFusion's planner says "not currently supported" of SQL it parses
-        // but cannot run (CHECK and FOREIGN KEY constraints, ...).
-        DataFusionError::Plan(m) if m.contains("not currently supported") => ErrorKind::NotSupported,
         DataFusionError::SQL(..) | DataFusionError::Plan(_) | DataFusionError::SchemaError(..) => {
             ErrorKind::Programming
         }
@@ -178,22 +175,32 @@ fn datafusion_kind(err: &DataFusionError) -> ErrorKind {
         DataFusionError::Context(_, inner) => datafusion_kind(inner),
         DataFusionError::Diagnostic(_, inner) => datafusion_kind(inner),
         DataFusionError::Shared(inner) => datafusion_kind(inner),
-        DataFusionError::External(e) => match e.downcast_ref::<Error>() {
-            Some(inner) => inner.kind,
-            None => match e.downcast_ref::<DataFusionError>() {
-                Some(inner) => datafusion_kind(inner),
-                None => ErrorKind::Operational,
-            },
-        },
+        DataFusionError::External(e) => external_kind(e.as_ref()),
         DataFusionError::Collection(errs) => errs.first().map(datafusion_kind).unwrap_or(ErrorKind::Internal),
-        DataFusionError::Execution(msg) => {
-            if msg.contains("Cast error") || msg.contains("cast") {
-                ErrorKind::Data
-            } else {
-                ErrorKind::Programming
-            }
-        }
+        // Raised while running, by a value the statement met (a text that is
+        // not a number, a pattern that does not compile, a date out of range):
+        // PostgreSQL's class 22, "data exception". Mistakes of the statement
+        // itself that only show while running are raised as our own errors,
+        // with their kind.
+        DataFusionError::Execution(_) => ErrorKind::Data,
         _ => ErrorKind::Internal,
+    }
+}
+
+/// The kind of an error DataFusion carries from elsewhere: ours, its own,
+/// Arrow's, a regular expression that does not parse (a value of the
+/// statement), else the environment's (I/O, object stores).
+fn external_kind(err: &(dyn std::error::Error + Send + Sync + 'static)) -> ErrorKind {
+    if let Some(inner) = err.downcast_ref::<Error>() {
+        inner.kind
+    } else if let Some(inner) = err.downcast_ref::<DataFusionError>() {
+        datafusion_kind(inner)
+    } else if let Some(inner) = err.downcast_ref::<ArrowError>() {
+        arrow_kind(inner)
+    } else if err.is::<regex_syntax::Error>() {
+        ErrorKind::Data
+    } else {
+        ErrorKind::Operational
     }
 }
 

@@ -5,10 +5,11 @@
 //! executing, even dropping the tree) would walk recursively.
 
 use crate::frontend::params::number_placeholders;
+use datafusion::error::DataFusionError;
 use datafusion::sql::parser::{CopyToSource, DFParserBuilder, Statement as DFStatement};
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SetExpr, Statement as SqlStatement, Visit, Visitor};
 use datafusion::sql::sqlparser::dialect::{DuckDbDialect, GenericDialect, PostgreSqlDialect};
-use datafusion::sql::sqlparser::parser::Parser as SqlParser;
+use datafusion::sql::sqlparser::parser::{Parser as SqlParser, ParserError};
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 use std::ops::ControlFlow;
 use swingdb_storage::error::{Error, Result};
@@ -153,15 +154,15 @@ fn parse_alter_using(sql: &str) -> Option<Vec<DFStatement>> {
         .then(|| parsed.into_iter().map(|s| DFStatement::Statement(Box::new(s))).collect())
 }
 
-fn syntax_error(e: datafusion::error::DataFusionError) -> Error {
-    let text = e.to_string();
-    if text.to_lowercase().replace([' ', '_'], "").contains("recursionlimitexceeded") {
+fn syntax_error(e: DataFusionError) -> Error {
+    if matches!(e.find_root(), DataFusionError::SQL(cause, _) if matches!(**cause, ParserError::RecursionLimitExceeded))
+    {
         return Error::programming(format!(
             "statement nested too deeply: the parser allows {PARSER_RECURSION_LIMIT} levels of parentheses, subqueries \
              and calls inside each other; simplify it or split it into steps (common table expressions, views)"
         ));
     }
-    Error::syntax(text.trim_start_matches("SQL error: "))
+    Error::syntax(e.to_string().trim_start_matches("SQL error: "))
 }
 
 /// Counts how deep expressions and queries nest, stopping at the limit, and

@@ -5,5 +5,6 @@
 
 pub mod few_groups;
 pub mod overflow;
+pub mod single_row;
 pub mod string_agg;
 pub mod watch;

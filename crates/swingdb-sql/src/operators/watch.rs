@@ -26,6 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
+use swingdb_storage::error::{Error, ErrorKind};
 
 /// One statement's shared state: whether it is cancelled (its plans watch
 /// the flag, see [`watch_plan`]) and what its scans have read.
@@ -147,7 +148,7 @@ impl ExecutionPlan for Watched {
         let input = self.input.execute(partition, context)?;
         let checked = input.map(move |batch| {
             if run.cancelled.load(Ordering::Relaxed) {
-                return Err(DataFusionError::Execution("the statement was cancelled".into()));
+                return Err(Error::new(ErrorKind::Interrupted, "the statement was cancelled").into());
             }
             if let (true, Ok(b)) = (scan, &batch) {
                 run.rows.fetch_add(b.num_rows() as u64, Ordering::Relaxed);

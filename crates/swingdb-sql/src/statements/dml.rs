@@ -12,11 +12,11 @@ use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions}
 use datafusion::arrow::compute::{cast_with_options, concat_batches, CastOptions};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::tree_node::{Transformed, TreeNode};
-use datafusion::common::{Column, TableReference};
+use datafusion::common::{Column, DFSchema, TableReference};
 use datafusion::datasource::{provider_as_source, MemTable};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{
-    DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, WriteOp,
+    DmlStatement, Expr, LogicalPlan, LogicalPlanBuilder, Projection, TableScanBuilder, TableSource, Values, WriteOp,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -69,57 +69,27 @@ pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> R
     Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
 }
 
-/// DataFusion itself refuses NULLs for non-nullable columns while computing
-/// the rows of `input` (an INSERT's), naming its own column ("Column 'column2'
-/// is declared as non-nullable but contains null values"); say it in the
-/// table's terms. The name is the table's, or one of `input`'s (its VALUES,
-/// whose projection says which table column each fills).
-pub(crate) fn not_null_violation(err: Error, schema: &SchemaRef, table: &str, input: &LogicalPlan) -> Error {
-    if !err.message().contains("non-nullable but contains null") {
-        return err;
-    }
-    let not_null: Vec<&str> = schema.fields().iter().filter(|f| !f.is_nullable()).map(|f| f.name().as_str()).collect();
-    let named = err
-        .message()
-        .split("Column '")
-        .nth(1)
-        .and_then(|rest| rest.split_once("' is declared"))
-        .map(|(name, _)| name.to_string());
-    let column = named.and_then(|name| match not_null.contains(&name.as_str()) {
-        true => Some(name),
-        false => filled_by(input, &name),
-    });
-    let which = match (column, not_null.as_slice()) {
-        (Some(one), _) => format!("column '{one}'"),
-        (None, [one]) => format!("column '{one}'"),
-        (None, many) => {
-            format!("one of the columns {}", many.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "))
+/// `input` (an INSERT's rows) with the columns of its VALUES lists declared
+/// nullable. DataFusion plans an INSERT's VALUES in the table's schema, NOT
+/// NULL included, so a NULL there would fail inside DataFusion in its own
+/// column names ("column2") and its optimizer could fold `IS NULL` tests on
+/// them to false; declared nullable, the rows reach [`conform`], which
+/// refuses a NULL in a NOT NULL column as an integrity error naming the
+/// table's column.
+pub(crate) fn nullable_values(input: LogicalPlan) -> Result<LogicalPlan> {
+    let relaxed = input.transform_up(|node| match node {
+        LogicalPlan::Values(values) => {
+            let fields = values
+                .schema
+                .iter()
+                .map(|(qualifier, field)| (qualifier.cloned(), Arc::new(field.as_ref().clone().with_nullable(true))))
+                .collect();
+            let schema = DFSchema::new_with_metadata(fields, values.schema.metadata().clone())?;
+            Ok(Transformed::yes(LogicalPlan::Values(Values { schema: Arc::new(schema), values: values.values })))
         }
-    };
-    Error::new(
-        ErrorKind::Integrity,
-        format!("NULL value in {which} of table '{table}' violates its NOT NULL constraint"),
-    )
-}
-
-/// The table column an INSERT's `input` fills from its own column `name`
-/// (`column2 AS name` in the projection over its VALUES).
-fn filled_by(input: &LogicalPlan, name: &str) -> Option<String> {
-    let projection = match input {
-        LogicalPlan::Projection(projection) => projection,
-        LogicalPlan::Sort(sort) => return filled_by(&sort.input, name),
-        _ => return None,
-    };
-    projection.expr.iter().find_map(|e| match e {
-        Expr::Alias(alias) => {
-            let mut inner = alias.expr.as_ref();
-            while let Expr::Cast(cast) = inner {
-                inner = cast.expr.as_ref();
-            }
-            matches!(inner, Expr::Column(c) if c.name == name).then(|| alias.name.clone())
-        }
-        _ => None,
-    })
+        other => Ok(Transformed::yes(other.recompute_schema()?)),
+    })?;
+    Ok(relaxed.data)
 }
 
 /// Replaces the scan of `table` inside `plan` by a scan of `source`.

@@ -43,7 +43,7 @@ pub use describe::StatementInfo;
 pub use run::TextStatement;
 pub(crate) use transaction::Transaction;
 
-use dml::{conform, not_null_violation};
+use dml::{conform, nullable_values};
 
 use crate::core::DbCore;
 use crate::frontend::types::sql_name;

@@ -2,7 +2,7 @@
 //! hands a stored table's segments over), and rows read from a pipe are
 //! stored (or its offered segments taken over) by the statement that reads it.
 
-use super::{conform, not_null_violation, Executor, Output};
+use super::{conform, nullable_values, Executor, Output};
 use crate::frontend::parse::parse;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::TableReference;
@@ -189,9 +189,7 @@ impl Executor {
         for pipe in &pipes {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
-        let source = plan.clone();
-        let segments =
-            self.write_plan(plan, schema, table).await.map_err(|e| not_null_violation(e, schema, table, &source))?;
+        let segments = self.write_plan(nullable_values(plan)?, schema, table).await?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().push(import);

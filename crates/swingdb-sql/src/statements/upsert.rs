@@ -12,7 +12,7 @@
 use super::dml::ROW_ID;
 use super::run_plan::u64_values;
 use super::Output;
-use super::{conform, not_null_violation, Executor};
+use super::{conform, nullable_values, Executor};
 use crate::frontend::prepare::{qualify, Action, Upsert};
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
 use datafusion::arrow::compute::filter_record_batch;
@@ -73,8 +73,7 @@ impl Executor {
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
         // The new rows, named `excluded` as in PostgreSQL, computed once.
         // (In the table's types, and with NULL keys refused before any matching.)
-        let rows =
-            self.collect_plan(input.clone()).await.map_err(|e| not_null_violation(e, &meta.schema, name, &input))?;
+        let rows = self.collect_plan(nullable_values(input)?).await?;
         let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         // A key proposed twice: DO NOTHING / OR IGNORE keep the first row, OR
         // REPLACE the last (as PostgreSQL and SQLite do); DO UPDATE keeps both,

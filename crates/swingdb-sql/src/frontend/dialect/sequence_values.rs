@@ -4,11 +4,12 @@
 use crate::catalog::Tables;
 use datafusion::arrow::array::Int64Array;
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{exec_err, plan_err, Result as DFResult, ScalarValue};
+use datafusion::common::{plan_err, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::error::Error;
 use swingdb_storage::DbDir;
 use swingdb_storage::Sequence;
 
@@ -114,14 +115,19 @@ impl ScalarUDFImpl for SequenceFunction {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> DFResult<ColumnarValue> {
         let written = match args.args.first() {
             Some(ColumnarValue::Scalar(ScalarValue::Utf8(Some(s)))) => s.clone(),
-            _ => return exec_err!("{}() takes the name of a sequence, as a constant string", self.name()),
+            _ => {
+                let message = format!("{}() takes the name of a sequence, as a constant string", self.name());
+                return Err(Error::programming(message).into());
+            }
         };
         let (name, sequence) = self.find(&written)?;
         if !self.next {
             return match self.last.lock().get(&name) {
                 Some(&value) => Ok(ColumnarValue::Scalar(ScalarValue::Int64(Some(value)))),
                 None => {
-                    exec_err!("currval('{written}'): nextval was not called for the sequence in this connection yet")
+                    let message =
+                        format!("currval('{written}'): nextval was not called for the sequence in this connection yet");
+                    Err(Error::programming(message).into())
                 }
             };
         }

@@ -73,6 +73,14 @@ pub(crate) fn take_column_rules(statement: &mut DFStatement, own: &str) -> Resul
             }
             false
         }
+        TableConstraint::Index(_)
+        | TableConstraint::FulltextOrSpatial(_)
+        | TableConstraint::PrimaryKeyUsingIndex(_)
+        | TableConstraint::UniqueUsingIndex(_) => {
+            let message = format!("{c}: indexes inside CREATE TABLE are not supported; declare the key as PRIMARY KEY or UNIQUE (columns)");
+            refused = refused.take().or(Some(Error::new(ErrorKind::NotSupported, message)));
+            false
+        }
         _ => true,
     });
     match refused {

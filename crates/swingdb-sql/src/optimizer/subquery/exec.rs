@@ -13,7 +13,7 @@ use datafusion::arrow::compute::{cast, concat};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode, TreeNodeRecursion};
-use datafusion::common::{exec_err, internal_err, Column, Result, ScalarValue};
+use datafusion::common::{internal_err, Column, Result, ScalarValue};
 use datafusion::execution::context::SessionState;
 use datafusion::execution::TaskContext;
 use datafusion::logical_expr::expr::{Exists, InSubquery, SetComparison};
@@ -31,6 +31,7 @@ use futures::TryStreamExt;
 use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use swingdb_storage::error::{Error, ErrorKind};
 
 /// Plans [`PerKeySubquery`] nodes as [`PerKeySubqueryExec`].
 #[derive(Debug, Default)]
@@ -336,12 +337,13 @@ impl Shared {
                     Answer::Value(ScalarValue::try_from_array(batch.column(0), 0)?)
                 }
                 _ => {
-                    return exec_err!(
+                    return Err(Error::programming(format!(
                         "more than one row returned by a subquery used as an expression (for {} = {}); \
                          add LIMIT 1 or an aggregate such as min(...) to the subquery",
                         key_list(&self.node.keys),
                         key.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-                    )
+                    ))
+                    .into())
                 }
             },
             Question::Exists { negated } => Answer::Exists((rows > 0) != *negated),
@@ -398,7 +400,10 @@ fn compare_with_set(left: &ArrayRef, row: usize, set: &ArrayRef, op: Operator, a
         Operator::LtEq => cmp::gt_eq(set, &value),
         Operator::Gt => cmp::lt(set, &value),
         Operator::GtEq => cmp::lt_eq(set, &value),
-        other => return exec_err!("subquery comparison with {other} is not supported"),
+        other => {
+            let message = format!("subquery comparison with {other} is not supported");
+            return Err(Error::new(ErrorKind::NotSupported, message).into());
+        }
     }?;
     let decisive = if all { results.false_count() } else { results.true_count() };
     Ok(if decisive > 0 {
