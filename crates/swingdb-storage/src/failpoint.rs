@@ -7,7 +7,7 @@
 //!
 //! Configuration, read once from the environment variable `SWINGDB_FAILPOINTS`
 //! and changeable with [`set`]: `name=action;name=action`, where an action is
-//! `[P%][N*]kind` with kind one of `delay(ms)`, `error`, `abort`, `off`; `P%`
+//! `[P%][N*]kind` with kind one of `delay(ms)`, `error`, `panic`, `abort`, `off`; `P%`
 //! fires with probability P, `N*` only the first N times.
 //! Example: `publish.before_link=delay(500);gc.before_unlink=10%abort`.
 //!
@@ -91,6 +91,9 @@ mod imp {
     enum Kind {
         Delay(u64),
         Error,
+        /// Unwinds as a bug would, running destructors (proves a panic inside
+        /// a statement leaves the process's locks usable).
+        Panic,
         Abort,
     }
 
@@ -118,6 +121,7 @@ mod imp {
         }
         let kind = match rest.trim() {
             "error" => Kind::Error,
+            "panic" => Kind::Panic,
             "abort" => Kind::Abort,
             other => Kind::Delay(other.strip_prefix("delay(")?.strip_suffix(')')?.parse().ok()?),
         };
@@ -175,6 +179,7 @@ mod imp {
                 Ok(())
             }
             Kind::Error => Err(Error::operational(format!("failpoint {name}: injected error"))),
+            Kind::Panic => panic!("failpoint {name}: injected panic"),
             Kind::Abort => std::process::abort(),
         }
     }

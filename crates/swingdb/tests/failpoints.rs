@@ -429,3 +429,27 @@ fn a_commit_whose_compaction_raced_another_commit_combines_and_leaves_no_file() 
     assert_eq!(on_disk, named);
     assert!(segments.len() <= 3, "{} segments: not compacted", segments.len());
 }
+
+/// A panic inside a statement (a bug) fails that statement only: the locks it
+/// held are released on the way out, the in-process ones with nothing to
+/// poison (parking_lot's) and the commit lock's file lock with its file, so
+/// the same connection and another one go on committing.
+#[test]
+fn a_statement_that_panics_leaves_the_next_ones_working() {
+    let _serial = SERIAL.lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let db = open(&tmp.path().join("db"));
+    let con = db.connect().unwrap();
+    con.execute("CREATE TABLE t (v BIGINT)", &[]).unwrap();
+    failpoint::set("commit.after_lock", "1*panic");
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        con.execute("INSERT INTO t VALUES (1)", &[]).map(|_| ())
+    }));
+    failpoint::set("commit.after_lock", "off");
+    assert!(matches!(outcome, Err(_) | Ok(Err(_))), "the statement did not fail: {outcome:?}");
+    con.execute("INSERT INTO t VALUES (2)", &[]).unwrap();
+    assert_eq!(sum(&con, "t"), 2);
+    let other = db.connect().unwrap();
+    other.execute("INSERT INTO t VALUES (3)", &[]).unwrap();
+    assert_eq!(sum(&other, "t"), 5);
+}
