@@ -6,7 +6,9 @@
   one's manifest names only the swingdb crates below it, so the compiler
   refuses an upward import. In `swingdb` the helpers at the top of `src/`
   never import the API (`api/`) they serve.
-- No import cycles between files, in any of these crates.
+- No import cycles between files, in any of these crates, in the faces over
+  them (the shell, the C API, the Flight server, the Python extension) and in
+  the Python package (imports inside functions count).
 - No source file over MAX_LINES lines (split it by concept; test modules
   live in their own file, `x/tests.rs` beside `x.rs`).
 
@@ -16,10 +18,12 @@ prefix that is a module file. Test modules (`#[cfg(test)] mod tests`) and
 comments do not count.
 """
 
+import ast
 import re
 from pathlib import Path
 
-CRATES = Path(__file__).resolve().parent.parent / "crates"
+ROOT = Path(__file__).resolve().parent.parent
+CRATES = ROOT / "crates"
 # The layer crates, lowest first: each may depend on those before it only.
 LAYER_CRATES = ["swingdb-storage", "swingdb-share", "swingdb-pipe", "swingdb-sql", "swingdb"]
 
@@ -45,6 +49,16 @@ def files_of(src):
 
 
 CRATE_FILES = {crate: files_of(CRATES / crate / "src") for crate in LAYER_CRATES}
+# The faces over the API: their files may not import each other in a circle either.
+FACE_FILES = {
+    face: files_of(src)
+    for face, src in [
+        ("swingdb-cli", CRATES / "swingdb-cli" / "src"),
+        ("swingdb-capi", CRATES / "swingdb-capi" / "src"),
+        ("swingdb-flight", CRATES / "swingdb-flight" / "src"),
+        ("swingdb-python", ROOT / "python" / "src"),
+    ]
+}
 # The core crate, whose files keep the layers inside it apart.
 FILES = CRATE_FILES["swingdb"]
 
@@ -157,7 +171,34 @@ def cycles(graph):
     return found
 
 
-CRATE_GRAPHS = {crate: {m: imports(m, files) for m in files} for crate, files in CRATE_FILES.items()}
+CRATE_GRAPHS = {
+    crate: {m: imports(m, files) for m in files} for crate, files in (CRATE_FILES | FACE_FILES).items()
+}
+
+
+def python_imports(package):
+    """Each module of the Python package `package` (a folder) with the modules
+    of it that it imports, at the top or inside a function."""
+    modules = {p.stem: p for p in package.glob("*.py")}
+    # The compiled extension (`_swingdb`, typed by its .pyi) imports nothing of the package.
+    native = {p.stem for p in package.glob("*.pyi")}
+    graph = {}
+    for stem, path in modules.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    found.add(node.module.split(".")[0])
+                else:
+                    # `from . import x`: module x, or a name of the package's __init__.
+                    found |= {a.name if a.name in modules.keys() | native else "__init__" for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package.name + "."):
+                found.add(node.module.split(".")[1])
+        graph[(stem,)] = {(m,) for m in found if m in modules and m != stem}
+    return graph
+
+
+PYTHON_GRAPH = python_imports(ROOT / "python" / "swingdb")
 GRAPH = CRATE_GRAPHS["swingdb"]
 
 
@@ -168,6 +209,10 @@ def test_the_analysis_sees_imports():
     assert ("home",) in CRATE_GRAPHS["swingdb-share"][("names",)]
     assert ("api", "result") in GRAPH[("api", "connection")]
     assert ("catalog",) in CRATE_GRAPHS["swingdb-sql"][("session",)]
+    assert ("errors",) in CRATE_GRAPHS["swingdb-python"][("connection",)]
+    assert ("statements",) in CRATE_GRAPHS["swingdb-flight"][("service",)]
+    assert ("result",) in PYTHON_GRAPH[("connection",)]
+    assert ("pipe",) in PYTHON_GRAPH[("connection",)], "imports inside functions count"
     assert cycles({("a",): {("b",)}, ("b",): {("a",)}, ("c",): set()}) == [frozenset({"a", "b"})]
 
 
@@ -187,6 +232,11 @@ def test_no_file_imports_from_a_layer_above_its_own():
 def test_no_import_cycles_between_files():
     found = [(crate, sorted(c)) for crate, graph in CRATE_GRAPHS.items() for c in cycles(graph)]
     assert found == [], f"import cycles between files: {found}"
+
+
+def test_no_import_cycles_in_the_python_package():
+    found = [sorted(c) for c in cycles(PYTHON_GRAPH)]
+    assert found == [], f"import cycles between the package's modules: {found}"
 
 
 def test_each_layer_crate_depends_only_on_the_crates_below_it():

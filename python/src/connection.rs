@@ -1,10 +1,10 @@
 //! `Database` and `Connection`: the handles Python holds.
 
-use crate::errors::*;
-use crate::params::*;
-use crate::pipe::*;
-use crate::result::*;
-use crate::snapshot::*;
+use crate::errors::{engine, guarded, to_py, DataError, ProgrammingError};
+use crate::params::{option_value, scalar};
+use crate::pipe::pipe_url;
+use crate::result::PyResult_;
+use crate::snapshot::snapshot_dict;
 use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
@@ -64,6 +64,16 @@ impl PyDatabase {
             None => swingdb::Database::in_memory_with(options),
             Some(p) => swingdb::Database::open(p, options),
         })?;
+        Ok(Self { db })
+    }
+
+    /// Attaches snapshot `name` as a new private database of this process.
+    #[staticmethod]
+    #[pyo3(signature = (name, verify_checksums=true, external_access=true))]
+    fn attach(py: Python<'_>, name: String, verify_checksums: bool, external_access: bool) -> PyResult<Self> {
+        let options =
+            OpenOptions { read_only: false, create: false, verify_checksums, external_access, recover: false };
+        let db = engine(py, || swingdb::Database::attach(&name, options))?;
         Ok(Self { db })
     }
 

@@ -22,11 +22,14 @@ static ALLOCATOR: swingdb_storage::huge_pages::LargeOnHugePages = swingdb_storag
 
 use pyo3::prelude::*;
 
-use crate::connection::*;
-use crate::errors::*;
-use crate::pipe::*;
-use crate::result::*;
-use crate::snapshot::*;
+use crate::connection::{PyConnection, PyDatabase};
+use crate::errors::{
+    check_python_signals, guarded, ConflictError, CorruptionError, DataError, DatabaseError, Error, IntegrityError,
+    InterfaceError, InternalError, InterruptError, NotSupportedError, OperationalError, ProgrammingError, Warning,
+};
+use crate::pipe::{pipe_reader, pipes_waiting, PyPipeWriter};
+use crate::result::{Batches, PyResult_};
+use crate::snapshot::{discard, snapshots};
 
 /// The segment file mapped at `address`, as `(fd, offset)` with a new file
 /// descriptor the caller must close, or None if no stored segment is mapped there.
@@ -69,7 +72,6 @@ fn _swingdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<column::ArrowBuffer>()?;
     m.add_function(wrap_pyfunction!(mapped_file, m)?)?;
     m.add_function(wrap_pyfunction!(shell, m)?)?;
-    m.add_function(wrap_pyfunction!(attach, m)?)?;
     m.add_function(wrap_pyfunction!(snapshots, m)?)?;
     m.add_function(wrap_pyfunction!(discard, m)?)?;
     m.add_function(wrap_pyfunction!(pipe_reader, m)?)?;

@@ -1,6 +1,6 @@
 //! Python parameter values as SQL values.
 
-use crate::errors::*;
+use crate::errors::{DataError, ProgrammingError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 use swingdb::arrow::datatypes::i256;

@@ -1,7 +1,7 @@
 //! Pipes between processes: readers, writers and the waiting list.
 
-use crate::errors::*;
-use crate::result::*;
+use crate::errors::{engine, guarded, to_py, DataError, ProgrammingError};
+use crate::result::PyResult_;
 use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;

@@ -5,7 +5,7 @@
 //! for pyarrow, polars, pandas and DuckDB.
 
 use crate::column::PyColumn;
-use crate::errors::*;
+use crate::errors::{guarded, InterfaceError, InternalError, NotSupportedError, OperationalError, ProgrammingError};
 use crate::values::python_rows;
 use parking_lot::Mutex;
 use pyo3::prelude::*;

@@ -1,10 +1,8 @@
 //! Snapshots shared between processes: attach, list, discard.
 
-use crate::connection::*;
-use crate::errors::*;
+use crate::errors::engine;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use swingdb::OpenOptions;
 
 pub(crate) fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::SnapshotInfo) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -20,20 +18,6 @@ pub(crate) fn snapshot_dict<'py>(py: Python<'py>, info: &swingdb::SnapshotInfo) 
     d.set_item("attached", info.attached)?;
     d.set_item("damaged", &info.damaged)?;
     Ok(d)
-}
-
-/// Attaches snapshot `name` as a new private database of this process.
-#[pyfunction]
-#[pyo3(signature = (name, verify_checksums=true, external_access=true))]
-pub(crate) fn attach(
-    py: Python<'_>,
-    name: String,
-    verify_checksums: bool,
-    external_access: bool,
-) -> PyResult<PyDatabase> {
-    let options = OpenOptions { read_only: false, create: false, verify_checksums, external_access, recover: false };
-    let db = engine(py, || swingdb::Database::attach(&name, options))?;
-    Ok(PyDatabase { db })
 }
 
 /// The snapshots of this user that can be attached.

@@ -31,7 +31,7 @@ from ._swingdb import (  # noqa: F401  (re-exported DB-API exceptions)
     ProgrammingError,
     Warning,
 )
-from .connection import Connection, Cursor, connect
+from .connection import Connection, Cursor, attach, connect
 from .dbapi import (  # noqa: F401
     BINARY,
     DATETIME,
@@ -52,7 +52,7 @@ from .dbapi import (  # noqa: F401
 from .progress import set_progress
 from .relation import Relation
 from .result import Result
-from .share import Snapshot, attach, discard, snapshots
+from .share import Snapshot, discard, snapshots
 
 _default: Connection | None = None
 

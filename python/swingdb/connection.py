@@ -8,6 +8,7 @@ import itertools
 import os
 
 from . import _swingdb, ingest
+from ._checks import checked_name, checked_text
 from ._extras import need
 from .progress import progress_for, statement_progress
 from .relation import Relation, quote_identifier
@@ -23,29 +24,17 @@ _MAX_DECIMAL_DIGITS = 76
 _MAX_DECIMAL_SCALE = 76
 
 
-def _text(value: str, what: str) -> str:
-    """`value` if it can be UTF-8 (a lone surrogate cannot); a DataError naming `what` if not."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise _swingdb.DataError(
-            f"{what} holds the lone surrogate {value[error.start]!r} at position {error.start}, which is not text; "
-            "decode the bytes it came from with errors='replace'"
-        ) from None
-    return value
-
-
 def _sql(query) -> str:
     """`query` checked as SQL text."""
     if not isinstance(query, str):
         raise _swingdb.ProgrammingError(f"the SQL to run must be a str, not {type(query).__name__}")
-    return _text(query, "the SQL text")
+    return checked_text(query, "the SQL text")
 
 
 def _param(value):
     """Python values the engine cannot take directly, as tagged tuples."""
     if isinstance(value, str):
-        return _text(value, "a parameter")
+        return checked_text(value, "a parameter")
     if isinstance(value, (tuple, list, dict, set)):
         raise _swingdb.ProgrammingError(
             f"a parameter has unsupported type {type(value).__name__}; use None, bool, int, float, str, bytes, date, datetime or Decimal"
@@ -88,13 +77,6 @@ def _params(params):
             f"parameters must be a list, tuple or dict, not {type(params).__name__}; wrap a single value as [value]"
         ) from None
     return [_param(v) for v in values]
-
-
-def _name(name, what: str) -> str:
-    """`name` checked as the name of a `what` (snapshot, pipe)."""
-    if not isinstance(name, str):
-        raise _swingdb.ProgrammingError(f"a {what} name must be a str, not {type(name).__name__}")
-    return _text(name, f"the {what} name")
 
 
 class _Registration:
@@ -158,6 +140,16 @@ def connect(
     con = Connection(db)
     con._con.set_conflict_timeout(timeout)
     return con
+
+
+def attach(name: str, verify_checksums: bool = True, external_access: bool = True):
+    """Attaches snapshot ``name`` and returns a :class:`Connection` to a new private
+    database that holds it: every statement works on it, writes included, and
+    nobody else sees them. Nothing is copied; it is removed when closed."""
+    db = _swingdb.Database.attach(
+        checked_name(name, "snapshot"), verify_checksums=verify_checksums, external_access=external_access
+    )
+    return Connection(db)
 
 
 class Connection:
@@ -442,7 +434,7 @@ class Connection:
         (then it lasts until :func:`swingdb.discard`). ``replace`` points an existing
         name at the new snapshot. Returns a :class:`swingdb.Snapshot`."""
         self._check_open()
-        return Snapshot._from(self._con.share(_name(name, "snapshot"), persist=persist, replace=replace))
+        return Snapshot._from(self._con.share(checked_name(name, "snapshot"), persist=persist, replace=replace))
 
     # -- pipes -------------------------------------------------------------
     def pipe_to(self, name: str, query_or_table: str, **options) -> int:

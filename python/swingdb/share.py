@@ -25,6 +25,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from . import _swingdb
+from ._checks import checked_name
 
 
 @dataclass(frozen=True)
@@ -71,16 +72,6 @@ class Snapshot:
         )
 
 
-def attach(name: str, verify_checksums: bool = True, external_access: bool = True):
-    """Attaches snapshot ``name`` and returns a :class:`Connection` to a new private
-    database that holds it: every statement works on it, writes included, and
-    nobody else sees them. Nothing is copied; it is removed when closed."""
-    from .connection import Connection, _name
-
-    db = _swingdb.attach(_name(name, "snapshot"), verify_checksums=verify_checksums, external_access=external_access)
-    return Connection(db)
-
-
 def snapshots() -> list[Snapshot]:
     """The snapshots of this user, by name: those that can be attached, and damaged ones
     (``damaged`` says why) that are kept until :func:`discard` removes them."""
@@ -89,6 +80,4 @@ def snapshots() -> list[Snapshot]:
 
 def discard(name: str) -> None:
     """Removes snapshot ``name``. Databases attached from it keep what they have."""
-    from .connection import _name
-
-    _swingdb.discard(_name(name, "snapshot"))
+    _swingdb.discard(checked_name(name, "snapshot"))

@@ -5,7 +5,7 @@
 //! holding the database's tables. The builders of arrow-flight
 //! apply the clients' name patterns and type filters.
 
-use crate::service::status;
+use crate::status::status;
 use arrow_flight::sql::metadata::{XdbcTypeInfo, XdbcTypeInfoData, XdbcTypeInfoDataBuilder};
 use arrow_flight::sql::{
     CommandGetCatalogs, CommandGetDbSchemas, CommandGetPrimaryKeys, CommandGetTableTypes, CommandGetTables, Nullable,

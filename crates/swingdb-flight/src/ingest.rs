@@ -6,7 +6,7 @@
 //! transaction: an upload larger than memory loads with memory to spare.
 
 use crate::catalog::{quoted, CATALOG, SCHEMA};
-use crate::service::status;
+use crate::status::status;
 use crate::uploads::Upload;
 use arrow_flight::sql::server::PeekableFlightDataStream;
 use arrow_flight::sql::CommandStatementIngest;

@@ -10,6 +10,7 @@ mod prepared;
 mod requests;
 mod service;
 mod statements;
+mod status;
 mod tickets;
 mod transactions;
 mod uploads;

@@ -11,6 +11,7 @@ use crate::answers::{flight_info, ipc_schema, one_batch, DoGetStream};
 use crate::catalog;
 use crate::prepared::{parameter_sets, PreparedStatements, Statement};
 use crate::statements::{self, blocking, InterruptOnDrop};
+use crate::status::status;
 use crate::tickets::{batches, Limits, Shared, Tickets};
 use crate::transactions::Transactions;
 use crate::uploads::read_upload;
@@ -37,25 +38,10 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use swingdb::arrow::record_batch::RecordBatch;
-use swingdb::{Connection, Database, ErrorKind};
+use swingdb::{Connection, Database};
 use swingdb_pipe::net::Token;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status, Streaming};
-
-/// A core error as the gRPC status a client sees (its message kept whole).
-pub(crate) fn status(err: swingdb::Error) -> Status {
-    let message = err.message().to_string();
-    match err.kind() {
-        ErrorKind::Programming | ErrorKind::Data => Status::invalid_argument(message),
-        ErrorKind::Integrity => Status::failed_precondition(message),
-        ErrorKind::Conflict => Status::aborted(message),
-        ErrorKind::Corruption => Status::data_loss(message),
-        ErrorKind::NotSupported => Status::unimplemented(message),
-        ErrorKind::Interrupted => Status::cancelled(message),
-        ErrorKind::Operational => Status::unavailable(message),
-        _ => Status::internal(message),
-    }
-}
 
 /// The action that cancels a query by its `FlightInfo` (Flight's own,
 /// which arrow-flight's Flight SQL server leaves to `do_action_fallback`).

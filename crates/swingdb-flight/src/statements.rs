@@ -3,7 +3,7 @@
 //! on their own); on blocking threads, never on the runtime's; once per set
 //! of parameters.
 
-use crate::service::status;
+use crate::status::status;
 use crate::transactions::Transactions;
 use std::sync::Arc;
 use swingdb::datafusion::common::ScalarValue;

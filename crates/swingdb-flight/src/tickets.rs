@@ -506,7 +506,7 @@ pub fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, Fl
         let item = match next {
             Ok(Some(piece)) => Ok(piece),
             Ok(None) => return,
-            Err(e) => Err(FlightError::Tonic(Box::new(crate::service::status(e)))),
+            Err(e) => Err(FlightError::Tonic(Box::new(crate::status::status(e)))),
         };
         let end = item.is_err();
         // A client that went away closes the channel: the statement stops here.

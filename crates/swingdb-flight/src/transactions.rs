@@ -18,7 +18,7 @@
 //! has none. A transaction that expired is an error instead: its client
 //! believes it open.
 
-use crate::service::status;
+use crate::status::status;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::SocketAddr;
