@@ -6,6 +6,7 @@ use crate::catalog::{Attached, Databases, Registered, SwingCatalog, Tables, Tabl
 use crate::functions::{FileKind, ReadFile};
 use crate::operators::few_groups::FewGroupsAggregation;
 use crate::operators::overflow::CheckedArithmetic;
+use crate::operators::single_row::CheckScalarSubqueries;
 use crate::optimizer::conjunction::CheapConjunctions;
 use crate::optimizer::filter_placement::{ConditionAboveScans, RuntimeFilterPlacement};
 use crate::optimizer::plan_renewal::{KeepPlanBeforeRuntimeFilters, KeptPlan};
@@ -84,7 +85,8 @@ fn analyzer_rules() -> Vec<Arc<dyn AnalyzerRule + Send + Sync>> {
     rules
 }
 
-/// DataFusion's physical optimizer rules, with filters estimated from the
+/// DataFusion's physical optimizer rules, after a check that scalar subqueries
+/// run once give at most one row ([`CheckScalarSubqueries`]), with filters estimated from the
 /// columns' distinct counts ([`FilterSelectivity`]) before join sides are
 /// chosen; after all of them (once runtime filters reached the scans) join
 /// filters taken off the scans that feed their join directly
@@ -105,6 +107,7 @@ fn analyzer_rules() -> Vec<Arc<dyn AnalyzerRule + Send + Sync>> {
 /// repeated query to start from.
 fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     let mut rules = PhysicalOptimizer::new().rules;
+    rules.insert(0, Arc::new(CheckScalarSubqueries));
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(Switchable(FilterSelectivity)));
     // After join selection (now at `joins + 1`): hash joins too large for the memory limit sort and merge.

@@ -7,15 +7,17 @@
 //! whose kind says a value was wrong.
 
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{internal_err, Result};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::execution_plan::{ChildrenPropertiesMode, ReplaceChildrenOptions};
 use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, Distribution, ExecutionPlan, PlanProperties};
 use futures::StreamExt;
 use std::sync::Arc;
 use swingdb_storage::error::Error;
@@ -23,6 +25,25 @@ use swingdb_storage::error::Error;
 /// The name of DataFusion's operator that runs uncorrelated scalar
 /// subqueries once; its first child is its input, the others the subqueries.
 const SCALAR_SUBQUERY: &str = "ScalarSubqueryExec";
+
+/// A physical optimizer rule, first of all (so that kept plans have it too):
+/// [`check_scalar_subqueries`].
+#[derive(Debug)]
+pub struct CheckScalarSubqueries;
+
+impl PhysicalOptimizerRule for CheckScalarSubqueries {
+    fn optimize(&self, plan: Arc<dyn ExecutionPlan>, _config: &ConfigOptions) -> Result<Arc<dyn ExecutionPlan>> {
+        check_scalar_subqueries(plan)
+    }
+
+    fn name(&self) -> &str {
+        "check_scalar_subqueries"
+    }
+
+    fn schema_check(&self) -> bool {
+        true
+    }
+}
 
 /// `plan` with the subqueries of each scalar-subquery operator read through a
 /// [`SingleRow`] (in one partition).
@@ -96,6 +117,10 @@ impl ExecutionPlan for SingleRow {
 
     fn maintains_input_order(&self) -> Vec<bool> {
         vec![true]
+    }
+
+    fn required_input_distribution(&self) -> Vec<Distribution> {
+        vec![Distribution::SinglePartition]
     }
 
     fn with_new_children(self: Arc<Self>, mut children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {

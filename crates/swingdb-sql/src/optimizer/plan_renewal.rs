@@ -196,7 +196,8 @@ pub fn renewable(plan: &Arc<dyn ExecutionPlan>) -> bool {
         | "WindowAggExec"
         | "CooperativeExec"
         | "SharedExec"
-        | "ScalarSubqueryExec" => true,
+        | "ScalarSubqueryExec"
+        | "SingleRow" => true,
         "BoundedWindowAggExec" => {
             node.downcast_ref::<BoundedWindowAggExec>().is_some_and(|w| w.state_observer().is_none())
         }

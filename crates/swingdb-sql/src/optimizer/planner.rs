@@ -1,7 +1,6 @@
 //! The physical planner of swingdb's sessions: DataFusion's, with the
 //! operators of swingdb's own logical nodes.
 
-use crate::operators::single_row::check_scalar_subqueries;
 use crate::optimizer::estimate_barrier::{may_be_estimate_failure, without_estimates};
 use crate::optimizer::join_order::order_joins;
 use crate::optimizer::rules::is_enabled;
@@ -21,8 +20,7 @@ use std::sync::Arc;
 /// order estimated cheapest (`sql::optimizer::join_order`), joins keyed on one side's
 /// unique columns only (`sql::optimizer::unique_key_join`), and subplans used more than
 /// once computed once (`sql::optimizer::shared_subplans`). Each can be switched off (see
-/// `sql::optimizer::rules`). Scalar subqueries DataFusion runs once are
-/// checked to give at most one row (`operators::single_row`).
+/// `sql::optimizer::rules`).
 #[derive(Debug, Default)]
 pub struct SwingQueryPlanner;
 
@@ -48,13 +46,12 @@ impl QueryPlanner for SwingQueryPlanner {
             Arc::new(PerKeySubqueryPlanner),
             Arc::new(SharedPlanner),
         ]);
-        let physical = match planner.create_physical_plan(&plan, session).await {
+        match planner.create_physical_plan(&plan, session).await {
             // DataFusion's estimate of a filter may have broken; see `optimizer::estimate_barrier`.
             Err(e) if may_be_estimate_failure(&e) => {
                 planner.create_physical_plan(&without_estimates(plan)?, session).await.map_err(|_| e)
             }
             planned => planned,
-        }?;
-        check_scalar_subqueries(physical)
+        }
     }
 }
