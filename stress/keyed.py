@@ -3,7 +3,7 @@
 Writer processes (the Python package, each with its own fsynced log) race on
 one database: parents `p` inserted and deleted by id, children `c` numbered by
 an identity column and referencing `p`, and blocks of 9,000 rows into `big`
-whose segments get persisted key runs (see crates/swingdb-storage/src/key_runs.rs).
+whose segments get persisted key runs (see crates/swingdb-storage/src/keys/runs.rs).
 Blocks start at multiples of 9,000, so two writers either collide on every
 row of a block or on none. Every writer is killed with SIGKILL at a random
 moment. After each round the database must verify, hold no duplicate key,

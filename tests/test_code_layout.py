@@ -68,7 +68,9 @@ def name(module):
 
 
 def is_folder(module, files):
-    return files[module].name in ("mod.rs", "lib.rs")
+    """A module with children: `x/mod.rs`, `lib.rs`, or `x.rs` beside an `x/`."""
+    path = files[module]
+    return path.name in ("mod.rs", "lib.rs") or path.with_suffix("").is_dir()
 
 
 def resolve(parts, files):
@@ -248,6 +250,16 @@ def test_each_layer_crate_depends_only_on_the_crates_below_it():
         named = re.findall(r"^(swingdb[\w-]*)", dependencies, re.M)
         upward += [f"{crate} -> {n}" for n in named if n not in LAYER_CRATES[:k]]
     assert upward == [], f"layer crates naming a crate at or above their own: {upward}"
+
+
+def test_storage_is_grouped_by_concept():
+    # Files of the storage crate live in its concept folders; at the top only
+    # those folders' own files and the base every layer uses.
+    concepts = {"segment", "encoding", "manifest", "keys", "dir"}
+    base = {"lib", "error", "failpoint", "signal", "huge_pages", "joined_slices", "test_mappings"}
+    top = {p.stem for p in (CRATES / "swingdb-storage" / "src").glob("*.rs")}
+    assert concepts <= top, f"concept folders missing: {concepts - top}"
+    assert top <= concepts | base, f"flat storage modules outside a concept: {sorted(top - concepts - base)}"
 
 
 def test_no_file_over_the_line_limit():

@@ -49,8 +49,8 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use swingdb_share::home::{process_gone, Home};
+use swingdb_storage::dir::files::{ensure_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id};
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::files::{ensure_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id};
 
 const PIPES: &str = "pipes";
 const LOCK: &str = "rendezvous.lock";

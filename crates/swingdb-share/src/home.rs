@@ -21,7 +21,7 @@ use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use swingdb_storage::files::{
+use swingdb_storage::dir::files::{
     create_private_dir, create_private_file, ensure_private_dir, io_err, random_id, still_named, try_flock,
 };
 use swingdb_storage::DbDir;

@@ -14,7 +14,7 @@ use super::home::Home;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use swingdb_storage::files::{
+use swingdb_storage::dir::files::{
     ensure_private_dir, flock_exclusive_within, io_err, open_lock_file, random_id, try_flock,
 };
 use swingdb_storage::{Error, Result};

@@ -27,7 +27,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use swingdb_storage::files::{create_private_file, flock, io_err, random_id, still_named};
+use swingdb_storage::dir::files::{create_private_file, flock, io_err, random_id, still_named};
 use swingdb_storage::{failpoint, DbDir, Manifest, SegmentMeta, TableMeta};
 use swingdb_storage::{Error, ErrorKind, Result};
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use swingdb_share::home::Home;
 use swingdb_share::Published;
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::rebase::{only_relied_on, rebase, Rebase};
+use swingdb_storage::manifest::rebase::{only_relied_on, rebase, Rebase};
 use swingdb_storage::{compact, write_out_inline, DbDir, Manifest, SegmentStore, TableMeta};
 
 /// Stack of the engine's worker threads. Physical expressions of statements at

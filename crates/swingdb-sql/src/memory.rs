@@ -71,7 +71,9 @@ static SPILL: LazyLock<Arc<SpillPlace>> =
 pub fn runtime() -> Arc<RuntimeEnv> {
     static RUNTIME: LazyLock<Arc<RuntimeEnv>> = LazyLock::new(|| {
         // Slices of mapped segments count the bytes they address.
-        datafusion::common::utils::memory::set_file_mapping_check(swingdb_storage::stitched::starts_file_pages);
+        datafusion::common::utils::memory::set_file_mapping_check(
+            swingdb_storage::segment::stitched::starts_file_pages,
+        );
         let disks = DiskManagerBuilder::default().with_mode(DiskManagerMode::Custom(SPILL.clone()));
         // No cache of directory listings: DataFusion's keeps every listing
         // for the life of the process (no expiry by default), so a glob or a

@@ -56,7 +56,7 @@
 //! collection ends.
 //!
 //! **Inline segments involve no file.** Rows kept in a manifest (see
-//! [`super::inline`]) are published, pinned and collected with it. Their names
+//! [`crate::manifest::inline`]) are published, pinned and collected with it. Their names
 //! (`<lease>-<n>.inline`) are drawn like file names from the writer's lease and
 //! counter, so no two handles ever give one name to different rows: a key
 //! index or cache keyed by name in any process stays right. A commit that
@@ -90,14 +90,14 @@
 //! after a commit only *tries* the locks: if anyone holds them, it is skipped
 //! and the commit still succeeds.
 
-use super::failpoint;
-use super::files::{
+use crate::dir::files::{
     byte_locked_elsewhere, create_private_dir, create_private_file, ensure_private_dir, first_byte_locked_elsewhere,
     flock, flock_exclusive_within, io_err, lock_byte_shared, open_lock_file, random_id, still_named, sync_dir,
     try_flock, unlock_byte,
 };
-use super::manifest::{Manifest, FORMAT_VERSION, LOG_FORMAT_VERSION};
 use crate::error::{Error, ErrorKind, Result};
+use crate::failpoint;
+use crate::manifest::{Manifest, FORMAT_VERSION, LOG_FORMAT_VERSION};
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
@@ -116,6 +116,9 @@ use versions::Suspect;
 
 pub use log::Flush;
 use log::{log_name, parse_log_name, Log, Record, Tail};
+
+pub mod files;
+pub mod sequence;
 
 pub use gc::GcReport;
 
@@ -315,13 +318,13 @@ impl DbDir {
         Ok(self.root.join(SEGMENTS).join(self.fresh_name("seq")?))
     }
 
-    /// A fresh name for an inline segment (see [`super::inline`]), made like
+    /// A fresh name for an inline segment (see [`crate::manifest::inline`]), made like
     /// a segment file's: no other handle or process ever uses it.
     pub fn new_inline_name(&self) -> Result<String> {
         self.fresh_name("inline")
     }
 
-    /// Where the key run (see [`super::key_runs`]) of segment `file` for the
+    /// Where the key run (see [`crate::keys::runs`]) of segment `file` for the
     /// key `fingerprint` is saved.
     pub fn key_run_path(&self, file: &str, fingerprint: &str) -> PathBuf {
         self.root.join(KEYS).join(format!("{file}.{fingerprint}.keys"))

@@ -23,13 +23,13 @@
 //! with encoded columns is still a plain Arrow IPC file that other Arrow
 //! tools read (as dictionaries, integers and 32- or 64-bit decimals).
 //!
-//! Other strings may be stored compressed (see [`super::compressed`]): in
+//! Other strings may be stored compressed (see [`crate::encoding::compressed`]): in
 //! memory such a column is a run-end encoded array of ZSTD frames, decoded
 //! here like the others.
 
-use super::compressed::{decompress, physical_type};
-use super::parallel::{column_bytes, in_parallel};
+use crate::encoding::compressed::{decompress, physical_type};
 use crate::error::{Error, Result};
+use crate::segment::parallel::{column_bytes, in_parallel};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, Decimal128Array, Decimal32Array, Decimal64Array, DictionaryArray, PrimitiveArray,
     RecordBatch, RecordBatchOptions, StringArray,
@@ -42,6 +42,9 @@ use datafusion::arrow::datatypes::{
 };
 use datafusion::common::HashMap;
 use std::sync::Arc;
+
+pub mod compressed;
+pub mod compressed_write;
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).

@@ -104,7 +104,7 @@ fn join_column(first: &ArrayData, len: usize) -> ArrayData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment_write::write_segment;
+    use crate::segment::write::write_segment;
     use crate::MappedSegment;
     use datafusion::arrow::array::{Array, BooleanArray, Int64Array, StringArray};
     use datafusion::arrow::datatypes::{Field, Schema};

@@ -7,7 +7,7 @@
 //! read and added, so an insert costs its own rows, not the table's.
 //!
 //! The keys of a segment with many rows are a sorted run persisted beside it
-//! (see [`super::key_runs`]), mapped rather than hashed, so the first write
+//! (see [`crate::keys::runs`]), mapped rather than hashed, so the first write
 //! after opening a large table costs a few file maps, not reading every key.
 //! The keys of smaller segments are hashed in memory. Indexes live one per
 //! connection, table and key, and are built when first needed. Two
@@ -18,16 +18,20 @@
 //! meanwhile), so it fails with the duplicate (see `storage::rebase`):
 //! uniqueness holds across them.
 
-use super::deleted::DeletedRows;
-use super::key_columns::KeyColumns;
-use super::key_runs::{Indexed, KeyRun, RUN_MIN_ROWS};
-use super::{SegmentMeta, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
+use crate::keys::columns::KeyColumns;
+use crate::keys::runs::{Indexed, KeyRun, RUN_MIN_ROWS};
+use crate::manifest::deleted::DeletedRows;
+use crate::{SegmentMeta, SegmentStore, TableMeta};
 use datafusion::arrow::array::UInt64Array;
 use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::SchemaRef;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+pub mod columns;
+pub mod foreign;
+pub mod runs;
 
 /// The key values of one key over the segments of one version of a table.
 #[derive(Debug, Default)]

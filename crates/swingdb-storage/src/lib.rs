@@ -4,6 +4,17 @@
 //! it and it names none of them (a crate of its own, so the compiler keeps it
 //! so). Its [`Error`] is the one error type of swingdb.
 //!
+//! Its modules, by concept: [`segment`] (segment files: writing, mapping,
+//! decoding, reading ahead, checks as scans reach them, the per-database
+//! cache, table writers), [`encoding`] (how a column is stored: narrowed, as a
+//! dictionary, in compressed frames), [`manifest`] (the versioned description
+//! of the tables: segments and their statistics, deletions, inline rows,
+//! origins, rebasing concurrent commits, compaction), [`keys`] (key and
+//! foreign-key enforcement, persisted key runs) and [`dir`] (the directory:
+//! private files, leases, locks, the commit log, versions, garbage
+//! collection, sequences' counters); under them all, [`error`],
+//! [`failpoint`], [`signal`], [`huge_pages`] and [`joined_slices`].
+//!
 //! ```
 //! use std::sync::Arc;
 //! use datafusion::arrow::array::Int64Array;
@@ -32,49 +43,21 @@ pub mod joined_slices;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_mappings;
 
-pub mod ascending;
-pub mod bus_errors;
-pub mod compaction;
-pub mod compressed;
-pub mod compressed_write;
-pub mod deleted;
 pub mod dir;
-pub mod distinct;
 pub mod encoding;
 pub mod failpoint;
-pub mod files;
-pub mod foreign_keys;
-pub mod inline;
-pub mod inline_segment;
-pub mod ipc_file;
-pub mod joined_buffers;
-pub mod key_columns;
-pub mod key_runs;
 pub mod keys;
 pub mod manifest;
-pub mod origin;
-pub mod parallel;
-pub mod read_ahead;
-pub mod rebase;
-pub mod scan_checks;
 pub mod segment;
-pub mod segment_decode;
-pub mod segment_stream;
-pub mod segment_write;
-pub mod sequence;
 pub mod signal;
-pub mod stats;
-pub mod stitched;
-pub mod store;
-pub mod writer;
 
-pub use compaction::{compact, write_out_inline};
+pub use dir::sequence::Sequence;
 pub use dir::{DbDir, GcReport};
-pub use distinct::DistinctSketch;
 pub use error::{Error, ErrorKind, Result, SqlSpan};
+pub use manifest::compaction::{compact, write_out_inline};
+pub use manifest::distinct::DistinctSketch;
+pub use manifest::stats::ColumnStats;
 pub use manifest::{same_tables, Constraints, Definition, ForeignKey, Manifest, SegmentMeta, TableMeta};
+pub use segment::store::SegmentStore;
+pub use segment::writer::TableWriter;
 pub use segment::{locate_mapped, MappedSegment};
-pub use sequence::Sequence;
-pub use stats::ColumnStats;
-pub use store::SegmentStore;
-pub use writer::TableWriter;

@@ -6,17 +6,27 @@
 //! its schema and the segments that hold its rows, with sizes, checksums and
 //! per-column statistics. A version is written once and never changed.
 
-use super::deleted::DeletedRows;
-use super::distinct::DistinctSketch;
-use super::inline::InlineRows;
-use super::sequence::Sequence;
-use super::stats::ColumnStats;
+use crate::dir::sequence::Sequence;
 use crate::error::{Error, Result};
+use crate::manifest::deleted::DeletedRows;
+use crate::manifest::distinct::DistinctSketch;
+use crate::manifest::inline::InlineRows;
+use crate::manifest::stats::ColumnStats;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::str::FromStr;
 use std::sync::Arc;
+
+pub mod ascending;
+pub mod compaction;
+pub mod deleted;
+pub mod distinct;
+pub mod inline;
+pub mod inline_segment;
+pub mod origin;
+pub mod rebase;
+pub mod stats;
 
 mod delta;
 mod json;
@@ -37,13 +47,13 @@ pub use delta::DELTA_MARK;
 /// would not see: it is the format marker's version of every database made
 /// since, and of older ones once they committed into a log (manifests keep
 /// the version of their own content). Version 8 added deleted rows (see
-/// `deleted.rs`), which an older build would read as still there.
+/// `manifest/deleted.rs`), which an older build would read as still there.
 /// Version 9 added change records to the commit log (see
 /// `manifest/delta.rs`), which an older build would take for damage: it is
 /// the marker's version of every database committed to since.
 /// Version 10 added encoded segment columns (see `encoding.rs`),
 /// which an older build would take for damage. Version 11 added compressed
-/// ones (see `compressed.rs`), which a build of version 10 would take
+/// ones (see `encoding/compressed.rs`), which a build of version 10 would take
 /// for damage. Version 12 added decimals stored as 8- or 16-bit integers,
 /// which a build of version 11 would take for damage: manifests with any
 /// encoded segment say 12 since.
@@ -108,18 +118,18 @@ pub struct SegmentMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column_ids: Option<Vec<u32>>,
     /// The rows themselves, for a segment kept in the manifest instead of a
-    /// file (see [`super::inline`]); its `file` is then only its name.
+    /// file (see [`crate::manifest::inline`]); its `file` is then only its name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<InlineRows>,
     /// The rows, by position, that left the table while the segment stayed
-    /// (see [`super::deleted`]); `rows` still counts them.
+    /// (see [`crate::manifest::deleted`]); `rows` still counts them.
     #[serde(default, skip_serializing_if = "DeletedRows::is_empty")]
     pub deleted: DeletedRows,
     /// For a segment that replaced others (compaction, a rewrite), where
-    /// its rows came from (see [`super::origin`]).
+    /// its rows came from (see [`crate::manifest::origin`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub origin: Vec<Origin>,
-    /// Whether the file stores some column encoded (see [`super::encoding`]),
+    /// Whether the file stores some column encoded (see [`crate::encoding`]),
     /// which builds before format version 10 cannot read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub encoded: bool,
@@ -133,7 +143,7 @@ impl SegmentMeta {
 }
 
 /// One of the segments whose rows not deleted a segment holds, in order
-/// (see [`super::origin`]).
+/// (see [`crate::manifest::origin`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Origin {
     /// The source segment's name.
@@ -251,7 +261,7 @@ pub enum Definition {
     View(String),
     /// A macro: its `CREATE MACRO` statement (see `sql::frontend::dialect::macros`).
     Macro(String),
-    /// A sequence: its options and counter file (see [`super::sequence`]).
+    /// A sequence: its options and counter file (see [`crate::dir::sequence`]).
     Sequence(Sequence),
 }
 
@@ -318,7 +328,7 @@ impl TableMeta {
     /// The rows this version of the table has and `before` had not: each
     /// segment holding some, with the position of the first (a segment's rows
     /// up to the count `before` had under its name are the same rows; see
-    /// [`super::inline`]). Every row, for a new table.
+    /// [`crate::manifest::inline`]). Every row, for a new table.
     pub fn added_rows(&self, before: Option<&TableMeta>) -> Vec<(&SegmentMeta, usize)> {
         let old = before.map(TableMeta::rows_by_segment).unwrap_or_default();
         self.segments

@@ -2,13 +2,13 @@
 //! and read back by memory-mapping them, so that a decoded column *is* a window
 //! into the mapped file (no `read()` into private memory, no copy).
 
-use super::compressed::{hash_compressed, physical_type};
-use super::encoding::{self, is_encoded, stores};
-use super::manifest::SegmentMeta;
-use super::parallel::{column_bytes, in_parallel};
-use super::read_ahead::{self, Advice};
-use super::segment_decode::{decode, layout_crc};
+use crate::encoding::compressed::{hash_compressed, physical_type};
+use crate::encoding::{self, is_encoded, stores};
 use crate::error::{Error, Result};
+use crate::manifest::SegmentMeta;
+use crate::segment::decode::{decode, layout_crc};
+use crate::segment::parallel::{column_bytes, in_parallel};
+use crate::segment::read_ahead::Advice;
 use datafusion::arrow::array::{Array, ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -20,6 +20,19 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::sync::{Arc, LazyLock, OnceLock, Weak};
+
+pub mod bus_errors;
+pub mod decode;
+pub mod ipc_file;
+pub mod joined_buffers;
+pub mod parallel;
+pub mod read_ahead;
+pub mod scan_checks;
+pub mod stitched;
+pub mod store;
+pub mod stream;
+pub mod write;
+pub mod writer;
 
 /// Buffer alignment inside segment files; 64 bytes is what Arrow recommends and
 /// what SIMD kernels and numpy like.
@@ -39,7 +52,7 @@ pub struct MappedSegment {
     checks: Vec<ColumnCheck>,
     /// Per column, once checked: whether it passed.
     checked: Vec<OnceLock<bool>>,
-    /// Per column, once asked: whether its values ascend (see [`super::ascending`]).
+    /// Per column, once asked: whether its values ascend (see [`crate::manifest::ascending`]).
     ascending: Vec<OnceLock<bool>>,
 }
 
@@ -186,7 +199,7 @@ impl MappedSegment {
 
     /// [`Self::batches`] without checking their columns: nothing may read
     /// their values before [`Self::check_column`] passed for each (see
-    /// [`super::scan_checks`]).
+    /// [`crate::segment::scan_checks`]).
     pub(super) fn batches_to_check(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
         match projection {
             None => Ok(self.batches.clone()),
@@ -216,7 +229,7 @@ impl MappedSegment {
             return Ok(false);
         }
         self.check_column(column)?;
-        Ok(*self.ascending[column].get_or_init(|| super::ascending::column_ascends(&self.batches, column)))
+        Ok(*self.ascending[column].get_or_init(|| crate::manifest::ascending::column_ascends(&self.batches, column)))
     }
 
     /// Checks the file's column `column` (see [`ColumnCheck`]), once per
@@ -284,8 +297,8 @@ impl MappedSegment {
 /// Maps a whole file as one Arrow buffer that owns the mapping.
 fn map_file(file: &File) -> io::Result<Buffer> {
     // Another program may still truncate the file: the process then says
-    // which file before it dies (see `bus_errors.rs`).
-    super::bus_errors::install();
+    // which file before it dies (see `segment/bus_errors.rs`).
+    crate::segment::bus_errors::install();
     // SAFETY: segment files are never modified or truncated after they are
     // published (see module docs), so the mapping cannot change under us.
     let mmap = unsafe { Mmap::map(file) }?;
@@ -335,7 +348,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
     let of_column = |c: usize| {
         let table = schema.field(c).data_type();
         let arrays = batches.iter().map(|b| encoding::decode(b.column(c), table)).collect::<Result<Vec<_>>>()?;
-        let stats = super::stats::column_stats(&arrays);
+        let stats = crate::manifest::stats::column_stats(&arrays);
         stats.map(|stats| (stats, column_crc(&batches, c)))
     };
     let (crc32, per_column) = std::thread::scope(|scope| {
@@ -391,13 +404,13 @@ fn column_crc(batches: &[RecordBatch], column: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment_write;
+    use crate::segment::write;
     use crate::test_mappings::{cached_bytes, drop_cached};
     use datafusion::arrow::array::{ArrayRef, Int64Array, StringArray};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
 
     fn write_segment(path: &Path, batch: &RecordBatch) -> Result<SegmentMeta> {
-        segment_write::write_segment(path, &batch.schema(), std::slice::from_ref(batch))
+        write::write_segment(path, &batch.schema(), std::slice::from_ref(batch))
     }
 
     fn sample() -> RecordBatch {

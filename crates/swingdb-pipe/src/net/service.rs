@@ -17,7 +17,7 @@ use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use parking_lot::{Condvar, Mutex};
 use std::sync::Arc;
-use swingdb_storage::files::random_id;
+use swingdb_storage::dir::files::random_id;
 use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 

@@ -21,8 +21,8 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
+use swingdb_storage::dir::files::create_private_file;
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::files::create_private_file;
 use swingdb_storage::segment::describe_untrusted;
 use swingdb_storage::{DbDir, SegmentMeta};
 

@@ -134,7 +134,7 @@ impl Receiver {
                             )));
                         }
                         let batch = datafusion::arrow::compute::concat_batches(rows.schema(), rows.batches())?;
-                        swingdb_storage::inline_segment::inline_segment(target.new_inline_name()?, batch)?
+                        swingdb_storage::manifest::inline_segment::inline_segment(target.new_inline_name()?, batch)?
                     }
                     None => {
                         let to = target.new_segment_path()?;

@@ -11,7 +11,7 @@ use datafusion::execution::context::SessionState;
 use datafusion::logical_expr::ExprSchemable;
 use std::collections::HashSet;
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::key_columns::describe_row;
+use swingdb_storage::keys::columns::describe_row;
 use swingdb_storage::{SegmentStore, TableMeta};
 
 /// Checks the CHECK conditions of `table` (named `name`) over the segments

@@ -45,7 +45,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use swingdb_storage::encoding::decode_batch;
-use swingdb_storage::scan_checks::ScanChecks;
+use swingdb_storage::segment::scan_checks::ScanChecks;
 
 /// See the module documentation. Plans show the scan's notes: how far a
 /// clustered table's range filter narrowed it (`clustered by k: 10 of 100 rows

@@ -26,8 +26,8 @@ use datafusion::physical_plan::ExecutionPlan;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use swingdb_storage::encoding::with_stored_types;
-use swingdb_storage::scan_checks::ScanChecks;
-use swingdb_storage::store::{live_rows, nullable, SegmentView};
+use swingdb_storage::segment::scan_checks::ScanChecks;
+use swingdb_storage::segment::store::{live_rows, nullable, SegmentView};
 use swingdb_storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
 
 /// A stored table as seen by one snapshot.

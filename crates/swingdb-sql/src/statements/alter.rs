@@ -44,7 +44,7 @@ use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::foreign_keys::referencing;
+use swingdb_storage::keys::foreign::referencing;
 use swingdb_storage::{ForeignKey, SegmentStore, TableMeta};
 
 /// What the refusal of an unsupported operation lists.

@@ -11,7 +11,7 @@ use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use std::sync::Arc;
 use swingdb_storage::error::{Error, Result};
-use swingdb_storage::foreign_keys::referencing;
+use swingdb_storage::keys::foreign::referencing;
 use swingdb_storage::{Constraints, TableMeta};
 
 fn already_exists(name: &str) -> Error {

@@ -20,10 +20,10 @@ use datafusion::logical_expr::{
 };
 use std::collections::HashMap;
 use std::sync::Arc;
-use swingdb_storage::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::origin::{limit_origins, origins};
-use swingdb_storage::store::live_rows;
+use swingdb_storage::manifest::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use swingdb_storage::manifest::origin::{limit_origins, origins};
+use swingdb_storage::segment::store::live_rows;
 use swingdb_storage::{SegmentMeta, TableMeta, TableWriter};
 
 /// Name of the row-id column DML adds to its private scans of the target table.

@@ -25,7 +25,7 @@ use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::logical_expr::Expr;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
-use swingdb_storage::inline_segment::inline_segment;
+use swingdb_storage::manifest::inline_segment::inline_segment;
 
 impl Executor {
     /// The fast insert `sql` is, if it is one (remembered per text).

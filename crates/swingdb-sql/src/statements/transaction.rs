@@ -17,14 +17,14 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use swingdb_storage::error::{Error, Result};
-use swingdb_storage::inline_segment::grow_tail;
 use swingdb_storage::keys::check_keys;
+use swingdb_storage::manifest::inline_segment::grow_tail;
 use swingdb_storage::{same_tables, Manifest, SegmentMeta, TableMeta};
 
 /// An open transaction: the pinned version it started from, the segment
 /// files it has written so far (deleted again if it does not commit) and
 /// the names of the inline segments its INSERTs grow (see
-/// [`swingdb_storage::inline`]; only this transaction's own, never a
+/// [`swingdb_storage::manifest::inline`]; only this transaction's own, never a
 /// committed one).
 pub(crate) struct Transaction {
     base: Arc<Manifest>,
@@ -66,7 +66,7 @@ impl Transaction {
 
     /// The segments of `meta` followed by `added` (new rows of an INSERT): an
     /// inline segment joins the table's tail if this transaction grows one
-    /// (see [`swingdb_storage::inline`]), else becomes one.
+    /// (see [`swingdb_storage::manifest::inline`]), else becomes one.
     pub(crate) fn append(&mut self, meta: &TableMeta, added: Vec<SegmentMeta>) -> Result<Vec<SegmentMeta>> {
         let mut segments = meta.segments.clone();
         for mut segment in added {

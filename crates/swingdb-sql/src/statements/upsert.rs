@@ -24,7 +24,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::Arc;
 use swingdb_storage::error::{Error, Result};
-use swingdb_storage::key_columns::KeyColumns;
+use swingdb_storage::keys::columns::KeyColumns;
 use swingdb_storage::TableMeta;
 
 /// `batches` with one row per key (NULL keys all kept): the first of each,

@@ -7,8 +7,8 @@ use crate::catalog::checks::check_conditions;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use swingdb_storage::error::{Error, Result};
-use swingdb_storage::foreign_keys::{check_foreign_keys, referencing};
 use swingdb_storage::keys::check_keys;
+use swingdb_storage::keys::foreign::{check_foreign_keys, referencing};
 use swingdb_storage::TableMeta;
 
 /// Marks `touched` tables as written by this transaction (a new entry), so

@@ -88,8 +88,8 @@
 //!   that holds a deleted log open still reads it.
 
 use super::super::failpoint;
-use super::super::files::{create_private_file, io_err};
 use super::super::manifest::DELTA_MARK;
+use crate::dir::files::{create_private_file, io_err};
 use crate::error::{Error, Result};
 use std::fs::File;
 use std::io;

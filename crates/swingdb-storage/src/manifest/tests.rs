@@ -189,7 +189,7 @@ fn damaged_manifest_is_corruption() {
 
 #[test]
 fn deleted_rows_round_trip_as_format_8_and_marks_that_do_not_fit_are_corruption() {
-    use crate::deleted::DeletedRows;
+    use crate::manifest::deleted::DeletedRows;
     let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
     let with = |deleted: DeletedRows, origin: Vec<Origin>| {
         let seg = SegmentMeta { deleted, origin, ..segment("s", 1) };

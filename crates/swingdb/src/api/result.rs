@@ -13,7 +13,7 @@ use swingdb_sql::engine::Output;
 use swingdb_sql::Interrupt;
 use swingdb_storage::error::Result;
 use swingdb_storage::joined_slices::{continues, join_run};
-use swingdb_storage::stitched::{stitch, stitches};
+use swingdb_storage::segment::stitched::{stitch, stitches};
 
 /// The outcome of one statement: a schema, a stream of batches, and for DML the
 /// number of rows it changed.
@@ -118,7 +118,7 @@ impl QueryResult {
     /// table): consecutive batches the engine computed arrive gathered into
     /// one, each column one array (see `crate::gather`); views of stored data
     /// stay views, those of consecutive segments stitched into one where
-    /// their files allow (see [`swingdb_storage::stitched`]). Only for results
+    /// their files allow (see [`swingdb_storage::segment::stitched`]). Only for results
     /// whose columns are all fixed-width or boolean; others are unchanged.
     pub fn gathered(mut self) -> Self {
         self.gather = can_gather(&self.schema);
@@ -170,7 +170,7 @@ impl QueryResult {
 
     /// `first` (a view of stored data) and the views after it whose values
     /// can be mapped side by side with it, as one batch (see
-    /// [`swingdb_storage::stitched`]); the view after them held for later.
+    /// [`swingdb_storage::segment::stitched`]); the view after them held for later.
     fn stitched_from(&mut self, first: RecordBatch) -> Result<Option<RecordBatch>> {
         let mut run = vec![first];
         while let Some(next) = self.next_joined()? {

@@ -2,7 +2,7 @@
 //! into the mapping, and the checksum of its layout: what a decoder reads
 //! besides column data.
 
-use super::compressed::{compressed_array, is_compressible};
+use crate::encoding::compressed::{compressed_array, is_compressible};
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::buffer::Buffer;
@@ -50,8 +50,8 @@ pub fn layout_crc(buffer: &Buffer) -> Result<u32> {
 
 /// The schema and record batches of the Arrow IPC file in `buffer`, decoded
 /// as the file says (its footer's schema): a segment's columns are the
-/// table's when it was written; [`super::store::SegmentView`] maps them to
-/// the table's columns now. Compressed columns (see [`super::compressed`])
+/// table's when it was written; [`crate::segment::store::SegmentView`] maps them to
+/// the table's columns now. Compressed columns (see [`crate::encoding::compressed`])
 /// are left compressed, as the schema then says.
 pub fn decode(buffer: &Buffer, trusted: bool) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let (footer, _) = footer(buffer)?;
@@ -109,7 +109,7 @@ pub fn decode(buffer: &Buffer, trusted: bool) -> Result<(SchemaRef, Vec<RecordBa
 }
 
 /// Per column of the record batch in `block` (its bytes `data`): the
-/// column, compressed (see [`super::compressed`]), where it is stored so;
+/// column, compressed (see [`crate::encoding::compressed`]), where it is stored so;
 /// empty when the batch is not compressed. Where it is, every buffer's
 /// stated length is checked first: -1 (stored plain) or, for a compressed
 /// column's buffers, a frame index that fits the column; any other (which

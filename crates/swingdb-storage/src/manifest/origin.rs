@@ -16,8 +16,8 @@
 //! did before origins existed. A clustered table's compaction sorts the rows
 //! it merges, so its segments have none.
 
-use super::deleted::DeletedRows;
-use super::manifest::{Origin, SegmentMeta};
+use crate::manifest::deleted::DeletedRows;
+use crate::manifest::{Origin, SegmentMeta};
 
 /// Most sources a table's segments name in their origins.
 pub const MAX_ORIGINS: usize = 64;

@@ -41,9 +41,9 @@
 //! they link segment files, which never change: a snapshot's sequence goes on
 //! from the value it had when shared, without taking its source's values.
 
-use super::failpoint;
-use super::files::{create_private_file, flock_exclusive_within, io_err};
+use crate::dir::files::{create_private_file, flock_exclusive_within, io_err};
 use crate::error::{Error, Result};
+use crate::failpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;

@@ -8,8 +8,8 @@
 //! Pages line up only where the writer put them so: each piece after the
 //! first must start on a page of its file, and each piece before the last
 //! must end on one. Segment files put large buffers on pages (see
-//! [`super::ipc_file::PAGE_ALIGNED_MIN`]) and segments cut for their size
-//! hold whole pages of rows (see [`super::writer::PAGE_ROWS`]); anything else
+//! [`crate::segment::ipc_file::PAGE_ALIGNED_MIN`]) and segments cut for their size
+//! hold whole pages of rows (see [`crate::segment::writer::PAGE_ROWS`]); anything else
 //! (older files, small or computed pieces, pages of another size) is not
 //! stitched, but copied together.
 //!
@@ -21,8 +21,8 @@
 //! maps it stays readable (the mapping holds its inode), as the segments' own
 //! mappings do. The region is this process's only.
 
-use super::joined_buffers::bitmap;
-use super::segment::{is_mapping_start, locate_mapped};
+use crate::segment::joined_buffers::bitmap;
+use crate::segment::{is_mapping_start, locate_mapped};
 use datafusion::arrow::array::{make_array, Array, ArrayData, ArrayRef, RecordBatch};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::compute::concat;
@@ -201,10 +201,10 @@ fn stitch_values(values: &[Buffer]) -> Option<Buffer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipc_file::PAGE;
+    use crate::segment::ipc_file::PAGE;
+    use crate::segment::write::write_segment;
+    use crate::segment::writer::PAGE_ROWS;
     use crate::segment::MappedSegment;
-    use crate::segment_write::write_segment;
-    use crate::writer::PAGE_ROWS;
     use datafusion::arrow::array::{BooleanArray, Int64Array, Int8Array, StringArray};
     use datafusion::arrow::compute::concat_batches;
     use datafusion::arrow::datatypes::{Field, Schema};

@@ -6,8 +6,8 @@
 //! segment (a wrong one would skip rows): they are covered by the manifest's
 //! checksum.
 
-use super::distinct::{le_word, DistinctSketch};
 use crate::error::Result;
+use crate::manifest::distinct::{le_word, DistinctSketch};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, OffsetSizeTrait, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;

@@ -1,10 +1,10 @@
-//! The manifest entries of inline segments (see [`super::inline`]): a new
+//! The manifest entries of inline segments (see [`crate::manifest::inline`]): a new
 //! one holding a batch, and a transaction's tail grown by another.
 
-use super::inline::{InlineRows, TAIL_MAX_ROWS};
-use super::manifest::SegmentMeta;
-use super::stats::{column_stats, merge_stats};
 use crate::error::Result;
+use crate::manifest::inline::{InlineRows, TAIL_MAX_ROWS};
+use crate::manifest::stats::{column_stats, merge_stats};
+use crate::manifest::SegmentMeta;
 use datafusion::arrow::array::RecordBatch;
 
 /// An inline segment named `name` holding `batch`.
@@ -55,7 +55,7 @@ pub fn grow_tail(tail: &SegmentMeta, added: &SegmentMeta) -> Result<Option<Segme
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inline::INLINE_MAX_BYTES;
+    use crate::manifest::inline::INLINE_MAX_BYTES;
     use datafusion::arrow::array::{Int64Array, StringArray};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
     use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! A key's columns (PRIMARY KEY, UNIQUE, FOREIGN KEY) and their values as
 //! Arrow row-format bytes, which compare equal exactly when the values do:
-//! what the key indexes ([`super::keys`]), the persisted key runs
-//! ([`super::key_runs`]) and the foreign-key checks compare.
+//! what the key indexes ([`crate::keys`]), the persisted key runs
+//! ([`crate::keys::runs`]) and the foreign-key checks compare.
 
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayRef};

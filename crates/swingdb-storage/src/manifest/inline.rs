@@ -17,7 +17,7 @@
 //! A segment's name identifies its rows: the first `rows` rows of a segment
 //! of a given name never change, and a tail only grows, so the rows a write
 //! adds are the rows past the count the table's previous version had (see
-//! [`TableMeta::added_rows`](super::TableMeta::added_rows)). Names are made
+//! [`TableMeta::added_rows`](crate::TableMeta::added_rows)). Names are made
 //! like segment file names (the handle's lease and a counter), so no other
 //! handle or process ever uses one for other rows.
 

@@ -1,20 +1,20 @@
 //! Writing a segment file as its rows arrive: each batch becomes a record
 //! batch message of the file at once (its buffers go to the file from where
-//! the batch holds them, see [`super::ipc_file`]), its statistics are merged
+//! the batch holds them, see [`crate::segment::ipc_file`]), its statistics are merged
 //! into the segment's, and nothing of it is kept. Memory stays that of one
 //! batch however large the segment grows (the statistics are merged on a
-//! thread of their own, a few batches behind), where [`super::segment_write`]
+//! thread of their own, a few batches behind), where [`crate::segment::write`]
 //! gathers a segment's rows to store them as one record batch (one contiguous
 //! array per column, what numpy needs to view a column without a copy): a
 //! segment written this way is read as many record batches, and a column
 //! handed to numpy whole is copied together.
 
-use super::files::create_private_file;
-use super::ipc_file::{is_flat, IpcFileEncoder};
-use super::manifest::SegmentMeta;
-use super::segment_write::{SegmentFileWriter, SMALL_WRITES};
-use super::stats::{column_stats, merge_stats, ColumnStats};
+use crate::dir::files::create_private_file;
 use crate::error::{Error, Result};
+use crate::manifest::stats::{column_stats, merge_stats, ColumnStats};
+use crate::manifest::SegmentMeta;
+use crate::segment::ipc_file::{is_flat, IpcFileEncoder};
+use crate::segment::write::{SegmentFileWriter, SMALL_WRITES};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 /// A segment file being written batch by batch: [`Self::create`], any
 /// number of [`Self::push`], [`Self::finish`]. Dropped unfinished, it leaves
-/// its file behind for its owner to delete (as [`super::TableWriter`] does).
+/// its file behind for its owner to delete (as [`crate::TableWriter`] does).
 pub struct SegmentStream {
     path: PathBuf,
     sink: BufWriter<SegmentFileWriter>,
@@ -86,7 +86,7 @@ impl StatsWorker {
 impl SegmentStream {
     /// Whether segments of `schema` can be written batch by batch (every
     /// column's type is laid out flat; others are concatenated and written by
-    /// arrow-rs's writer, see [`super::segment_write`]).
+    /// arrow-rs's writer, see [`crate::segment::write`]).
     pub fn supports(schema: &SchemaRef) -> bool {
         schema.fields().iter().all(|f| is_flat(f.data_type()))
     }
@@ -146,7 +146,7 @@ impl SegmentStream {
         let stats = match self.stats.take() {
             Some(stats) => {
                 sink.file.sync_all().map_err(|e| Error::io(format!("syncing segment {}", self.path.display()), e))?;
-                super::failpoint::hit("segment.after_write")?;
+                crate::failpoint::hit("segment.after_write")?;
                 stats.finish()?
             }
             None => vec![ColumnStats::default(); column_crc32.len()],
@@ -176,9 +176,9 @@ fn failed(path: &Path, e: ArrowError) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::segment::write::tests::{pieces, reads_back};
+    use crate::segment::write::write_segment;
     use crate::segment::MappedSegment;
-    use crate::segment_write::tests::{pieces, reads_back};
-    use crate::segment_write::write_segment;
     use datafusion::arrow::compute::concat_batches;
 
     #[test]

@@ -66,9 +66,9 @@
 //! Segments of `now` that the combined table keeps are referenced by the
 //! newest manifest, so no collection can have removed their files.
 
-use super::deleted::DeletedRows;
-use super::manifest::{Constraints, SegmentMeta, TableMeta};
-use super::origin::moved;
+use crate::manifest::deleted::DeletedRows;
+use crate::manifest::origin::moved;
+use crate::manifest::{Constraints, SegmentMeta, TableMeta};
 use std::collections::HashMap;
 
 /// What a commit does with one table it changed.
@@ -241,7 +241,7 @@ fn same_definition(a: &TableMeta, b: &TableMeta) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inline_segment::inline_segment;
+    use crate::manifest::inline_segment::inline_segment;
     use crate::ForeignKey;
     use datafusion::arrow::array::{Int64Array, RecordBatch};
     use datafusion::arrow::datatypes::{DataType, Field, Schema};
@@ -368,7 +368,7 @@ mod tests {
 
     #[test]
     fn deletes_follow_their_rows_into_a_compaction_or_rewrite() {
-        use crate::origin::origins;
+        use crate::manifest::origin::origins;
         let before = ten_rows(3);
         let b = table(&["b"], 3).segments.remove(0);
         let before = TableMeta { segments: vec![before.segments[0].clone(), b.clone()], ..before };

@@ -11,15 +11,15 @@
 //! bytes or more start on a page of the file (the format lets a message put
 //! its buffers anywhere in its body). The layout and per-column checksums are taken
 //! as the bytes pass (see `segment::written_checksums`, which computes the
-//! same from a file). A dictionary column (see [`super::encoding`]) has one
+//! same from a file). A dictionary column (see [`crate::encoding`]) has one
 //! dictionary for the file, written before the record batch. Columns chosen
-//! for compression (see [`super::compressed`]) are compressed as they are
+//! for compression (see [`crate::encoding::compressed`]) are compressed as they are
 //! written; their record batch's message, which lists the lengths of its
 //! buffers, is written into room left for it once they are known.
 
-use super::compressed_write::CompressedColumn;
-use super::joined_buffers::{bitmap, variable};
-use super::segment::{hash_array_data, ALIGNMENT};
+use crate::encoding::compressed_write::CompressedColumn;
+use crate::segment::joined_buffers::{bitmap, variable};
+use crate::segment::{hash_array_data, ALIGNMENT};
 use datafusion::arrow::array::{Array, ArrayData, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -53,7 +53,7 @@ const PADDING: [u8; ALIGNMENT] = [0; ALIGNMENT];
 /// Buffers of at least this many bytes start on a page of the file (of
 /// [`PAGE`] bytes) instead of on [`ALIGNMENT`]: pages of several segments can
 /// then be mapped side by side into one array without copying (see
-/// [`super::stitched`]). At most a page of padding per 64 KiB of data (a
+/// [`crate::segment::stitched`]). At most a page of padding per 64 KiB of data (a
 /// segment of whole pages of rows holds at least 32 KiB of a column of
 /// bytes, so every wider column's values start on a page).
 pub const PAGE_ALIGNED_MIN: usize = 64 << 10;
@@ -161,7 +161,7 @@ impl IpcFileEncoder {
     }
 
     /// Writes the columns flagged in `columns` compressed (see
-    /// [`super::compressed`]); they must be of compressible types.
+    /// [`crate::encoding::compressed`]); they must be of compressible types.
     pub fn compressing(mut self, columns: Vec<bool>) -> Self {
         debug_assert_eq!(columns.len(), self.schema.fields().len());
         self.compressed = columns;

@@ -1,7 +1,7 @@
 //! FOREIGN KEY enforcement (RESTRICT): every row's referencing values, when
 //! none is NULL, are a key of the referenced (parent) table. A write of a
 //! child checks the rows it adds against the parent's key index (see
-//! [`super::keys`]); a write of a parent that removes rows (DELETE, UPDATE,
+//! [`crate::keys`]); a write of a parent that removes rows (DELETE, UPDATE,
 //! replacing the table) checks every child row against the parent's keys
 //! after it. A change is refused whole, naming the row and the key.
 //!
@@ -14,10 +14,10 @@
 //! began (see `storage::rebase`), and, retried, the transaction sees the
 //! other's change. Two transactions that only insert children both commit.
 
-use super::key_columns::{describe_row, KeyColumns};
-use super::keys::{check_keys, KeyIndexes};
-use super::{ForeignKey, SegmentStore, TableMeta};
 use crate::error::{Error, ErrorKind, Result};
+use crate::keys::columns::{describe_row, KeyColumns};
+use crate::keys::{check_keys, KeyIndexes};
+use crate::{ForeignKey, SegmentStore, TableMeta};
 use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::compute::cast;
 use std::collections::{BTreeMap, HashSet};
@@ -112,7 +112,7 @@ fn check_rows(
     indexes: &mut KeyIndexes,
     child_name: &str,
     child: &TableMeta,
-    (segment, from): (&super::SegmentMeta, usize),
+    (segment, from): (&crate::SegmentMeta, usize),
     fk: &ForeignKey,
     parent: &TableMeta,
 ) -> Result<()> {

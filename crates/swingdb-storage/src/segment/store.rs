@@ -1,14 +1,14 @@
 //! The per-database cache of mapped segments: each segment file is mapped and
 //! verified once per handle and shared by every query that reads it.
 
-use super::deleted::DeletedRows;
-use super::dir::DbDir;
-use super::encoding::{decode, decompress_batch, stores, with_stored_types};
-use super::inline::InlineRows;
-use super::manifest::{SegmentMeta, TableMeta};
-use super::scan_checks::ScanChecks;
-use super::segment::MappedSegment;
+use crate::dir::DbDir;
+use crate::encoding::{decode, decompress_batch, stores, with_stored_types};
 use crate::error::{Error, Result};
+use crate::manifest::deleted::DeletedRows;
+use crate::manifest::inline::InlineRows;
+use crate::manifest::{SegmentMeta, TableMeta};
+use crate::segment::scan_checks::ScanChecks;
+use crate::segment::MappedSegment;
 use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
@@ -87,7 +87,7 @@ impl Stored {
     }
 
     /// The batches with the file's columns `projection`, each column checked
-    /// first unless `checked_later` (see [`super::scan_checks`]).
+    /// first unless `checked_later` (see [`crate::segment::scan_checks`]).
     fn batches(&self, projection: &[usize], checked_later: bool) -> Result<Vec<RecordBatch>> {
         match self {
             Stored::File(mapped) if checked_later => mapped.batches_to_check(Some(projection)),
@@ -120,13 +120,13 @@ enum Source {
 /// file's columns under the table's names (and nullability), in the table's
 /// order, and columns added after the file was written as their fill value.
 /// The file's arrays are handed out as they are (zero-copy), except encoded
-/// ones (see [`super::encoding`]), which are decoded unless asked for as stored.
+/// ones (see [`crate::encoding`]), which are decoded unless asked for as stored.
 #[derive(Debug)]
 pub struct SegmentView {
     stored: Stored,
     schema: SchemaRef,
     sources: Vec<Source>,
-    /// The rows left out of [`Self::batches`] (see [`super::deleted`]).
+    /// The rows left out of [`Self::batches`] (see [`crate::manifest::deleted`]).
     deleted: DeletedRows,
 }
 
@@ -201,9 +201,9 @@ impl SegmentView {
     }
 
     /// [`Self::all_batches`] with encoded columns as they are stored (see
-    /// [`super::encoding`]), each batch with its own schema (the table's
+    /// [`crate::encoding`]), each batch with its own schema (the table's
     /// names, the stored types): for a scan, which decodes them a slice at a
-    /// time (see [`super::encoding::decode_batch`]).
+    /// time (see [`crate::encoding::decode_batch`]).
     pub fn stored_batches(&self, projection: Option<&[usize]>) -> Result<Vec<RecordBatch>> {
         self.read(projection, false, false)
     }
@@ -286,12 +286,14 @@ impl SegmentView {
     }
 
     /// Whether the values of table column `index` ascend through the
-    /// segment, NULLs first (see [`super::ascending`]).
+    /// segment, NULLs first (see [`crate::manifest::ascending`]).
     pub fn ascends(&self, index: usize) -> Result<bool> {
         match (&self.sources[index], &self.stored) {
             (Source::Fill(_), _) => Ok(true),
             (Source::File(at), Stored::File(mapped)) => mapped.ascends(*at),
-            (Source::File(at), Stored::Inline(rows)) => Ok(super::ascending::column_ascends(rows.batches(), *at)),
+            (Source::File(at), Stored::Inline(rows)) => {
+                Ok(crate::manifest::ascending::column_ascends(rows.batches(), *at))
+            }
         }
     }
 

@@ -11,17 +11,17 @@
 //! [`Spool`]), so that its memory is that of one batch and its segments are
 //! still one record batch each.
 
-use super::dir::DbDir;
-use super::files::in_memory_filesystem;
-use super::inline::INLINE_MAX_BYTES;
-use super::inline_segment::inline_segment;
-use super::ipc_file::PAGE;
-use super::manifest::SegmentMeta;
-use super::segment::MappedSegment;
-use super::segment_stream::SegmentStream;
-use super::segment_write::write_segment;
+use crate::dir::files::in_memory_filesystem;
+use crate::dir::DbDir;
 use crate::error::Result;
 use crate::joined_slices::{continues, join_run};
+use crate::manifest::inline::INLINE_MAX_BYTES;
+use crate::manifest::inline_segment::inline_segment;
+use crate::manifest::SegmentMeta;
+use crate::segment::ipc_file::PAGE;
+use crate::segment::stream::SegmentStream;
+use crate::segment::write::write_segment;
+use crate::segment::MappedSegment;
 use datafusion::arrow::array::ArrayData;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -35,7 +35,7 @@ pub const SEGMENT_MAX_ROWS: usize = 1 << 25;
 /// A segment cut for its size (not its last) holds a multiple of this many
 /// rows: then each column's values and bits fill whole pages of its file
 /// (see `ipc_file::PAGE_ALIGNED_MIN`), and the columns of consecutive
-/// segments can be mapped side by side as one array (see [`super::stitched`]).
+/// segments can be mapped side by side as one array (see [`crate::segment::stitched`]).
 pub const PAGE_ROWS: usize = 8 * PAGE;
 
 /// Most bytes of rows a [`TableWriter::bounded`] gathers in memory for a
@@ -44,7 +44,7 @@ pub const PAGE_ROWS: usize = 8 * PAGE;
 pub const GATHER_BYTES: usize = 256 << 20;
 
 /// Rows of at most this many bytes (in memory) may fit in a manifest as an
-/// inline segment (see [`super::inline`]), which only encoding tells.
+/// inline segment (see [`crate::manifest::inline`]), which only encoding tells.
 const MAYBE_INLINE_BYTES: usize = 16 * INLINE_MAX_BYTES;
 
 /// Most bytes of strings (or bytes) a column with 32-bit offsets holds in one
@@ -262,8 +262,8 @@ impl<'a> TableWriter<'a> {
         drop(pieces);
         // Both files exist here, neither listed in a manifest: a failure
         // leaves both to `Drop` (or, after a crash, to the collector).
-        super::failpoint::hit("spool.after_write_out")?;
-        std::fs::remove_file(&path).map_err(super::files::io_err("deleting spooled rows", &path))?;
+        crate::failpoint::hit("spool.after_write_out")?;
+        std::fs::remove_file(&path).map_err(crate::dir::files::io_err("deleting spooled rows", &path))?;
         self.files.retain(|f| f != &path);
         Ok(())
     }
@@ -331,7 +331,7 @@ impl<'a> TableWriter<'a> {
     }
 
     /// Writes what is left and returns the new segments and their files.
-    /// A write small enough to keep in the manifest (see [`super::inline`])
+    /// A write small enough to keep in the manifest (see [`crate::manifest::inline`])
     /// becomes an inline segment instead of a file.
     pub fn finish(mut self) -> Result<(Vec<SegmentMeta>, Vec<PathBuf>)> {
         if let Some(stream) = self.stream.take() {

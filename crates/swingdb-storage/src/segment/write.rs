@@ -3,7 +3,7 @@
 //! a query) and are stored as one record batch, so that each column is one
 //! contiguous array in the file, what numpy needs to view it without a copy.
 //! The pieces are not concatenated in memory first: each column's buffers go
-//! to the file from where the pieces hold them (see [`super::ipc_file`]).
+//! to the file from where the pieces hold them (see [`crate::segment::ipc_file`]).
 //! Storing lineitem SF1 from pyarrow concatenated its chunks (820 MB copied
 //! into fresh memory) before the kernel copied them into the page cache; now
 //! only the kernel copies them. With the checksums taken as the bytes pass
@@ -11,18 +11,18 @@
 //! on tmpfs took 0.8-1.0 s instead of 2.1.
 //!
 //! The file is a plain Arrow IPC file, its columns encoded where that stores
-//! them smaller (see [`super::encoding`]). Types whose buffers are not laid
+//! them smaller (see [`crate::encoding`]). Types whose buffers are not laid
 //! out flat (nested, views) are concatenated and written by arrow-rs's writer.
 
-use super::compressed_write::chosen;
-use super::encoding::encode;
-use super::files::create_private_file;
-use super::ipc_file::{is_writable, IpcFileEncoder, Patch};
-use super::manifest::SegmentMeta;
-use super::parallel::{column_bytes, in_parallel};
-use super::segment::{written_checksums, ALIGNMENT};
-use super::stats::column_stats;
+use crate::dir::files::create_private_file;
+use crate::encoding::compressed_write::chosen;
+use crate::encoding::encode;
 use crate::error::{Error, Result};
+use crate::manifest::stats::column_stats;
+use crate::manifest::SegmentMeta;
+use crate::segment::ipc_file::{is_writable, IpcFileEncoder, Patch};
+use crate::segment::parallel::{column_bytes, in_parallel};
+use crate::segment::{written_checksums, ALIGNMENT};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -45,8 +45,8 @@ const WRITEBACK_CHUNK: u64 = 8 << 20;
 
 /// Capacity of the buffer small writes (metadata, padding, bitmaps) gather in;
 /// smaller than the chunks column data is written in (see
-/// [`super::ipc_file`]), so that those pass it without a copy.
-pub(super) const SMALL_WRITES: usize = 64 << 10;
+/// [`crate::segment::ipc_file`]), so that those pass it without a copy.
+pub(crate) const SMALL_WRITES: usize = 64 << 10;
 
 /// The `Write` a segment file is written through: it checksums and counts what
 /// passes, and starts the disk writing each chunk as soon as it is in the page
@@ -62,10 +62,10 @@ pub(super) const SMALL_WRITES: usize = 64 << 10;
 /// reclaim it fast enough (cgroup v1 does not even slow down the writer),
 /// kills the process. Loading a 60M-row table in a 4 GiB cgroup was killed
 /// that way.
-pub(super) struct SegmentFileWriter {
-    pub(super) file: File,
-    pub(super) hasher: crc32fast::Hasher,
-    pub(super) written: u64,
+pub(crate) struct SegmentFileWriter {
+    pub(crate) file: File,
+    pub(crate) hasher: crc32fast::Hasher,
+    pub(crate) written: u64,
     /// Where the bytes not yet handed to writeback start.
     unsent: u64,
     /// Where the bytes whose writeback was not yet waited for start.
@@ -76,7 +76,7 @@ pub(super) struct SegmentFileWriter {
 }
 
 impl SegmentFileWriter {
-    pub(super) fn new(file: File) -> Self {
+    pub(crate) fn new(file: File) -> Self {
         Self { file, hasher: crc32fast::Hasher::new(), written: 0, unsent: 0, unwaited: 0, room: None }
     }
 
@@ -84,7 +84,7 @@ impl SegmentFileWriter {
     /// until what was sent before that is on disk. Only hints: their failure
     /// loses nothing (the fsync that follows still writes and reports every
     /// error), so it is not reported.
-    pub(super) fn start_writeback(&mut self) {
+    pub(crate) fn start_writeback(&mut self) {
         if self.written > self.unsent {
             let fd = self.file.as_raw_fd();
             let range = |from: u64, to: u64| (from as libc::off64_t, (to - from) as libc::off64_t);
@@ -192,7 +192,7 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
 }
 
 /// Writes and syncs the file of [`write_segment`], its columns encoded (see
-/// [`super::encoding`]): its size, CRC-32, layout and per-column checksums,
+/// [`crate::encoding`]): its size, CRC-32, layout and per-column checksums,
 /// and whether any column is encoded.
 fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<(u64, u32, u32, Vec<u32>, bool)> {
     let (stored, pieces) = encode(schema, pieces)?;
@@ -230,7 +230,7 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
             .map_err(|e| Error::internal(format!("reading back segment {}: {}", path.display(), e.message())))?,
     };
     sink.file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
-    super::failpoint::hit("segment.after_write")?;
+    crate::failpoint::hit("segment.after_write")?;
     Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32, encoded))
 }
 
@@ -248,7 +248,7 @@ fn write_ipc_file(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::encoding::decode_batch;
     use crate::segment::MappedSegment;

@@ -1,14 +1,14 @@
 //! `compact`: merges a table's many small segments into few large ones, and
 //! `write_out_inline`: moves rows too many for a manifest into a segment file.
 
-use super::ascending::CLUSTER_ORDER;
-use super::dir::DbDir;
-use super::manifest::{SegmentMeta, TableMeta};
-use super::origin::{limit_origins, origins};
-use super::segment_write::write_segment;
-use super::store::SegmentStore;
-use super::writer::TableWriter;
+use crate::dir::DbDir;
 use crate::error::Result;
+use crate::manifest::ascending::CLUSTER_ORDER;
+use crate::manifest::origin::{limit_origins, origins};
+use crate::manifest::{SegmentMeta, TableMeta};
+use crate::segment::store::SegmentStore;
+use crate::segment::write::write_segment;
+use crate::segment::writer::TableWriter;
 use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
 use datafusion::arrow::record_batch::RecordBatch;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub const SMALL_SEGMENT_ROWS: u64 = 1 << 20;
 pub const COMPACT_TRIGGER: usize = 8;
 
 /// `table` with each inline segment too large to stay in a manifest (a
-/// transaction's tail, see [`super::inline`]) written to a segment file
+/// transaction's tail, see [`crate::manifest::inline`]) written to a segment file
 /// instead; the new table and files, or `None` when all fit.
 pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableMeta, Vec<PathBuf>)>> {
     let mut files = Vec::new();
@@ -63,7 +63,7 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
     if small.len() <= COMPACT_TRIGGER {
         return Ok(None);
     }
-    super::failpoint::hit("compact.before_write")?;
+    crate::failpoint::hit("compact.before_write")?;
     let mut writer = TableWriter::new(store.dir(), table.schema.clone());
     let mut batches = Vec::new();
     for &i in &small {

@@ -9,7 +9,7 @@
 //! and timestamp columns stay zero-copy windows into the mapped file. Each
 //! buffer of a compressed column (its validity bitmap when it has NULLs, then
 //! offsets and values, or values) is a sequence of ZSTD frames, one per run
-//! of rows (see [`super::compressed_write`]), followed by a skippable frame
+//! of rows (see [`crate::encoding::compressed_write`]), followed by a skippable frame
 //! listing each frame's compressed and decompressed length ([`INDEX_MAGIC`]).
 //! Every ZSTD decoder passes over skippable frames, so any Arrow reader
 //! (pyarrow, arrow-rs) reads such a buffer whole; swingdb reads the runs a
@@ -319,11 +319,11 @@ fn rebased_offsets(raw: Buffer, rows: usize, values: usize) -> std::result::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compressed_write::{MAX_RUN_BYTES, RUN_ROWS};
+    use crate::encoding::compressed_write::{MAX_RUN_BYTES, RUN_ROWS};
     use crate::encoding::{decode, decode_batch};
+    use crate::segment::write::tests::reads_back;
+    use crate::segment::write::write_segment;
     use crate::segment::{MappedSegment, ALIGNMENT};
-    use crate::segment_write::tests::reads_back;
-    use crate::segment_write::write_segment;
     use datafusion::arrow::array::{BinaryArray, Decimal128Array, Int64Array, RecordBatch, StringArray};
     use datafusion::arrow::datatypes::Schema;
     use std::path::Path;

@@ -17,8 +17,8 @@
 //! segment ahead while the query computes on the current one; the first
 //! segment is asked for when the query is planned ([`ScanChecks::read_first`]).
 
-use super::segment::MappedSegment;
 use crate::error::Result;
+use crate::segment::MappedSegment;
 use datafusion::arrow::array::{ArrayData, RecordBatch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -131,7 +131,7 @@ impl ScanChecks {
 mod tests {
     use super::*;
     use crate::manifest::SegmentMeta;
-    use crate::segment_write::write_segment;
+    use crate::segment::write::write_segment;
     use crate::test_mappings::{cached_bytes, drop_cached};
     use datafusion::arrow::array::{ArrayRef, Int64Array};
     use std::path::Path;

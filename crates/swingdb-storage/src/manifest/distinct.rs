@@ -175,7 +175,7 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 /// that stalls the load until the copy retires (store forwarding fails), and
 /// the stall was most of the time storing lineitem spent on its sketches.
 #[inline]
-pub(super) fn le_word(bytes: &[u8]) -> u64 {
+pub(crate) fn le_word(bytes: &[u8]) -> u64 {
     let n = bytes.len();
     let u32_at = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")));
     match n {

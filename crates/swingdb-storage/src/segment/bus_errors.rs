@@ -8,7 +8,7 @@
 //! process; a file overwritten in place is read as its new bytes.
 //!
 //! The engine checks each file's size before every scan (see
-//! `scan_checks.rs`), so a file truncated between statements fails the next
+//! `segment/scan_checks.rs`), so a file truncated between statements fails the next
 //! one with `CorruptionError` naming it, and the process lives. A file
 //! truncated during a scan, or under arrays already handed out, still
 //! faults: the bytes are gone, and there is nothing true to read in their

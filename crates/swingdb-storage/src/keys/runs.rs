@@ -21,14 +21,14 @@
 //! for a segment its builder can read: one of a pinned version or its own
 //! uncommitted one, so the segment cannot be collected meanwhile.
 //! The collector removes a run once its segment is neither kept nor present
-//! (see [`super::DbDir::collect_garbage`]), and temporary files of dead
+//! (see [`crate::DbDir::collect_garbage`]), and temporary files of dead
 //! leases. Racing a builder, it may remove a run whose segment it did not see
 //! yet; that costs a rebuild, never a wrong answer. Runs are not fsynced: a
 //! run torn by a crash fails its checksum and is rebuilt.
 
-use super::key_columns::KeyColumns;
-use super::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use crate::error::Result;
+use crate::keys::columns::KeyColumns;
+use crate::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use memmap2::Mmap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ impl KeyRun {
             return Ok(Indexed::Run(run));
         }
         // Every row's key, deleted rows' too: a run serves every version of
-        // the table, whichever rows it deleted (see `super::keys`).
+        // the table, whichever rows it deleted (see `crate::keys`).
         let mut keys: Vec<Box<[u8]>> = Vec::with_capacity(segment.rows as usize);
         for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
             key.for_each(batch.columns(), |value, _| keys.push(value.into()))?;

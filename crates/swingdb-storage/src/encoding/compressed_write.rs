@@ -1,5 +1,5 @@
 //! Writing a segment column compressed (the format is in
-//! [`super::compressed`]), and choosing which columns to compress.
+//! [`crate::encoding::compressed`]), and choosing which columns to compress.
 //!
 //! A column's rows are cut into runs of [`RUN_ROWS`] rows (the scan's batch
 //! size, so that a batch decodes its own runs and no others), fewer where a
@@ -15,13 +15,13 @@
 //! anyway, and are most of the bytes of wide tables (TPC-H's comments); the
 //! scans that read them are not the hottest. Integer, float, date and
 //! timestamp columns, which users take without a copy, are never compressed;
-//! nor are decimals, narrowed instead (see [`super::encoding`]): decompressing
+//! nor are decimals, narrowed instead (see [`crate::encoding`]): decompressing
 //! them made TPC-H's arithmetic-heavy queries twice slower (ZSTD decodes
 //! about 1.3 GB/s per core).
 
-use super::compressed::{has_offsets, is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
-use super::joined_buffers::{bitmap, variable};
-use super::parallel::column_bytes;
+use crate::encoding::compressed::{has_offsets, is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
+use crate::segment::joined_buffers::{bitmap, variable};
+use crate::segment::parallel::column_bytes;
 use datafusion::arrow::array::{ArrayData, RecordBatch};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
