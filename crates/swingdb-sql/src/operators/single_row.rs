@@ -68,6 +68,16 @@ pub fn check_scalar_subqueries(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn E
         .data)
 }
 
+/// The error of a subquery used as an expression that gave a second row;
+/// `at`: the outer values it ran for (`t.a = 1`), when it runs per key.
+pub fn more_than_one_row(at: Option<String>) -> Error {
+    let at = at.map(|at| format!(" (for {at})")).unwrap_or_default();
+    Error::programming(format!(
+        "more than one row returned by a subquery used as an expression{at}; \
+         add LIMIT 1 or an aggregate such as min(...) to the subquery"
+    ))
+}
+
 /// Passes on its input's rows (in one partition) and fails at a second one.
 #[derive(Debug)]
 pub struct SingleRow {
@@ -137,11 +147,7 @@ impl ExecutionPlan for SingleRow {
             let batch = batch?;
             rows += batch.num_rows();
             if rows > 1 {
-                return Err(Error::programming(
-                    "more than one row returned by a subquery used as an expression; \
-                     add LIMIT 1 or an aggregate such as min(...) to the subquery",
-                )
-                .into());
+                return Err(more_than_one_row(None).into());
             }
             Ok(batch)
         });

@@ -7,6 +7,7 @@
 //! the node and which columns make the key, EXPLAIN ANALYZE how many runs it took.
 
 use super::node::{key_list, with_own_columns, PerKeySubquery, Question};
+use crate::operators::single_row::more_than_one_row;
 use datafusion::arrow::array::{new_empty_array, Array, ArrayRef, BooleanArray, RecordBatch, Scalar};
 use datafusion::arrow::compute::kernels::cmp;
 use datafusion::arrow::compute::{cast, concat};
@@ -337,13 +338,8 @@ impl Shared {
                     Answer::Value(ScalarValue::try_from_array(batch.column(0), 0)?)
                 }
                 _ => {
-                    return Err(Error::programming(format!(
-                        "more than one row returned by a subquery used as an expression (for {} = {}); \
-                         add LIMIT 1 or an aggregate such as min(...) to the subquery",
-                        key_list(&self.node.keys),
-                        key.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-                    ))
-                    .into())
+                    let values = key.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+                    return Err(more_than_one_row(Some(format!("{} = {values}", key_list(&self.node.keys)))).into());
                 }
             },
             Question::Exists { negated } => Answer::Exists((rows > 0) != *negated),
