@@ -274,12 +274,27 @@ def test_no_file_over_the_line_limit():
 
 def test_the_api_runs_sql_through_one_seam():
     # `swingdb` names of `swingdb-sql` only its seam (`engine`) and the
-    # user-facing types at its root, never the modules behind them.
-    uses = {
-        m.group(0)
-        for module in FILES
-        for m in re.finditer(r"\bswingdb_sql::[A-Za-z_]+(?:::[A-Za-z_{]+)?", code_of(module, FILES))
-    }
-    assert "swingdb_sql::engine::Executor" in uses, "the analysis sees the API's imports"
+    # user-facing types at its root, never the modules behind them; and the
+    # seam is a few types (a database, a session on it, what a statement
+    # gives), no loose functions or modules.
+    api = "\n".join(code_of(module, FILES) for module in FILES)
+    uses = {m.group(0) for m in re.finditer(r"\bswingdb_sql::[A-Za-z_]+(?:::[A-Za-z_{]+)?", api)}
     inside = sorted(u for u in uses if u.count("::") > 1 and not u.startswith("swingdb_sql::engine::"))
     assert inside == [], f"the API reaches past the seam into swingdb-sql: {inside}"
+    named = {
+        name.strip()
+        for m in re.finditer(r"\bswingdb_sql::engine::(\{[^}]*\}|\w+)", api)
+        for name in m.group(1).strip("{}").split(",")
+        if name.strip()
+    }
+    assert "Session" in named, "the analysis sees the API's imports"
+    seam = (CRATES / "swingdb-sql" / "src" / "engine.rs").read_text()
+    exported = {
+        name.strip()
+        for m in re.finditer(r"^pub use [\w:]+::(\{[^}]*\}|\w+);", seam, re.M)
+        for name in m.group(1).strip("{}").split(",")
+    }
+    assert named <= exported, f"the API names what the seam does not export: {sorted(named - exported)}"
+    loose = sorted(n for n in exported if not n[:1].isupper())
+    assert loose == [], f"the seam exports functions or modules, not types: {loose}"
+    assert len(exported) <= 8, f"the seam grew to {len(exported)} items: {sorted(exported)}"

@@ -61,7 +61,7 @@ const GC_EVERY_COMMITS: u32 = 32;
 impl DbCore {
     /// The shared state of a database opened at `dir`; `verify_checksums`
     /// is ignored on tmpfs (memory never crossed a disk).
-    pub fn new(dir: DbDir, verify_checksums: bool, external_access: bool, home: Home) -> Self {
+    pub(crate) fn new(dir: DbDir, verify_checksums: bool, external_access: bool, home: Home) -> Self {
         let verify = verify_checksums && !on_tmpfs(dir.root());
         let store = Arc::new(SegmentStore::new(Arc::new(dir), verify));
         DbCore {

@@ -6,7 +6,9 @@
 //! resolve to), `optimizer` (rules), `operators` (execution of our own),
 //! `functions` (table functions and file reading), `statements` (running
 //! one statement in a transaction); `core` is the state an open database
-//! shares, `session` the DataFusion session built on all of them.
+//! shares, `session` the DataFusion session built on all of them, and
+//! `engine` the seam the API runs SQL through (a [`engine::Session`] per
+//! connection: routing, transactions across attached databases, retries).
 //!
 //! ```
 //! use datafusion::arrow::datatypes::DataType;

@@ -81,8 +81,18 @@ pub enum Output {
     Stream(SendableRecordBatchStream),
 }
 
+impl Output {
+    /// The rows a statement changed or sent, for those that count them.
+    pub fn rows_affected(&self) -> Option<u64> {
+        match self {
+            Output::Count(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
 /// The SQL side of one connection (see the module doc). Its fields are
-/// the connection's state; `api::Connection` begins and ends its
+/// the connection's state; the engine's `Session` begins and ends its
 /// transaction and routes statements to it.
 pub struct Executor {
     /// The open database this connection runs on.

@@ -5,49 +5,10 @@ use super::connection::Connection;
 use super::result::QueryResult;
 use std::path::Path;
 use std::sync::Arc;
-use swingdb_share::home::Home;
 use swingdb_share::SnapshotInfo;
-use swingdb_sql::engine::DbCore;
+use swingdb_sql::engine::{DbCore, OpenOptions, Output};
 use swingdb_storage::error::Result;
-use swingdb_storage::{DbDir, GcReport, Manifest, MappedSegment};
-
-/// How to open a database.
-///
-/// ```edition2024
-/// use swingdb::{Database, OpenOptions};
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("sales.swingdb");
-/// let missing = Database::open(&path, OpenOptions { create: false, ..OpenOptions::default() });
-/// assert!(missing.is_err(), "create: false refuses a database that is not there");
-/// Database::open(&path, OpenOptions::default())?; // creates it
-/// let db = Database::open(&path, OpenOptions { read_only: true, ..OpenOptions::default() })?;
-/// assert!(db.connect()?.execute("CREATE TABLE t (a INTEGER)", &[]).is_err());
-/// # Ok::<(), swingdb::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct OpenOptions {
-    /// Refuse every write.
-    pub read_only: bool,
-    /// Create the directory if it does not exist (ignored with `read_only`).
-    pub create: bool,
-    /// Check each segment's CRC-32 the first time this handle maps it. Applies
-    /// to files on storage; files in memory (tmpfs: in-memory and attached
-    /// databases there) never crossed a disk, and are not checked again.
-    pub verify_checksums: bool,
-    /// Let SQL read and write files (COPY, `read_csv(...)`, `FROM 'file.parquet'`).
-    /// Turn it off for code that runs untrusted SQL (DuckDB's `enable_external_access`).
-    pub external_access: bool,
-    /// With `read_only`: when the newest commit log is damaged, read the
-    /// last version before the damage instead of failing, to export what is
-    /// left (an error without `read_only`).
-    pub recover: bool,
-}
-
-impl Default for OpenOptions {
-    fn default() -> Self {
-        Self { read_only: false, create: true, verify_checksums: true, external_access: true, recover: false }
-    }
-}
+use swingdb_storage::{GcReport, Manifest, MappedSegment};
 
 /// What [`Database::verify`] checked.
 ///
@@ -90,13 +51,20 @@ pub struct Database {
 
 impl Database {
     /// Opens (by default creating) the database directory at `path`.
+    ///
+    /// ```edition2024
+    /// use swingdb::{Database, OpenOptions};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("sales.swingdb");
+    /// let missing = Database::open(&path, OpenOptions { create: false, ..OpenOptions::default() });
+    /// assert!(missing.is_err(), "create: false refuses a database that is not there");
+    /// Database::open(&path, OpenOptions::default())?; // creates it
+    /// let db = Database::open(&path, OpenOptions { read_only: true, ..OpenOptions::default() })?;
+    /// assert!(db.connect()?.execute("CREATE TABLE t (a INTEGER)", &[]).is_err());
+    /// # Ok::<(), swingdb::Error>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>, options: OpenOptions) -> Result<Self> {
-        let dir = DbDir::open(path.as_ref(), options.create, options.read_only)?;
-        if options.recover {
-            dir.recover()?;
-        }
-        let home = Home::at(dir.root());
-        Ok(Self::from_dir(dir, &options, home))
+        Ok(Self { core: DbCore::open(path.as_ref(), &options)? })
     }
 
     /// A new private database in memory (a tmpfs directory removed on close).
@@ -108,10 +76,7 @@ impl Database {
     /// The directory is claimed in the user's runtime home (`/dev/shm`), where
     /// what crashed processes left behind is removed on the way.
     pub fn in_memory_with(options: OpenOptions) -> Result<Self> {
-        let home = Home::runtime()?;
-        swingdb_share::sweep(&home, None);
-        let dir = home.new_private_database()?;
-        Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
+        Ok(Self { core: DbCore::in_memory(&options)? })
     }
 
     /// Attaches the snapshot `name` (see [`crate::Connection::share`]): a new
@@ -119,13 +84,7 @@ impl Database {
     /// without copying it. Nobody else sees what is done to it; it is removed
     /// when its last handle is dropped. `read_only` and `create` do not apply.
     pub fn attach(name: &str, options: OpenOptions) -> Result<Self> {
-        let dir = swingdb_share::attach(name)?;
-        let home = Home::owning(dir.root());
-        Ok(Self::from_dir(dir, &OpenOptions { read_only: false, ..options }, home))
-    }
-
-    fn from_dir(dir: DbDir, options: &OpenOptions, home: Home) -> Self {
-        Self { core: Arc::new(DbCore::new(dir, options.verify_checksums, options.external_access, home)) }
+        Ok(Self { core: DbCore::attach_snapshot(name, &options)? })
     }
 
     /// The snapshots of this user that can be attached (see [`swingdb_share::snapshots`]).
@@ -142,7 +101,7 @@ impl Database {
     /// (Python's `swingdb.pipe.reader`): waits for the exporter, then reads.
     pub fn pipe_reader(url: &swingdb_pipe::PipeUrl) -> Result<QueryResult> {
         let receiver = swingdb_pipe::Receiver::open(&swingdb_pipe::Rendezvous::user()?, url)?;
-        Ok(QueryResult::streaming(swingdb_pipe::PipeTable::new(receiver)?.into_stream()))
+        Ok(QueryResult::from(Output::Stream(swingdb_pipe::PipeTable::new(receiver)?.into_stream())))
     }
 
     /// A new connection.

@@ -4,6 +4,7 @@ pub mod connection;
 pub mod database;
 pub mod result;
 
-pub use connection::{Connection, DatabaseEntry, PipeSource};
-pub use database::{Database, OpenOptions, VerifyReport};
+pub use connection::Connection;
+pub use database::{Database, VerifyReport};
 pub use result::QueryResult;
+pub use swingdb_sql::engine::{DatabaseEntry, OpenOptions, PipeSource};

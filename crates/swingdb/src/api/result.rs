@@ -5,11 +5,8 @@ use crate::gather::{can_gather, Gatherer, LARGE_BATCH_ROWS};
 use datafusion::arrow::array::{RecordBatch, RecordBatchReader, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
-use datafusion::execution::SendableRecordBatchStream;
-use futures::StreamExt;
 use std::sync::Arc;
-use swingdb_sql::engine::runtime;
-use swingdb_sql::engine::Output;
+use swingdb_sql::engine::{Output, RowStream};
 use swingdb_sql::Interrupt;
 use swingdb_storage::error::Result;
 use swingdb_storage::joined_slices::{continues, join_run};
@@ -32,7 +29,7 @@ use swingdb_storage::segment::stitched::{stitch, stitches};
 /// ```
 pub struct QueryResult {
     schema: SchemaRef,
-    stream: Option<SendableRecordBatchStream>,
+    stream: Option<RowStream>,
     ready: std::vec::IntoIter<RecordBatch>,
     /// Batches held back while each continues the one before (see [`continues`]).
     run: Vec<RecordBatch>,
@@ -42,11 +39,6 @@ pub struct QueryResult {
     gather: bool,
     /// A batch read past the end of a gathered or stitched run, returned next.
     held: Option<RecordBatch>,
-    /// Cancels a fetch (the connection's, once [`Self::interruptible_by`] set it).
-    interrupt: Interrupt,
-    /// The statement's text, which errors raised while fetching point into
-    /// (see [`Self::explained_by`]).
-    sql: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for QueryResult {
@@ -57,23 +49,8 @@ impl std::fmt::Debug for QueryResult {
 
 impl QueryResult {
     /// A result of `schema` that streams `stream` after the batches `ready`.
-    fn new(
-        schema: SchemaRef,
-        stream: Option<SendableRecordBatchStream>,
-        ready: Vec<RecordBatch>,
-        rows_affected: Option<u64>,
-    ) -> Self {
-        Self {
-            schema,
-            stream,
-            ready: ready.into_iter(),
-            run: Vec::new(),
-            rows_affected,
-            gather: false,
-            held: None,
-            interrupt: Interrupt::default(),
-            sql: None,
-        }
+    fn new(schema: SchemaRef, stream: Option<RowStream>, ready: Vec<RecordBatch>, rows_affected: Option<u64>) -> Self {
+        Self { schema, stream, ready: ready.into_iter(), run: Vec::new(), rows_affected, gather: false, held: None }
     }
 
     /// A result without rows or columns (DDL, transaction control).
@@ -94,24 +71,19 @@ impl QueryResult {
         Self::new(batch.schema(), None, vec![batch], None)
     }
 
-    /// A result that streams `stream`.
-    pub(crate) fn streaming(stream: SendableRecordBatchStream) -> Self {
-        Self::new(stream.schema(), Some(stream), Vec::new(), None)
-    }
-
-    /// This result, whose fetch errors point at their place in `sql` (the
-    /// statement's text) as planning errors do.
-    pub(crate) fn explained_by(mut self, sql: &str) -> Self {
-        if self.stream.is_some() {
-            self.sql = Some(Arc::from(sql));
+    /// The outcome of a statement: rows streamed from the engine are
+    /// fetched cancelled by `interrupt` (the connection's), their errors
+    /// pointing into `sql` (the statement's text) as planning errors do.
+    pub(crate) fn of(output: Output, interrupt: &Interrupt, sql: Option<&str>) -> Self {
+        match output {
+            Output::Empty => Self::empty(),
+            Output::Count(n) => Self::count(n),
+            Output::Rows(batch) => Self::rows(batch),
+            Output::Stream(stream) => {
+                let rows = RowStream::new(stream, interrupt.clone(), sql);
+                Self::new(rows.schema(), Some(rows), Vec::new(), None)
+            }
         }
-        self
-    }
-
-    /// This result, its fetches cancelled by `interrupt` (a connection's).
-    pub(crate) fn interruptible_by(mut self, interrupt: &Interrupt) -> Self {
-        self.interrupt = interrupt.clone();
-        self
     }
 
     /// This result for a caller that reads it whole (into numpy, pandas, a
@@ -208,31 +180,11 @@ impl QueryResult {
             return Ok(Some(batch));
         }
         let Some(stream) = self.stream.as_mut() else { return Ok(None) };
-        loop {
-            let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }, false));
-            match next {
-                Ok(Some(Ok(batch))) if batch.num_rows() == 0 => continue,
-                Ok(Some(Ok(batch))) => return Ok(Some(batch)),
-                Ok(Some(Err(e))) => {
-                    self.stream = None;
-                    self.interrupt.end_progress();
-                    let e = e.into();
-                    return Err(match &self.sql {
-                        Some(sql) => swingdb_sql::engine::explain(e, sql),
-                        None => e,
-                    });
-                }
-                Err(interrupted) => {
-                    self.stream = None;
-                    return Err(interrupted);
-                }
-                Ok(None) => {
-                    self.stream = None;
-                    self.interrupt.end_progress();
-                    return Ok(None);
-                }
-            }
+        let next = stream.next_batch();
+        if !matches!(next, Ok(Some(_))) {
+            self.stream = None;
         }
+        next
     }
 
     /// All remaining batches.
@@ -259,12 +211,8 @@ impl RecordBatchReader for QueryResult {
 }
 
 impl From<Output> for QueryResult {
+    /// A statement's outcome, its fetches cancelled by nothing.
     fn from(output: Output) -> Self {
-        match output {
-            Output::Empty => Self::empty(),
-            Output::Count(n) => Self::count(n),
-            Output::Rows(batch) => Self::rows(batch),
-            Output::Stream(stream) => Self::streaming(stream),
-        }
+        Self::of(output, &Interrupt::default(), None)
     }
 }

@@ -1,20 +1,21 @@
-//! Sharing from a connection: [`Connection::share`], and the SQL statements
+//! Sharing from a connection: [`Session::share`], and the SQL statements
 //! `ATTACH SNAPSHOT 'name' AS alias` and `DETACH alias` of a snapshot.
 
-use super::Connection;
-use crate::api::database::{Database, OpenOptions};
+use super::OpenOptions;
+use super::Session;
+use crate::catalog::TablesSchema;
+use crate::core::DbCore;
+use crate::frontend::control::is_reserved_alias;
 use std::sync::Arc;
 use swingdb_share::{ShareOptions, SnapshotInfo};
-use swingdb_sql::engine::is_reserved_alias;
-use swingdb_sql::engine::TablesSchema;
 use swingdb_storage::error::{Error, Result};
 
-impl Connection {
+impl Session {
     /// Publishes what this connection sees as the snapshot `name`: the newest
     /// committed state, or inside an open transaction what that transaction
     /// sees (its own changes included). No table data is copied: the
     /// snapshot holds links to the segment files. Any process of this user
-    /// can then [`Database::attach`] it. Unless `options.persist`, the
+    /// can then attach it ([`DbCore::attach_snapshot`]). Unless `options.persist`, the
     /// snapshot ends when this database handle is closed (or its process exits).
     pub fn share(&self, name: &str, options: ShareOptions) -> Result<SnapshotInfo> {
         let dir = self.exec.core.dir();
@@ -61,13 +62,11 @@ impl Connection {
                 "a database is already attached as '{alias}'; DETACH {alias} first"
             )));
         }
-        let db = Database::attach(
-            name,
-            OpenOptions { external_access: self.exec.core.external_access, ..Default::default() },
-        )?;
-        let dir = db.core.dir();
+        let options = OpenOptions { external_access: self.exec.core.external_access, ..Default::default() };
+        let core = DbCore::attach_snapshot(name, &options)?;
+        let dir = core.dir();
         let manifest = dir.read_manifest(dir.latest_version()?)?;
-        let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), db.core.store.clone());
+        let schema = TablesSchema::fixed(&alias, manifest.tables.clone(), core.store.clone());
         let mut attached = self.exec.core.attached.lock();
         if attached.contains_key(&alias) {
             return Err(Error::programming(format!(

@@ -2,34 +2,34 @@
 //! control, ATTACH, statements DataFusion does not plan, then the planned
 //! ones by their plan), and the run of a planned query.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Session;
+use crate::frontend::control::Control;
+use crate::frontend::diagnose::in_statement;
+use crate::frontend::parse::parse;
+use crate::statements::Output;
+use crate::statements::TextStatement;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
-use swingdb_sql::engine::in_statement;
-use swingdb_sql::engine::parse;
-use swingdb_sql::engine::Control;
-use swingdb_sql::engine::TextStatement;
 use swingdb_storage::error::{Error, Result};
 
-impl Connection {
-    /// Runs `sql` (one or more statements; see [`Connection::execute`]):
+impl Session {
+    /// Runs `sql` (one or more statements; see [`Session::execute`]):
     /// SUMMARIZE, EXPORT and IMPORT DATABASE first (they are not SQL that
     /// DataFusion parses), a repeated query from its kept plan, else each
     /// statement in turn.
-    pub(super) async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<QueryResult> {
+    pub(super) async fn execute_async(&self, sql: &str, params: &[ScalarValue]) -> Result<Output> {
         if let Some(statement) = TextStatement::recognize(sql) {
             let statement = statement?;
             return self.atomically(|| self.exec.run_text_statement(statement)).await;
         }
         if params.is_empty() {
             if let Some(result) = self.exec.cached_query(sql)? {
-                return Ok(result.into());
+                return Ok(result);
             }
         }
         let statements = parse(sql)?;
         let remember = self.exec.plans_to_keep(&statements, params);
-        let mut last = QueryResult::empty();
+        let mut last = Output::Empty;
         let count = statements.len();
         for (index, statement) in statements.into_iter().enumerate() {
             self.exec.remember_as(remember.then_some(sql));
@@ -62,7 +62,7 @@ impl Connection {
         statement: DFStatement,
         params: &[ScalarValue],
         exact_params: bool,
-    ) -> Result<QueryResult> {
+    ) -> Result<Output> {
         if let Some(control) = Control::recognize(&statement)? {
             return self.control(control);
         }
@@ -94,7 +94,7 @@ impl Connection {
     }
 
     /// Runs a statement about the connection itself.
-    fn control(&self, control: Control) -> Result<QueryResult> {
+    fn control(&self, control: Control) -> Result<Output> {
         match control {
             Control::Begin => {
                 if self.in_transaction() {
@@ -117,6 +117,6 @@ impl Connection {
                 }
             }
         }
-        Ok(QueryResult::empty())
+        Ok(Output::Empty)
     }
 }

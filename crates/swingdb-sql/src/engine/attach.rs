@@ -4,9 +4,9 @@
 //! one for `':memory:'`) beside this one; its tables read and change as
 //! `alias.table`; `DETACH [DATABASE] [IF EXISTS] alias` lets it go.
 //!
-//! How: the attached database is opened as a [`Database`] of its own, kept by
-//! the handle (every connection of it sees the attachment). Each connection
-//! keeps a connection of its own on each attached database (a *member*): a
+//! How: the attached database is opened as a [`DbCore`] of its own, kept by
+//! the handle (every session of it sees the attachment). Each session
+//! keeps a session of its own on each attached database (a *member*): a
 //! statement that changes `alias.table` is run by that member, while every
 //! statement reads all the databases in the state of one shared transaction
 //! (all members' sessions resolve names through one [`Databases`] map: `main`
@@ -23,25 +23,18 @@
 //! no file beyond what opening that database does; the other database's
 //! garbage collection respects the members' pins like any connection's.
 
-use super::Connection;
-use crate::api::database::{Database, OpenOptions};
+use super::OpenOptions;
+use super::Session;
+use crate::catalog::SCHEMA;
+use crate::core::AttachedDatabase;
+use crate::core::DbCore;
+use crate::frontend::control::{is_reserved_alias, written_schemas, AttachRequest};
 use datafusion::sql::parser::Statement as DFStatement;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use swingdb_sql::engine::AttachedDatabase;
-use swingdb_sql::engine::SCHEMA;
-use swingdb_sql::engine::{is_reserved_alias, written_schemas, AttachRequest};
 use swingdb_storage::error::{Error, Result};
 
-/// One database a connection works on, as [`Connection::databases`] lists it.
-///
-/// ```edition2024
-/// let con = swingdb::Database::in_memory()?.connect()?;
-/// con.execute("ATTACH ':memory:' AS scratch", &[])?;
-/// let names: Vec<String> = con.databases().into_iter().map(|d| d.name).collect();
-/// assert_eq!(names, ["main", "scratch"]);
-/// # Ok::<(), swingdb::Error>(())
-/// ```
+/// One database a session works on, as [`Session::databases`] lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatabaseEntry {
     /// `main`, or the alias it is attached under.
@@ -52,7 +45,7 @@ pub struct DatabaseEntry {
     pub read_only: bool,
 }
 
-impl Connection {
+impl Session {
     /// The databases this connection works on: `main`, then the attached
     /// ones by alias (DuckDB's `.databases`).
     pub fn databases(&self) -> Vec<DatabaseEntry> {
@@ -122,9 +115,9 @@ impl Connection {
             external_access: self.exec.core.external_access,
             ..OpenOptions::default()
         };
-        let db = match &path {
-            None => Database::in_memory_with(options)?,
-            Some(path) => Database::open(path, options).map_err(|e| {
+        let core = match &path {
+            None => DbCore::in_memory(&options)?,
+            Some(path) => DbCore::open(path, &options).map_err(|e| {
                 let message = format!("cannot attach {} as '{alias}': {}", path.display(), e.message());
                 e.with_message(message)
             })?,
@@ -136,7 +129,7 @@ impl Connection {
                     "a database is already attached as '{alias}'; DETACH {alias} first"
                 )));
             }
-            databases.insert(alias, AttachedDatabase { core: db.core, path, read_only: request.read_only });
+            databases.insert(alias, AttachedDatabase { core, path, read_only: request.read_only });
         }
         self.sync_attached()
     }
@@ -181,7 +174,7 @@ impl Connection {
             if members.contains_key(alias) {
                 continue;
             }
-            let member = Connection::with(self.exec.member(attached.core.clone(), alias)?)?;
+            let member = Session::with(self.exec.member(attached.core.clone(), alias)?)?;
             if let Some(explicit) = open {
                 member.begin(explicit)?;
             }
@@ -191,14 +184,14 @@ impl Connection {
     }
 
     /// This connection's members, after [`Self::sync_attached`].
-    pub(super) fn synced_members(&self) -> Result<Vec<Arc<Connection>>> {
+    pub(super) fn synced_members(&self) -> Result<Vec<Arc<Session>>> {
         self.sync_attached()?;
         Ok(self.attached.lock().values().cloned().collect())
     }
 
     /// The member that runs `statement`, if it changes (or copies) a table
     /// of an attached database; an error if it names tables of two databases.
-    pub(super) fn member_for(&self, statement: &DFStatement) -> Result<Option<Arc<Connection>>> {
+    pub(super) fn member_for(&self, statement: &DFStatement) -> Result<Option<Arc<Session>>> {
         self.sync_attached()?;
         let members = self.attached.lock();
         if members.is_empty() {
@@ -226,7 +219,7 @@ impl Connection {
 
     /// Refuses a second changed database in one transaction: `writer` (this
     /// connection, or one of its members) has just run a statement.
-    pub(super) fn check_one_writer(&self, writer: &Connection) -> Result<()> {
+    pub(super) fn check_one_writer(&self, writer: &Session) -> Result<()> {
         if !writer.has_changes() {
             return Ok(());
         }

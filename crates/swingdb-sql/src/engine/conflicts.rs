@@ -16,8 +16,8 @@
 //! `con.transaction(retries=N)`), and a statement that reads a pipe (a pipe's
 //! rows are read once; its exporter was told the import failed).
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Session;
+use crate::statements::Output;
 use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -35,14 +35,14 @@ fn reads_pipe(sql: &str) -> bool {
     sql.to_ascii_lowercase().contains("db://")
 }
 
-impl Connection {
+impl Session {
     /// Runs `attempt` (one statement of the text `sql`; see the module doc):
     /// once inside an explicit transaction, else until it does not lose a
     /// conflict, `sql` may read a pipe, or the conflict timeout has passed.
-    pub(super) async fn retrying_conflicts<F, Fut>(&self, sql: &str, mut attempt: F) -> Result<QueryResult>
+    pub(super) async fn retrying_conflicts<F, Fut>(&self, sql: &str, mut attempt: F) -> Result<Output>
     where
         F: FnMut() -> Fut,
-        Fut: Future<Output = Result<QueryResult>>,
+        Fut: Future<Output = Result<Output>>,
     {
         if self.in_transaction() {
             return attempt().await;

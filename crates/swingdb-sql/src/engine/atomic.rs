@@ -2,13 +2,13 @@
 //! its members (see `attach.rs`), and running one statement atomically
 //! inside it: a failed statement changes nothing.
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::Session;
+use crate::statements::Output;
 use std::future::Future;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
 
-impl Connection {
+impl Session {
     /// Opens a transaction (`explicit`: by BEGIN) on this connection and its
     /// members (see `attach.rs`), each at the newest version of its database.
     pub(super) fn begin(&self, explicit: bool) -> Result<()> {
@@ -35,7 +35,7 @@ impl Connection {
     /// end with it; at most one of them (or this one) changed anything (see
     /// `attach.rs`), so at most one commit publishes a version.
     pub(super) fn finish(&self, commit: bool) -> Result<()> {
-        let members: Vec<Arc<Connection>> = self.attached.lock().values().cloned().collect();
+        let members: Vec<Arc<Session>> = self.attached.lock().values().cloned().collect();
         let mut outcome = self.exec.finish(commit);
         for member in members {
             let ended = member.finish(commit && outcome.is_ok());
@@ -49,11 +49,10 @@ impl Connection {
     /// Runs `body` as one atomic statement: inside the open transaction, or in
     /// its own that commits if it succeeds. A failed statement changes nothing:
     /// the tables are restored and the files it wrote deleted.
-    pub(super) async fn atomically<F, Fut, T>(&self, body: F) -> Result<QueryResult>
+    pub(super) async fn atomically<F, Fut>(&self, body: F) -> Result<Output>
     where
         F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<T>>,
-        T: Into<QueryResult>,
+        Fut: Future<Output = Result<Output>>,
     {
         let implicit = !self.exec.in_transaction();
         if implicit {
@@ -78,6 +77,6 @@ impl Connection {
             }
         }
         self.exec.end_imports(None);
-        outcome.map(Into::into)
+        outcome
     }
 }

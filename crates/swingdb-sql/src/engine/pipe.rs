@@ -1,54 +1,18 @@
-//! Pipes on a connection: `COPY ... TO 'db://NAME'` and [`Connection::pipe_to`]
-//! export, `'db://NAME'` used as a table and [`Connection::pipe_from`] import,
+//! Pipes in a session: `COPY ... TO 'db://NAME'` and [`Session::pipe_to`]
+//! export, `'db://NAME'` used as a table and [`Session::pipe_from`] import,
 //! and the handover of stored segments between two swingdb databases.
-//!
-//! A [`crate::PipeWriter`] feeds a pipe from outside a query, batch by batch:
-//!
-//! ```edition2024
-//! use swingdb::arrow::array::{Int64Array, RecordBatch};
-//! use swingdb::{Database, PipeUrl, PipeWriter};
-//! use std::sync::Arc;
-//! let url = PipeUrl::parse(&format!("db://doc-writer-{}", std::process::id()))?;
-//! let importer = {
-//!     let url = url.clone();
-//!     std::thread::spawn(move || -> swingdb::Result<u64> {
-//!         let con = Database::in_memory()?.connect()?;
-//!         con.pipe_from(&url, "t", true)
-//!     })
-//! };
-//! let batch = RecordBatch::try_from_iter([("a", Arc::new(Int64Array::from(vec![1, 2, 3])) as _)])?;
-//! let mut writer = PipeWriter::open(&url, batch.schema())?; // waits for the importer
-//! writer.write(&batch)?;
-//! assert_eq!(writer.close()?, 3);
-//! assert_eq!(importer.join().unwrap()?, 3);
-//! # Ok::<(), swingdb::Error>(())
-//! ```
 
-use super::Connection;
-use crate::api::result::QueryResult;
+use super::{RowStream, Session};
+use crate::core::runtime;
 use datafusion::datasource::provider_as_source;
+use datafusion::execution::SendableRecordBatchStream;
 use datafusion::logical_expr::LogicalPlanBuilder;
 use std::path::Path;
 use std::sync::Arc;
 use swingdb_pipe::{PipeTable, PipeUrl, Receiver, Rendezvous};
-use swingdb_sql::engine::runtime;
 use swingdb_storage::error::{Error, Result};
 
-/// What [`Connection::pipe_to`] sends.
-///
-/// ```edition2024
-/// use swingdb::{Database, PipeSource, PipeUrl};
-/// let url = PipeUrl::parse(&format!("db://doc-source-{}", std::process::id()))?;
-/// let importer = {
-///     let url = url.clone();
-///     std::thread::spawn(move || Database::in_memory()?.connect()?.pipe_from(&url, "copy", true))
-/// };
-/// let con = Database::in_memory()?.connect()?;
-/// con.execute("CREATE TABLE t AS SELECT value AS v FROM range(10)", &[])?;
-/// assert_eq!(con.pipe_to(&url, PipeSource::Query("SELECT v FROM t WHERE v < 4"))?, 4);
-/// assert_eq!(importer.join().unwrap()?, 4);
-/// # Ok::<(), swingdb::Error>(())
-/// ```
+/// What [`Session::pipe_to`] sends.
 #[derive(Debug, Clone, Copy)]
 pub enum PipeSource<'a> {
     /// A stored table by name (taken as it is, as if quoted): its segments are
@@ -58,12 +22,12 @@ pub enum PipeSource<'a> {
     Query(&'a str),
 }
 
-impl Connection {
+impl Session {
     /// Sends `source`'s rows into the pipe `url`, waiting for an importer;
     /// returns the rows it took.
     pub fn pipe_to(&self, url: &PipeUrl, source: PipeSource<'_>) -> Result<u64> {
         self.exec.check_external_access("a pipe")?;
-        let result = super::on_planning_stack(|| {
+        let result = super::session::on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 self.atomically(|| async {
@@ -82,13 +46,13 @@ impl Connection {
     /// `create`, else appended by column position), atomically; returns the rows.
     pub fn pipe_from(&self, url: &PipeUrl, table: &str, create: bool) -> Result<u64> {
         self.exec.check_external_access("a pipe")?;
-        swingdb_sql::engine::check_table_name(table)?;
+        crate::frontend::names::check_table_name(table)?;
         if !create && !self.table_names()?.iter().any(|t| t == table) {
             // Reported before anyone waits for the exporter.
             return Err(Error::programming(format!("table '{table}' does not exist")));
         }
         let provider = Arc::new(PipeTable::new(Receiver::open(&Rendezvous::user()?, url)?)?);
-        let result = super::on_planning_stack(|| {
+        let result = super::session::on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 self.atomically(|| async {
@@ -109,20 +73,20 @@ impl Connection {
     /// Returns the rows.
     pub fn fifo_out(&self, url: &PipeUrl, path: &Path) -> Result<u64> {
         swingdb_pipe::fifo::fifo_out(url, path, || {
-            let mut result = self.pipe_reader(url)?;
-            Ok(std::iter::from_fn(move || result.next_batch().transpose()))
+            let mut rows = RowStream::new(self.pipe_reader(url)?, self.exec.interrupt.clone(), None);
+            Ok(std::iter::from_fn(move || rows.next_batch().transpose()))
         })
     }
 
-    /// The rows of the pipe `url` as a streaming result (read once).
-    pub fn pipe_reader(&self, url: &PipeUrl) -> Result<QueryResult> {
+    /// The rows of the pipe `url` as they arrive (read once).
+    pub fn pipe_reader(&self, url: &PipeUrl) -> Result<SendableRecordBatchStream> {
         self.exec.check_external_access("a pipe")?;
         let provider = Arc::new(PipeTable::new(Receiver::open(&Rendezvous::user()?, url)?)?);
-        super::on_planning_stack(|| {
+        super::session::on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
                 let plan = LogicalPlanBuilder::scan("pipe", provider_as_source(provider), None)?.build()?;
-                Ok(QueryResult::streaming(self.exec.stream_plan(plan).await?))
+                self.exec.stream_plan(plan).await
             })
         })
     }

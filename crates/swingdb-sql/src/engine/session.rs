@@ -1,0 +1,226 @@
+//! [`Session`]: one connection's statements, run one at a time inside its
+//! transaction. Every statement is atomic (a failed one changes nothing);
+//! outside `BEGIN ... COMMIT` each one commits on its own. The API crate's
+//! `Session` is a thin face over it.
+
+use crate::core::{runtime, DbCore};
+use crate::frontend::diagnose::explain;
+use crate::frontend::names::check_table_name;
+use crate::frontend::parse::parse;
+use crate::statements::{Executor, Output, ProgressHook, StatementInfo};
+use crate::Interrupt;
+use datafusion::catalog::TableProvider;
+use datafusion::common::ScalarValue;
+use datafusion::prelude::SessionContext;
+use parking_lot::Mutex;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use swingdb_storage::error::{Error, Result};
+
+/// One connection's statements and transaction, on an open database
+/// ([`DbCore`]): the executor of its statements, the sessions it keeps on
+/// attached databases, and the retries of statements that lost a conflict.
+pub struct Session {
+    /// The SQL side: the DataFusion session, the tables of the open
+    /// transaction, and the statements' executors (see `statements`).
+    pub(super) exec: Executor,
+    /// The sessions this one keeps on the attached databases, by alias:
+    /// they run the statements that change those databases, inside this
+    /// session's transaction (see `attach.rs`).
+    pub(super) attached: Mutex<BTreeMap<String, Arc<Session>>>,
+    /// Held while a statement runs: one at a time.
+    pub(super) busy: tokio::sync::Mutex<()>,
+    /// How long a statement that commits on its own is run again after
+    /// losing a conflict (see `conflicts.rs`).
+    pub(super) conflict_timeout: Mutex<std::time::Duration>,
+    /// Runs of autocommit statements that lost a conflict and ran again.
+    pub(super) conflict_retries: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("database", &self.exec.core.dir().root()).finish()
+    }
+}
+
+/// How long a statement that commits on its own is run again after lost
+/// conflicts, by default (see `conflicts.rs`).
+const CONFLICT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Stack that parsing and planning a statement at the depth limit needs on
+/// the calling thread: DataFusion's planner is protected against deep
+/// recursion, but cloning, comparing and dropping expression trees recurse
+/// once per level. A statement at the limit plans and runs in 4 MiB (tested).
+const PLANNING_STACK: usize = 4 << 20;
+
+/// Runs `f` (which parses and plans on the calling thread) with at least
+/// [`PLANNING_STACK`] of stack: on the caller's own if it has that much left
+/// (an 8 MiB main or Python thread does; then this costs one comparison), else
+/// on a fresh 16 MiB stack (threads started with small stacks).
+pub(super) fn on_planning_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(PLANNING_STACK, 4 * PLANNING_STACK, f)
+}
+
+impl Session {
+    /// A new session on the open database `core`.
+    pub fn new(core: Arc<DbCore>) -> Result<Self> {
+        Self::with(Executor::new(core)?)
+    }
+
+    /// A session that runs its statements on `exec`.
+    pub(super) fn with(exec: Executor) -> Result<Self> {
+        Ok(Self {
+            exec,
+            attached: Mutex::default(),
+            busy: tokio::sync::Mutex::new(()),
+            conflict_timeout: Mutex::new(CONFLICT_TIMEOUT),
+            conflict_retries: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+
+    /// Runs `sql` (one or more `;`-separated statements) with positional
+    /// parameters (`?` or `$1`) and returns the last statement's result
+    /// (a stream of rows is fetched through a [`super::RowStream`]).
+    pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<Output> {
+        self.exec.interrupt.clear();
+        let result = on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                // Placeholders, so parameters: the only statements worth remembering.
+                let prepared = if params.is_empty() { None } else { self.exec.prepared_insert(sql) };
+                if let Some(insert) = prepared {
+                    let run = || {
+                        self.atomically(|| async {
+                            match self.exec.run_fast_insert(&insert, params)? {
+                                Some(done) => Ok(done),
+                                None => {
+                                    let statement =
+                                        parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
+                                    self.exec.run_in_txn(statement, params, true).await
+                                }
+                            }
+                        })
+                    };
+                    return self.retrying_conflicts(sql, run).await;
+                }
+                self.execute_async(sql, params).await
+            })
+        });
+        result.map_err(|e| explain(e, sql))
+    }
+
+    /// What the one statement `sql` takes and returns (its parameters' types,
+    /// its columns), found by planning it without running it: nothing it
+    /// would do happens. A statement that would fail to plan fails here with
+    /// the error running it would give.
+    pub fn statement_info(&self, sql: &str) -> Result<StatementInfo> {
+        let info = on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                // Planning reads the tables of a transaction: the open one,
+                // else one of its own that ends without changing anything.
+                let implicit = !self.exec.in_transaction();
+                if implicit {
+                    self.begin(false)?;
+                }
+                let info = self.exec.statement_info(sql).await;
+                if implicit {
+                    self.finish(false)?;
+                }
+                info
+            })
+        });
+        info.map_err(|e| explain(e, sql))
+    }
+
+    /// What cancels this session's running statement or fetch from another
+    /// thread (see [`Interrupt::interrupt`]) and shows its progress.
+    pub fn interrupt_handle(&self) -> Interrupt {
+        self.exec.interrupt.clone()
+    }
+
+    /// Bytes this session's statements hold reserved now (their sorts,
+    /// aggregations, joins and buffers between threads).
+    pub fn reserved_memory(&self) -> usize {
+        self.exec.reserved_memory()
+    }
+
+    /// Turns the short way of single-row `INSERT ... VALUES (?, ...)` on or off.
+    pub fn set_fast_inserts(&self, on: bool) {
+        self.exec.set_fast_inserts(on);
+    }
+
+    /// Makes `table` queryable as `name` in this session, without storing it.
+    /// Replaces an earlier registration of the same name.
+    pub fn register(&self, name: &str, table: Arc<dyn TableProvider>) {
+        self.exec.register(name, table);
+    }
+
+    /// Stores the rows of `source` as the new table `name` (`create`) or
+    /// appends them to the existing table `name`, by column position, in one
+    /// atomic statement. The name is taken as it is (as if quoted in SQL).
+    pub fn store(&self, name: &str, source: Arc<dyn TableProvider>, create: bool) -> Result<Output> {
+        check_table_name(name)?;
+        self.exec.interrupt.clear();
+        on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                self.atomically(|| async {
+                    if create {
+                        self.exec.create_table_from(name, source).await
+                    } else {
+                        self.exec.append_from(name, source).await
+                    }
+                })
+                .await
+            })
+        })
+    }
+
+    /// Removes a registration; returns whether there was one.
+    pub fn unregister(&self, name: &str) -> bool {
+        self.exec.unregister(name)
+    }
+
+    /// Sets (or with `None` clears) the hook told how many rows statements have
+    /// stored so far.
+    pub fn set_progress(&self, hook: Option<ProgressHook>) {
+        self.exec.set_progress(hook);
+    }
+
+    /// Whether an explicit transaction (`BEGIN`) is open.
+    pub fn in_transaction(&self) -> bool {
+        self.exec.open_transaction() == Some(true)
+    }
+
+    /// Names of the tables (and views) this session sees.
+    pub fn table_names(&self) -> Result<Vec<String>> {
+        Ok(self.exec.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n).collect())
+    }
+
+    /// The columns of table or view `name` as `DESCRIBE` gives them.
+    pub fn describe(&self, name: &str) -> Result<Output> {
+        self.exec.describe(name)
+    }
+
+    /// The columns of table `name`'s primary key, in key order.
+    pub fn primary_key(&self, name: &str) -> Result<Option<Vec<String>>> {
+        Ok(self.exec.visible_table(name)?.constraints.primary_key.clone())
+    }
+
+    /// The statement(s) that make table or view `name` again.
+    pub fn create_statement(&self, name: &str) -> Result<String> {
+        self.exec.create_statement(name)
+    }
+
+    /// The underlying DataFusion session.
+    pub fn context(&self) -> &SessionContext {
+        self.exec.session()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.finish(false);
+    }
+}
