@@ -1,12 +1,15 @@
-"""Single-row writes into a keyed table (issue 12's target): parameterised
+"""Single-row statements on a keyed table (issues 12 and 73): parameterised
 INSERTs of one new row each into a table with a BIGINT PRIMARY KEY that
-already holds --rows rows, in one transaction and with autocommit, swingdb
-against DuckDB and SQLite (all three on files, in the same run).
+already holds --rows rows, in one transaction and with autocommit; point
+reads by key (`SELECT v FROM t WHERE id = ?`) and autocommit single-row
+UPDATEs by key, swingdb against DuckDB and SQLite (all three on files, in
+the same run).
 
     python -m bench oltp [--rows 1000000] [--inserts 1000] [--runs 3] [--quick]
 
 Rates are inserts per second (median of the runs; each run inserts new keys);
-the last figure is the first insert of a connection just opened on the table.
+the first insert is that of a connection just opened on the table; reads and
+updates are the median time of one statement (keys spread over the table).
 """
 
 from __future__ import annotations
@@ -94,6 +97,16 @@ def rate(con, begin, commit, first_key: int, inserts: int, in_transaction: bool)
     return inserts / (time.perf_counter() - t0)
 
 
+def latency_us(con, sql: str, keys) -> float:
+    """Median microseconds of one parameterised statement `sql` (its rows fetched), per key."""
+    times = []
+    for key in keys:
+        t0 = time.perf_counter()
+        con.execute(sql, (key,)).fetchall()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -116,6 +129,11 @@ def main():
                     key += args.inserts
                 results[(name, mode)] = statistics.median(rates)
                 print(f"{name:8} {mode:16} {results[(name, mode)]:10.0f} inserts/s", flush=True)
+            keys = [(i * 7919) % args.rows for i in range(args.inserts)]
+            results[(name, "read")] = latency_us(con, "SELECT v FROM t WHERE id = ?", keys)
+            results[(name, "update")] = latency_us(con, "UPDATE t SET v = v + 1 WHERE id = ?", keys[: args.inserts // 4])
+            print(f"{name:8} {'read by key':16} {results[(name, 'read')]:10.1f} us", flush=True)
+            print(f"{name:8} {'update by key':16} {results[(name, 'update')]:10.1f} us", flush=True)
             con.close()
             firsts = []
             for _ in range(args.runs):
@@ -127,18 +145,34 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     info = machine()
     lines = [
-        "## Single-row inserts into a keyed table (`python -m bench oltp`)",
+        "## Single-row statements on a keyed table (`python -m bench oltp`)",
         "",
         f"Parameterised `INSERT INTO t VALUES (?, ?, ?)` of one new row each into `t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)` "
-        f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files. "
+        f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files; "
+        f"`SELECT v FROM t WHERE id = ?` ({args.inserts} keys) and autocommit `UPDATE t SET v = v + 1 WHERE id = ?` "
+        f"({args.inserts // 4} keys), median time of one, from Python. "
         f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}, SQLite {info['sqlite']}.",
         "",
     ]
     rows = [
-        [name, f"{results[(name, 'one transaction')]:,.0f}", f"{results[(name, 'autocommit')]:,.0f}", f"{results[(name, 'first')]:.1f}"]
+        [
+            name,
+            f"{results[(name, 'one transaction')]:,.0f}",
+            f"{results[(name, 'autocommit')]:,.0f}",
+            f"{results[(name, 'first')]:.1f}",
+            f"{results[(name, 'read')]:,.1f}",
+            f"{results[(name, 'update')]:,.1f}",
+        ]
         for name in SYSTEMS
     ]
-    headers = ["system", "one transaction (inserts/s)", "autocommit (inserts/s)", "first insert after opening (ms)"]
+    headers = [
+        "system",
+        "one transaction (inserts/s)",
+        "autocommit (inserts/s)",
+        "first insert after opening (ms)",
+        "read by key (us)",
+        "update by key (us)",
+    ]
     lines.append(table(headers, rows))
     doc = "bench/results/benchmarks-quick.md" if args.quick else "docs/benchmarks.md"
     os.makedirs(os.path.dirname(doc), exist_ok=True)

@@ -6,6 +6,7 @@
 
 pub mod checks;
 pub mod identity;
+pub mod key_lookup;
 pub mod prefilter;
 pub mod source;
 pub mod table;

@@ -3,12 +3,15 @@
 //! the sorted ones of a clustered table to a range filter's rows, and hands
 //! DataFusion zero-copy slices of the mapped batches.
 
+use crate::catalog::key_lookup::KeyLookup;
 use crate::catalog::source::SegmentSource;
 use crate::operators::few_groups::FEW_GROUPS;
 use crate::optimizer::ordered_scan;
+use crate::optimizer::rules::is_enabled;
 use crate::optimizer::sorted_range::KeyRange;
 use async_trait::async_trait;
 use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
+use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
@@ -97,11 +100,14 @@ impl SegmentTable {
     /// [`ScanChecks`]). Encoded columns come as stored, each batch with its
     /// own schema: the scan decodes them a slice at a time (see
     /// [`SegmentSource`]).
+    /// With `lookup`, only the rows it finds are taken from each segment
+    /// that has the key's run (see `key_lookup`).
     fn batches_of(
         &self,
         keep: &[bool],
         filters: &[Expr],
         projection: Option<&[usize]>,
+        lookup: Option<&KeyLookup>,
     ) -> DFResult<(Vec<RecordBatch>, ScanChecks)> {
         let width = self.meta.schema.fields().len();
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
@@ -127,6 +133,19 @@ impl SegmentTable {
         let mut checks = ScanChecks::default();
         let mut out = Vec::new();
         for (index, view) in views {
+            let segment = &self.meta.segments[index];
+            let found = match lookup {
+                Some(lookup) => lookup.positions(&self.store, &self.meta, segment)?,
+                None => None,
+            };
+            if let Some(positions) = found {
+                // Copies of a few rows, which the scan's checks (by address in
+                // the mapping) would not recognize: the columns are checked now
+                // (once per handle).
+                let batches = view.stored_batches(Some(&stored))?;
+                out.extend(rows_at(batches, &positions, index, projection, &stored, &schema)?);
+                continue;
+            }
             let mut ranges = match &key {
                 Some((column, range)) if view.ascends(*column)? => {
                     let keys = view.all_batches(Some(&[*column]))?;
@@ -271,6 +290,47 @@ impl SegmentTable {
             None => Ok(all),
         }
     }
+}
+
+/// The rows at `positions` (ascending; deleted rows left out already) of
+/// segment number `index`, from its stored `batches` (the columns `stored`),
+/// shaped as the scan's `projection` (row ids included) into `schema`.
+fn rows_at(
+    batches: Vec<RecordBatch>,
+    positions: &[u64],
+    index: usize,
+    projection: &[usize],
+    stored: &[usize],
+    schema: &SchemaRef,
+) -> DFResult<Vec<RecordBatch>> {
+    let mut out = Vec::new();
+    let (mut start, mut next) = (0u64, 0usize);
+    for batch in batches {
+        let end = start + batch.num_rows() as u64;
+        let taken = positions[next..].iter().take_while(|&&p| p < end).count();
+        let here = &positions[next..next + taken];
+        next += taken;
+        if !here.is_empty() {
+            let rows: UInt64Array = here.iter().map(|p| p - start).collect();
+            let columns: Vec<ArrayRef> = projection
+                .iter()
+                .map(|&i| match stored.iter().position(|&s| s == i) {
+                    Some(at) => Ok(take(batch.column(at), &rows, None)?),
+                    None => {
+                        let base = (index as u64) << ROW_BITS;
+                        Ok(Arc::new(here.iter().map(|p| base + p).collect::<UInt64Array>()) as ArrayRef)
+                    }
+                })
+                .collect::<DFResult<_>>()?;
+            let options = RecordBatchOptions::new().with_row_count(Some(here.len()));
+            out.push(RecordBatch::try_new_with_options(with_stored_types(schema, &columns), columns, &options)?);
+        }
+        start = end;
+        if next == positions.len() {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// Segment statistics in the shape DataFusion's pruner asks for.
@@ -431,7 +491,11 @@ impl TableProvider for SegmentTable {
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.map(|p| p.as_slice());
         let keep = self.kept_segments(Some(state), filters)?;
-        let (batches, checks) = self.batches_of(&keep, filters, projection)?;
+        let lookup = match is_enabled(state.config_options(), "key_lookup") {
+            true => KeyLookup::from_filters(&self.meta, filters),
+            false => None,
+        };
+        let (batches, checks) = self.batches_of(&keep, filters, projection, lookup.as_ref())?;
         let columns = self.column_statistics(projection.unwrap_or(&all));
         let schema = self.projected_schema(projection)?;
         // Enough slices for every partition to get several (DataFusion spreads
@@ -471,7 +535,9 @@ impl TableProvider for SegmentTable {
             MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
         let indexes = &self.meta.constraints.indexes;
         let mut notes: Vec<Arc<str>> = Vec::new();
-        if let Some((index, _)) = self.key_range(filters) {
+        if let Some(lookup) = &lookup {
+            notes.push(format!("key lookup on {}: {rows} of {} rows read", lookup.name, self.meta.num_rows()).into());
+        } else if let Some((index, _)) = self.key_range(filters) {
             let key = self.meta.schema.field(index).name();
             notes.push(format!("clustered by {key}: {rows} of {} rows read", self.meta.num_rows()).into());
         }

@@ -5,8 +5,11 @@
 //! connection and process after opening. A segment with at least
 //! [`RUN_MIN_ROWS`] rows instead gets a *run*: its non-NULL key values (in the
 //! Arrow row format, which compares equal exactly when the values do),
-//! sorted, written once to `keys/<segment>.<fingerprint>.keys` and memory-mapped
-//! by every later reader; a probe is a binary search. The fingerprint names
+//! sorted, each with its row's position in the segment, written once to
+//! `keys/<segment>.<fingerprint>.keys` and memory-mapped by every later
+//! reader; a probe is a binary search. The positions make a run an index
+//! too: a lookup by key finds its row without reading the segment
+//! ([`KeyRun::position`], used by scans with a key's equality filter). The fingerprint names
 //! the key's columns (their ids and types), so a run is never read for
 //! another key. A run is a cache: one missing, damaged (its checksum) or
 //! unwritable is rebuilt from the segment, in memory if it cannot be saved.
@@ -26,12 +29,13 @@
 //! yet; that costs a rebuild, never a wrong answer. Runs are not fsynced: a
 //! run torn by a crash fails its checksum and is rebuilt.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::keys::columns::KeyColumns;
 use crate::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use memmap2::Mmap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Segments with at least this many rows get a persisted run; the keys of
 /// smaller ones (inline rows, a transaction's tail, small appends until
@@ -39,11 +43,15 @@ use std::path::{Path, PathBuf};
 /// than re-sorting.
 pub const RUN_MIN_ROWS: u64 = 8192;
 
-const MAGIC: &[u8; 8] = b"SWKEYRN1";
-/// Magic, key count (u64), data length (u64), CRC-32 of the rest (u32), padding.
+/// Version 2 added the positions; a run of version 1 fails the check and is
+/// rebuilt (runs are a cache).
+const MAGIC: &[u8; 8] = b"SWKEYRN2";
+/// Magic, key count (u64), data length (u64), CRC-32 of the rest (u32), padding;
+/// then count + 1 offsets (u64) into the data, the data (the keys, sorted), and
+/// each key's row position in the segment (u32, in key order).
 const HEADER: usize = 8 + 8 + 8 + 4 + 4;
 
-/// The sorted, distinct key values of one segment.
+/// The sorted, distinct key values of one segment, with their rows' positions.
 pub struct KeyRun {
     bytes: Bytes,
     count: usize,
@@ -86,13 +94,18 @@ impl KeyRun {
         }
         // Every row's key, deleted rows' too: a run serves every version of
         // the table, whichever rows it deleted (see `crate::keys`).
-        let mut keys: Vec<Box<[u8]>> = Vec::with_capacity(segment.rows as usize);
+        let mut keys: Vec<(Box<[u8]>, u32)> = Vec::with_capacity(segment.rows as usize);
+        let mut start = 0usize;
         for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
-            key.for_each(batch.columns(), |value, _| keys.push(value.into()))?;
+            key.for_each(batch.columns(), |value, row| keys.push((value.into(), (start + row) as u32)))?;
+            start += batch.num_rows();
+        }
+        if u32::try_from(start).is_err() {
+            return Err(Error::internal(format!("segment {} has more rows than a key run can place", segment.file)));
         }
         keys.sort_unstable();
-        if let Some(pair) = keys.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Ok(Indexed::Duplicate(pair[0].to_vec()));
+        if let Some(pair) = keys.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            return Ok(Indexed::Duplicate(pair[0].0.to_vec()));
         }
         let mut run = Self::built(encode(&keys), keys.len());
         run.unsaved = (!dir.read_only()).then_some(path);
@@ -153,16 +166,30 @@ impl KeyRun {
 
     /// Whether `key` is one of the values.
     pub fn contains(&self, key: &[u8]) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// The position in the segment of the row whose key is `key`, if one is
+    /// (deleted rows included: the caller knows which are).
+    pub fn position(&self, key: &[u8]) -> Option<u64> {
+        let i = self.find(key)?;
+        let bytes = self.slice();
+        let at = bytes.len() - 4 * (self.count - i);
+        Some(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as u64)
+    }
+
+    /// The index of `key` among the sorted values, if it is one.
+    fn find(&self, key: &[u8]) -> Option<usize> {
         let (mut low, mut high) = (0, self.count);
         while low < high {
             let middle = (low + high) / 2;
             match self.key(middle).cmp(key) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return true,
+                std::cmp::Ordering::Equal => return Some(middle),
             }
         }
-        false
+        None
     }
 
     /// A key value both runs hold and `accept` takes, if any: a merge of the
@@ -192,6 +219,31 @@ impl KeyRun {
     }
 }
 
+/// The run of `segment` (of `table`) for `key`, for lookups by key: kept
+/// by the store once mapped and checked (or built and saved); `None` for a
+/// segment without one (inline, or fewer than [`RUN_MIN_ROWS`] rows) or
+/// whose key values repeat (never in a table whose key held when written).
+pub fn lookup_run(
+    store: &SegmentStore,
+    table: &TableMeta,
+    segment: &SegmentMeta,
+    key: &KeyColumns,
+) -> Result<Option<Arc<KeyRun>>> {
+    if segment.inline.is_some() || segment.rows < RUN_MIN_ROWS {
+        return Ok(None);
+    }
+    let name = format!("key run {}", fingerprint(table, key));
+    store.derived(&segment.file, &name, || {
+        Ok(match KeyRun::of_segment(store, table, segment, key)? {
+            Indexed::Run(mut run) => {
+                run.save(store.dir());
+                Some(run)
+            }
+            Indexed::Duplicate(_) => None,
+        })
+    })
+}
+
 /// Names the key's columns as the segment stores them: their ids (positions
 /// for a table never altered) and types.
 fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
@@ -205,22 +257,25 @@ fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
     format!("{:08x}", crc32fast::hash(format!("{columns:?}").as_bytes()))
 }
 
-/// The file bytes of sorted `keys`.
-fn encode(keys: &[Box<[u8]>]) -> Vec<u8> {
-    let total: usize = keys.iter().map(|k| k.len()).sum();
-    let mut bytes = Vec::with_capacity(HEADER + 8 * (keys.len() + 1) + total);
+/// The file bytes of `keys` (sorted, with their rows' positions).
+fn encode(keys: &[(Box<[u8]>, u32)]) -> Vec<u8> {
+    let total: usize = keys.iter().map(|(k, _)| k.len()).sum();
+    let mut bytes = Vec::with_capacity(HEADER + 8 * (keys.len() + 1) + total + 4 * keys.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&(keys.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&(total as u64).to_le_bytes());
     bytes.extend_from_slice(&[0; 8]);
     let mut offset = 0u64;
     bytes.extend_from_slice(&offset.to_le_bytes());
-    for key in keys {
+    for (key, _) in keys {
         offset += key.len() as u64;
         bytes.extend_from_slice(&offset.to_le_bytes());
     }
-    for key in keys {
+    for (key, _) in keys {
         bytes.extend_from_slice(key);
+    }
+    for (_, position) in keys {
+        bytes.extend_from_slice(&position.to_le_bytes());
     }
     let crc = crc32fast::hash(&bytes[HEADER..]);
     bytes[24..28].copy_from_slice(&crc.to_le_bytes());
@@ -232,7 +287,12 @@ fn check(bytes: &[u8]) -> Option<usize> {
     let header = bytes.get(..HEADER)?;
     let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
     let (count, total) = (usize::try_from(word(8)).ok()?, usize::try_from(word(16)).ok()?);
-    let expected = count.checked_add(1)?.checked_mul(8)?.checked_add(total)?.checked_add(HEADER)?;
+    let expected = count
+        .checked_add(1)?
+        .checked_mul(8)?
+        .checked_add(total)?
+        .checked_add(HEADER)?
+        .checked_add(count.checked_mul(4)?)?;
     let crc = u32::from_le_bytes(header[24..28].try_into().expect("4 bytes"));
     (&header[..8] == MAGIC && bytes.len() == expected && crc32fast::hash(&bytes[HEADER..]) == crc).then_some(count)
 }
@@ -242,7 +302,7 @@ mod tests {
     use super::*;
 
     fn run(keys: &[&[u8]]) -> KeyRun {
-        let keys: Vec<Box<[u8]>> = keys.iter().map(|k| (*k).into()).collect();
+        let keys: Vec<(Box<[u8]>, u32)> = keys.iter().enumerate().map(|(i, k)| ((*k).into(), 10 * i as u32)).collect();
         let bytes = encode(&keys);
         let count = check(&bytes).expect("a fresh run checks");
         KeyRun::built(bytes, count)
@@ -274,8 +334,21 @@ mod tests {
     }
 
     #[test]
+    fn runs_place_their_keys_rows() {
+        // Sorted keys at positions 0, 10, 20, 30 (see `run`).
+        let a = run(&[b"a", b"bb", b"c", b"dd"]);
+        assert_eq!(a.position(b"a"), Some(0));
+        assert_eq!(a.position(b"c"), Some(20));
+        assert_eq!(a.position(b"dd"), Some(30));
+        assert_eq!(a.position(b"b"), None);
+        let keys: Vec<(Box<[u8]>, u32)> = vec![(b"p".to_vec().into(), 7), (b"q".to_vec().into(), 3)];
+        let b = KeyRun::built(encode(&keys), 2);
+        assert_eq!((b.position(b"p"), b.position(b"q")), (Some(7), Some(3)));
+    }
+
+    #[test]
     fn damaged_runs_are_refused() {
-        let keys: Vec<Box<[u8]>> = vec![b"x".to_vec().into(), b"y".to_vec().into()];
+        let keys: Vec<(Box<[u8]>, u32)> = vec![(b"x".to_vec().into(), 1), (b"y".to_vec().into(), 0)];
         let bytes = encode(&keys);
         assert_eq!(check(&bytes), Some(2));
         for at in [0, 9, 17, 25, HEADER + 1, bytes.len() - 1] {

@@ -14,6 +14,7 @@ use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::scalar::ScalarValue;
 use parking_lot::Mutex;
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -24,13 +25,19 @@ pub struct SegmentStore {
     dir: Arc<DbDir>,
     verify: bool,
     mapped: Mutex<HashMap<String, Arc<MappedSegment>>>,
+    /// What was derived from a segment (a key run, by its key's
+    /// fingerprint; see [`SegmentStore::derived`]), kept while it is live.
+    derived: Mutex<HashMap<(String, String), Derived>>,
 }
+
+/// Something derived from one segment (see [`SegmentStore::derived`]).
+type Derived = Arc<dyn Any + Send + Sync>;
 
 impl SegmentStore {
     /// A store over `dir`; with `verify`, each segment's CRC-32 is checked the
     /// first time this handle maps it.
     pub fn new(dir: Arc<DbDir>, verify: bool) -> Self {
-        Self { dir, verify, mapped: Mutex::new(HashMap::new()) }
+        Self { dir, verify, mapped: Mutex::new(HashMap::new()), derived: Mutex::default() }
     }
 
     /// The database directory.
@@ -66,6 +73,27 @@ impl SegmentStore {
     /// their own references, so nothing they hold is unmapped).
     pub fn retain(&self, live: &HashSet<&str>) {
         self.mapped.lock().retain(|file, _| live.contains(file.as_str()));
+        self.derived.lock().retain(|(file, _), _| live.contains(file.as_str()));
+    }
+
+    /// The `T` derived from segment `file` under `name`: the one kept from
+    /// an earlier call, else `make`'s (kept while the segment is live, if
+    /// it gave one). Segments never change, so neither does what is derived
+    /// from one; two callers racing both make it, and the first kept wins.
+    pub fn derived<T: Any + Send + Sync>(
+        &self,
+        file: &str,
+        name: &str,
+        make: impl FnOnce() -> Result<Option<T>>,
+    ) -> Result<Option<Arc<T>>> {
+        let key = (file.to_string(), name.to_string());
+        if let Some(kept) = self.derived.lock().get(&key) {
+            return Ok(kept.clone().downcast::<T>().ok());
+        }
+        let Some(made) = make()? else { return Ok(None) };
+        let made: Derived = Arc::new(made);
+        let kept = self.derived.lock().entry(key).or_insert(made).clone();
+        Ok(kept.downcast::<T>().ok())
     }
 }
 
