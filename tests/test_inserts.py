@@ -154,3 +154,55 @@ def test_executemany_of_a_keyed_table_is_atomic(db_path):
     with pytest.raises(swingdb.IntegrityError, match="NOT NULL"):
         con.executemany("INSERT INTO t VALUES (?, ?)", [(2000, "x"), (2001, None)])
     assert con.execute("SELECT count(*), max(id) FROM t").fetchall() == [(500, 499)]
+
+
+def _many_outcomes(fast: bool):
+    """executemany of several rows per column type: in one statement (`fast`)
+    or row by row (the short way off), what is stored or the error's class."""
+    con = swingdb.connect()
+    con._con._set_fast_inserts(fast)
+    out = {}
+    batches = [VALUES[i : i + 3] for i in range(0, len(VALUES), 3)] + [[None, None], [7, None, 7.0], [1, "1", 2]]
+    for t in TYPES:
+        con.execute(f"CREATE TABLE t (a {t}, b {t} NOT NULL DEFAULT NULL)")
+        for values in batches:
+            for sql, rows in [("INSERT INTO t VALUES (?, ?)", [(v, v) for v in values]),
+                              ("INSERT INTO t (b) VALUES (?)", [(v,) for v in values])]:
+                try:
+                    con.executemany(sql, rows)
+                    out[f"{t} {sql} {rows!r}"] = con.execute(
+                        "SELECT CAST(a AS VARCHAR), CAST(b AS VARCHAR) FROM t").fetchall()
+                except swingdb.Error as e:
+                    out[f"{t} {sql} {rows!r}"] = [type(e).__name__, con.execute("SELECT count(*) FROM t").fetchall()]
+                con.execute("DELETE FROM t")
+        con.execute("DROP TABLE t")
+    return out
+
+
+def test_executemany_in_one_statement_stores_and_fails_as_row_by_row():
+    fast, general = _many_outcomes(True), _many_outcomes(False)
+    different = {k: (fast[k], general[k]) for k in fast if fast[k] != general[k]}
+    assert not different, different
+    stored = sum(1 for v in fast.values() if v and isinstance(v[0], tuple))
+    assert stored > 50 and len(fast) - stored > 50, (stored, len(fast))
+
+
+def test_executemany_of_plain_inserts_is_one_statement():
+    con = swingdb.connect()
+    con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, s VARCHAR)")
+    cur = con.cursor()
+    cur.executemany("INSERT INTO t VALUES (?, ?)", ((i, f"s{i}") for i in range(20_000)))
+    assert cur.rowcount == 20_000
+    # The shape it takes answers with the rows stored at once; another shape
+    # (an expression around a placeholder) is left to run row by row.
+    assert con._con.executemany_insert("INSERT INTO t VALUES (?, ?)", [[20_000, "x"], [20_001, "y"]]) == 2
+    assert con._con.executemany_insert("INSERT INTO t VALUES (?, upper(?))", [[1, "x"]]) is None
+    assert con.execute("SELECT count(*), count(DISTINCT id), max(s) FROM t").fetchall() == [(20_002, 20_002, "y")]
+    with pytest.raises(swingdb.IntegrityError, match="id = 5"):
+        cur.executemany("INSERT INTO t VALUES (?, ?)", [(30_000, "a"), (5, "b")])
+    with pytest.raises(swingdb.IntegrityError, match="id = 40000"):
+        cur.executemany("INSERT INTO t VALUES (?, ?)", [(40_000, "a"), (40_000, "b")])
+    con.begin()
+    cur.executemany("INSERT INTO t (id) VALUES (?)", [(50_000,), (50_001,)])
+    con.rollback()
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(20_002,)]

@@ -196,6 +196,23 @@ impl PyConnection {
         Ok(PyResult_::new(result))
     }
 
+    /// Runs the plain `INSERT ... VALUES (?, ...)` `sql` once per row of
+    /// `rows` (lists of positional values) as one statement; the rows it
+    /// stored, or `None` (nothing done) when it is to be run row by row.
+    fn executemany_insert(
+        &self,
+        py: Python<'_>,
+        sql: String,
+        rows: Vec<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Option<u64>> {
+        let values = rows
+            .iter()
+            .map(|row| row.iter().enumerate().map(|(i, v)| scalar(i, v)).collect::<PyResult<Vec<_>>>())
+            .collect::<PyResult<Vec<_>>>()?;
+        let done = self.with(py, |c| c.execute_many(&sql, &values))?;
+        Ok(done.map(|result| result.rows_affected().unwrap_or(0)))
+    }
+
     /// Publishes what this connection sees as snapshot `name`; returns its description.
     #[pyo3(signature = (name, persist=false, replace=false))]
     fn share<'py>(&self, py: Python<'py>, name: String, persist: bool, replace: bool) -> PyResult<Bound<'py, PyDict>> {

@@ -518,15 +518,26 @@ class Cursor:
         return self
 
     def executemany(self, query: str, seq_of_params) -> Cursor:
-        """Runs ``query`` for each parameter set, atomically (one transaction)."""
+        """Runs ``query`` for each parameter set, atomically (one transaction).
+        A plain ``INSERT INTO t [(columns)] VALUES (?, ...)`` with positional
+        parameters runs as one statement storing every row at once (the
+        rows' keys and checks enforced together), as an INSERT of many rows."""
         self._check()
         con = self.connection
+        given = list(seq_of_params)
+        rows = [_params(p) for p in given]
+        if rows and all(isinstance(r, list) for r in rows):
+            stored = con._con.executemany_insert(_sql(query), rows)
+            if stored is not None:
+                self._rowcount = stored
+                self._result = None
+                return self
         own_txn = not con.in_transaction
         if own_txn:
             con.begin()
         total = 0
         try:
-            for params in seq_of_params:
+            for params in given:
                 self.execute(query, params)
                 total += max(self._rowcount, 0)
         except BaseException:

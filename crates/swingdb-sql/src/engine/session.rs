@@ -109,6 +109,36 @@ impl Session {
         result.map_err(|e| explain(e, sql))
     }
 
+    /// Runs `sql` once per parameter set of `rows` as one atomic statement
+    /// when it is the short shape `INSERT INTO t [(columns)] VALUES (?, ...)`
+    /// and the rows' values fit it (each column's of one type): one batch,
+    /// checked and stored together (`executemany`). `None`, with nothing
+    /// changed, when the statement is to be run per row instead.
+    pub fn execute_many(&self, sql: &str, rows: &[Vec<ScalarValue>]) -> Result<Option<Output>> {
+        let Some(insert) = self.exec.prepared_insert(sql) else { return Ok(None) };
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let rows: Vec<&[ScalarValue]> = rows.iter().map(Vec::as_slice).collect();
+        self.exec.interrupt.clear();
+        let fast = std::sync::atomic::AtomicBool::new(true);
+        let result = on_planning_stack(|| {
+            runtime().block_on(async {
+                let _busy = self.busy.lock().await;
+                let run = || {
+                    self.atomically(|| async {
+                        let done = self.exec.run_fast_inserts(&insert, &rows)?;
+                        fast.store(done.is_some(), std::sync::atomic::Ordering::Relaxed);
+                        Ok(done.unwrap_or(Output::Empty))
+                    })
+                };
+                self.retrying_conflicts(sql, run).await
+            })
+        });
+        let output = result.map_err(|e| explain(e, sql))?;
+        Ok(fast.load(std::sync::atomic::Ordering::Relaxed).then_some(output))
+    }
+
     /// What the one statement `sql` takes and returns (its parameters' types,
     /// its columns), found by planning it without running it: nothing it
     /// would do happens. A statement that would fail to plan fails here with

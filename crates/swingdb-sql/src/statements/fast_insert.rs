@@ -48,9 +48,23 @@ impl Executor {
     /// Runs `insert` with `params` inside the open transaction; `None` (and
     /// nothing done) when the general path must run it instead.
     pub fn run_fast_insert(&self, insert: &PreparedInsert, params: &[ScalarValue]) -> Result<Option<Output>> {
+        self.run_fast_inserts(insert, &[params])
+    }
+
+    /// Runs `insert` once per parameter set of `rows` as one statement (one
+    /// batch of rows, stored and checked together, as `INSERT ... VALUES`
+    /// of many rows is): `executemany`. `None` (and nothing done) when the
+    /// general path must run each instead, e.g. a column whose values are
+    /// not all of one type.
+    pub fn run_fast_inserts(&self, insert: &PreparedInsert, rows: &[&[ScalarValue]]) -> Result<Option<Output>> {
         let Ok(meta) = self.table(&insert.table) else { return Ok(None) };
+        let Some(first) = rows.first() else { return Ok(None) };
+        let width = first.len();
         let distinct: std::collections::BTreeSet<usize> = insert.params().collect();
-        if distinct.len() != params.len() || distinct.last().is_some_and(|&last| last >= params.len()) {
+        if distinct.len() != width
+            || distinct.last().is_some_and(|&last| last >= width)
+            || rows.iter().any(|r| r.len() != width)
+        {
             return Ok(None);
         }
         let Some(typed) = insert.typed.get_or_init(|| self.typed_literals(insert)) else { return Ok(None) };
@@ -81,10 +95,13 @@ impl Executor {
         let mut arrays: Vec<ArrayRef> = Vec::with_capacity(sources.len());
         for (field, source) in schema.fields().iter().zip(&sources) {
             let array = match source.map(|i| (&insert.values[i], &typed[i])) {
-                Some((RowValue::Param(p), _)) => params[*p].to_array()?,
-                Some((RowValue::Literal(_), Some(value))) => value.to_array()?,
+                Some((RowValue::Param(p), _)) => match one_type(rows.iter().map(|r| &r[*p])) {
+                    Some(array) => array,
+                    None => return Ok(None),
+                },
+                Some((RowValue::Literal(_), Some(value))) => value.to_array_of_size(rows.len())?,
                 Some((RowValue::Literal(_), None)) => return Ok(None),
-                None => new_null_array(field.data_type(), 1),
+                None => new_null_array(field.data_type(), rows.len()),
             };
             // A fraction into an integer column rounds: the general path's rule does it.
             if crate::optimizer::rounding_casts::rounds_when_cast(array.data_type(), field.data_type()) {
@@ -104,7 +121,7 @@ impl Executor {
         let segment = inline_segment(self.core.dir().new_inline_name()?, row)?;
         let segments = self.appended(&meta, vec![segment])?;
         self.set_table(&insert.table, meta.with_segments(segments))?;
-        Ok(Some(Output::Count(1)))
+        Ok(Some(Output::Count(rows.len() as u64)))
     }
 
     /// The literals of `insert` as the planner types them (`None` in place
@@ -124,5 +141,23 @@ impl Executor {
                 RowValue::Literal(text) => typed(text).map(Some),
             })
             .collect()
+    }
+}
+
+/// `values` as one array, if they are all of one type (NULLs of no type
+/// taking the others'); `None` if two types meet, which the general path
+/// casts statement by statement.
+fn one_type<'a>(values: impl Iterator<Item = &'a ScalarValue> + Clone) -> Option<ArrayRef> {
+    let typed = values.clone().map(ScalarValue::data_type).find(|t| !t.is_null());
+    match typed {
+        None => ScalarValue::iter_to_array(values.cloned()).ok(),
+        Some(data_type) => {
+            let same = values.map(|v| match v {
+                ScalarValue::Null => ScalarValue::try_from(&data_type).ok(),
+                v if v.data_type() == data_type => Some(v.clone()),
+                _ => None,
+            });
+            ScalarValue::iter_to_array(same.collect::<Option<Vec<_>>>()?).ok()
+        }
     }
 }

@@ -66,6 +66,27 @@ impl Connection {
         Ok(self.result(self.session.execute(sql, params)?, Some(sql)))
     }
 
+    /// Runs `sql` once per parameter set of `rows`, as one atomic statement,
+    /// when it is a plain `INSERT INTO t [(columns)] VALUES (?, ...)` whose
+    /// rows' values fit it (each column's of one type): one batch, its keys
+    /// and checks enforced together, as one `INSERT` of many rows. `None`,
+    /// with nothing changed, when the caller is to run it row by row.
+    ///
+    /// ```edition2024
+    /// use swingdb::datafusion::common::ScalarValue;
+    /// let con = swingdb::Database::in_memory()?.connect()?;
+    /// con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR)", &[])?;
+    /// let rows: Vec<Vec<ScalarValue>> = (0..1000).map(|i| vec![ScalarValue::from(i), ScalarValue::from("x")]).collect();
+    /// let done = con.execute_many("INSERT INTO t VALUES (?, ?)", &rows)?.expect("one statement");
+    /// assert_eq!(done.rows_affected(), Some(1000));
+    /// let again = con.execute_many("INSERT INTO t VALUES (?, ?)", &rows[..2]);
+    /// assert_eq!(again.unwrap_err().kind(), swingdb::ErrorKind::Integrity, "keys checked over the batch");
+    /// # Ok::<(), swingdb::Error>(())
+    /// ```
+    pub fn execute_many(&self, sql: &str, rows: &[Vec<ScalarValue>]) -> Result<Option<QueryResult>> {
+        Ok(self.session.execute_many(sql, rows)?.map(|output| self.result(output, Some(sql))))
+    }
+
     /// What the one statement `sql` takes and returns (its parameters' types,
     /// its columns), found by planning it without running it: nothing it
     /// would do happens. A statement that would fail to plan fails here with
