@@ -27,17 +27,11 @@ impl Session {
     /// returns the rows it took.
     pub fn pipe_to(&self, url: &PipeUrl, source: PipeSource<'_>) -> Result<u64> {
         self.exec.check_external_access("a pipe")?;
-        let result = super::session::on_planning_stack(|| {
-            runtime().block_on(async {
-                let _busy = self.busy.lock().await;
-                self.atomically(|| async {
-                    match source {
-                        PipeSource::Table(name) => self.exec.pipe_table(name, url).await,
-                        PipeSource::Query(sql) => self.exec.pipe_query(sql, url).await,
-                    }
-                })
-                .await
-            })
+        let result = self.run_atomically(|| async {
+            match source {
+                PipeSource::Table(name) => self.exec.pipe_table(name, url).await,
+                PipeSource::Query(sql) => self.exec.pipe_query(sql, url).await,
+            }
         })?;
         Ok(result.rows_affected().unwrap_or(0))
     }
@@ -52,19 +46,7 @@ impl Session {
             return Err(Error::programming(format!("table '{table}' does not exist")));
         }
         let provider = Arc::new(PipeTable::new(Receiver::open(&Rendezvous::user()?, url)?)?);
-        let result = super::session::on_planning_stack(|| {
-            runtime().block_on(async {
-                let _busy = self.busy.lock().await;
-                self.atomically(|| async {
-                    if create {
-                        self.exec.create_table_from(table, provider).await
-                    } else {
-                        self.exec.append_from(table, provider).await
-                    }
-                })
-                .await
-            })
-        })?;
+        let result = self.run_atomically(|| self.create_or_append(table, provider, create))?;
         Ok(result.rows_affected().unwrap_or(0))
     }
 

@@ -192,17 +192,34 @@ impl Session {
     pub fn store(&self, name: &str, source: Arc<dyn TableProvider>, create: bool) -> Result<Output> {
         check_table_name(name)?;
         self.exec.interrupt.clear();
+        self.run_atomically(|| self.create_or_append(name, source, create))
+    }
+
+    /// Stores the rows of `source` as the new table `name` or appends them to it.
+    pub(super) async fn create_or_append(
+        &self,
+        name: &str,
+        source: Arc<dyn TableProvider>,
+        create: bool,
+    ) -> Result<Output> {
+        if create {
+            self.exec.create_table_from(name, source).await
+        } else {
+            self.exec.append_from(name, source).await
+        }
+    }
+
+    /// Runs `body` on the calling thread as this session's one atomic
+    /// statement (see `atomic.rs`), once the statement before it is done.
+    pub(super) fn run_atomically<F, Fut>(&self, body: F) -> Result<Output>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<Output>>,
+    {
         on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
-                self.atomically(|| async {
-                    if create {
-                        self.exec.create_table_from(name, source).await
-                    } else {
-                        self.exec.append_from(name, source).await
-                    }
-                })
-                .await
+                self.atomically(body).await
             })
         })
     }
