@@ -10,8 +10,8 @@ use crate::optimizer::ordered_scan;
 use crate::optimizer::rules::is_enabled;
 use crate::optimizer::sorted_range::KeyRange;
 use async_trait::async_trait;
-use datafusion::arrow::array::{ArrayRef, BooleanArray, UInt64Array};
-use datafusion::arrow::compute::take;
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt64Array};
+use datafusion::arrow::compute::{concat, take};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
@@ -28,6 +28,7 @@ use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningSt
 use datafusion::physical_plan::ExecutionPlan;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use swingdb_storage::encoding::compressed::{decompress, physical_type};
 use swingdb_storage::encoding::with_stored_types;
 use swingdb_storage::segment::scan_checks::ScanChecks;
 use swingdb_storage::segment::store::{live_rows, nullable, SegmentView};
@@ -315,7 +316,7 @@ fn rows_at(
             let columns: Vec<ArrayRef> = projection
                 .iter()
                 .map(|&i| match stored.iter().position(|&s| s == i) {
-                    Some(at) => Ok(take(batch.column(at), &rows, None)?),
+                    Some(at) => take_stored(batch.column(at), &rows),
                     None => {
                         let base = (index as u64) << ROW_BITS;
                         Ok(Arc::new(here.iter().map(|p| base + p).collect::<UInt64Array>()) as ArrayRef)
@@ -331,6 +332,21 @@ fn rows_at(
         }
     }
     Ok(out)
+}
+
+/// The values at `rows` of a segment column as stored: taken (dictionaries
+/// and narrowed decimals stay encoded, the scan decodes them), but a
+/// compressed column's rows decompressed one by one (each decodes only the
+/// run of rows holding it): taking from its runs directly would cut them
+/// from their frames.
+fn take_stored(column: &ArrayRef, rows: &UInt64Array) -> DFResult<ArrayRef> {
+    if physical_type(column.data_type()).is_none() {
+        return Ok(take(column, rows, None)?);
+    }
+    let values =
+        rows.values().iter().map(|&r| decompress(&column.slice(r as usize, 1))).collect::<Result<Vec<_>, _>>()?;
+    let values: Vec<&dyn Array> = values.iter().map(|v| v.as_ref()).collect();
+    Ok(concat(&values)?)
 }
 
 /// Segment statistics in the shape DataFusion's pruner asks for.
