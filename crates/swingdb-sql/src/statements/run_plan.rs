@@ -16,7 +16,11 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
+use datafusion::physical_plan::empty::EmptyExec;
 use datafusion::physical_plan::expressions::Column;
+use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::limit::{GlobalLimitExec, LocalLimitExec};
+use datafusion::physical_plan::placeholder_row::PlaceholderRowExec;
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::stream::{RecordBatchReceiverStream, RecordBatchStreamAdapter};
 use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProperties};
@@ -59,6 +63,22 @@ pub(crate) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&Data
         [child] => plan.maintains_input_order().first() == Some(&true) && passes_rows_of(child, scans),
         _ => false,
     }
+}
+
+/// Whether `plan` computes constants only (`SELECT 1`, `SELECT now()`): one
+/// partition of projections, filters and limits over a row of nothing.
+/// Such a plan runs on the caller's thread: handing it to a worker and its
+/// rows back cost more than computing them (80 us of a `SELECT 1`'s 100).
+fn computes_constants(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    fn constant(plan: &Arc<dyn ExecutionPlan>) -> bool {
+        let leaf = plan.downcast_ref::<PlaceholderRowExec>().is_some() || plan.downcast_ref::<EmptyExec>().is_some();
+        let light = plan.downcast_ref::<ProjectionExec>().is_some()
+            || plan.downcast_ref::<FilterExec>().is_some()
+            || plan.downcast_ref::<GlobalLimitExec>().is_some()
+            || plan.downcast_ref::<LocalLimitExec>().is_some();
+        leaf || (light && plan.children().into_iter().all(constant))
+    }
+    plan.output_partitioning().partition_count() == 1 && constant(plan)
 }
 
 /// The values of a UInt64 column (row ids, counts) across batches.
@@ -137,6 +157,9 @@ impl Executor {
             // contiguous ranges; reading them one after the other keeps storage
             // order, so adjacent slices can be joined back into whole arrays.
             return plan_cache::stream_in_order(physical, task_ctx);
+        }
+        if computes_constants(&physical) {
+            return Ok(execute_stream(physical, task_ctx)?);
         }
         let physical = watch_plan(physical, &self.interrupt.run())?;
         Ok(started_when_read(physical.schema(), move || Ok(off_thread(execute_stream(physical, task_ctx)?))))
