@@ -312,6 +312,11 @@ impl PyConnection {
         })
     }
 
+    /// How many queries were answered by key without planning (for tests).
+    fn _point_reads(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |c| Ok(c.point_reads()))
+    }
+
     /// Makes the Python callable `call` the SQL function `name`. `types` is a
     /// pyarrow schema: one field per parameter, then the answer's. `call`
     /// takes the number of rows and one pyarrow array per parameter and

@@ -26,7 +26,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
 use swingdb_storage::keys::columns::KeyColumns;
-use swingdb_storage::keys::runs::{lookup_run, KeyRun};
+use swingdb_storage::keys::runs::{lookup_run, run_name, KeyRun};
+use swingdb_storage::segment::store::SegmentView;
 use swingdb_storage::{SegmentMeta, SegmentStore, TableMeta};
 
 /// Most key values one lookup searches (the product of a composite key's
@@ -37,7 +38,11 @@ const MAX_VALUES: usize = 4096;
 pub struct KeyLookup {
     /// The key as its constraint is written (`PRIMARY KEY (k)`), for EXPLAIN.
     pub name: String,
+    /// The key's columns, in key order.
+    columns: Vec<String>,
     key: KeyColumns,
+    /// The name of the key's runs in the store (see [`run_name`]).
+    run_name: String,
     /// The values, as row-format bytes of the key's columns.
     values: Vec<Box<[u8]>>,
 }
@@ -94,7 +99,7 @@ impl KeyLookup {
         key.for_each(&arrays, |value, _| values.push(value.into())).ok()?;
         values.sort_unstable();
         values.dedup();
-        Some(Self { name, key, values })
+        Some(Self { name, columns: columns.to_vec(), run_name: run_name(table, &key), key, values })
     }
 
     /// The positions of the live rows of `segment` (of `table`) holding one
@@ -106,8 +111,40 @@ impl KeyLookup {
         table: &TableMeta,
         segment: &SegmentMeta,
     ) -> Result<Option<Vec<u64>>> {
-        let Some(run) = lookup_run(store, table, segment, &self.key)? else { return Ok(None) };
+        let Some(run) = lookup_run(store, table, segment, &self.key, &self.run_name)? else { return Ok(None) };
         Ok(Some(self.found_in(&run, segment)))
+    }
+
+    /// The key's columns, in key order.
+    pub fn columns(&self) -> &[String] {
+        &self.columns
+    }
+
+    /// [`Self::positions`] of `segment` (mapped as `view`), found by reading
+    /// its key columns where it has no run (small segments: inline rows, a
+    /// transaction's last rows).
+    pub fn positions_in(
+        &self,
+        store: &SegmentStore,
+        table: &TableMeta,
+        segment: &SegmentMeta,
+        view: &SegmentView,
+    ) -> Result<Vec<u64>> {
+        if let Some(positions) = self.positions(store, table, segment)? {
+            return Ok(positions);
+        }
+        let mut positions = Vec::new();
+        let mut start = 0u64;
+        for batch in view.all_batches(Some(&self.key.positions))? {
+            self.key.for_each(batch.columns(), |value, row| {
+                let at = start + row as u64;
+                if self.values.binary_search_by(|v| v.as_ref().cmp(value)).is_ok() && !segment.deleted.contains(at) {
+                    positions.push(at);
+                }
+            })?;
+            start += batch.num_rows() as u64;
+        }
+        Ok(positions)
     }
 
     fn found_in(&self, run: &Arc<KeyRun>, segment: &SegmentMeta) -> Vec<u64> {
@@ -130,6 +167,10 @@ fn as_type(value: &ScalarValue, data_type: &DataType) -> Option<ScalarValue> {
     }
     if !(from.is_integer() && data_type.is_integer()) {
         return None;
+    }
+    // The common case, a bound parameter (Int64) for an INTEGER column, without arrays.
+    if let (ScalarValue::Int64(Some(v)), DataType::Int32) = (value, data_type) {
+        return i32::try_from(*v).ok().map(|v| ScalarValue::Int32(Some(v)));
     }
     let converted = value.cast_to(data_type).ok()?;
     (converted.cast_to(&from).ok()? == *value).then_some(converted)

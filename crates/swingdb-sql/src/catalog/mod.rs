@@ -8,8 +8,10 @@ pub mod checks;
 pub mod identity;
 pub mod key_lookup;
 pub mod prefilter;
+mod segment_stats;
 pub mod source;
 pub mod table;
+mod taken_rows;
 pub mod views;
 
 use crate::catalog::table::SegmentTable;

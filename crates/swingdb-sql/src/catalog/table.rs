@@ -4,14 +4,15 @@
 //! DataFusion zero-copy slices of the mapped batches.
 
 use crate::catalog::key_lookup::KeyLookup;
+use crate::catalog::segment_stats::SegmentStats;
 use crate::catalog::source::SegmentSource;
+use crate::catalog::taken_rows::rows_at;
 use crate::operators::few_groups::FEW_GROUPS;
 use crate::optimizer::ordered_scan;
 use crate::optimizer::rules::is_enabled;
 use crate::optimizer::sorted_range::KeyRange;
 use async_trait::async_trait;
-use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt64Array};
-use datafusion::arrow::compute::{concat, take};
+use datafusion::arrow::array::{ArrayRef, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::catalog::Session;
@@ -24,12 +25,12 @@ use datafusion::datasource::{TableProvider, TableType};
 use datafusion::error::Result as DFResult;
 use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
-use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningStatistics};
+use datafusion::physical_optimizer::pruning::PruningPredicateBuilder;
 use datafusion::physical_plan::ExecutionPlan;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
-use swingdb_storage::encoding::compressed::{decompress, physical_type};
-use swingdb_storage::encoding::with_stored_types;
+use swingdb_storage::encoding::{decode_batch, with_stored_types};
+use swingdb_storage::error::Result;
 use swingdb_storage::segment::scan_checks::ScanChecks;
 use swingdb_storage::segment::store::{live_rows, nullable, SegmentView};
 use swingdb_storage::{DistinctSketch, SegmentMeta, SegmentStore, TableMeta};
@@ -144,7 +145,7 @@ impl SegmentTable {
                 // the mapping) would not recognize: the columns are checked now
                 // (once per handle).
                 let batches = view.stored_batches(Some(&stored))?;
-                out.extend(rows_at(batches, &positions, index, projection, &stored, &schema)?);
+                out.extend(rows_at(batches, &positions, (index as u64) << ROW_BITS, projection, &stored, &schema)?);
                 continue;
             }
             let mut ranges = match &key {
@@ -188,6 +189,32 @@ impl SegmentTable {
         }
         checks.read_first();
         Ok((out, checks))
+    }
+
+    /// The rows `lookup` finds (in segment order, then position), with the
+    /// table columns `columns`, decoded to the table's types: a point read's
+    /// answer, without a scan (see `statements::point_read`).
+    pub fn rows_found(&self, lookup: &KeyLookup, columns: &[usize]) -> Result<Vec<RecordBatch>> {
+        let schema = self.projected_schema(Some(columns))?;
+        let mut stored: Vec<usize> = Vec::new();
+        for &i in columns {
+            if !stored.contains(&i) {
+                stored.push(i);
+            }
+        }
+        let mut out = Vec::new();
+        for (index, segment) in self.meta.segments.iter().enumerate() {
+            let view = self.store.map(&self.meta, segment)?;
+            let positions = lookup.positions_in(&self.store, &self.meta, segment, &view)?;
+            if positions.is_empty() {
+                continue;
+            }
+            let batches = view.stored_batches(Some(&stored))?;
+            for batch in rows_at(batches, &positions, (index as u64) << ROW_BITS, columns, &stored, &schema)? {
+                out.push(decode_batch(&batch, &schema)?);
+            }
+        }
+        Ok(out)
     }
 
     /// The first `CLUSTER BY` column (its index) and the range `filters` put
@@ -290,107 +317,6 @@ impl SegmentTable {
             Some(p) => Ok(p.prune(&SegmentStats { meta: &self.meta }).unwrap_or(all)),
             None => Ok(all),
         }
-    }
-}
-
-/// The rows at `positions` (ascending; deleted rows left out already) of
-/// segment number `index`, from its stored `batches` (the columns `stored`),
-/// shaped as the scan's `projection` (row ids included) into `schema`.
-fn rows_at(
-    batches: Vec<RecordBatch>,
-    positions: &[u64],
-    index: usize,
-    projection: &[usize],
-    stored: &[usize],
-    schema: &SchemaRef,
-) -> DFResult<Vec<RecordBatch>> {
-    let mut out = Vec::new();
-    let (mut start, mut next) = (0u64, 0usize);
-    for batch in batches {
-        let end = start + batch.num_rows() as u64;
-        let taken = positions[next..].iter().take_while(|&&p| p < end).count();
-        let here = &positions[next..next + taken];
-        next += taken;
-        if !here.is_empty() {
-            let rows: UInt64Array = here.iter().map(|p| p - start).collect();
-            let columns: Vec<ArrayRef> = projection
-                .iter()
-                .map(|&i| match stored.iter().position(|&s| s == i) {
-                    Some(at) => take_stored(batch.column(at), &rows),
-                    None => {
-                        let base = (index as u64) << ROW_BITS;
-                        Ok(Arc::new(here.iter().map(|p| base + p).collect::<UInt64Array>()) as ArrayRef)
-                    }
-                })
-                .collect::<DFResult<_>>()?;
-            let options = RecordBatchOptions::new().with_row_count(Some(here.len()));
-            out.push(RecordBatch::try_new_with_options(with_stored_types(schema, &columns), columns, &options)?);
-        }
-        start = end;
-        if next == positions.len() {
-            break;
-        }
-    }
-    Ok(out)
-}
-
-/// The values at `rows` of a segment column as stored: taken (dictionaries
-/// and narrowed decimals stay encoded, the scan decodes them), but a
-/// compressed column's rows decompressed one by one (each decodes only the
-/// run of rows holding it): taking from its runs directly would cut them
-/// from their frames.
-fn take_stored(column: &ArrayRef, rows: &UInt64Array) -> DFResult<ArrayRef> {
-    if physical_type(column.data_type()).is_none() {
-        return Ok(take(column, rows, None)?);
-    }
-    let values =
-        rows.values().iter().map(|&r| decompress(&column.slice(r as usize, 1))).collect::<Result<Vec<_>, _>>()?;
-    let values: Vec<&dyn Array> = values.iter().map(|v| v.as_ref()).collect();
-    Ok(concat(&values)?)
-}
-
-/// Segment statistics in the shape DataFusion's pruner asks for.
-struct SegmentStats<'a> {
-    meta: &'a TableMeta,
-}
-
-impl SegmentStats<'_> {
-    fn bound(&self, column: &Column, pick: fn(&swingdb_storage::ColumnStats) -> &Option<String>) -> Option<ArrayRef> {
-        let idx = self.meta.schema.index_of(&column.name).ok()?;
-        let dt = self.meta.schema.field(idx).data_type();
-        let values = self.meta.segments.iter().map(|s| {
-            self.meta
-                .column_stats(s, idx)
-                .and_then(|st| pick(&st).clone())
-                .and_then(|text| ScalarValue::try_from_string(text, dt).ok())
-                .unwrap_or(ScalarValue::try_from(dt).unwrap_or(ScalarValue::Null))
-        });
-        ScalarValue::iter_to_array(values).ok()
-    }
-}
-
-impl PruningStatistics for SegmentStats<'_> {
-    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bound(column, |s| &s.min)
-    }
-    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bound(column, |s| &s.max)
-    }
-    fn num_containers(&self) -> usize {
-        self.meta.segments.len()
-    }
-    fn null_counts(&self, column: &Column) -> Option<ArrayRef> {
-        let idx = self.meta.schema.index_of(&column.name).ok()?;
-        let counts: UInt64Array =
-            self.meta.segments.iter().map(|s| self.meta.column_stats(s, idx).map(|st| st.nulls)).collect();
-        Some(Arc::new(counts))
-    }
-    fn row_counts(&self) -> Option<ArrayRef> {
-        let counts: UInt64Array = self.meta.segments.iter().map(|s| Some(s.rows)).collect();
-        Some(Arc::new(counts))
-    }
-    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
-        None
     }
 }
 

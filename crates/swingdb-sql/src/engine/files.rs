@@ -27,4 +27,10 @@ impl Session {
     pub fn cached_plan_uses(&self) -> u64 {
         self.exec.cached_plan_uses()
     }
+
+    /// How many queries of this session were answered by key without
+    /// planning (see `sql::statements::point_read`).
+    pub fn point_reads(&self) -> u64 {
+        self.exec.point_reads()
+    }
 }

@@ -7,7 +7,7 @@ use crate::core::{runtime, DbCore};
 use crate::frontend::diagnose::explain;
 use crate::frontend::names::check_table_name;
 use crate::frontend::parse::parse;
-use crate::statements::{Executor, Output, ProgressHook, StatementInfo};
+use crate::statements::{Executor, Output, ProgressHook, Short, StatementInfo};
 use crate::Interrupt;
 use datafusion::catalog::TableProvider;
 use datafusion::common::ScalarValue;
@@ -83,25 +83,37 @@ impl Session {
     /// (a stream of rows is fetched through a [`super::RowStream`]).
     pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<Output> {
         self.exec.interrupt.clear();
+        // A point read needs neither the planning stack nor the runtime: run
+        // on the calling thread when no statement of this session is running.
+        let short = self.exec.short_statement(sql);
+        if let Some(Short::Read(read)) = &short {
+            if let Ok(_busy) = self.busy.try_lock() {
+                if let Some(rows) = self.exec.run_point_read(read, params).map_err(|e| explain(e, sql))? {
+                    return Ok(rows);
+                }
+            }
+        }
         let result = on_planning_stack(|| {
             runtime().block_on(async {
                 let _busy = self.busy.lock().await;
-                // Placeholders, so parameters: the only statements worth remembering.
-                let prepared = if params.is_empty() { None } else { self.exec.prepared_insert(sql) };
-                if let Some(insert) = prepared {
-                    let run = || {
-                        self.atomically(|| async {
-                            match self.exec.run_fast_insert(&insert, params)? {
-                                Some(done) => Ok(done),
-                                None => {
-                                    let statement =
-                                        parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
-                                    self.exec.run_in_txn(statement, params, true).await
+                match short {
+                    // Placeholders, so parameters: the only inserts worth remembering.
+                    Some(Short::Insert(insert)) if !params.is_empty() => {
+                        let run = || {
+                            self.atomically(|| async {
+                                match self.exec.run_fast_insert(&insert, params)? {
+                                    Some(done) => Ok(done),
+                                    None => {
+                                        let statement =
+                                            parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
+                                        self.exec.run_in_txn(statement, params, true).await
+                                    }
                                 }
-                            }
-                        })
-                    };
-                    return self.retrying_conflicts(sql, run).await;
+                            })
+                        };
+                        return self.retrying_conflicts(sql, run).await;
+                    }
+                    _ => {}
                 }
                 self.execute_async(sql, params).await
             })

@@ -16,33 +16,23 @@
 //! a different number of parameters than placeholders.
 
 use super::dml::conform;
-use super::insert_shape::{recognize, PreparedInsert, RowValue, REMEMBERED};
+use super::shapes::{PreparedInsert, RowValue, Short};
 use super::Executor;
 use super::Output;
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{Field, Schema};
-use datafusion::common::{DFSchema, ScalarValue};
-use datafusion::logical_expr::Expr;
+use datafusion::common::ScalarValue;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
 use swingdb_storage::manifest::inline_segment::inline_segment;
 
 impl Executor {
-    /// The fast insert `sql` is, if it is one (remembered per text).
+    /// The fast insert `sql` is, if it is one (see [`Executor::short_statement`]).
     pub fn prepared_insert(&self, sql: &str) -> Option<Arc<PreparedInsert>> {
-        if !self.fast_inserts.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
+        match self.short_statement(sql)? {
+            Short::Insert(insert) => Some(insert),
+            Short::Read(_) => None,
         }
-        let mut remembered = self.remembered.lock();
-        if let Some(known) = remembered.get(sql) {
-            return known.clone();
-        }
-        if remembered.len() >= REMEMBERED {
-            remembered.clear();
-        }
-        let prepared = recognize(sql).map(Arc::new);
-        remembered.insert(sql.to_string(), prepared.clone());
-        prepared
     }
 
     /// Runs `insert` with `params` inside the open transaction; `None` (and
@@ -67,7 +57,7 @@ impl Executor {
         {
             return Ok(None);
         }
-        let Some(typed) = insert.typed.get_or_init(|| self.typed_literals(insert)) else { return Ok(None) };
+        let Some(typed) = insert.typed.get_or_init(|| self.typed_values(&insert.values)) else { return Ok(None) };
         let schema = &meta.schema;
         // Which value of the row each table column takes (`None`: NULL).
         let mut sources: Vec<Option<usize>> = vec![None; schema.fields().len()];
@@ -122,25 +112,6 @@ impl Executor {
         let segments = self.appended(&meta, vec![segment])?;
         self.set_table(&insert.table, meta.with_segments(segments))?;
         Ok(Some(Output::Count(rows.len() as u64)))
-    }
-
-    /// The literals of `insert` as the planner types them (`None` in place
-    /// of each parameter); `None` if one does not plan to a plain literal.
-    fn typed_literals(&self, insert: &PreparedInsert) -> Option<Vec<Option<ScalarValue>>> {
-        let state = self.session().state();
-        let empty = DFSchema::empty();
-        let typed = |text: &str| match state.create_logical_expr(text, &empty) {
-            Ok(Expr::Literal(value, None)) => Some(value),
-            _ => None,
-        };
-        insert
-            .values
-            .iter()
-            .map(|v| match v {
-                RowValue::Param(_) => Some(None),
-                RowValue::Literal(text) => typed(text).map(Some),
-            })
-            .collect()
     }
 }
 

@@ -24,15 +24,17 @@ mod export;
 mod fast_insert;
 mod file_order;
 mod index;
-mod insert_shape;
 mod macros;
 mod merge;
 mod pipe;
 mod plan_cache;
+mod point_read;
 mod repeated_queries;
 mod run;
 mod run_plan;
 mod sequence;
+mod shapes;
+mod short;
 mod summarize;
 mod transaction;
 mod upsert;
@@ -41,6 +43,7 @@ mod working_tables;
 
 pub use describe::StatementInfo;
 pub use run::TextStatement;
+pub(crate) use shapes::Short;
 pub(crate) use transaction::Transaction;
 
 use dml::{conform, nullable_values};
@@ -108,8 +111,10 @@ pub struct Executor {
     txn: Mutex<Option<Transaction>>,
     progress: Mutex<Option<ProgressHook>>,
     key_indexes: Mutex<KeyIndexes>,
-    remembered: Mutex<insert_shape::Remembered>,
+    remembered: Mutex<shapes::Remembered>,
     fast_inserts: AtomicBool,
+    /// Queries answered by key without planning (see `point_read.rs`).
+    point_reads: std::sync::atomic::AtomicU64,
     /// What cancels the running statement and shows its progress.
     pub interrupt: Interrupt,
     /// Physical plans of repeated queries (see `plan_cache.rs`).
@@ -184,6 +189,7 @@ impl Executor {
             key_indexes: Mutex::default(),
             remembered: Mutex::default(),
             fast_inserts: AtomicBool::new(true),
+            point_reads: Default::default(),
             interrupt,
             plan_cache: Mutex::new(plan_cache),
             remember_as: Mutex::default(),

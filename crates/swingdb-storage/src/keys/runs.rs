@@ -219,21 +219,29 @@ impl KeyRun {
     }
 }
 
-/// The run of `segment` (of `table`) for `key`, for lookups by key: kept
-/// by the store once mapped and checked (or built and saved); `None` for a
-/// segment without one (inline, or fewer than [`RUN_MIN_ROWS`] rows) or
-/// whose key values repeat (never in a table whose key held when written).
+/// The name under which the store keeps the runs of `key` of `table` (see
+/// [`lookup_run`]): the same for every segment of the table, so a lookup
+/// makes it once.
+pub fn run_name(table: &TableMeta, key: &KeyColumns) -> String {
+    format!("key run {}", fingerprint(table, key))
+}
+
+/// The run of `segment` (of `table`) for `key`, kept under `name` (its
+/// [`run_name`]), for lookups by key: kept by the store once mapped and
+/// checked (or built and saved); `None` for a segment without one (inline,
+/// or fewer than [`RUN_MIN_ROWS`] rows) or whose key values repeat (never
+/// in a table whose key held when written).
 pub fn lookup_run(
     store: &SegmentStore,
     table: &TableMeta,
     segment: &SegmentMeta,
     key: &KeyColumns,
+    name: &str,
 ) -> Result<Option<Arc<KeyRun>>> {
     if segment.inline.is_some() || segment.rows < RUN_MIN_ROWS {
         return Ok(None);
     }
-    let name = format!("key run {}", fingerprint(table, key));
-    store.derived(&segment.file, &name, || {
+    store.derived(&segment.file, name, || {
         Ok(match KeyRun::of_segment(store, table, segment, key)? {
             Indexed::Run(mut run) => {
                 run.save(store.dir());

@@ -336,4 +336,10 @@ impl Connection {
     pub fn cached_plan_uses(&self) -> u64 {
         self.session.cached_plan_uses()
     }
+
+    /// How many queries of this connection were answered by key without
+    /// planning (`SELECT ... WHERE k = ?`).
+    pub fn point_reads(&self) -> u64 {
+        self.session.point_reads()
+    }
 }
