@@ -1,15 +1,15 @@
 """Single-row statements on a keyed table (issues 12 and 73): parameterised
 INSERTs of one new row each into a table with a BIGINT PRIMARY KEY that
 already holds --rows rows, in one transaction and with autocommit; point
-reads by key (`SELECT v FROM t WHERE id = ?`) and autocommit single-row
-UPDATEs by key, swingdb against DuckDB and SQLite (all three on files, in
-the same run).
+reads by key (`SELECT v FROM t WHERE id = ?`), autocommit single-row
+UPDATEs and DELETEs by key, and `SELECT 1`, swingdb against DuckDB and
+SQLite (all three on files, in the same run).
 
     python -m bench oltp [--rows 1000000] [--inserts 1000] [--runs 3] [--quick]
 
 Rates are inserts per second (median of the runs; each run inserts new keys);
-the first insert is that of a connection just opened on the table; reads and
-updates are the median time of one statement (keys spread over the table).
+the first insert is that of a connection just opened on the table; the
+others are the median time of one statement (keys spread over the table).
 """
 
 from __future__ import annotations
@@ -98,11 +98,12 @@ def rate(con, begin, commit, first_key: int, inserts: int, in_transaction: bool)
 
 
 def latency_us(con, sql: str, keys) -> float:
-    """Median microseconds of one parameterised statement `sql` (its rows fetched), per key."""
+    """Median microseconds of one parameterised statement `sql` (its rows fetched), per key
+    (`None`: the statement takes no parameter)."""
     times = []
     for key in keys:
         t0 = time.perf_counter()
-        con.execute(sql, (key,)).fetchall()
+        (con.execute(sql) if key is None else con.execute(sql, (key,))).fetchall()
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1e6
 
@@ -132,8 +133,11 @@ def main():
             keys = [(i * 7919) % args.rows for i in range(args.inserts)]
             results[(name, "read")] = latency_us(con, "SELECT v FROM t WHERE id = ?", keys)
             results[(name, "update")] = latency_us(con, "UPDATE t SET v = v + 1 WHERE id = ?", keys[: args.inserts // 4])
-            print(f"{name:8} {'read by key':16} {results[(name, 'read')]:10.1f} us", flush=True)
-            print(f"{name:8} {'update by key':16} {results[(name, 'update')]:10.1f} us", flush=True)
+            deleted = keys[args.inserts // 4 : args.inserts // 2]
+            results[(name, "delete")] = latency_us(con, "DELETE FROM t WHERE id = ?", deleted)
+            results[(name, "select 1")] = latency_us(con, "SELECT 1", [None] * args.inserts)
+            for what in ("read", "update", "delete", "select 1"):
+                print(f"{name:8} {what + ' by key' if what != 'select 1' else what:16} {results[(name, what)]:10.1f} us", flush=True)
             con.close()
             firsts = []
             for _ in range(args.runs):
@@ -149,8 +153,9 @@ def main():
         "",
         f"Parameterised `INSERT INTO t VALUES (?, ?, ?)` of one new row each into `t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)` "
         f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files; "
-        f"`SELECT v FROM t WHERE id = ?` ({args.inserts} keys) and autocommit `UPDATE t SET v = v + 1 WHERE id = ?` "
-        f"({args.inserts // 4} keys), median time of one, from Python. "
+        f"`SELECT v FROM t WHERE id = ?` ({args.inserts} keys), autocommit `UPDATE t SET v = v + 1 WHERE id = ?` and "
+        f"`DELETE FROM t WHERE id = ?` ({args.inserts // 4} keys each) and `SELECT 1`, median time of one, from Python "
+        f"(rows fetched). "
         f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}, SQLite {info['sqlite']}.",
         "",
     ]
@@ -162,6 +167,8 @@ def main():
             f"{results[(name, 'first')]:.1f}",
             f"{results[(name, 'read')]:,.1f}",
             f"{results[(name, 'update')]:,.1f}",
+            f"{results[(name, 'delete')]:,.1f}",
+            f"{results[(name, 'select 1')]:,.1f}",
         ]
         for name in SYSTEMS
     ]
@@ -172,6 +179,8 @@ def main():
         "first insert after opening (ms)",
         "read by key (us)",
         "update by key (us)",
+        "delete by key (us)",
+        "SELECT 1 (us)",
     ]
     lines.append(table(headers, rows))
     doc = "bench/results/benchmarks-quick.md" if args.quick else "docs/benchmarks.md"

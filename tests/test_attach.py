@@ -103,6 +103,12 @@ def test_one_written_database_per_transaction_and_rollback_of_the_attached_one(t
     con.execute("INSERT INTO o.scores VALUES (51, 510)")
     with pytest.raises(swingdb.ProgrammingError, match="already changed database 'o'"):
         con.execute("INSERT INTO t VALUES (1)")
+    # Also the short ways of statements with parameters (regression: a
+    # parameterised single-row INSERT and executemany went unchecked).
+    with pytest.raises(swingdb.ProgrammingError, match="already changed database 'o'"):
+        con.execute("INSERT INTO t VALUES (?)", [1])
+    with pytest.raises(swingdb.ProgrammingError, match="already changed database 'o'"):
+        con.executemany("INSERT INTO t VALUES (?)", [[1], [2]])
     # The refused statement changed nothing, the transaction goes on.
     assert con.sql("SELECT count(*) FROM t").fetchall() == [(0,)]
     assert con.sql("SELECT count(*) FROM o.scores").fetchall() == [(7,)]

@@ -112,14 +112,14 @@ def _general(con, sql, params):
 
 def _same(con, sql, params):
     """Runs `sql` both ways; returns whether the short path answered."""
-    before = con._con._point_reads()
+    before = con._con._keyed_statements()
     try:
         short = _answer(con, sql, params)
     except swingdb.Error as e:
         with pytest.raises(type(e)):
             _general(con, sql, params)
-        return con._con._point_reads() > before
-    used = con._con._point_reads() - before
+        return con._con._keyed_statements() > before
+    used = con._con._keyed_statements() - before
     general = _general(con, sql, params)
     assert short.schema.equals(general.schema, check_metadata=True), (sql, short.schema, general.schema)
     assert short.equals(general), (sql, params, short, general)
@@ -132,7 +132,7 @@ def _duckdb_rows(peer, sql, params):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_point_reads_answer_as_the_general_path_and_duckdb(tmp_path, seed):
+def test_keyed_statements_answer_as_the_general_path_and_duckdb(tmp_path, seed):
     gen = random.Random(seed)
     con, peer = swingdb.connect(str(tmp_path / "db")), duckdb.connect()
     for statement in SCHEMA:
@@ -224,15 +224,15 @@ def test_what_the_short_path_leaves_to_the_general_path(tmp_path):
     assert con.execute("SELECT d FROM t1 WHERE k = ?", [7]).fetchall() == [(datetime.date(2020, 1, 8),)]
 
 
-def test_point_reads_see_other_connections_commits(tmp_path):
+def test_keyed_statements_see_other_connections_commits(tmp_path):
     path = str(tmp_path / "db")
     reader, writer = swingdb.connect(path), swingdb.connect(path)
     reader.execute(SCHEMA[0])
     reader.execute(f"INSERT INTO t1 SELECT r, 's' || r, 0, DATE '2020-01-01', 0 FROM range({ROWS}) AS x(r)")
-    before = reader._con._point_reads()
+    before = reader._con._keyed_statements()
     assert reader.execute("SELECT s FROM t1 WHERE k = ?", [3]).fetchall() == [("s3",)]
     writer.execute("UPDATE t1 SET s = 'changed' WHERE k = 3")
     assert reader.execute("SELECT s FROM t1 WHERE k = ?", [3]).fetchall() == [("changed",)]
     writer.execute("DELETE FROM t1 WHERE k = 3")
     assert reader.execute("SELECT s FROM t1 WHERE k = ?", [3]).fetchall() == []
-    assert reader._con._point_reads() - before == 3
+    assert reader._con._keyed_statements() - before == 3

@@ -312,9 +312,9 @@ impl PyConnection {
         })
     }
 
-    /// How many queries were answered by key without planning (for tests).
-    fn _point_reads(&self, py: Python<'_>) -> PyResult<u64> {
-        self.with(py, |c| Ok(c.point_reads()))
+    /// How many statements ran by key without planning (for tests).
+    fn _keyed_statements(&self, py: Python<'_>) -> PyResult<u64> {
+        self.with(py, |c| Ok(c.keyed_statements()))
     }
 
     /// Makes the Python callable `call` the SQL function `name`. `types` is a

@@ -115,13 +115,7 @@ impl SegmentTable {
         let all: Vec<usize> = (0..self.schema().fields().len()).collect();
         let projection = projection.unwrap_or(&all);
         let schema = self.projected_schema(Some(projection))?;
-        // The stored columns to read, each once, and where each output column comes from.
-        let mut stored: Vec<usize> = Vec::new();
-        for &i in projection.iter().filter(|&&i| i < width) {
-            if !stored.contains(&i) {
-                stored.push(i);
-            }
-        }
+        let stored = stored_columns(projection, width);
         let key = self.key_range(filters);
         let views = self
             .meta
@@ -196,12 +190,7 @@ impl SegmentTable {
     /// answer, without a scan (see `statements::point_read`).
     pub fn rows_found(&self, lookup: &KeyLookup, columns: &[usize]) -> Result<Vec<RecordBatch>> {
         let schema = self.projected_schema(Some(columns))?;
-        let mut stored: Vec<usize> = Vec::new();
-        for &i in columns {
-            if !stored.contains(&i) {
-                stored.push(i);
-            }
-        }
+        let stored = stored_columns(columns, self.meta.schema.fields().len());
         let mut out = Vec::new();
         for (index, segment) in self.meta.segments.iter().enumerate() {
             let view = self.store.map(&self.meta, segment)?;
@@ -318,6 +307,18 @@ impl SegmentTable {
             None => Ok(all),
         }
     }
+}
+
+/// The stored columns (below `width`: not the row ids) that the output
+/// columns `columns` read, each once, in order of first use.
+fn stored_columns(columns: &[usize], width: usize) -> Vec<usize> {
+    let mut stored: Vec<usize> = Vec::new();
+    for &i in columns.iter().filter(|&&i| i < width) {
+        if !stored.contains(&i) {
+            stored.push(i);
+        }
+    }
+    stored
 }
 
 /// Largest slice a scan hands DataFusion, so operators never see huge batches.

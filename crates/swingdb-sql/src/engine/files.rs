@@ -28,9 +28,9 @@ impl Session {
         self.exec.cached_plan_uses()
     }
 
-    /// How many queries of this session were answered by key without
-    /// planning (see `sql::statements::point_read`).
-    pub fn point_reads(&self) -> u64 {
-        self.exec.point_reads()
+    /// How many statements of this session ran by key without planning
+    /// (see `sql::statements::point_read` and `keyed_write`).
+    pub fn keyed_statements(&self) -> u64 {
+        self.exec.keyed_statements()
     }
 }

@@ -101,17 +101,38 @@ impl Session {
                     Some(Short::Insert(insert)) if !params.is_empty() => {
                         let run = || {
                             self.atomically(|| async {
-                                match self.exec.run_fast_insert(&insert, params)? {
-                                    Some(done) => Ok(done),
+                                let done = match self.exec.run_fast_insert(&insert, params)? {
+                                    Some(done) => done,
                                     None => {
                                         let statement =
                                             parse(sql)?.pop().ok_or_else(|| Error::internal("a statement vanished"))?;
-                                        self.exec.run_in_txn(statement, params, true).await
+                                        self.exec.run_in_txn(statement, params, true).await?
                                     }
-                                }
+                                };
+                                self.check_one_writer(self)?;
+                                Ok(done)
                             })
                         };
                         return self.retrying_conflicts(sql, run).await;
+                    }
+                    Some(Short::Write(write)) => {
+                        // Left to the general path (`None`): nothing was changed.
+                        let short = std::sync::atomic::AtomicBool::new(false);
+                        let run = || {
+                            short.store(false, std::sync::atomic::Ordering::Relaxed);
+                            self.atomically(|| async {
+                                let Some(done) = self.exec.run_keyed_write(&write, params)? else {
+                                    return Ok(Output::Empty);
+                                };
+                                self.check_one_writer(self)?;
+                                short.store(true, std::sync::atomic::Ordering::Relaxed);
+                                Ok(done)
+                            })
+                        };
+                        let done = self.retrying_conflicts(sql, run).await?;
+                        if short.load(std::sync::atomic::Ordering::Relaxed) {
+                            return Ok(done);
+                        }
                     }
                     _ => {}
                 }
@@ -140,6 +161,7 @@ impl Session {
                 let run = || {
                     self.atomically(|| async {
                         let done = self.exec.run_fast_inserts(&insert, &rows)?;
+                        self.check_one_writer(self)?;
                         fast.store(done.is_some(), std::sync::atomic::Ordering::Relaxed);
                         Ok(done.unwrap_or(Output::Empty))
                     })

@@ -31,7 +31,7 @@ impl Executor {
     pub fn prepared_insert(&self, sql: &str) -> Option<Arc<PreparedInsert>> {
         match self.short_statement(sql)? {
             Short::Insert(insert) => Some(insert),
-            Short::Read(_) => None,
+            _ => None,
         }
     }
 
@@ -118,7 +118,7 @@ impl Executor {
 /// `values` as one array, if they are all of one type (NULLs of no type
 /// taking the others'); `None` if two types meet, which the general path
 /// casts statement by statement.
-fn one_type<'a>(values: impl Iterator<Item = &'a ScalarValue> + Clone) -> Option<ArrayRef> {
+pub(super) fn one_type<'a>(values: impl Iterator<Item = &'a ScalarValue> + Clone) -> Option<ArrayRef> {
     let typed = values.clone().map(ScalarValue::data_type).find(|t| !t.is_null());
     match typed {
         None => ScalarValue::iter_to_array(values.cloned()).ok(),

@@ -24,6 +24,7 @@ mod export;
 mod fast_insert;
 mod file_order;
 mod index;
+mod keyed_write;
 mod macros;
 mod merge;
 mod pipe;
@@ -113,8 +114,8 @@ pub struct Executor {
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<shapes::Remembered>,
     fast_inserts: AtomicBool,
-    /// Queries answered by key without planning (see `point_read.rs`).
-    point_reads: std::sync::atomic::AtomicU64,
+    /// Statements run by key without planning (see `point_read.rs`, `keyed_write.rs`).
+    keyed_statements: std::sync::atomic::AtomicU64,
     /// What cancels the running statement and shows its progress.
     pub interrupt: Interrupt,
     /// Physical plans of repeated queries (see `plan_cache.rs`).
@@ -189,7 +190,7 @@ impl Executor {
             key_indexes: Mutex::default(),
             remembered: Mutex::default(),
             fast_inserts: AtomicBool::new(true),
-            point_reads: Default::default(),
+            keyed_statements: Default::default(),
             interrupt,
             plan_cache: Mutex::new(plan_cache),
             remember_as: Mutex::default(),

@@ -18,63 +18,32 @@
 //! that do not match the placeholders, or `key_lookup` switched off
 //! (`SET disabled_optimizers`).
 
-use super::shapes::{PointRead, RowValue, Selected};
+use super::shapes::{PointRead, Selected};
+use super::short::key_lookup;
 use super::{Executor, Output};
-use crate::catalog::key_lookup::KeyLookup;
 use crate::catalog::table::SegmentTable;
-use crate::optimizer::rules::is_enabled;
-use crate::SCHEMA;
 use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::Schema;
-use datafusion::common::{Column, ScalarValue};
-use datafusion::logical_expr::Expr;
+use datafusion::common::ScalarValue;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
 
 impl Executor {
-    /// How many queries were answered by [`Self::run_point_read`].
-    pub fn point_reads(&self) -> u64 {
-        self.point_reads.load(std::sync::atomic::Ordering::Relaxed)
+    /// How many statements ran by key without planning: point reads and
+    /// writes by key (see `keyed_write.rs`).
+    pub fn keyed_statements(&self) -> u64 {
+        self.keyed_statements.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Runs `read` with `params` in the open transaction, or in one of its
     /// own when none is open; `None` (and nothing read) when the general
     /// path must run it instead.
     pub fn run_point_read(&self, read: &PointRead, params: &[ScalarValue]) -> Result<Option<Output>> {
-        {
-            let state = self.ctx.state_ref();
-            let state = state.read();
-            let options = state.config_options();
-            if !is_enabled(options, "key_lookup") || options.catalog.default_schema != SCHEMA {
-                return Ok(None);
-            }
-        }
-        if self.own != SCHEMA || self.registered.lock().contains_key(&read.table) {
+        if !self.short_path_open(&read.table) {
             return Ok(None);
         }
-        let used: std::collections::BTreeSet<usize> = read
-            .values
-            .iter()
-            .filter_map(|v| match v {
-                RowValue::Param(p) => Some(*p),
-                RowValue::Literal(_) => None,
-            })
-            .collect();
-        if used.len() != params.len() || used.last().is_some_and(|&last| last >= params.len()) {
-            return Ok(None);
-        }
-        let Some(typed) = read.typed.get_or_init(|| self.typed_values(&read.values)) else { return Ok(None) };
-        let values: Option<Vec<&ScalarValue>> = read
-            .values
-            .iter()
-            .zip(typed)
-            .map(|(value, literal)| match value {
-                RowValue::Param(p) => Some(&params[*p]),
-                RowValue::Literal(_) => literal.as_ref(),
-            })
-            .collect();
-        let Some(values) = values else { return Ok(None) };
+        let Some(values) = self.bound_values(&read.values, &read.typed, params) else { return Ok(None) };
         let implicit = self.txn.lock().is_none();
         if implicit {
             self.begin(false)?;
@@ -84,7 +53,7 @@ impl Executor {
             self.finish(false)?;
         }
         if matches!(rows, Ok(Some(_))) {
-            self.point_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.keyed_statements.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         rows
     }
@@ -118,20 +87,7 @@ impl Executor {
             // `k = NULL` holds for no row.
             return Ok(Some(Output::Rows(RecordBatch::new_empty(result))));
         }
-        let filters: Vec<Expr> = read
-            .pinned
-            .iter()
-            .zip(values)
-            .map(|(c, v)| Expr::Column(Column::from_name(c)).eq(Expr::Literal((*v).clone(), None)))
-            .collect();
-        let Some(lookup) = KeyLookup::from_filters(&meta, &filters) else { return Ok(None) };
-        let mut key: Vec<&String> = lookup.columns().iter().collect();
-        let mut pinned: Vec<&String> = read.pinned.iter().collect();
-        key.sort();
-        pinned.sort();
-        if key != pinned {
-            return Ok(None); // other equalities too: the general path filters
-        }
+        let Some(lookup) = key_lookup(&meta, &read.pinned, values) else { return Ok(None) };
         let table = SegmentTable::new(meta.clone(), self.core.store.clone());
         let batches = table.rows_found(&lookup, &columns)?;
         let rows = concat_batches(&Arc::new(schema.project(&columns)?), &batches)?;

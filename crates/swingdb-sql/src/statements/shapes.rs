@@ -3,7 +3,9 @@
 //! - a fast insert (see `fast_insert.rs`): `INSERT INTO t [(columns)]
 //!   VALUES (?, 'x', -1.5, ...)`, one row of placeholders and literals;
 //! - a point read (see `point_read.rs`): `SELECT columns FROM t WHERE k = ?
-//!   [AND ...]`, plain columns of one table whose key the equalities pin.
+//!   [AND ...]`, plain columns of one table whose key the equalities pin;
+//! - a write by key (see `keyed_write.rs`): `UPDATE t SET c = ?, ... WHERE
+//!   k = ?` and `DELETE FROM t WHERE k = ?`.
 
 use crate::frontend::names::object_name;
 use crate::frontend::parse::{identifier, parse};
@@ -11,8 +13,8 @@ use crate::SCHEMA;
 use datafusion::common::ScalarValue;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, SelectItem, SetExpr, Statement as SqlStatement, TableFactor, TableObject, UnaryOperator,
-    Value,
+    AssignmentTarget, BinaryOperator, Expr, FromTable, SelectItem, SetExpr, Statement as SqlStatement, TableFactor,
+    TableObject, TableWithJoins, UnaryOperator, Value,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -32,9 +34,8 @@ pub struct PreparedInsert {
     pub(super) columns: Option<Vec<String>>,
     /// Where each value comes from.
     pub(super) values: Vec<RowValue>,
-    /// The literals typed by the connection's planner, on first use (`None`:
-    /// one is not a plain literal to it, so the general path runs).
-    pub(super) typed: OnceLock<Option<Vec<Option<ScalarValue>>>>,
+    /// The literals, typed on first use.
+    pub(super) typed: Typed,
 }
 
 /// Where a value of the row comes from.
@@ -75,6 +76,11 @@ impl PreparedInsert {
     }
 }
 
+/// Literals typed by the connection's planner on first use, as the general
+/// path types them, `None` in place of each parameter; `None` if one does
+/// not plan to a plain literal (then the general path runs).
+pub(super) type Typed = OnceLock<Option<Vec<Option<ScalarValue>>>>;
+
 /// A recognized short statement.
 #[derive(Debug, Clone)]
 pub enum Short {
@@ -82,6 +88,8 @@ pub enum Short {
     Insert(Arc<PreparedInsert>),
     /// `SELECT columns FROM t WHERE key = value [AND ...]`.
     Read(Arc<PointRead>),
+    /// `UPDATE t SET c = value ... WHERE key = value` or `DELETE FROM t WHERE key = value`.
+    Write(Arc<KeyedWrite>),
 }
 
 /// The statement shapes of the SQL texts seen, by text (`None`: no short statement).
@@ -94,6 +102,8 @@ pub(super) fn recognize(sql: &str) -> Option<Short> {
     match statement.as_ref() {
         SqlStatement::Insert(insert) => recognize_insert(insert).map(|i| Short::Insert(Arc::new(i))),
         SqlStatement::Query(query) => recognize_read(query).map(|r| Short::Read(Arc::new(r))),
+        SqlStatement::Update(update) => recognize_update(update).map(|w| Short::Write(Arc::new(w))),
+        SqlStatement::Delete(delete) => recognize_delete(delete).map(|w| Short::Write(Arc::new(w))),
         _ => None,
     }
 }
@@ -150,9 +160,8 @@ pub struct PointRead {
     pub(super) pinned: Vec<String>,
     /// The values, by equality (as `pinned`).
     pub(super) values: Vec<RowValue>,
-    /// The literals typed by the connection's planner, on first use (see
-    /// [`PreparedInsert::typed`]).
-    pub(super) typed: OnceLock<Option<Vec<Option<ScalarValue>>>>,
+    /// The literals, typed on first use.
+    pub(super) typed: Typed,
 }
 
 /// An item of a point read's select list.
@@ -190,16 +199,7 @@ fn recognize_read(query: &datafusion::sql::sqlparser::ast::Query) -> Option<Poin
         Some(a) => identifier(&a.name),
         None => identifier(name.0.last()?.as_ident()?),
     };
-    let column = |e: &Expr| -> Option<String> {
-        match e {
-            Expr::Identifier(c) => Some(identifier(c)),
-            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
-                [q, c] if identifier(q) == qualifier => Some(identifier(c)),
-                _ => None,
-            },
-            _ => None,
-        }
-    };
+    let column = |e: &Expr| column_of(e, &qualifier);
     let items = select
         .projection
         .iter()
@@ -212,11 +212,30 @@ fn recognize_read(query: &datafusion::sql::sqlparser::ast::Query) -> Option<Poin
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
+    let (pinned, values) = equalities(where_, &qualifier)?;
+    Some(PointRead { table, items, pinned, values, typed: OnceLock::new() })
+}
+
+/// The column `e` names (plain, or qualified with `qualifier`), folded.
+fn column_of(e: &Expr, qualifier: &str) -> Option<String> {
+    match e {
+        Expr::Identifier(c) => Some(identifier(c)),
+        Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+            [q, c] if identifier(q) == qualifier => Some(identifier(c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The columns a WHERE of ANDed `column = value` compares (each once), and
+/// their values; `None` for any other condition.
+fn equalities(where_: &Expr, qualifier: &str) -> Option<(Vec<String>, Vec<RowValue>)> {
     let mut pinned = Vec::new();
     let mut values = Vec::new();
     for conjunct in conjuncts(where_) {
         let Expr::BinaryOp { left, op: BinaryOperator::Eq, right } = conjunct else { return None };
-        let (c, value) = match (column(left), column(right)) {
+        let (c, value) = match (column_of(left, qualifier), column_of(right, qualifier)) {
             (Some(c), None) => (c, row_value(right)?),
             (None, Some(c)) => (c, row_value(left)?),
             _ => return None,
@@ -227,7 +246,128 @@ fn recognize_read(query: &datafusion::sql::sqlparser::ast::Query) -> Option<Poin
         pinned.push(c);
         values.push(value);
     }
-    Some(PointRead { table, items, pinned, values, typed: OnceLock::new() })
+    Some((pinned, values))
+}
+
+/// A recognized write by key: `UPDATE t SET c = value, ... WHERE k = value
+/// [AND ...]` or `DELETE FROM t WHERE k = value [AND ...]`, the values
+/// placeholders or literals (see `keyed_write.rs`).
+#[derive(Debug)]
+pub struct KeyedWrite {
+    pub(super) table: String,
+    /// The columns an UPDATE sets, each once, and what to (none for a DELETE).
+    pub(super) set: Vec<(String, SetTo)>,
+    /// The columns the equalities compare, each once.
+    pub(super) pinned: Vec<String>,
+    /// The values: those `set` takes, in order, then those of `pinned`.
+    pub(super) values: Vec<RowValue>,
+    /// The physical expressions of the `SetTo::Expression`s, planned once
+    /// for the table's schema they were planned against (see `keyed_write.rs`).
+    pub(super) planned: parking_lot::Mutex<Option<PlannedSet>>,
+    /// Whether it is a DELETE.
+    pub(super) delete: bool,
+    /// The literals, typed on first use.
+    pub(super) typed: Typed,
+}
+
+/// What an UPDATE sets a column to.
+#[derive(Debug)]
+pub(crate) enum SetTo {
+    /// The next value of [`KeyedWrite::values`].
+    Value,
+    /// An expression over the row's columns and literals (no function, no
+    /// subquery, no placeholder, no cast: it means the same at every run),
+    /// as its SQL text.
+    Expression(String),
+}
+
+/// Physical expressions planned for a table schema.
+pub(crate) type PlannedSet =
+    (datafusion::arrow::datatypes::SchemaRef, Option<Vec<Arc<dyn datafusion::physical_plan::PhysicalExpr>>>);
+
+/// Whether `e` is built only of columns, literals, operators, CASE and
+/// NULL tests: what evaluates the same at every run, so that its plan can
+/// be kept (functions may not: `now()` is folded when planned).
+fn plain_expression(e: &Expr) -> bool {
+    datafusion::sql::sqlparser::ast::visit_expressions(e, |e| match e {
+        Expr::Identifier(_)
+        | Expr::CompoundIdentifier(_)
+        | Expr::BinaryOp { .. }
+        | Expr::UnaryOp { .. }
+        | Expr::Nested(_)
+        | Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::Case { .. } => std::ops::ControlFlow::Continue(()),
+        Expr::Value(v) if !matches!(v.value, Value::Placeholder(_)) => std::ops::ControlFlow::Continue(()),
+        _ => std::ops::ControlFlow::Break(()),
+    })
+    .is_continue()
+}
+
+/// The table a plain `FROM t` / `UPDATE t` names (no alias, no join), and
+/// the qualifier its columns may carry.
+fn plain_table(from: &TableWithJoins) -> Option<(String, String)> {
+    let TableFactor::Table { name, alias: None, .. } = &from.relation else { return None };
+    if !from.joins.is_empty() {
+        return None;
+    }
+    Some((object_name(name, SCHEMA).ok()?, identifier(name.0.last()?.as_ident()?)))
+}
+
+/// `update` as a write by key, if it is one: it must print as its table,
+/// its assignments and its WHERE alone (see [`recognize_read`]).
+fn recognize_update(update: &datafusion::sql::sqlparser::ast::Update) -> Option<KeyedWrite> {
+    let where_ = update.selection.as_ref()?;
+    let assignments: Vec<String> = update.assignments.iter().map(|a| a.to_string()).collect();
+    let plain = format!("UPDATE {} SET {} WHERE {where_}", update.table, assignments.join(", "));
+    if update.to_string() != plain {
+        return None;
+    }
+    let (table, qualifier) = plain_table(&update.table)?;
+    let mut set = Vec::new();
+    let mut values = Vec::new();
+    for assignment in &update.assignments {
+        let AssignmentTarget::ColumnName(name) = &assignment.target else { return None };
+        let [part] = name.0.as_slice() else { return None };
+        let column = identifier(part.as_ident()?);
+        if set.iter().any(|(c, _)| *c == column) {
+            return None;
+        }
+        match row_value(&assignment.value) {
+            Some(value) => {
+                values.push(value);
+                set.push((column, SetTo::Value));
+            }
+            None if plain_expression(&assignment.value) => {
+                set.push((column, SetTo::Expression(assignment.value.to_string())));
+            }
+            None => return None,
+        }
+    }
+    let (pinned, keys) = equalities(where_, &qualifier)?;
+    values.extend(keys);
+    Some(KeyedWrite { table, set, pinned, values, delete: false, typed: OnceLock::new(), planned: Default::default() })
+}
+
+/// `delete` as a write by key, if it is one (`DELETE FROM t WHERE ...`).
+fn recognize_delete(delete: &datafusion::sql::sqlparser::ast::Delete) -> Option<KeyedWrite> {
+    let where_ = delete.selection.as_ref()?;
+    let FromTable::WithFromKeyword(from) = &delete.from else { return None };
+    let [from] = from.as_slice() else { return None };
+    if delete.to_string() != format!("DELETE FROM {from} WHERE {where_}") {
+        return None;
+    }
+    let (table, qualifier) = plain_table(from)?;
+    let (pinned, values) = equalities(where_, &qualifier)?;
+    Some(KeyedWrite {
+        table,
+        set: Vec::new(),
+        pinned,
+        values,
+        delete: true,
+        typed: OnceLock::new(),
+        planned: Default::default(),
+    })
 }
 
 /// The operands of `e`'s top-level ANDs.

@@ -1,9 +1,33 @@
 //! Which short statement a SQL text is (see `shapes.rs`), remembered per
 //! text, and the literals of one typed as the general path types them.
 
-use super::shapes::{recognize, RowValue, Short, MAX_TEXT, REMEMBERED};
+use super::shapes::{recognize, RowValue, Short, Typed, MAX_TEXT, REMEMBERED};
 use super::Executor;
-use datafusion::common::{DFSchema, ScalarValue};
+use crate::catalog::key_lookup::KeyLookup;
+use crate::optimizer::rules::is_enabled;
+use crate::SCHEMA;
+use datafusion::common::{Column, DFSchema, ScalarValue};
+use datafusion::logical_expr::Expr;
+use swingdb_storage::TableMeta;
+
+/// The lookup of the key of `meta` whose columns are exactly `pinned`, at
+/// `values` (one per column of `pinned`); `None` when the columns are not
+/// exactly one key's, or a value does not fit its column (see
+/// `catalog::key_lookup`): the general path decides then.
+pub(super) fn key_lookup(meta: &TableMeta, pinned: &[String], values: &[&ScalarValue]) -> Option<KeyLookup> {
+    let filters: Vec<Expr> = pinned
+        .iter()
+        .zip(values)
+        .map(|(c, v)| Expr::Column(Column::from_name(c)).eq(Expr::Literal((*v).clone(), None)))
+        .collect();
+    let lookup = KeyLookup::from_filters(meta, &filters)?;
+    let mut key: Vec<&String> = lookup.columns().iter().collect();
+    let mut columns: Vec<&String> = pinned.iter().collect();
+    key.sort();
+    columns.sort();
+    // Other equalities too: the general path filters by them.
+    (key == columns).then_some(lookup)
+}
 
 impl Executor {
     /// The short statement `sql` is, if it is one (remembered per text, for
@@ -11,7 +35,8 @@ impl Executor {
     /// while they are on (see [`Executor::set_fast_inserts`]).
     pub(crate) fn short_statement(&self, sql: &str) -> Option<Short> {
         let start = sql.trim_start().get(..6)?;
-        if sql.len() > MAX_TEXT || !(start.eq_ignore_ascii_case("select") || start.eq_ignore_ascii_case("insert")) {
+        let verb = |v: &str| start.eq_ignore_ascii_case(v);
+        if sql.len() > MAX_TEXT || !(verb("select") || verb("insert") || verb("update") || verb("delete")) {
             return None;
         }
         let known = {
@@ -48,6 +73,51 @@ impl Executor {
             .map(|v| match v {
                 RowValue::Param(_) => Some(None),
                 RowValue::Literal(text) => typed(text).map(Some),
+            })
+            .collect()
+    }
+
+    /// Whether a short statement on table `table` may run here: lookups by
+    /// key are on, names resolve in this connection's own `main`, and no
+    /// registered data hides the table.
+    pub(super) fn short_path_open(&self, table: &str) -> bool {
+        {
+            let state = self.ctx.state_ref();
+            let state = state.read();
+            let options = state.config_options();
+            if !is_enabled(options, "key_lookup") || options.catalog.default_schema != SCHEMA {
+                return false;
+            }
+        }
+        self.own == SCHEMA && !self.registered.lock().contains_key(table)
+    }
+
+    /// The statement's `values` with `params` bound and its literals typed
+    /// (once, into `typed`); `None` when the parameters do not match the
+    /// placeholders (the general path says how) or a literal is not plain.
+    pub(super) fn bound_values<'a>(
+        &self,
+        values: &[RowValue],
+        typed: &'a Typed,
+        params: &'a [ScalarValue],
+    ) -> Option<Vec<&'a ScalarValue>> {
+        let used: std::collections::BTreeSet<usize> = values
+            .iter()
+            .filter_map(|v| match v {
+                RowValue::Param(p) => Some(*p),
+                RowValue::Literal(_) => None,
+            })
+            .collect();
+        if used.len() != params.len() || used.last().is_some_and(|&last| last >= params.len()) {
+            return None;
+        }
+        let typed = typed.get_or_init(|| self.typed_values(values)).as_ref()?;
+        values
+            .iter()
+            .zip(typed)
+            .map(|(value, literal)| match value {
+                RowValue::Param(p) => Some(&params[*p]),
+                RowValue::Literal(_) => literal.as_ref(),
             })
             .collect()
     }

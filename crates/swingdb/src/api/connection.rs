@@ -337,9 +337,9 @@ impl Connection {
         self.session.cached_plan_uses()
     }
 
-    /// How many queries of this connection were answered by key without
-    /// planning (`SELECT ... WHERE k = ?`).
-    pub fn point_reads(&self) -> u64 {
-        self.session.point_reads()
+    /// How many statements of this connection ran by key without planning
+    /// (`SELECT ... WHERE k = ?`, `UPDATE ... WHERE k = ?`, `DELETE ...`).
+    pub fn keyed_statements(&self) -> u64 {
+        self.session.keyed_statements()
     }
 }
