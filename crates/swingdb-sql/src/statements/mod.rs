@@ -255,10 +255,12 @@ impl Executor {
         self.databases.lock().remove(alias);
     }
 
-    /// Forgets the kept plans of repeated queries: what was registered,
-    /// set or defined since may change what they mean.
+    /// Forgets the kept plans of repeated queries and the shapes of short
+    /// statements (their typed literals and planned expressions): what was
+    /// registered, set or defined since may change what they mean.
     pub(crate) fn forget_plans(&self) {
         self.plan_cache.lock().clear();
+        self.remembered.lock().clear();
     }
 }
 

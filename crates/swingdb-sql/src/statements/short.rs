@@ -62,7 +62,7 @@ impl Executor {
     /// `values` as the planner types them (`None` in place of each
     /// parameter); `None` if a literal does not plan to a plain literal.
     pub(super) fn typed_values(&self, values: &[RowValue]) -> Option<Vec<Option<ScalarValue>>> {
-        let state = self.session().state();
+        let state = self.ctx.state();
         let empty = DFSchema::empty();
         let typed = |text: &str| match state.create_logical_expr(text, &empty) {
             Ok(datafusion::logical_expr::Expr::Literal(value, None)) => Some(value),
