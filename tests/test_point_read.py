@@ -236,3 +236,32 @@ def test_keyed_statements_see_other_connections_commits(tmp_path):
     writer.execute("DELETE FROM t1 WHERE k = 3")
     assert reader.execute("SELECT s FROM t1 WHERE k = ?", [3]).fetchall() == []
     assert reader._con._keyed_statements() - before == 3
+
+
+def test_lookups_see_the_rows_a_transaction_adds_between_them(tmp_path):
+    """A transaction's inserts grow one inline tail segment under one name; a
+    lookup's in-memory run of that segment must be rebuilt when it grows (a run
+    kept by name alone missed every row added after the first lookup)."""
+    con = swingdb.connect(str(tmp_path / "db"))
+    con.execute(SCHEMA[0])
+    con.execute(f"INSERT INTO t1 SELECT r, 's' || r, 0, DATE '2020-01-01', 0 FROM range({ROWS}) AS x(r)")
+    con.begin()
+    for k in range(ROWS, ROWS + 40):
+        con.execute("INSERT INTO t1 VALUES (?, ?, 0, DATE '2020-01-01', 0)", [k, f"n{k}"])
+        for probe in (k, k - 1, ROWS - 1 - (k - ROWS)):
+            assert _same(con, "SELECT s FROM t1 WHERE k = ?", [probe])
+            assert con.execute("SELECT s FROM t1 WHERE k = ?", [probe]).fetchall() == [
+                (f"n{probe}" if probe >= ROWS else f"s{probe}",)
+            ]
+        # A scan's lookup (an IN list: not a short statement) finds them too.
+        found = con.execute(f"SELECT k FROM t1 WHERE k IN ({k}, {k - 1}, 3) ORDER BY k").fetchall()
+        assert found == [(3,), (k - 1,), (k,)] if k > ROWS else [(3,), (k,)]
+    con.commit()
+    # Committed single-row inserts: one inline segment each, then compacted together.
+    for k in range(ROWS + 40, ROWS + 80):
+        con.execute("INSERT INTO t1 VALUES (?, ?, 0, DATE '2020-01-01', 0)", [k, f"n{k}"])
+        assert con.execute("SELECT s FROM t1 WHERE k = ?", [k]).fetchall() == [(f"n{k}",)]
+        assert con.execute("SELECT s FROM t1 WHERE k = ?", [k - 20]).fetchall() == [(f"n{k - 20}",)]
+    con.execute("DELETE FROM t1 WHERE k = ?", [ROWS + 50])
+    assert con.execute("SELECT s FROM t1 WHERE k = ?", [ROWS + 50]).fetchall() == []
+    assert con.execute("SELECT count(*) FROM t1 WHERE k >= ?", [ROWS]).fetchall() == [(79,)]

@@ -200,8 +200,8 @@ impl DbCore {
                     dir.root().display()
                 )));
             };
+            self.store.retain(&next.segment_names().collect());
             let live: HashSet<&str> = next.segment_files().collect();
-            self.store.retain(&live);
             // Segments this transaction wrote but never published (compaction
             // merged them away before the commit) are garbage already.
             new_files.retain(|f| {

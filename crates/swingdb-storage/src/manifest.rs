@@ -567,6 +567,13 @@ impl Manifest {
             segments.chain(t.as_sequence().map(|s| s.file.as_str()))
         })
     }
+
+    /// The name of every segment this manifest references, inline ones
+    /// included (what a [`crate::SegmentStore`] keeps per segment, see
+    /// [`crate::SegmentStore::retain`]).
+    pub fn segment_names(&self) -> impl Iterator<Item = &str> {
+        self.tables.values().flat_map(|t| t.segments.iter().map(|s| s.file.as_str()))
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! Lookups by key: a scan whose filters pin every column of a PRIMARY KEY or
 //! UNIQUE key to constants (`k = 5`, `k IN (1, 2)`, `a = 1 AND b = 'x'`)
-//! finds the rows through the key's runs (`storage::keys::runs`: each large
-//! segment's keys, sorted, with their rows' positions) instead of reading
-//! the segments: a binary search per segment and value, then only those rows
-//! are taken. Small segments (inline rows, a transaction's tail) have no run
-//! and are read whole, as by any scan. The rows are the scan's own: the
+//! finds the rows through the key's runs (`storage::keys::runs`: each
+//! segment's keys, sorted, with their rows' positions; saved beside large
+//! segments, kept in memory for small ones) instead of reading the
+//! segments: a binary search per segment and value, then only those rows
+//! are taken. A segment whose keys repeat (which a table whose key held
+//! never has) has no run and is read whole, as by any scan. The rows are the scan's own: the
 //! transaction's version of the table, its deleted rows left out, so every
 //! visibility rule of the scan holds. DataFusion's filter stays above the
 //! scan, so the rows found only have to include every matching one.
@@ -103,8 +104,8 @@ impl KeyLookup {
     }
 
     /// The positions of the live rows of `segment` (of `table`) holding one
-    /// of the values, ascending; `None` when the segment has no run and is
-    /// to be read whole.
+    /// of the values, ascending; `None` when the segment has no run (its
+    /// keys repeat) and is to be read whole.
     pub fn positions(
         &self,
         store: &SegmentStore,
@@ -120,19 +121,10 @@ impl KeyLookup {
         &self.columns
     }
 
-    /// [`Self::positions`] of `segment` (mapped as `view`), found by reading
-    /// its key columns where it has no run (small segments: inline rows, a
-    /// transaction's last rows).
-    pub fn positions_in(
-        &self,
-        store: &SegmentStore,
-        table: &TableMeta,
-        segment: &SegmentMeta,
-        view: &SegmentView,
-    ) -> Result<Vec<u64>> {
-        if let Some(positions) = self.positions(store, table, segment)? {
-            return Ok(positions);
-        }
+    /// The positions of the live rows of `segment` (mapped as `view`)
+    /// holding one of the values, found by reading its key columns: for a
+    /// segment without a run (see [`Self::positions`]).
+    pub fn positions_in(&self, segment: &SegmentMeta, view: &SegmentView) -> Result<Vec<u64>> {
         let mut positions = Vec::new();
         let mut start = 0u64;
         for batch in view.all_batches(Some(&self.key.positions))? {

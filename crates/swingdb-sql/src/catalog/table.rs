@@ -193,8 +193,15 @@ impl SegmentTable {
         let stored = stored_columns(columns, self.meta.schema.fields().len());
         let mut out = Vec::new();
         for (index, segment) in self.meta.segments.iter().enumerate() {
-            let view = self.store.map(&self.meta, segment)?;
-            let positions = lookup.positions_in(&self.store, &self.meta, segment, &view)?;
+            let (view, positions) = match lookup.positions(&self.store, &self.meta, segment)? {
+                Some(positions) if positions.is_empty() => continue,
+                Some(positions) => (self.store.map(&self.meta, segment)?, positions),
+                None => {
+                    let view = self.store.map(&self.meta, segment)?;
+                    let positions = lookup.positions_in(segment, &view)?;
+                    (view, positions)
+                }
+            };
             if positions.is_empty() {
                 continue;
             }

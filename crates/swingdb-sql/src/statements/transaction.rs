@@ -124,7 +124,7 @@ impl Executor {
         // never commits would otherwise keep every segment it ever read open
         // and mapped, until it runs out of file descriptors, and keep the
         // space of collected files from being freed.
-        self.core.store.retain(&manifest.segment_files().collect());
+        self.core.store.retain(&manifest.segment_names().collect());
         self.plan_cache.lock().keep_made_from(&manifest.tables);
         *self.tables.lock() = manifest.tables.clone();
         *self.txn.lock() = Some(Transaction::new(manifest, explicit));

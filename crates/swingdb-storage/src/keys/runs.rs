@@ -39,8 +39,9 @@ use std::sync::Arc;
 
 /// Segments with at least this many rows get a persisted run; the keys of
 /// smaller ones (inline rows, a transaction's tail, small appends until
-/// compaction merges them) are hashed in memory, where adding one costs less
-/// than re-sorting.
+/// compaction merges them) are hashed in memory by the key index, where
+/// adding one costs less than re-sorting (lookups by key sort them in
+/// memory once per segment, see [`lookup_run`]).
 pub const RUN_MIN_ROWS: u64 = 8192;
 
 /// Version 2 added the positions; a run of version 1 fails the check and is
@@ -228,9 +229,11 @@ pub fn run_name(table: &TableMeta, key: &KeyColumns) -> String {
 
 /// The run of `segment` (of `table`) for `key`, kept under `name` (its
 /// [`run_name`]), for lookups by key: kept by the store once mapped and
-/// checked (or built and saved); `None` for a segment without one (inline,
-/// or fewer than [`RUN_MIN_ROWS`] rows) or whose key values repeat (never
-/// in a table whose key held when written).
+/// checked (or built and saved). A segment too small for a saved run
+/// (inline, or fewer than [`RUN_MIN_ROWS`] rows) gets one built in memory
+/// only, kept by the store as long as the segment is live, so that a lookup
+/// reads its keys once, not at every lookup. `None` for a segment whose key
+/// values repeat (never in a table whose key held when written).
 pub fn lookup_run(
     store: &SegmentStore,
     table: &TableMeta,
@@ -238,13 +241,15 @@ pub fn lookup_run(
     key: &KeyColumns,
     name: &str,
 ) -> Result<Option<Arc<KeyRun>>> {
-    if segment.inline.is_some() || segment.rows < RUN_MIN_ROWS {
-        return Ok(None);
-    }
-    store.derived(&segment.file, name, || {
+    let saved = segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS;
+    store.derived(segment, name, || {
         Ok(match KeyRun::of_segment(store, table, segment, key)? {
-            Indexed::Run(mut run) => {
+            Indexed::Run(mut run) if saved => {
                 run.save(store.dir());
+                Some(run)
+            }
+            Indexed::Run(mut run) => {
+                run.unsaved = None;
                 Some(run)
             }
             Indexed::Duplicate(_) => None,

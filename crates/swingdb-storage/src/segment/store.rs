@@ -26,8 +26,9 @@ pub struct SegmentStore {
     verify: bool,
     mapped: Mutex<HashMap<String, Arc<MappedSegment>>>,
     /// What was derived from a segment (a key run, by its key's
-    /// fingerprint; see [`SegmentStore::derived`]), kept while it is live.
-    derived: Mutex<HashMap<(String, String), Derived>>,
+    /// fingerprint; see [`SegmentStore::derived`]), with the segment's row
+    /// count it covers, kept while the segment is live.
+    derived: Mutex<HashMap<(String, String), (u64, Derived)>>,
 }
 
 /// Something derived from one segment (see [`SegmentStore::derived`]).
@@ -69,31 +70,38 @@ impl SegmentStore {
         SegmentView::new(Stored::File(mapped), table, meta)
     }
 
-    /// Forgets mappings of files not in `live` (queries that still use them keep
-    /// their own references, so nothing they hold is unmapped).
+    /// Forgets mappings of segments not in `live` (named as by
+    /// [`crate::Manifest::segment_names`]; queries that still use them keep
+    /// their own references, so nothing they hold is unmapped), and what was
+    /// derived from them.
     pub fn retain(&self, live: &HashSet<&str>) {
         self.mapped.lock().retain(|file, _| live.contains(file.as_str()));
         self.derived.lock().retain(|(file, _), _| live.contains(file.as_str()));
     }
 
-    /// The `T` derived from segment `file` under `name`: the one kept from
-    /// an earlier call, else `make`'s (kept while the segment is live, if
-    /// it gave one). Segments never change, so neither does what is derived
-    /// from one; two callers racing both make it, and the first kept wins.
+    /// The `T` derived from `segment` under `name`: the one kept from an
+    /// earlier call, else `make`'s (kept while the segment is live, if it
+    /// gave one). A segment's name and row count identify its rows (a
+    /// transaction's inline tail grows under its name, see
+    /// [`crate::manifest::inline`]; nothing else changes), so what is derived
+    /// from them never changes: a tail that grew gets a new one, which
+    /// replaces the old, and two callers racing both make it.
     pub fn derived<T: Any + Send + Sync>(
         &self,
-        file: &str,
+        segment: &SegmentMeta,
         name: &str,
         make: impl FnOnce() -> Result<Option<T>>,
     ) -> Result<Option<Arc<T>>> {
-        let key = (file.to_string(), name.to_string());
-        if let Some(kept) = self.derived.lock().get(&key) {
-            return Ok(kept.clone().downcast::<T>().ok());
+        let key = (segment.file.clone(), name.to_string());
+        if let Some((rows, kept)) = self.derived.lock().get(&key) {
+            if *rows == segment.rows {
+                return Ok(kept.clone().downcast::<T>().ok());
+            }
         }
         let Some(made) = make()? else { return Ok(None) };
         let made: Derived = Arc::new(made);
-        let kept = self.derived.lock().entry(key).or_insert(made).clone();
-        Ok(kept.downcast::<T>().ok())
+        self.derived.lock().insert(key, (segment.rows, made.clone()));
+        Ok(made.downcast::<T>().ok())
     }
 }
 
