@@ -483,19 +483,21 @@ print([d[0] for d in con.execute("SELECT * FROM t LIMIT 1").description])
     assert out[1] == "['a', 'c']"
 
 
-def test_a_plain_index_is_kept_and_explain_says_it_is_not_used(tmp_path):
+def test_a_plain_index_is_kept_and_explain_says_when_it_is_used(tmp_path):
     db = tmp_path / "ix.swingdb"
     with swingdb.connect(db) as con:
         con.sql("CREATE TABLE t (a INTEGER, b VARCHAR)")
         con.sql("CREATE INDEX t_a ON t (a)")
         plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE a = 1").fetchall())["physical_plan"]
+        assert "index lookup on t_a (a)" in plan and "indexes not used" not in plan, plan
+        plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE b = 'x'").fetchall())["physical_plan"]
         assert "indexes not used: t_a (a)" in plan, plan
     with swingdb.connect(db) as con:  # kept with the table
         with pytest.raises(swingdb.ProgrammingError, match="index 't_a' already exists"):
             con.sql("CREATE INDEX t_a ON t (b)")
         con.sql("DROP INDEX t_a")
         plan = dict(con.execute("EXPLAIN SELECT b FROM t WHERE a = 1").fetchall())["physical_plan"]
-        assert "indexes not used" not in plan
+        assert "indexes not used" not in plan and "index lookup" not in plan
 
 
 def test_merge_takes_parameters(con):

@@ -13,8 +13,9 @@
 //!   segments/<lease>-<n>.arrow immutable Arrow IPC segment files
 //!   segments/<lease>-<n>.seq   a sequence's counter, created and collected like
 //!                              a segment file (see `storage::sequence`)
-//!   keys/<segment>.<fp>.keys   the sorted key values of a large segment, a cache
-//!                              (see `storage::key_runs`, which says why it is safe)
+//!   keys/<segment>.<fp>.keys   the sorted values of a key (or, `<fp>-all`, an index)
+//!                              of a large segment, a cache (see `storage::keys::runs`,
+//!                              which says why it is safe)
 //!   leases/<lease>.lease       one per handle that writes, flock()ed while it lives
 //!   commit.lock                flock()ed exclusively while a commit picks and publishes
 //!                              its version, and while garbage is collected

@@ -7,6 +7,7 @@
 pub mod checks;
 pub mod identity;
 pub mod key_lookup;
+mod pinned;
 pub mod prefilter;
 mod segment_stats;
 pub mod source;

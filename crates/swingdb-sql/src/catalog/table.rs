@@ -483,21 +483,26 @@ impl TableProvider for SegmentTable {
         let orderings = ordered_scan::orderings(&schema, &ascending);
         let source =
             MemorySourceConfig::try_new(&runs, schema, None)?.try_with_sort_information(orderings)?.with_limit(limit);
-        let indexes = &self.meta.constraints.indexes;
         let mut notes: Vec<Arc<str>> = Vec::new();
         if let Some(lookup) = &lookup {
-            notes.push(format!("key lookup on {}: {rows} of {} rows read", lookup.name, self.meta.num_rows()).into());
+            notes.push(format!("{}: {rows} of {} rows read", lookup.describe(), self.meta.num_rows()).into());
         } else if let Some((index, _)) = self.key_range(filters) {
             let key = self.meta.schema.field(index).name();
             notes.push(format!("clustered by {key}: {rows} of {} rows read", self.meta.num_rows()).into());
         }
-        if !indexes.is_empty() {
-            let listed: Vec<String> =
-                indexes.iter().map(|(name, columns)| format!("{name} ({})", columns.join(", "))).collect();
+        let unused: Vec<String> = self
+            .meta
+            .constraints
+            .indexes
+            .iter()
+            .filter(|(name, _)| lookup.as_ref().and_then(KeyLookup::index) != Some(name.as_str()))
+            .map(|(name, columns)| format!("{name} ({})", columns.join(", ")))
+            .collect();
+        if !unused.is_empty() {
             notes.push(
                 format!(
-                    "indexes not used: {} (segments are skipped by their min/max statistics instead)",
-                    listed.join(", ")
+                    "indexes not used: {} (no equality, IN or range filter on their first columns)",
+                    unused.join(", ")
                 )
                 .into(),
             );

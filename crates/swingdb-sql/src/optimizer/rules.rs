@@ -45,7 +45,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("condition_above_scans", "filters handed to the scans under them (sql::optimizer::filter_placement)"),
     ("few_groups_aggregation", "aggregations into few groups by swingdb's operator (sql::operators::few_groups)"),
     ("range_aggregation", "aggregations over disjoint partitions in one step (sql::optimizer::range_aggregate)"),
-    ("key_lookup", "rows found through a key's runs instead of read (sql::catalog::key_lookup)"),
+    ("key_lookup", "rows found through a key's or an index's runs instead of read (sql::catalog::key_lookup)"),
 ];
 
 /// Whether `rule` (one of [`RULES`]) applies under `config`.

@@ -95,6 +95,12 @@ impl KeyRange {
         (range != KeyRange::default()).then_some(range)
     }
 
+    /// The lower and upper ends: a value each and whether it is in the range.
+    pub fn bounds(&self) -> (Option<(&ScalarValue, bool)>, Option<(&ScalarValue, bool)>) {
+        let lower = self.lower.as_ref().map(|b| (&b.value, b.inclusive));
+        (lower, self.upper.as_ref().map(|b| (&b.value, b.inclusive)))
+    }
+
     /// Keeps the tighter of the lower bound and `bound`.
     fn raise(&mut self, bound: Bound) {
         if tightens(&bound, &self.lower, Ordering::Greater) {

@@ -1,9 +1,11 @@
 //! CREATE [UNIQUE] INDEX and DROP INDEX. A unique index is a UNIQUE
 //! constraint with a name (kept with the table, enforced by the same key index
 //! as every key, checked against the rows already there when it is created).
-//! A plain index is accepted, so that scripts written for other databases run,
-//! and kept with its table, but no scan uses it (scans skip segments by their
-//! min/max statistics): EXPLAIN says so on the table's scan, and so do the docs.
+//! A plain index is kept with its table as sorted runs of its columns' values
+//! per segment (`storage::keys::runs`, built for the segments there by CREATE
+//! INDEX and for new ones by the writes that add them), which scans with an
+//! equality, IN or range filter on its first columns look rows up in (see
+//! `catalog::key_lookup`); EXPLAIN names the index on the table's scan.
 
 use super::Executor;
 use super::Output;
@@ -11,6 +13,7 @@ use crate::frontend::names::object_name;
 use crate::frontend::parse::identifier;
 use datafusion::sql::sqlparser::ast::{CreateIndex, Expr as SqlExpr, ObjectName};
 use swingdb_storage::error::{Error, ErrorKind, Result};
+use swingdb_storage::keys::runs::remove_index_runs;
 use swingdb_storage::TableMeta;
 
 impl Executor {
@@ -71,8 +74,12 @@ impl Executor {
             let meta = self.table(&table)?;
             let mut changed = meta.as_ref().clone();
             changed.constraints.unique_indexes.remove(&name);
-            changed.constraints.indexes.remove(&name);
-            self.set_table(&table, changed)?;
+            let dropped = changed.constraints.indexes.remove(&name);
+            self.set_table(&table, changed.clone())?;
+            // Its runs, unless another index on the same columns reads them.
+            if let Some(columns) = dropped.filter(|c| !changed.constraints.indexes.values().any(|o| o == c)) {
+                remove_index_runs(&self.core.store, &meta, &columns)?;
+            }
         }
         Ok(Output::Empty)
     }

@@ -20,7 +20,7 @@ pub(super) fn key_lookup(meta: &TableMeta, pinned: &[String], values: &[&ScalarV
         .zip(values)
         .map(|(c, v)| Expr::Column(Column::from_name(c)).eq(Expr::Literal((*v).clone(), None)))
         .collect();
-    let lookup = KeyLookup::from_filters(meta, &filters)?;
+    let lookup = KeyLookup::from_filters(meta, &filters).filter(KeyLookup::finds_one_row_each)?;
     let mut key: Vec<&String> = lookup.columns().iter().collect();
     let mut columns: Vec<&String> = pinned.iter().collect();
     key.sort();

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use swingdb_storage::error::{Error, Result};
 use swingdb_storage::keys::check_keys;
 use swingdb_storage::keys::foreign::{check_foreign_keys, referencing};
+use swingdb_storage::keys::runs::build_index_runs;
 use swingdb_storage::TableMeta;
 
 /// Marks `touched` tables as written by this transaction (a new entry), so
@@ -52,7 +53,8 @@ impl Executor {
     }
 
     /// Makes `meta` the table `name` of this transaction, once its rows keep
-    /// every key (an `IntegrityError` otherwise, and nothing changes).
+    /// every key (an `IntegrityError` otherwise, and nothing changes) and
+    /// its indexes' runs are built.
     pub(crate) fn set_table(&self, name: &str, mut meta: TableMeta) -> Result<()> {
         crate::catalog::identity::advance(&mut meta);
         if !meta.constraints.checks.is_empty() {
@@ -61,6 +63,9 @@ impl Executor {
         }
         if meta.constraints.keys().next().is_some() {
             check_keys(&self.core.store, &mut self.key_indexes.lock(), name, &meta)?;
+        }
+        if !meta.constraints.indexes.is_empty() {
+            build_index_runs(&self.core.store, &meta)?;
         }
         let mut tables = self.tables.lock();
         let referenced = referencing(&tables, name).next().is_some();

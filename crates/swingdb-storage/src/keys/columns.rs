@@ -40,10 +40,21 @@ impl KeyColumns {
     /// Calls `f(key, row)` for each row of `key_columns` (the key's arrays, in
     /// order) whose values are all non-NULL: NULLs are distinct from
     /// everything, each other included, so they never collide.
-    pub fn for_each(&self, key_columns: &[ArrayRef], mut f: impl FnMut(&[u8], usize)) -> Result<()> {
+    pub fn for_each(&self, key_columns: &[ArrayRef], f: impl FnMut(&[u8], usize)) -> Result<()> {
+        self.for_each_where(key_columns, true, f)
+    }
+
+    /// [`Self::for_each`], NULLs included unless `skip_nulls` (a NULL is
+    /// its own row-format value, sorting before every other).
+    pub fn for_each_where(
+        &self,
+        key_columns: &[ArrayRef],
+        skip_nulls: bool,
+        mut f: impl FnMut(&[u8], usize),
+    ) -> Result<()> {
         let rows = self.converter.convert_columns(key_columns)?;
         for row in 0..rows.num_rows() {
-            if !key_columns.iter().any(|c| c.is_null(row)) {
+            if !skip_nulls || !key_columns.iter().any(|c| c.is_null(row)) {
                 f(rows.row(row).as_ref(), row);
             }
         }

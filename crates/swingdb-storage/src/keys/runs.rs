@@ -9,10 +9,13 @@
 //! `keys/<segment>.<fingerprint>.keys` and memory-mapped by every later
 //! reader; a probe is a binary search. The positions make a run an index
 //! too: a lookup by key finds its row without reading the segment
-//! ([`KeyRun::position`], used by scans with a key's equality filter). The fingerprint names
-//! the key's columns (their ids and types), so a run is never read for
-//! another key. A run is a cache: one missing, damaged (its checksum) or
-//! unwritable is rebuilt from the segment, in memory if it cannot be saved.
+//! ([`KeyRun::range`], used by scans with a key's equality or range filter).
+//! A plain index (`CREATE INDEX`) has runs of the same form whose values may
+//! repeat ([`RunKind::Index`], `keys/<segment>.<fingerprint>-all.keys`). The
+//! fingerprint names the columns (their ids and types) and the kind, so a run
+//! is never read for another key. A run is a cache: one missing, damaged (its
+//! checksum) or unwritable is rebuilt from the segment, in memory if it cannot
+//! be saved.
 //!
 //! # Files, and why every interleaving with other processes is safe
 //!
@@ -71,6 +74,59 @@ enum Bytes {
     Built(Vec<u8>),
 }
 
+/// What a run holds: the values of a key (PRIMARY KEY or UNIQUE), each once,
+/// or those of a plain index, which may repeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    /// A key's values: a segment holding one twice has no run.
+    Key,
+    /// An index's values, repeating ones in position order, NULLs included.
+    Index,
+}
+
+/// One end of a range of a run's values: row-format bytes of its first
+/// columns (the whole key, or a prefix of it), and whether values equal to
+/// it are in the range.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound<'a> {
+    /// The bytes of the first columns' values.
+    pub value: &'a [u8],
+    /// Whether values whose first columns equal it are in the range.
+    pub inclusive: bool,
+}
+
+impl Bound<'_> {
+    /// How `value` (row-format bytes of a run's columns) compares with the
+    /// bound: equal when its first columns' bytes are the bound's (the row
+    /// format of a column ends where its value does, so no value's bytes are
+    /// a prefix of another's), else as its bytes do (the row format orders
+    /// as the values).
+    fn order_of(&self, value: &[u8]) -> std::cmp::Ordering {
+        match value.starts_with(self.value) {
+            true => std::cmp::Ordering::Equal,
+            false => value.cmp(self.value),
+        }
+    }
+
+    /// Whether `value` is in a range this bound is the lower end of.
+    pub fn passes_low(&self, value: &[u8]) -> bool {
+        match self.order_of(value) {
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => self.inclusive,
+            std::cmp::Ordering::Greater => true,
+        }
+    }
+
+    /// Whether `value` is in a range this bound is the upper end of.
+    pub fn passes_high(&self, value: &[u8]) -> bool {
+        match self.order_of(value) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => self.inclusive,
+            std::cmp::Ordering::Greater => false,
+        }
+    }
+}
+
 /// What indexing a segment's keys found.
 pub enum Indexed {
     /// The segment's run.
@@ -87,26 +143,35 @@ impl KeyRun {
         table: &TableMeta,
         segment: &SegmentMeta,
         key: &KeyColumns,
+        kind: RunKind,
     ) -> Result<Indexed> {
         let dir = store.dir();
-        let path = dir.key_run_path(&segment.file, &fingerprint(table, key));
+        let path = dir.key_run_path(&segment.file, &fingerprint(table, key, kind));
         if let Some(run) = Self::open(&path) {
             return Ok(Indexed::Run(run));
         }
         // Every row's key, deleted rows' too: a run serves every version of
-        // the table, whichever rows it deleted (see `crate::keys`).
+        // the table, whichever rows it deleted (see `crate::keys`). A key's
+        // run leaves out rows with a NULL (they never collide); an index's
+        // has every row, so that a lookup by a prefix of its columns finds
+        // rows with NULLs after it.
         let mut keys: Vec<(Box<[u8]>, u32)> = Vec::with_capacity(segment.rows as usize);
         let mut start = 0usize;
+        let skip_nulls = kind == RunKind::Key;
         for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
-            key.for_each(batch.columns(), |value, row| keys.push((value.into(), (start + row) as u32)))?;
+            key.for_each_where(batch.columns(), skip_nulls, |value, row| {
+                keys.push((value.into(), (start + row) as u32))
+            })?;
             start += batch.num_rows();
         }
         if u32::try_from(start).is_err() {
             return Err(Error::internal(format!("segment {} has more rows than a key run can place", segment.file)));
         }
         keys.sort_unstable();
-        if let Some(pair) = keys.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            return Ok(Indexed::Duplicate(pair[0].0.to_vec()));
+        if kind == RunKind::Key {
+            if let Some(pair) = keys.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+                return Ok(Indexed::Duplicate(pair[0].0.to_vec()));
+            }
         }
         let mut run = Self::built(encode(&keys), keys.len());
         run.unsaved = (!dir.read_only()).then_some(path);
@@ -173,10 +238,37 @@ impl KeyRun {
     /// The position in the segment of the row whose key is `key`, if one is
     /// (deleted rows included: the caller knows which are).
     pub fn position(&self, key: &[u8]) -> Option<u64> {
-        let i = self.find(key)?;
+        self.find(key).map(|i| self.position_at(i))
+    }
+
+    /// The indices (into the sorted values) of the values between `low` and
+    /// `high` (no bound: unbounded on that side; see [`Bound`]).
+    pub fn range(&self, low: Option<Bound>, high: Option<Bound>) -> std::ops::Range<usize> {
+        let start = low.map_or(0, |low| self.first_where(0, |key| low.passes_low(key)));
+        let end = high.map_or(self.count, |high| self.first_where(start, |key| !high.passes_high(key)));
+        start..end.max(start)
+    }
+
+    /// The first index from `from` on whose value `past` holds (`past` is
+    /// false, then true, along the sorted values); the count if none.
+    fn first_where(&self, from: usize, past: impl Fn(&[u8]) -> bool) -> usize {
+        let (mut low, mut high) = (from, self.count);
+        while low < high {
+            let middle = (low + high) / 2;
+            if past(self.key(middle)) {
+                high = middle;
+            } else {
+                low = middle + 1;
+            }
+        }
+        low
+    }
+
+    /// The position in the segment of the row of the `i`-th smallest value.
+    pub fn position_at(&self, i: usize) -> u64 {
         let bytes = self.slice();
         let at = bytes.len() - 4 * (self.count - i);
-        Some(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as u64)
+        u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as u64
     }
 
     /// The index of `key` among the sorted values, if it is one.
@@ -223,27 +315,28 @@ impl KeyRun {
 /// The name under which the store keeps the runs of `key` of `table` (see
 /// [`lookup_run`]): the same for every segment of the table, so a lookup
 /// makes it once.
-pub fn run_name(table: &TableMeta, key: &KeyColumns) -> String {
-    format!("key run {}", fingerprint(table, key))
+pub fn run_name(table: &TableMeta, key: &KeyColumns, kind: RunKind) -> String {
+    format!("key run {}", fingerprint(table, key, kind))
 }
 
 /// The run of `segment` (of `table`) for `key`, kept under `name` (its
-/// [`run_name`]), for lookups by key: kept by the store once mapped and
-/// checked (or built and saved). A segment too small for a saved run
-/// (inline, or fewer than [`RUN_MIN_ROWS`] rows) gets one built in memory
-/// only, kept by the store as long as the segment is live, so that a lookup
-/// reads its keys once, not at every lookup. `None` for a segment whose key
-/// values repeat (never in a table whose key held when written).
+/// [`run_name`]), for lookups: kept by the store once mapped and checked
+/// (or built and saved). A segment too small for a saved run (inline, or
+/// fewer than [`RUN_MIN_ROWS`] rows) gets one built in memory only, kept by
+/// the store as long as the segment is live, so that a lookup reads its
+/// keys once, not at every lookup. `None` for a segment whose key values
+/// repeat (never in a table whose key held when written).
 pub fn lookup_run(
     store: &SegmentStore,
     table: &TableMeta,
     segment: &SegmentMeta,
     key: &KeyColumns,
+    kind: RunKind,
     name: &str,
 ) -> Result<Option<Arc<KeyRun>>> {
     let saved = segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS;
     store.derived(segment, name, || {
-        Ok(match KeyRun::of_segment(store, table, segment, key)? {
+        Ok(match KeyRun::of_segment(store, table, segment, key, kind)? {
             Indexed::Run(mut run) if saved => {
                 run.save(store.dir());
                 Some(run)
@@ -257,9 +350,40 @@ pub fn lookup_run(
     })
 }
 
-/// Names the key's columns as the segment stores them: their ids (positions
-/// for a table never altered) and types.
-fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
+/// Builds and saves the runs of every plain index of `table` for its
+/// segments large enough to have saved runs and that have none in the
+/// store yet: an index is kept up by the writes that add segments (and by
+/// `CREATE INDEX` for the segments already there), so lookups find the runs
+/// ready. Cheap when they are (one lookup in the store per segment).
+pub fn build_index_runs(store: &SegmentStore, table: &TableMeta) -> Result<()> {
+    for columns in table.constraints.indexes.values() {
+        let key = KeyColumns::new(&table.schema, columns)?;
+        let name = run_name(table, &key, RunKind::Index);
+        for segment in table.segments.iter().filter(|s| s.inline.is_none() && s.rows >= RUN_MIN_ROWS) {
+            lookup_run(store, table, segment, &key, RunKind::Index, &name)?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes the saved runs of an index on `columns` of `table` (one that
+/// `DROP INDEX` dropped), which the collector would otherwise keep as long
+/// as their segments. Runs are a cache, so every interleaving is safe: a
+/// process still mapping one keeps its inode; one whose snapshot still has
+/// the index (or a DROP INDEX rolled back) rebuilds a run it misses, and may
+/// save it again, which then waits for its segment's collection.
+pub fn remove_index_runs(store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<()> {
+    let key = KeyColumns::new(&table.schema, columns)?;
+    let fingerprint = fingerprint(table, &key, RunKind::Index);
+    for segment in table.segments.iter().filter(|s| s.inline.is_none() && s.rows >= RUN_MIN_ROWS) {
+        let _ = std::fs::remove_file(store.dir().key_run_path(&segment.file, &fingerprint));
+    }
+    Ok(())
+}
+
+/// Names the run's columns as the segment stores them: their ids (positions
+/// for a table never altered) and types; an index's runs end in `-all`.
+fn fingerprint(table: &TableMeta, key: &KeyColumns, kind: RunKind) -> String {
     let columns: Vec<(u32, String)> = key
         .positions
         .iter()
@@ -267,7 +391,11 @@ fn fingerprint(table: &TableMeta, key: &KeyColumns) -> String {
             (table.column_ids.ids.get(p).copied().unwrap_or(p as u32), table.schema.field(p).data_type().to_string())
         })
         .collect();
-    format!("{:08x}", crc32fast::hash(format!("{columns:?}").as_bytes()))
+    let crc = crc32fast::hash(format!("{columns:?}").as_bytes());
+    match kind {
+        RunKind::Key => format!("{crc:08x}"),
+        RunKind::Index => format!("{crc:08x}-all"),
+    }
 }
 
 /// The file bytes of `keys` (sorted, with their rows' positions).
@@ -357,6 +485,61 @@ mod tests {
         let keys: Vec<(Box<[u8]>, u32)> = vec![(b"p".to_vec().into(), 7), (b"q".to_vec().into(), 3)];
         let b = KeyRun::built(encode(&keys), 2);
         assert_eq!((b.position(b"p"), b.position(b"q")), (Some(7), Some(3)));
+    }
+
+    /// An index run of (a INTEGER, b VARCHAR) rows, from real row-format bytes.
+    fn index_run(rows: &[(i32, &str)]) -> (KeyRun, KeyColumns) {
+        use datafusion::arrow::array::{ArrayRef, Int32Array, StringArray};
+        use datafusion::arrow::datatypes::{DataType, Field, Schema};
+        let schema = Schema::new(vec![Field::new("a", DataType::Int32, false), Field::new("b", DataType::Utf8, false)]);
+        let key = KeyColumns::new(&schema, &["a".into(), "b".into()]).unwrap();
+        let a: ArrayRef = Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.0)));
+        let b: ArrayRef = Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.1)));
+        let mut keys: Vec<(Box<[u8]>, u32)> = Vec::new();
+        key.for_each(&[a, b], |value, row| keys.push((value.into(), row as u32))).unwrap();
+        keys.sort_unstable();
+        (KeyRun::built(encode(&keys), keys.len()), key)
+    }
+
+    /// Row-format bytes of a first column value `a` (the prefix of a key).
+    fn prefix(a: i32) -> Vec<u8> {
+        use datafusion::arrow::array::{ArrayRef, Int32Array};
+        use datafusion::arrow::datatypes::{DataType, Field, Schema};
+        let schema = Schema::new(vec![Field::new("a", DataType::Int32, false)]);
+        let key = KeyColumns::new(&schema, &["a".into()]).unwrap();
+        let mut out = Vec::new();
+        key.for_each(&[Arc::new(Int32Array::from(vec![a])) as ArrayRef], |v, _| out = v.to_vec()).unwrap();
+        out
+    }
+
+    #[test]
+    fn ranges_find_prefixes_bounds_and_repeated_values() {
+        let rows = [(3, "x"), (-1, "a"), (3, "ab"), (7, "q"), (3, "abc"), (3, "ab"), (10, "z"), (-5, "m")];
+        let (run, _) = index_run(&rows);
+        let rows_of = |range: std::ops::Range<usize>| {
+            let mut found: Vec<u64> = range.map(|i| run.position_at(i)).collect();
+            found.sort_unstable();
+            found
+        };
+        let at = |a: i32, inclusive: bool| (prefix(a), inclusive);
+        fn bound(b: &(Vec<u8>, bool)) -> Option<Bound<'_>> {
+            Some(Bound { value: &b.0, inclusive: b.1 })
+        }
+        // a = 3: every row of that prefix, the repeated (3, 'ab') twice.
+        let three = at(3, true);
+        assert_eq!(rows_of(run.range(bound(&three), bound(&three))), vec![0, 2, 4, 5]);
+        // a > 3, a >= 3 AND a < 10, a < 3, and a range holding nothing.
+        assert_eq!(rows_of(run.range(bound(&at(3, false)), None)), vec![3, 6]);
+        assert_eq!(rows_of(run.range(bound(&three), bound(&at(10, false)))), vec![0, 2, 3, 4, 5]);
+        assert_eq!(rows_of(run.range(None, bound(&at(3, false)))), vec![1, 7]);
+        assert_eq!(rows_of(run.range(bound(&at(4, true)), bound(&at(6, true)))), Vec::<u64>::new());
+        assert_eq!(rows_of(run.range(bound(&at(9, true)), bound(&at(2, true)))), Vec::<u64>::new());
+        // A whole key: (3, 'ab') is not a prefix of (3, 'abc') in the row format.
+        let (whole, key) = index_run(&[(3, "ab")]);
+        let value = whole.iter().next().unwrap().to_vec();
+        let exact = Some(Bound { value: &value, inclusive: true });
+        assert_eq!(rows_of(run.range(exact, exact)), vec![2, 5]);
+        assert!(key.describe(&value).unwrap().contains("ab"));
     }
 
     #[test]
