@@ -10,7 +10,8 @@ DuckDB and PostgreSQL against CSV files, ADBC and ConnectorX), pipes-net (the
 same across two network namespaces, over Arrow Flight, against CSV), flight-sql
 (`swingdb serve` from ADBC against PostgreSQL from ADBC, plaintext and TLS), spark
 (a table into Apache Spark and back, against Spark's CSV and JDBC paths), oltp (single-row
-INSERTs into a keyed table against DuckDB and SQLite), cluster (range filters on a
+statements on a keyed table against DuckDB and SQLite), oltp-procs (reads, updates and inserts
+by key from 1-8 processes against SQLite, PostgreSQL and DuckDB), cluster (range filters on a
 CLUSTER BY key against DuckDB's zone maps), writers (1-8 processes appending and
 updating at once, against SQLite in WAL mode and PostgreSQL), scale (TPC-H loaded
 and queried inside memory cgroups, against DuckDB), r (seed 000's micro-benchmarks
@@ -28,9 +29,9 @@ import sys
 BENCHMARKS = {"micro": "bench.micro", "transfer": "bench.transfer", "ingest": "bench.ingest", "tpch": "bench.tpch_run",
               "roundtrip": "bench.roundtrip", "share": "bench.share", "pipes": "bench.pipes",
               "pipes-net": "bench.pipes_net", "flight-sql": "bench.flight_sql", "spark": "bench.spark",
-              "oltp": "bench.oltp", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab",
+              "oltp": "bench.oltp", "oltp-procs": "bench.oltp_procs", "cluster": "bench.cluster", "writers": "bench.writers", "scale": "bench.scale", "ab": "bench.ab",
               "r": "bench.r_bench"}
-TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers"}
+TAKES_POSTGRES = {"micro", "transfer", "ingest", "share", "pipes", "writers", "oltp-procs"}
 # ab compares two builds given on its command line; r needs the R package
 # installed (make bench-r): not part of `all`.
 NOT_IN_ALL = {"ab", "scale", "r"}

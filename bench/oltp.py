@@ -97,6 +97,17 @@ def rate(con, begin, commit, first_key: int, inserts: int, in_transaction: bool)
     return inserts / (time.perf_counter() - t0)
 
 
+def literal_latency_us(con, template: str, keys) -> float:
+    """Median microseconds of `template` with each key pasted in as a literal
+    (a new statement text each time, as a script building its SQL sends)."""
+    times = []
+    for key in keys:
+        t0 = time.perf_counter()
+        con.execute(template.format(int(key))).fetchall()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
 def latency_us(con, sql: str, keys) -> float:
     """Median microseconds of one parameterised statement `sql` (its rows fetched), per key
     (`None`: the statement takes no parameter)."""
@@ -132,11 +143,12 @@ def main():
                 print(f"{name:8} {mode:16} {results[(name, mode)]:10.0f} inserts/s", flush=True)
             keys = [(i * 7919) % args.rows for i in range(args.inserts)]
             results[(name, "read")] = latency_us(con, "SELECT v FROM t WHERE id = ?", keys)
+            results[(name, "literal")] = literal_latency_us(con, "SELECT v FROM t WHERE id = {}", keys)
             results[(name, "update")] = latency_us(con, "UPDATE t SET v = v + 1 WHERE id = ?", keys[: args.inserts // 4])
             deleted = keys[args.inserts // 4 : args.inserts // 2]
             results[(name, "delete")] = latency_us(con, "DELETE FROM t WHERE id = ?", deleted)
             results[(name, "select 1")] = latency_us(con, "SELECT 1", [None] * args.inserts)
-            for what in ("read", "update", "delete", "select 1"):
+            for what in ("read", "literal", "update", "delete", "select 1"):
                 print(f"{name:8} {what + ' by key' if what != 'select 1' else what:16} {results[(name, what)]:10.1f} us", flush=True)
             con.close()
             firsts = []
@@ -153,7 +165,7 @@ def main():
         "",
         f"Parameterised `INSERT INTO t VALUES (?, ?, ?)` of one new row each into `t (id BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)` "
         f"holding {args.rows:,} rows, {args.inserts} inserts per run, median of {args.runs} runs, databases on files; "
-        f"`SELECT v FROM t WHERE id = ?` ({args.inserts} keys), autocommit `UPDATE t SET v = v + 1 WHERE id = ?` and "
+        f"`SELECT v FROM t WHERE id = ?` ({args.inserts} keys; also with each key pasted into the text), autocommit `UPDATE t SET v = v + 1 WHERE id = ?` and "
         f"`DELETE FROM t WHERE id = ?` ({args.inserts // 4} keys each) and `SELECT 1`, median time of one, from Python "
         f"(rows fetched). "
         f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; DuckDB {info['duckdb']}, SQLite {info['sqlite']}.",
@@ -166,6 +178,7 @@ def main():
             f"{results[(name, 'autocommit')]:,.0f}",
             f"{results[(name, 'first')]:.1f}",
             f"{results[(name, 'read')]:,.1f}",
+            f"{results[(name, 'literal')]:,.1f}",
             f"{results[(name, 'update')]:,.1f}",
             f"{results[(name, 'delete')]:,.1f}",
             f"{results[(name, 'select 1')]:,.1f}",
@@ -178,6 +191,7 @@ def main():
         "autocommit (inserts/s)",
         "first insert after opening (ms)",
         "read by key (us)",
+        "same, key as a literal (us)",
         "update by key (us)",
         "delete by key (us)",
         "SELECT 1 (us)",
