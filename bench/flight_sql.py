@@ -95,18 +95,23 @@ def fetch_seconds(connect, streams: int, runs: int) -> float:
     return statistics.median(times)
 
 
-def latency_ms(connect, queries: int) -> tuple[float, float]:
-    """p50 and p99 of `SELECT 1` on one connection, in milliseconds."""
+POINT = "SELECT v FROM keyed WHERE id = $1"
+KEYED_ROWS = 1_000_000
+
+
+def latency_ms(connect, queries: int, sql: str = "SELECT 1", keyed: bool = False) -> tuple[float, float]:
+    """p50 and p99 of `sql` on one connection, in milliseconds; with `keyed`,
+    `sql` takes a key as its parameter (a prepared statement, bound anew each
+    time with a different key)."""
+    keys = [(i * 7919) % KEYED_ROWS for i in range(queries + 20)]
     with connect() as con, con.cursor() as cur:
-        for _ in range(20):
-            cur.execute("SELECT 1")
-            cur.fetchall()
         times = []
-        for _ in range(queries):
+        for i, key in enumerate(keys):
             start = time.perf_counter()
-            cur.execute("SELECT 1")
+            cur.execute(sql, (key,) if keyed else None)
             cur.fetchall()
-            times.append(time.perf_counter() - start)
+            if i >= 20:
+                times.append(time.perf_counter() - start)
     times.sort()
     return times[len(times) // 2] * 1e3, times[int(len(times) * 0.99)] * 1e3
 
@@ -133,12 +138,17 @@ def main():
 
         with swingdb.connect(os.path.join(work, "served.swingdb")) as con:
             con.sql(f"CREATE TABLE big AS SELECT value AS id, value % 1000 AS k, value * 0.5 AS x FROM range({args.rows})")
+            con.sql("CREATE TABLE keyed (id BIGINT PRIMARY KEY, v DOUBLE)")
+            con.sql(f"INSERT INTO keyed SELECT value, value * 0.5 FROM range({KEYED_ROWS})")
         tls = certificates(work)
         with LocalPostgres(port=54333) as pg:
             with pgdbapi.connect(pg.uri) as con, con.cursor() as cur:
                 cur.execute("DROP TABLE IF EXISTS big")
                 cur.execute(f"CREATE TABLE big AS SELECT g::bigint AS id, (g % 1000)::bigint AS k, g * 0.5::float8 AS x "
                             f"FROM generate_series(0, {args.rows - 1}) g")
+                cur.execute("DROP TABLE IF EXISTS keyed")
+                cur.execute("CREATE TABLE keyed (id BIGINT PRIMARY KEY, v DOUBLE PRECISION)")
+                cur.execute(f"INSERT INTO keyed SELECT g, g * 0.5 FROM generate_series(0, {KEYED_ROWS - 1}) g")
                 con.commit()
             systems = [("PostgreSQL, ADBC", lambda: pgdbapi.connect(pg.uri))]
             servers = [Served(os.path.join(work, "served.swingdb"), token, None)]
@@ -151,11 +161,13 @@ def main():
                 for name, connect in systems:
                     p50, p99 = latency_ms(connect, queries)
                     row = {"system": name, "select1_p50_ms": round(p50, 2), "select1_p99_ms": round(p99, 2)}
+                    point50, point99 = latency_ms(connect, queries, POINT, keyed=True)
+                    row.update(point_p50_ms=round(point50, 3), point_p99_ms=round(point99, 3))
                     for streams in (1, 2):
                         seconds = fetch_seconds(connect, streams, args.runs)
                         row[f"fetch_{streams}_s"] = round(seconds, 3)
                         row[f"fetch_{streams}_gb_s"] = round(streams * args.rows * 24 / seconds / 1e9, 2)
-                    print(f"  {name:38} SELECT 1 p50 {p50:.2f} ms p99 {p99:.2f} ms; "
+                    print(f"  {name:38} SELECT 1 p50 {p50:.2f} ms p99 {p99:.2f} ms; point by key p50 {point50:.3f} ms; "
                           f"1 stream {row['fetch_1_s']} s ({row['fetch_1_gb_s']} GB/s), 2 streams {row['fetch_2_gb_s']} GB/s", flush=True)
                     rows.append(row)
             finally:
@@ -169,7 +181,7 @@ def main():
 def write_report(args, rows: list[dict], doc: str, img: str) -> None:
     info = machine()
     pg = next(r for r in rows if r["system"].startswith("PostgreSQL"))
-    cells = [[r["system"], r["select1_p50_ms"], r["select1_p99_ms"], f"{r['fetch_1_s']:.3f}",
+    cells = [[r["system"], r["select1_p50_ms"], r["select1_p99_ms"], r["point_p50_ms"], r["point_p99_ms"], f"{r['fetch_1_s']:.3f}",
               f"{pg['fetch_1_s'] / r['fetch_1_s']:.1f}x", r["fetch_1_gb_s"], r["fetch_2_gb_s"]] for r in rows]
     lines = [
         "## Flight SQL server (`python -m bench flight-sql`)",
@@ -179,9 +191,11 @@ def write_report(args, rows: list[dict], doc: str, img: str) -> None:
         f"and a DOUBLE column ({args.rows * 24 / 1e6:.0f} MB of Arrow data) fetched whole with `fetch_arrow_table`, "
         f"one connection per stream; median of {args.runs} run(s). GB/s counts the Arrow bytes of all streams. "
         "With `--endpoints 2` each result comes as two endpoints, which ADBC fetches in parallel. "
+        f"Point by key: `{POINT}` prepared and bound with a new key each time, on a table of {KEYED_ROWS:,} rows with "
+        "a BIGINT PRIMARY KEY (an index in PostgreSQL). "
         f"`python -m bench flight-sql {' '.join(sys.argv[1:])}`.",
         "",
-        table(["system", "SELECT 1 p50 ms", "p99 ms", "fetch s", "vs PostgreSQL", "1 stream GB/s", "2 streams GB/s"], cells, right=1),
+        table(["system", "SELECT 1 p50 ms", "p99 ms", "point by key p50 ms", "p99 ms", "fetch s", "vs PostgreSQL", "1 stream GB/s", "2 streams GB/s"], cells, right=1),
     ]
     path = os.path.join(img, "flight-sql.png")
     plot(rows, path)
