@@ -56,8 +56,11 @@ pub use delta::DELTA_MARK;
 /// ones (see `encoding/compressed.rs`), which a build of version 10 would take
 /// for damage. Version 12 added decimals stored as 8- or 16-bit integers,
 /// which a build of version 11 would take for damage: manifests with any
-/// encoded segment say 12 since.
-pub const FORMAT_VERSION: u32 = 12;
+/// encoded segment say 12 since. Version 13 added change records that add
+/// a segment's deleted rows without writing the segment out (see
+/// `manifest/delta.rs`), which a build of version 12 would take for damage:
+/// only such records say 13 (whole manifests keep their versions).
+pub const FORMAT_VERSION: u32 = 13;
 
 /// The format version of manifests with segments whose columns are encoded
 /// (or compressed: which of the two, the manifest does not say).

@@ -21,7 +21,7 @@ use datafusion::logical_expr::{
 use std::collections::HashMap;
 use std::sync::Arc;
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::manifest::deleted::{DeletedRows, MAX_RANGES, REWRITE_FRACTION};
+use swingdb_storage::manifest::deleted::{max_ranges, DeletedRows, REWRITE_FRACTION};
 use swingdb_storage::manifest::origin::{limit_origins, origins};
 use swingdb_storage::segment::store::live_rows;
 use swingdb_storage::{SegmentMeta, TableMeta, TableWriter};
@@ -248,7 +248,8 @@ impl Executor {
             // Rows kept in the manifest are left to compaction, which merges
             // small segments anyway: rewritten here, a commit that compacted
             // them meanwhile would make this one's change a conflict.
-            let few = deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= MAX_RANGES;
+            let few =
+                deleted.len() as f64 <= REWRITE_FRACTION * seg.rows as f64 && deleted.ranges() <= max_ranges(seg.rows);
             if few || seg.inline.is_some() || deleted.len() >= seg.rows {
                 segments.push(SegmentMeta { deleted, ..seg.clone() });
                 continue;

@@ -235,7 +235,8 @@ fn a_change_record_makes_the_version_from_the_one_before() {
     let text = std::str::from_utf8(&delta[1..]).unwrap();
     assert_eq!(delta[0], DELTA_MARK);
     assert!(text.contains("\"pieces\":[[0,2],{\"file\":\"s6.arrow\""), "{text}");
-    assert!(text.contains("[3,4],{\"file\":\"s4.arrow\"") && text.contains("[5,6]]"), "{text}");
+    assert!(text.contains("[3,4],[4,[1,2]],[5,6]]"), "only the added mark: {text}");
+    assert!(text.starts_with("{\"format_version\":13,"), "which older builds refuse: {text}");
     assert!(!text.contains("k.arrow") && text.contains("\"removed\":[\"gone\"]"), "{text}");
     assert_eq!(before.apply_delta(&delta, "test").unwrap(), after);
     // Only onto the version before.
@@ -266,6 +267,14 @@ fn a_change_record_that_does_not_fit_its_version_is_damage() {
         ),
         (r#"{"format_version":2,"version":2}"#, "not a change record"),
         (r#"D{"format_version":99,"version":2}"#, "upgrade swingdb"),
+        (
+            r#"D{"format_version":13,"version":2,"tables":{"t":{"segments":{"modified":2,"pieces":[[1,[0,1]]]}}}}"#,
+            "marks segment 1 of 1",
+        ),
+        (
+            r#"D{"format_version":13,"version":2,"tables":{"t":{"segments":{"modified":2,"pieces":[[0,[0,5]]]}}}}"#,
+            "row 4",
+        ),
     ] {
         let e = before.apply_delta(delta.as_bytes(), "test").unwrap_err();
         assert!(e.to_string().contains(says), "{delta}: {e}");
