@@ -233,12 +233,13 @@ fn alias_in(body: &mut SetExpr) {
             };
             let mut keys: HashSet<String> =
                 select.projection.iter().filter_map(named).map(|name| name.to_lowercase()).collect();
+            // Names the list's columns have: their own and the aliases given here.
+            let mut taken = keys.clone();
             let mut seen = HashSet::new();
             for item in select.projection.iter_mut() {
                 if let Some(name) = named(item) {
                     if !seen.insert(name.to_lowercase()) {
-                        let free = (1..).map(|n| format!("{name}_{n}")).find(|n| !keys.contains(&n.to_lowercase()));
-                        let alias = free.expect("a free name");
+                        let alias = free_name(&name, &mut taken);
                         keys.insert(alias.to_lowercase());
                         let expr = match item {
                             SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => expr.clone(),
@@ -250,7 +251,8 @@ fn alias_in(body: &mut SetExpr) {
                 }
                 let SelectItem::UnnamedExpr(expr) = item else { continue };
                 if !keys.insert(engine_key(expr)) && !has_subquery(expr) {
-                    let alias = Ident::with_quote('"', expr.to_string());
+                    // Its text, unless an earlier repeat took it (`SELECT 1, 1, 1`: `1_1`).
+                    let alias = Ident::with_quote('"', free_name(&expr.to_string(), &mut taken));
                     *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
                 }
             }
@@ -261,6 +263,15 @@ fn alias_in(body: &mut SetExpr) {
         }
         _ => {}
     }
+}
+
+/// The first of `name`, `name_1`, `name_2`, ... (as DuckDB numbers repeated
+/// names) that is not in `taken` (lower case), now taken.
+fn free_name(name: &str, taken: &mut HashSet<String>) -> String {
+    let mut candidates = std::iter::once(name.to_string()).chain((1..).map(|n| format!("{name}_{n}")));
+    let free = candidates.find(|n| !taken.contains(&n.to_lowercase())).expect("a free name");
+    taken.insert(free.to_lowercase());
+    free
 }
 
 /// `stream` with its columns named back.
