@@ -62,22 +62,26 @@ UPDATE = "UPDATE t SET v = v + 1 WHERE id = ?"
 INSERT = "INSERT INTO t VALUES (?, ?, ?)"
 rng = random.Random(me * 7919 + base)
 key = base + me * 10**8
-done, times = 0, []
+done, failed, times = 0, {}, []
 while time.time() < start:
     time.sleep(0.001)
 end = start + seconds
 while time.time() < end:
     t0 = time.perf_counter()
-    if workload == "read by key" or (workload == "90/10 read/update" and rng.random() < 0.9):
-        run(READ, (rng.randrange(rows),))
-    elif workload == "insert":
-        run(INSERT, (key, 0.5, "new"))
-        key += 1
-    else:
-        run(UPDATE, (rng.randrange(rows),))
+    try:
+        if workload == "read by key" or (workload == "90/10 read/update" and rng.random() < 0.9):
+            run(READ, (rng.randrange(rows),))
+        elif workload == "insert":
+            run(INSERT, (key, 0.5, "new"))
+            key += 1
+        else:
+            run(UPDATE, (rng.randrange(rows),))
+    except Exception as e:  # counted and reported: a statement that failed did not count as done
+        failed[type(e).__name__] = failed.get(type(e).__name__, 0) + 1
+        continue
     times.append(time.perf_counter() - t0)
     done += 1
-print(json.dumps({"done": done, "median_us": statistics.median(times) * 1e6 if times else None}))
+print(json.dumps({"done": done, "failed": failed, "median_us": statistics.median(times) * 1e6 if times else None}))
 '''
 
 
@@ -128,6 +132,8 @@ def measure(system: str, target: str, workload: str, procs: int, seconds: float,
         "rows": rows,
         "per_s": sum(o["done"] for o in outcomes) / seconds,
         "median_us": outcomes[0]["median_us"],
+        "failed": sum(sum(o["failed"].values()) for o in outcomes),
+        "errors": sorted({name for o in outcomes for name in o["failed"]}),
     }
 
 
@@ -186,6 +192,8 @@ def report(results: list[dict], sizes: list[int], counts: list[int], seconds: fl
                     cell = f"{r['per_s']:,.0f}"
                     if procs == 1 and r["median_us"] is not None:
                         cell += f" ({r['median_us']:,.0f} us)"
+                    if r.get("failed"):
+                        cell += f", {r['failed']:,} failed ({', '.join(r['errors'])})"
                     cells.append(cell)
                 body.append([system, workload, *cells])
         lines += [table(["system", "statement", *[f"{p} process{'es' if p > 1 else ''}" for p in counts]], body), ""]
@@ -234,7 +242,7 @@ def main():
                         r = measure(system, targets[system], workload, procs, args.seconds, rows, base)
                         results.append(r)
                         print(f"{system:18} {workload:18} {procs} procs {r['per_s']:10,.0f}/s  "
-                              f"(median {r['median_us']:,.0f} us)", flush=True)
+                              f"(median {r['median_us'] or 0:,.0f} us)" + (f", {r['failed']} failed" if r["failed"] else ""), flush=True)
     finally:
         if pg:
             pg.__exit__(None, None, None)
