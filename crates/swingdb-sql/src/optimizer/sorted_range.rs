@@ -47,6 +47,10 @@ pub fn orders_as_sql(data_type: &DataType) -> bool {
         )
 }
 
+/// One end of a [`KeyRange`], if it has one: its value, and whether the
+/// value is in the range.
+pub type End<'a> = Option<(&'a ScalarValue, bool)>;
+
 impl KeyRange {
     /// The range the conjuncts of `filters` confine column `column` (of
     /// `data_type`) to, if they bound it at all.
@@ -96,7 +100,7 @@ impl KeyRange {
     }
 
     /// The lower and upper ends: a value each and whether it is in the range.
-    pub fn bounds(&self) -> (Option<(&ScalarValue, bool)>, Option<(&ScalarValue, bool)>) {
+    pub fn bounds(&self) -> (End<'_>, End<'_>) {
         let lower = self.lower.as_ref().map(|b| (&b.value, b.inclusive));
         (lower, self.upper.as_ref().map(|b| (&b.value, b.inclusive)))
     }
