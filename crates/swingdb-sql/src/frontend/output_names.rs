@@ -12,6 +12,7 @@
 //! what ORDER BY and DISTINCT match); the name goes on the column at its
 //! position, so only select lists without `*` are named so.
 
+use crate::frontend::dialect::syntax::rewrite_expr;
 use crate::frontend::parse::identifier;
 use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -62,13 +63,16 @@ fn has_columns_call(expr: &Expr) -> bool {
 }
 
 /// A key under which DataFusion may name the column of `expr` alike with
-/// another: its text without casts, in lower case (`x + 1` and `X + 1` are
-/// one name to DataFusion). A column whose key another one already has is
+/// another: its text with DuckDB's spellings rewritten (`max_by` is
+/// `arg_max`) and without casts, in lower case (`x + 1` and `X + 1` are one
+/// name to DataFusion). A column whose key another one already has is
 /// planned under a private alias (a needless alias changes nothing the user
 /// sees); a cast beside its operand (`SELECT x, CAST(x AS INT)`) is aliased
 /// so, and a derived table names it as written, as DuckDB does.
 fn engine_key(expr: &Expr) -> String {
     let mut bare = expr.clone();
+    // A spelling that does not fit (wrong arguments) fails later, when planned.
+    let _ = rewrite_expr(&mut bare);
     let _ = visit_expressions_mut(&mut bare, |e| {
         while let Expr::Cast { expr: inner, .. } = e {
             *e = std::mem::replace(inner.as_mut(), Expr::value(Value::Null));

@@ -28,10 +28,11 @@
 
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions, AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName, OrderBy, OrderByExpr, OrderByKind,
-    Query, SelectFlavor, SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind, TableSampleMethod,
-    TableSampleUnit, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut, WildcardAdditionalOptions,
+    visit_expressions, visit_expressions_mut, AccessExpr, BinaryOperator, DataType as SqlDataType, Expr, Function,
+    FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName, OrderBy, OrderByExpr,
+    OrderByKind, Query, SelectFlavor, SelectItem, SetExpr, Subscript, TableFactor, TableSample, TableSampleKind,
+    TableSampleMethod, TableSampleUnit, UnaryOperator, Value, ValueWithSpan, VisitMut, VisitorMut,
+    WildcardAdditionalOptions,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -40,6 +41,31 @@ use std::ops::ControlFlow;
 use std::sync::LazyLock;
 use swingdb_storage::error::{Error, ErrorKind, Result};
 
+/// Rewrites the DuckDB spellings of the expression `expr` and of those in
+/// it, as [`rewrite`] does in a statement: two spellings of one function
+/// (`arg_max` and `max_by`) become the same expression.
+pub fn rewrite_expr(expr: &mut Expr) -> Result<()> {
+    let outcome = visit_expressions_mut(expr, |e| match rewrite_one(e) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => ControlFlow::Break(e),
+    });
+    match outcome {
+        ControlFlow::Break(e) => Err(e),
+        ControlFlow::Continue(()) => Ok(()),
+    }
+}
+
+/// The rewrites of one expression, its operands already rewritten.
+fn rewrite_one(expr: &mut Expr) -> Result<()> {
+    if let Expr::BinaryOp { op: op @ BinaryOperator::DuckIntegerDivide, .. } = expr {
+        *op = BinaryOperator::Divide;
+    }
+    timestamp_without_seconds(expr);
+    field_access(expr);
+    like_without_escape(expr);
+    super::lambdas::rewrite(expr).and_then(|()| super::functions::rewrite(expr))
+}
+
 /// Rewrites `statement`'s DuckDB spellings (see the module documentation);
 /// an error for a sample this engine cannot draw as asked.
 pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
@@ -47,13 +73,7 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
     impl VisitorMut for Rewrite {
         type Break = Error;
         fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<Error> {
-            if let Expr::BinaryOp { op: op @ BinaryOperator::DuckIntegerDivide, .. } = expr {
-                *op = BinaryOperator::Divide;
-            }
-            timestamp_without_seconds(expr);
-            field_access(expr);
-            like_without_escape(expr);
-            match super::lambdas::rewrite(expr).and_then(|()| super::functions::rewrite(expr)) {
+            match rewrite_one(expr) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
             }
