@@ -20,7 +20,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::keys::columns::KeyColumns;
-use crate::keys::runs::{Indexed, KeyRun, RunKind, RUN_MIN_ROWS};
+use crate::keys::runs::{has_saved_run, Indexed, KeyRun, RunKind};
 use crate::manifest::deleted::DeletedRows;
 use crate::{SegmentMeta, SegmentStore, TableMeta};
 use datafusion::arrow::array::UInt64Array;
@@ -217,7 +217,7 @@ impl KeyIndex {
             if from == segment.rows {
                 continue;
             }
-            if from == 0 && segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS {
+            if from == 0 && has_saved_run(segment) {
                 let run = match KeyRun::of_segment(store, table, segment, key, RunKind::Key)? {
                     Indexed::Duplicate(value) => return Ok(Some(value)),
                     Indexed::Run(run) => run,

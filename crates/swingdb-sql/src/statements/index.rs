@@ -74,10 +74,11 @@ impl Executor {
             let meta = self.table(&table)?;
             let mut changed = meta.as_ref().clone();
             changed.constraints.unique_indexes.remove(&name);
+            // Its runs go too, unless another index on the same columns reads them.
             let dropped = changed.constraints.indexes.remove(&name);
-            self.set_table(&table, changed.clone())?;
-            // Its runs, unless another index on the same columns reads them.
-            if let Some(columns) = dropped.filter(|c| !changed.constraints.indexes.values().any(|o| o == c)) {
+            let unread = dropped.filter(|c| !changed.constraints.indexes.values().any(|o| o == c));
+            self.set_table(&table, changed)?;
+            if let Some(columns) = unread {
                 remove_index_runs(&self.core.store, &meta, &columns)?;
             }
         }

@@ -47,6 +47,12 @@ use std::sync::Arc;
 /// memory once per segment, see [`lookup_run`]).
 pub const RUN_MIN_ROWS: u64 = 8192;
 
+/// Whether `segment` gets a saved run: a file segment of at least
+/// [`RUN_MIN_ROWS`] rows.
+pub fn has_saved_run(segment: &SegmentMeta) -> bool {
+    segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS
+}
+
 /// Version 2 added the positions; a run of version 1 fails the check and is
 /// rebuilt (runs are a cache).
 const MAGIC: &[u8; 8] = b"SWKEYRN2";
@@ -273,16 +279,8 @@ impl KeyRun {
 
     /// The index of `key` among the sorted values, if it is one.
     fn find(&self, key: &[u8]) -> Option<usize> {
-        let (mut low, mut high) = (0, self.count);
-        while low < high {
-            let middle = (low + high) / 2;
-            match self.key(middle).cmp(key) {
-                std::cmp::Ordering::Less => low = middle + 1,
-                std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return Some(middle),
-            }
-        }
-        None
+        let at = self.first_where(0, |value| value >= key);
+        (at < self.count && self.key(at) == key).then_some(at)
     }
 
     /// A key value both runs hold and `accept` takes, if any: a merge of the
@@ -334,7 +332,7 @@ pub fn lookup_run(
     kind: RunKind,
     name: &str,
 ) -> Result<Option<Arc<KeyRun>>> {
-    let saved = segment.inline.is_none() && segment.rows >= RUN_MIN_ROWS;
+    let saved = has_saved_run(segment);
     store.derived(segment, name, || {
         Ok(match KeyRun::of_segment(store, table, segment, key, kind)? {
             Indexed::Run(mut run) if saved => {
@@ -359,7 +357,7 @@ pub fn build_index_runs(store: &SegmentStore, table: &TableMeta) -> Result<()> {
     for columns in table.constraints.indexes.values() {
         let key = KeyColumns::new(&table.schema, columns)?;
         let name = run_name(table, &key, RunKind::Index);
-        for segment in table.segments.iter().filter(|s| s.inline.is_none() && s.rows >= RUN_MIN_ROWS) {
+        for segment in table.segments.iter().filter(|s| has_saved_run(s)) {
             lookup_run(store, table, segment, &key, RunKind::Index, &name)?;
         }
     }
@@ -375,7 +373,7 @@ pub fn build_index_runs(store: &SegmentStore, table: &TableMeta) -> Result<()> {
 pub fn remove_index_runs(store: &SegmentStore, table: &TableMeta, columns: &[String]) -> Result<()> {
     let key = KeyColumns::new(&table.schema, columns)?;
     let fingerprint = fingerprint(table, &key, RunKind::Index);
-    for segment in table.segments.iter().filter(|s| s.inline.is_none() && s.rows >= RUN_MIN_ROWS) {
+    for segment in table.segments.iter().filter(|s| has_saved_run(s)) {
         let _ = std::fs::remove_file(store.dir().key_run_path(&segment.file, &fingerprint));
     }
     Ok(())
