@@ -45,6 +45,7 @@ use std::sync::Arc;
 
 pub mod compressed;
 pub mod compressed_write;
+pub mod dictionary;
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).
@@ -89,6 +90,17 @@ pub fn decode(array: &ArrayRef, table: &DataType) -> Result<ArrayRef> {
     }
     if physical_type(array.data_type()).is_some() {
         return decode(&decompress(array)?, table);
+    }
+    let strings = match array.data_type() {
+        DataType::Dictionary(key, _) if table == &DataType::Utf8 => match key.as_ref() {
+            DataType::Int8 => dictionary::decode_strings(array.as_dictionary::<Int8Type>())?,
+            DataType::Int16 => dictionary::decode_strings(array.as_dictionary::<Int16Type>())?,
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(strings) = strings {
+        return Ok(Arc::new(strings));
     }
     // Decimals are widened value by value (arrow's cast checks the
     // precision, and would turn a value beyond it into NULL).
