@@ -254,9 +254,12 @@ impl ExecutionPlan for FewGroupsAggregateExec {
             while let Some(batch) = input.next().await {
                 let batch = batch?;
                 let _timer = metrics.elapsed_compute().timer();
-                match &fold {
-                    Some(fold) => state.add_filtered(fold, &batch)?,
-                    None => state.add(&batch)?,
+                for at in (0..batch.num_rows()).step_by(CHUNK_ROWS) {
+                    let part = batch.slice(at, CHUNK_ROWS.min(batch.num_rows() - at));
+                    match &fold {
+                        Some(fold) => state.add_filtered(fold, &part)?,
+                        None => state.add(&part)?,
+                    }
                 }
             }
             let _timer = metrics.elapsed_compute().timer();
@@ -276,6 +279,13 @@ impl ExecutionPlan for FewGroupsAggregateExec {
         Ok(Box::pin(RecordBatchStreamAdapter::new(schema, stream.flatten())))
     }
 }
+
+/// Rows of an input batch aggregated at a time: the values each step
+/// computes for them (the filter's mask, projected expressions, 128-bit
+/// sums' arguments: 128 KiB a column) are still in the processor's cache
+/// when the next step reads them (TPC-H Q1 at SF1, batches of 32K rows:
+/// 4 % less time than a batch at a time).
+const CHUNK_ROWS: usize = 8192;
 
 /// The metric (EXPLAIN ANALYZE) counting partitions whose groups turned out
 /// too many and moved to DataFusion's group values.
