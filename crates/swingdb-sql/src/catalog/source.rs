@@ -12,7 +12,8 @@
 //! - Its streams give the scheduler a turn after every batch (see
 //!   [`taking_turns`]).
 //! - It applies the runtime filters that joins and top-k sorts above it
-//!   publish (see [`crate::optimizer::runtime_filter`]).
+//!   publish (see [`crate::optimizer::runtime_filter`]), before it decodes
+//!   the columns they do not read.
 //! - Its batches hold encoded columns as stored (see
 //!   [`swingdb_storage::encoding`]); its streams decode them a batch at a
 //!   time, so that no more than a batch of a column is decoded at once.
@@ -158,14 +159,12 @@ impl SegmentSource {
 impl DataSource for SegmentSource {
     fn open(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         let rows = context.session_config().batch_size();
-        Ok(taking_turns(filtered(
-            decoded(prefiltered(
-                sliced(checked(self.memory.open(partition, context)?, &self.checks)?, rows),
-                self.prefilter.as_ref(),
-            )),
+        let stored = sliced(checked(self.memory.open(partition, context)?, &self.checks)?, rows);
+        Ok(taking_turns(decoded(filtered(
+            prefiltered(stored, self.prefilter.as_ref()),
             &self.runtime_filters,
             self.condition_above.as_ref(),
-        )))
+        ))))
     }
 
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
@@ -306,11 +305,11 @@ impl DataSource for SegmentSource {
     fn open_with_args(&self, args: OpenArgs) -> Result<SendableRecordBatchStream> {
         let rows = args.context.session_config().batch_size();
         let stored = sliced(checked(self.memory.open_with_args(args)?, &self.checks)?, rows);
-        Ok(taking_turns(filtered(
-            decoded(prefiltered(stored, self.prefilter.as_ref())),
+        Ok(taking_turns(decoded(filtered(
+            prefiltered(stored, self.prefilter.as_ref()),
             &self.runtime_filters,
             self.condition_above.as_ref(),
-        )))
+        ))))
     }
 }
 
