@@ -87,10 +87,13 @@ def main():
     parser = scale_parser(__doc__, runs=5)
     parser.add_argument("--no-cold", action="store_true", help="skip the cold runs (a fresh process per run)")
     parser.add_argument("--queries", default="1-22")
+    parser.add_argument("--vs", choices=["duckdb"], default="duckdb", help="the peer each query is timed against")
     args = parse_scale_args(parser)
     lo, _, hi = args.queries.partition("-")
     numbers = range(int(lo), int(hi or lo) + 1)
 
+    about = machine()
+    print(f"machine: {about['cpu']}, {about['cores']} cores, {about['memory_gib']} GiB; peer: {args.vs}")
     data = generate(args.scale, os.path.join(args.work, f"tpch-{args.tag}"))
     sw_path, dd_path, loads = load(args.scale, data, args.work)
     print(f"load: swingdb {loads['swingdb']:.2f} s, duckdb {loads['duckdb']:.2f} s")
