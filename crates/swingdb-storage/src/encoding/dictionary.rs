@@ -32,9 +32,6 @@ pub fn decode_strings<K: ArrowDictionaryKeyType>(array: &DictionaryArray<K>) -> 
     let longest = lengths.iter().copied().max().unwrap_or(0);
     let keys = array.keys();
     let rows = keys.len();
-    if rows.checked_mul(longest).is_none_or(|most| most > i32::MAX as usize) {
-        return Ok(None);
-    }
     let nulls = keys.nulls();
     let valid = |row: usize| nulls.is_none_or(|nulls| nulls.is_valid(row));
     // NULL rows may hold any key.
@@ -44,8 +41,17 @@ pub fn decode_strings<K: ArrowDictionaryKeyType>(array: &DictionaryArray<K>) -> 
             return Err(Error::corruption(format!("a dictionary key {key} is beyond its {empty} values")));
         }
     }
+    // Room for every row's value: counted exactly where a value is long
+    // (one long value must not make every row take its length).
+    let room = match longest <= PADDED {
+        true => rows * longest,
+        false => (0..rows).map(|row| if valid(row) { lengths[keys.values()[row].as_usize()] } else { 0 }).sum(),
+    };
+    if room > i32::MAX as usize {
+        return Ok(None);
+    }
     let mut offsets = vec![0i32; rows + 1];
-    let mut bytes = vec![0u8; rows * longest + PADDED];
+    let mut bytes = vec![0u8; room + PADDED];
     let end = match nulls {
         None => copy_values(keys.values(), |key| key.as_usize().min(empty), values, &lengths, &mut offsets, &mut bytes),
         Some(nulls) => {
