@@ -7,6 +7,7 @@
 pub mod checks;
 pub mod identity;
 pub mod key_lookup;
+pub mod narrow_comparison;
 mod pinned;
 pub mod prefilter;
 mod segment_stats;

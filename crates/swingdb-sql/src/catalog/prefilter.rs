@@ -16,6 +16,7 @@
 //! work: where the condition fails, or keeps most rows, the batch goes on
 //! as it is.
 
+use crate::catalog::narrow_comparison::narrowed;
 use datafusion::arrow::array::{ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
@@ -76,7 +77,14 @@ struct Prefilter {
     unselective: usize,
     /// Batches seen.
     batches: usize,
+    /// The stored types of the condition's columns last seen, and the
+    /// condition rewritten for them with the columns it leaves as stored
+    /// (see [`narrowed`]).
+    narrowed: Option<(Vec<DataType>, Option<Narrowed>)>,
 }
+
+/// A condition rewritten to compare narrowed columns as stored, and those columns.
+type Narrowed = (Arc<dyn PhysicalExpr>, Vec<usize>);
 
 /// After this many batches in a row of which the condition kept most rows,
 /// it is only tried on every [`PROBE_EVERY`]th batch: the filter above
@@ -91,7 +99,7 @@ const PROBE_EVERY: usize = 16;
 impl Prefilter {
     fn new(condition: Arc<dyn PhysicalExpr>, columns: Vec<usize>, schema: SchemaRef) -> Self {
         let on_dictionaries = on_constants_only(&condition);
-        Self { condition, columns, on_dictionaries, schema, unselective: 0, batches: 0 }
+        Self { condition, columns, on_dictionaries, schema, unselective: 0, batches: 0, narrowed: None }
     }
 
     /// `batch` without the rows the condition drops (where it drops many),
@@ -133,13 +141,22 @@ impl Prefilter {
     /// The rows of `batch` the condition keeps, and the batch's columns with
     /// those the condition read decoded (dictionaries left as stored with
     /// `on_dictionaries`); `None` where it fails.
-    fn mask(&self, batch: &RecordBatch, on_dictionaries: bool) -> Option<(BooleanArray, Vec<ArrayRef>)> {
+    fn mask(&mut self, batch: &RecordBatch, on_dictionaries: bool) -> Option<(BooleanArray, Vec<ArrayRef>)> {
+        let stored: Vec<DataType> = batch.schema().fields().iter().map(|f| f.data_type().clone()).collect();
+        if self.narrowed.as_ref().is_none_or(|(types, _)| *types != stored) {
+            let rewritten = narrowed(&self.condition, &stored, &self.schema);
+            self.narrowed = Some((stored, rewritten));
+        }
+        let (condition, narrow) = match self.narrowed.as_ref().and_then(|(_, n)| n.as_ref()) {
+            Some((condition, narrow)) => (condition.clone(), narrow.as_slice()),
+            None => (self.condition.clone(), &[][..]),
+        };
         let mut columns = batch.columns().to_vec();
         for &c in &self.columns {
             let table = self.schema.field(c).data_type();
             let stored = columns.get(c)?;
             let dictionary = matches!(stored.data_type(), DataType::Dictionary(_, values) if values.as_ref() == table);
-            if stored.data_type() != table && !(on_dictionaries && dictionary) {
+            if stored.data_type() != table && !(on_dictionaries && dictionary) && !narrow.contains(&c) {
                 columns[c] = decode(stored, table).ok()?;
             }
         }
@@ -147,7 +164,7 @@ impl Prefilter {
         let input =
             RecordBatch::try_new_with_options(with_stored_types(&self.schema, &columns), columns.clone(), &options)
                 .ok()?;
-        let mask = self.condition.evaluate(&input).ok()?.into_array(batch.num_rows()).ok()?;
+        let mask = condition.evaluate(&input).ok()?.into_array(batch.num_rows()).ok()?;
         Some((mask.as_boolean_opt()?.clone(), columns))
     }
 }
