@@ -31,11 +31,11 @@ use crate::encoding::compressed::{decompress, physical_type};
 use crate::error::{Error, Result};
 use crate::segment::parallel::{column_bytes, in_parallel};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Decimal128Array, Decimal32Array, Decimal64Array, DictionaryArray, PrimitiveArray,
-    RecordBatch, RecordBatchOptions, StringArray,
+    Array, ArrayRef, AsArray, BooleanArray, Decimal128Array, Decimal32Array, Decimal64Array, DictionaryArray,
+    PrimitiveArray, RecordBatch, RecordBatchOptions, StringArray,
 };
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::compute::cast;
+use datafusion::arrow::compute::{cast, filter_record_batch};
 use datafusion::arrow::datatypes::{
     ArrowDictionaryKeyType, DataType, Decimal128Type, Decimal32Type, Decimal64Type, Field, Int16Type, Int8Type, Schema,
     SchemaRef, DECIMAL32_MAX_PRECISION, DECIMAL64_MAX_PRECISION,
@@ -127,14 +127,29 @@ pub fn decode_batch(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBat
     if batch.schema().fields().iter().zip(schema.fields()).all(|(a, b)| a.data_type() == b.data_type()) {
         return Ok(batch.clone());
     }
-    let columns = batch
-        .columns()
-        .iter()
-        .zip(schema.fields())
-        .map(|(column, field)| decode(column, field.data_type()))
-        .collect::<Result<Vec<_>>>()?;
+    decode_columns(batch, schema, |_| true)
+}
+
+/// `batch` (read from a segment) with the encoded columns `decoded` picks
+/// (by position) decoded to their types in `schema` (the table's), the
+/// others as stored; its schema names the types it holds.
+pub fn decode_columns(batch: &RecordBatch, schema: &SchemaRef, decoded: impl Fn(usize) -> bool) -> Result<RecordBatch> {
+    let mut columns = batch.columns().to_vec();
+    for (c, field) in schema.fields().iter().enumerate() {
+        let Some(stored) = columns.get(c) else { break };
+        if stored.data_type() != field.data_type() && decoded(c) {
+            columns[c] = decode(stored, field.data_type())?;
+        }
+    }
     let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-    Ok(RecordBatch::try_new_with_options(schema.clone(), columns, &options)?)
+    Ok(RecordBatch::try_new_with_options(with_stored_types(schema, &columns), columns, &options)?)
+}
+
+/// The rows of `batch` (read from a segment) that `mask` keeps, its
+/// compressed columns decompressed first (a filter would cut their runs
+/// apart from their frames).
+pub fn filter_stored(batch: &RecordBatch, mask: &BooleanArray) -> Result<RecordBatch> {
+    Ok(filter_record_batch(&decompress_batch(batch)?, mask)?)
 }
 
 /// `batch` (read from a segment) with its compressed columns decompressed,

@@ -17,8 +17,7 @@
 //! as it is.
 
 use crate::catalog::narrow_comparison::narrowed;
-use datafusion::arrow::array::{ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::compute::filter_record_batch;
+use datafusion::arrow::array::{AsArray, BooleanArray, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::Result;
 use datafusion::execution::SendableRecordBatchStream;
@@ -31,7 +30,7 @@ use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use futures::StreamExt;
 use std::sync::Arc;
-use swingdb_storage::encoding::{decode, decompress_batch, with_stored_types};
+use swingdb_storage::encoding::{decode_columns, filter_stored};
 
 /// Above this share of a batch's rows kept, the batch goes on whole (the
 /// filter above copies the rows out anyway).
@@ -115,7 +114,7 @@ impl Prefilter {
         if self.unselective >= UNSELECTIVE_BATCHES && !self.batches.is_multiple_of(PROBE_EVERY) {
             return Ok(Some(batch.clone()));
         }
-        let (mask, columns) = match self.mask(batch, self.on_dictionaries) {
+        let (mask, read) = match self.mask(batch, self.on_dictionaries) {
             Some(found) => found,
             // Retried with the condition's columns decoded.
             None if self.on_dictionaries => {
@@ -127,21 +126,19 @@ impl Prefilter {
             }
             None => return Ok(None),
         };
-        let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-        let read = RecordBatch::try_new_with_options(with_stored_types(&self.schema, &columns), columns, &options)?;
         if mask.true_count() as f64 >= batch.num_rows() as f64 * FILTER_BELOW {
             self.unselective += 1;
             return Ok(Some(read));
         }
         self.unselective = 0;
-        // A compressed column is cut into rows once decompressed.
-        Ok(Some(filter_record_batch(&decompress_batch(&read)?, &mask)?))
+        Ok(Some(filter_stored(&read, &mask)?))
     }
 
-    /// The rows of `batch` the condition keeps, and the batch's columns with
-    /// those the condition read decoded (dictionaries left as stored with
-    /// `on_dictionaries`); `None` where it fails.
-    fn mask(&mut self, batch: &RecordBatch, on_dictionaries: bool) -> Option<(BooleanArray, Vec<ArrayRef>)> {
+    /// The rows of `batch` the condition keeps, and the batch with the
+    /// columns the condition read decoded (dictionaries left as stored with
+    /// `on_dictionaries`, narrowed decimals compared as stored where
+    /// [`narrowed`] allows); `None` where it fails.
+    fn mask(&mut self, batch: &RecordBatch, on_dictionaries: bool) -> Option<(BooleanArray, RecordBatch)> {
         let stored: Vec<DataType> = batch.schema().fields().iter().map(|f| f.data_type().clone()).collect();
         if self.narrowed.as_ref().is_none_or(|(types, _)| *types != stored) {
             let rewritten = narrowed(&self.condition, &stored, &self.schema);
@@ -151,21 +148,15 @@ impl Prefilter {
             Some((condition, narrow)) => (condition.clone(), narrow.as_slice()),
             None => (self.condition.clone(), &[][..]),
         };
-        let mut columns = batch.columns().to_vec();
-        for &c in &self.columns {
+        let decoded = |c: usize| {
             let table = self.schema.field(c).data_type();
-            let stored = columns.get(c)?;
-            let dictionary = matches!(stored.data_type(), DataType::Dictionary(_, values) if values.as_ref() == table);
-            if stored.data_type() != table && !(on_dictionaries && dictionary) && !narrow.contains(&c) {
-                columns[c] = decode(stored, table).ok()?;
-            }
-        }
-        let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-        let input =
-            RecordBatch::try_new_with_options(with_stored_types(&self.schema, &columns), columns.clone(), &options)
-                .ok()?;
+            let dictionary =
+                matches!(batch.column(c).data_type(), DataType::Dictionary(_, values) if values.as_ref() == table);
+            self.columns.contains(&c) && !(on_dictionaries && dictionary) && !narrow.contains(&c)
+        };
+        let input = decode_columns(batch, &self.schema, decoded).ok()?;
         let mask = condition.evaluate(&input).ok()?.into_array(batch.num_rows()).ok()?;
-        Some((mask.as_boolean_opt()?.clone(), columns))
+        Some((mask.as_boolean_opt()?.clone(), input))
     }
 }
 
@@ -207,9 +198,10 @@ fn on_constants_only(condition: &Arc<dyn PhysicalExpr>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::arrow::array::{Array, DictionaryArray, Int32Array, Int8Array, StringArray};
+    use datafusion::arrow::array::{Array, ArrayRef, DictionaryArray, Int32Array, Int8Array, StringArray};
     use datafusion::arrow::datatypes::{Field, Int32Type, Int8Type, Schema};
     use datafusion::physical_expr::expressions::{binary, col, in_list, like, lit, not};
+    use swingdb_storage::encoding::with_stored_types;
 
     /// A scan's output (mode VARCHAR, n INT) and a stored batch of it with
     /// `mode` as a dictionary.
@@ -239,8 +231,8 @@ mod tests {
         for (condition, rows) in conditions {
             let mut prefilter = Prefilter::new(condition.clone(), vec![0], table.clone());
             assert!(prefilter.on_dictionaries, "{condition}");
-            let (mask, columns) = prefilter.mask(&batch, true).expect("evaluated on the dictionary");
-            assert!(matches!(columns[0].data_type(), DataType::Dictionary(..)), "not decoded: {condition}");
+            let (mask, read) = prefilter.mask(&batch, true).expect("evaluated on the dictionary");
+            assert!(matches!(read.column(0).data_type(), DataType::Dictionary(..)), "not decoded: {condition}");
             let kept: Vec<usize> = (0..mask.len()).filter(|&i| mask.is_valid(i) && mask.value(i)).collect();
             assert_eq!(kept, rows, "{condition}");
             // Rows are dropped where fewer than half are kept; else the batch goes on whole.

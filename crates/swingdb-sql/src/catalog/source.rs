@@ -23,6 +23,7 @@
 //!   decode the other columns (see [`prefiltered`]).
 
 use crate::catalog::prefilter::prefiltered;
+use crate::operators::slices;
 use crate::optimizer::runtime_filter::{filtered, is_runtime_filter};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
@@ -358,17 +359,13 @@ fn checked(stream: SendableRecordBatchStream, checks: &Arc<ScanChecks>) -> Resul
 /// lineitem's), and decoded whole its widened decimals and strings (8 MB for
 /// Q1) left the processor's cache before the operators above read them.
 fn sliced(stream: SendableRecordBatchStream, rows: usize) -> SendableRecordBatchStream {
-    let rows = rows.max(1);
     let schema = stream.schema();
     let batches = stream.flat_map(move |batch| {
-        let slices: Vec<Result<RecordBatch>> = match batch {
-            Ok(batch) if batch.num_rows() > rows => (0..batch.num_rows())
-                .step_by(rows)
-                .map(|start| Ok(batch.slice(start, rows.min(batch.num_rows() - start))))
-                .collect(),
+        let pieces: Vec<Result<RecordBatch>> = match batch {
+            Ok(batch) if batch.num_rows() > rows => slices(batch, rows).map(Ok).collect(),
             other => vec![other],
         };
-        futures::stream::iter(slices)
+        futures::stream::iter(pieces)
     });
     Box::pin(RecordBatchStreamAdapter::new(schema, batches))
 }

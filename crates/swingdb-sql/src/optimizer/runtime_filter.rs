@@ -25,8 +25,8 @@
 //! rows go straight into the join does not get that join's filter at all
 //! (`filter_placement`).
 
-use datafusion::arrow::array::{AsArray, BooleanArray, RecordBatchOptions};
-use datafusion::arrow::compute::{and, filter_record_batch};
+use datafusion::arrow::array::{AsArray, BooleanArray};
+use datafusion::arrow::compute::and;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::tree_node::TreeNode;
@@ -42,7 +42,7 @@ use std::collections::HashSet;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use swingdb_storage::encoding::{decode, decompress_batch, with_stored_types};
+use swingdb_storage::encoding::{decode_columns, filter_stored};
 
 /// Rows a scan reads with a runtime filter in force before it judges
 /// whether the filter is worth its cost.
@@ -123,7 +123,7 @@ impl RuntimeFiltered {
         for predicate in in_force.iter().map(|(_, p)| p).chain(&self.condition) {
             read.extend(collect_columns(predicate).iter().map(Column::index));
         }
-        let batch = decoded_columns(&batch, &self.table, &read)?;
+        let batch = decode_columns(&batch, &self.table, |c| read.contains(&c))?;
         let mut rows = Selection { batch, mask: None };
         self.narrow_by_condition(&mut rows)?;
         for (i, predicate) in in_force {
@@ -144,26 +144,6 @@ impl RuntimeFiltered {
             }
         }
     }
-}
-
-/// `batch` (as stored) with its columns `read` decoded to their types in
-/// `table`, the others as stored.
-fn decoded_columns(batch: &RecordBatch, table: &SchemaRef, read: &HashSet<usize>) -> Result<RecordBatch> {
-    let mut columns = batch.columns().to_vec();
-    for &c in read {
-        let (Some(stored), Some(field)) = (columns.get(c), table.fields().get(c)) else { continue };
-        if stored.data_type() != field.data_type() {
-            columns[c] = decode(stored, field.data_type())?;
-        }
-    }
-    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-    Ok(RecordBatch::try_new_with_options(with_stored_types(table, &columns), columns, &options)?)
-}
-
-/// `batch`'s rows that `mask` keeps; compressed columns are decompressed
-/// first (a filter would cut their runs apart from their frames).
-fn keep_rows(batch: &RecordBatch, mask: &BooleanArray) -> Result<RecordBatch> {
-    Ok(filter_record_batch(&decompress_batch(batch)?, mask)?)
 }
 
 /// The rows of `batch` the predicate `predicate` keeps.
@@ -195,7 +175,7 @@ impl Selection {
         };
         let kept = mask.true_count();
         if (kept as f64) < self.batch.num_rows() as f64 * COMPACT_BELOW {
-            self.batch = keep_rows(&self.batch, &mask)?;
+            self.batch = filter_stored(&self.batch, &mask)?;
         } else {
             self.mask = Some(mask);
         }
@@ -205,7 +185,7 @@ impl Selection {
     /// The rows kept.
     fn finish(self) -> Result<RecordBatch> {
         match self.mask {
-            Some(mask) if mask.true_count() < self.batch.num_rows() => keep_rows(&self.batch, &mask),
+            Some(mask) if mask.true_count() < self.batch.num_rows() => Ok(filter_stored(&self.batch, &mask)?),
             _ => Ok(self.batch),
         }
     }
@@ -274,6 +254,7 @@ mod tests {
     use datafusion::logical_expr::Operator;
     use datafusion::physical_expr::expressions::{binary, cast, col, lit};
     use futures::StreamExt;
+    use swingdb_storage::encoding::with_stored_types;
 
     fn scan(batches: Vec<RecordBatch>) -> SendableRecordBatchStream {
         let schema = batches[0].schema();

@@ -4,6 +4,7 @@
 
 use super::dense::DenseKeys;
 use super::keys::FewGroupValues;
+use crate::operators::slices;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{and, filter, filter_record_batch, prep_null_mask_filter};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -254,8 +255,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
             while let Some(batch) = input.next().await {
                 let batch = batch?;
                 let _timer = metrics.elapsed_compute().timer();
-                for at in (0..batch.num_rows()).step_by(CHUNK_ROWS) {
-                    let part = batch.slice(at, CHUNK_ROWS.min(batch.num_rows() - at));
+                for part in slices(batch, CHUNK_ROWS) {
                     match &fold {
                         Some(fold) => state.add_filtered(fold, &part)?,
                         None => state.add(&part)?,
@@ -265,12 +265,9 @@ impl ExecutionPlan for FewGroupsAggregateExec {
             let _timer = metrics.elapsed_compute().timer();
             let output = state.finish()?;
             metrics.record_output(output.num_rows());
-            let slices: Vec<Result<RecordBatch>> = (0..output.num_rows())
-                .step_by(batch_size.max(1))
-                .map(|at| Ok(output.slice(at, batch_size.min(output.num_rows() - at))))
-                .collect();
-            metrics.output_batches().add(slices.len());
-            Ok::<_, datafusion::error::DataFusionError>(futures::stream::iter(slices))
+            let pieces: Vec<Result<RecordBatch>> = slices(output, batch_size).map(Ok).collect();
+            metrics.output_batches().add(pieces.len());
+            Ok::<_, datafusion::error::DataFusionError>(futures::stream::iter(pieces))
         };
         let stream = futures::stream::once(output).map(|r| match r {
             Ok(slices) => slices.boxed(),
