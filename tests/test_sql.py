@@ -395,6 +395,27 @@ def test_a_filter_under_few_groups_is_computed_as_a_mask_where_it_keeps_most_row
     assert {k: (n, s) for k, n, s in con.execute(query).fetchall()} == expected
 
 
+def test_an_aggregation_without_group_by_masks_its_filter_where_that_saves_the_copy(con):
+    """Without GROUP BY, the filter under the aggregation is computed by
+    OneGroupAggregateExec as a mask when the filter would copy more bytes a
+    row than masking costs (8 per aggregate); `count(*)` alone, which reads
+    no column, stays with DataFusion's FilterExec. Answers in
+    tests/sql/few_groups.slt."""
+    con.execute("CREATE TABLE t AS SELECT value % 50 AS d, CAST(value AS DECIMAL(18,2)) AS p, value AS v FROM range(200000)")
+    wide = "SELECT sum(p), sum(v * 2) FROM t WHERE d <> 7"
+    plan = dict(con.execute("EXPLAIN " + wide).fetchall())["physical_plan"]
+    [line] = [line for line in plan.splitlines() if "OneGroupAggregateExec" in line]
+    assert "mode=Partial" in line and "; computing FilterExec: d@0 != 7" in line, plan
+    assert "FilterExec" not in plan.replace(line, ""), plan
+    assert con.execute(wide).fetchall() == [
+        (Decimal(sum(v for v in range(200000) if v % 50 != 7)), 2 * sum(v for v in range(200000) if v % 50 != 7))
+    ]
+    narrow = "SELECT count(*) FROM t WHERE d <> 7"
+    plan = dict(con.execute("EXPLAIN " + narrow).fetchall())["physical_plan"]
+    assert "OneGroup" not in plan and "FilterExec: d@0 != 7" in plan, plan
+    assert con.execute(narrow).fetchall() == [(196000,)]
+
+
 def test_inner_joins_are_ordered_by_estimated_size(con):
     """Three or more inner joins are joined smallest estimate first
     (sql/optimizer/join_order.rs): a small table filtered to one row, named last, is

@@ -44,6 +44,8 @@ pub enum Strategy {
         /// The largest key the statistics allow.
         max: i64,
     },
+    /// No grouping columns: every row is in the one group.
+    One,
 }
 
 /// Does what the [`AggregateExec`] it replaces does (same input, output
@@ -139,6 +141,15 @@ pub fn folds_filter(aggregate: &AggregateExec) -> bool {
     Fold::of(aggregate).is_some()
 }
 
+/// The bytes a row of the filter under `aggregate` hands on (what a
+/// FilterExec copies per kept row; strings counted as 16), when the operator
+/// would compute that filter itself.
+pub fn folded_row_bytes(aggregate: &AggregateExec) -> Option<usize> {
+    Fold::of(aggregate)?;
+    let filter = plans_to_filter(aggregate).last()?.schema();
+    Some(filter.fields().iter().map(|f| f.data_type().primitive_width().unwrap_or(16)).sum())
+}
+
 impl FewGroupsAggregateExec {
     /// Replaces `aggregate`, for which [`super::strategy`] chose `strategy`.
     pub fn new(aggregate: Arc<AggregateExec>, strategy: Strategy) -> Self {
@@ -191,6 +202,7 @@ impl ExecutionPlan for FewGroupsAggregateExec {
         match self.strategy {
             Strategy::Few => "FewGroupsAggregateExec",
             Strategy::Dense { .. } => "DenseKeysAggregateExec",
+            Strategy::One => "OneGroupAggregateExec",
         }
     }
 
@@ -314,6 +326,7 @@ const MASK_AT_LEAST: (usize, usize) = (3, 4);
 /// clause, evaluated (before any group or total changes, so that a batch
 /// whose evaluation fails leaves the aggregation as it was).
 struct Inputs {
+    rows: usize,
     keys: Vec<ArrayRef>,
     values: Vec<Vec<ArrayRef>>,
     filters: Vec<Option<BooleanArray>>,
@@ -324,6 +337,7 @@ impl Inputs {
     fn kept(self, mask: &BooleanArray) -> Result<Self> {
         let keep = |arrays: Vec<ArrayRef>| arrays.iter().map(|a| Ok(filter(a, mask)?)).collect::<Result<Vec<_>>>();
         Ok(Self {
+            rows: mask.true_count(),
             keys: keep(self.keys)?,
             values: self.values.into_iter().map(keep).collect::<Result<_>>()?,
             filters: self
@@ -340,6 +354,12 @@ impl Inputs {
 enum Groups {
     Few(FewGroupValues),
     Dense(DenseKeys),
+    /// No grouping columns: group 0 holds every row, once a row came
+    /// (whether one did). A group accumulator may take a group it was never
+    /// given a row for as holding values (DataFusion's `min` answered its
+    /// starting value), so over no rows there is no group, and the final
+    /// phase answers for no rows.
+    One(bool),
     Any(Box<dyn GroupValues>),
 }
 
@@ -376,6 +396,8 @@ impl Aggregation {
                 None => return internal_err!("dense keys over {min}..={max}"),
             },
             (Strategy::Dense { .. }, _) => return internal_err!("dense keys of {} columns", types.len()),
+            (Strategy::One, []) => Groups::One(false),
+            (Strategy::One, _) => return internal_err!("one group by {} columns", types.len()),
         };
         let merging = aggregate.mode().input_mode() == AggregateInputMode::Partial;
         Ok(Self {
@@ -418,7 +440,7 @@ impl Aggregation {
             return self.add(&fold.project(batch)?);
         }
         let (at_least, of) = MASK_AT_LEAST;
-        if kept * of >= rows * at_least && matches!(self.groups, Groups::Few(_)) {
+        if kept * of >= rows * at_least && matches!(self.groups, Groups::Few(_) | Groups::One(_)) {
             if let Ok(inputs) = fold.project(batch.clone()).and_then(|whole| self.evaluate(&whole)) {
                 self.masked.add(1);
                 return self.apply(inputs, Some(&mask));
@@ -452,7 +474,7 @@ impl Aggregation {
                 _ => Ok(None),
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Inputs { keys, values, filters })
+        Ok(Inputs { rows, keys, values, filters })
     }
 
     /// Adds evaluated rows to their groups; rows that `mask` (if any)
@@ -462,6 +484,13 @@ impl Aggregation {
             Groups::Few(few) => few.intern(&inputs.keys, mask, &mut self.group_ids)?,
             Groups::Dense(dense) if mask.is_none() => dense.intern(&inputs.keys[0], &mut self.group_ids)?,
             Groups::Dense(_) => return internal_err!("a mask over dense keys"),
+            Groups::One(_) if inputs.rows == 0 => return Ok(()),
+            Groups::One(seen) => {
+                *seen = true;
+                self.group_ids.clear();
+                self.group_ids.resize(inputs.rows, 0);
+                true
+            }
             Groups::Any(_) => true,
         };
         if !interned {
@@ -472,6 +501,7 @@ impl Aggregation {
         let groups = match (&mut self.groups, mask) {
             (Groups::Few(few), _) => few.len(),
             (Groups::Dense(dense), _) => dense.len(),
+            (Groups::One(_), _) => 1,
             // DataFusion's group values would add the dropped rows' groups.
             (Groups::Any(_), Some(mask)) => return self.apply(inputs.kept(mask)?, None),
             (Groups::Any(any), None) => {
@@ -499,7 +529,7 @@ impl Aggregation {
         let keys = match &self.groups {
             Groups::Few(few) => few.emit()?,
             Groups::Dense(dense) => dense.emit()?,
-            Groups::Any(_) => return internal_err!("fell back twice"),
+            Groups::One(_) | Groups::Any(_) => return internal_err!("no fallback from {}", self.aggregate.name()),
         };
         let schema = self.aggregate.group_expr().group_schema(&self.aggregate.input_schema())?;
         let mut any = new_group_values(schema, &GroupOrdering::None)?;
@@ -517,6 +547,7 @@ impl Aggregation {
         let mut columns = match &mut self.groups {
             Groups::Few(few) => few.emit()?,
             Groups::Dense(dense) => dense.emit()?,
+            Groups::One(_) => vec![],
             Groups::Any(any) => any.emit(EmitTo::All)?,
         };
         let final_values = self.aggregate.mode().output_mode() == AggregateOutputMode::Final;

@@ -38,9 +38,28 @@ pub struct Totals {
 /// counting only the rows `kept` (if any) keeps; `None` when a value is
 /// outside -2^50..2^50 (the caller then adds another way).
 pub fn totals<V: Value>(values: &[V], groups: &[usize], kept: Option<&BooleanBuffer>) -> Option<Totals> {
+    let rows = values.len().min(groups.len());
+    totals_by(&values[..rows], |start, end| &groups[start..end], kept)
+}
+
+/// The total and count of the `values` that `kept` (if any) keeps, as
+/// [`totals`] adds them into one group; `None` as there.
+pub fn total<V: Value>(values: &[V], kept: Option<&BooleanBuffer>) -> Option<(i128, u64)> {
+    static GROUP_ZERO: [usize; BLOCK_ROWS] = [0; BLOCK_ROWS];
+    let out = totals_by(values, |start, end| &GROUP_ZERO[..end - start], kept)?;
+    Some((out.totals[0], out.counts[0]))
+}
+
+/// [`totals`], with the group ids of rows `start..end` (one block) given by
+/// `groups`.
+fn totals_by<'g, V: Value>(
+    values: &[V],
+    groups: impl Fn(usize, usize) -> &'g [usize],
+    kept: Option<&BooleanBuffer>,
+) -> Option<Totals> {
     let vectors = Vectors::available();
     let mut out = Totals::default();
-    let rows = values.len().min(groups.len());
+    let rows = values.len();
     let mut words = [u64::MAX; BLOCK_ROWS / 64];
     for start in (0..rows).step_by(BLOCK_ROWS) {
         let end = rows.min(start + BLOCK_ROWS);
@@ -51,7 +70,7 @@ pub fn totals<V: Value>(values: &[V], groups: &[usize], kept: Option<&BooleanBuf
                 *to = word;
             }
         }
-        V::add_block(&mut block, &values[start..end], &groups[start..end], &words, vectors);
+        V::add_block(&mut block, &values[start..end], groups(start, end), &words, vectors);
         if block.large != 0 {
             return None;
         }
@@ -410,6 +429,15 @@ mod tests {
         assert_eq!(totals(&values, &groups, Some(&kept)), Some(expected(&values, &groups, Some(&kept))));
         let narrow: Vec<i64> = values.iter().map(|v| *v as i64).collect();
         assert_eq!(totals(&narrow, &groups, Some(&kept)), Some(expected(&values, &groups, Some(&kept))));
+        // One group, no group ids: what totals adds into group 0.
+        let zeros = vec![0; rows];
+        for kept in [None, Some(&kept)] {
+            let one = expected(&values, &zeros, kept);
+            assert_eq!(total(&values, kept), Some((one.totals[0], one.counts[0])));
+        }
+        let mut large = values.clone();
+        large[BLOCK_ROWS + 3] = 1 << 64;
+        assert_eq!(total(&large, None), None);
     }
 
     #[test]

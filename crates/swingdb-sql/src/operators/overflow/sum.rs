@@ -11,12 +11,13 @@
 //! and `UBIGINT` counts. Per group (GROUP BY) they are kept by
 //! [`WideGroups`] (`sum_groups.rs`).
 
+use super::few_totals;
 use super::sum_groups::WideGroups;
 use super::wide::{for_each_value, input_scale, Finish, Kind};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, PrimitiveArray};
 use datafusion::arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Field, FieldRef, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
+    ArrowPrimitiveType, DataType, Decimal128Type, Field, FieldRef, Int16Type, Int32Type, Int64Type, Int8Type,
+    UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use datafusion::common::{DFSchema, Result as DFResult, ScalarValue};
 use datafusion::logical_expr::expr::Cast;
@@ -202,6 +203,18 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
         DataType::Int64 => wide(values.as_primitive::<Int64Type>(), |v| v >> 32, |v| v & 0xffff_ffff),
         DataType::UInt64 => {
             wide(values.as_primitive::<UInt64Type>(), |v| (v >> 32) as i64, |v| (v & 0xffff_ffff) as i64)
+        }
+        DataType::Decimal128(..) => {
+            // In 64 bits a block at a time where the values are small (they
+            // mostly are: a DECIMAL(15,2) price), else value by value.
+            let decimals = values.as_primitive::<Decimal128Type>();
+            let valid = decimals.nulls().filter(|n| n.null_count() > 0).map(|n| n.inner());
+            if let Some((total, _)) = few_totals::total(decimals.values(), valid) {
+                return Ok(Some(total));
+            }
+            let mut total: Option<i128> = Some(0);
+            for_each_value(values, |_, v| total = total.and_then(|t| t.checked_add(v)))?;
+            return Ok(total);
         }
         _ => {
             let mut total: Option<i128> = Some(0);
