@@ -16,9 +16,9 @@ mod snapshot;
 mod udf;
 mod values;
 
-/// Large allocations on huge pages (see `swingdb_storage::huge_pages::LargeOnHugePages`).
+/// mimalloc, large allocations on huge pages (see `swingdb_storage::allocator`).
 #[global_allocator]
-static ALLOCATOR: swingdb_storage::huge_pages::LargeOnHugePages = swingdb_storage::huge_pages::LargeOnHugePages;
+static ALLOCATOR: swingdb_storage::allocator::Allocator = swingdb_storage::allocator::Allocator;
 
 use pyo3::prelude::*;
 

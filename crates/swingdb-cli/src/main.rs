@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-/// Large allocations on huge pages (see `swingdb_storage::huge_pages::LargeOnHugePages`).
+/// mimalloc, large allocations on huge pages (see `swingdb_storage::allocator`).
 #[global_allocator]
-static ALLOCATOR: swingdb_storage::huge_pages::LargeOnHugePages = swingdb_storage::huge_pages::LargeOnHugePages;
+static ALLOCATOR: swingdb_storage::allocator::Allocator = swingdb_storage::allocator::Allocator;
 
 fn main() -> ExitCode {
     ExitCode::from(swingdb_cli::run(std::env::args()))

@@ -37,6 +37,7 @@
 
 #![warn(missing_docs)]
 
+pub mod allocator;
 pub mod error;
 pub mod huge_pages;
 pub mod joined_slices;
