@@ -15,6 +15,7 @@ pub mod null_concat;
 pub mod one_group;
 pub mod pivot;
 pub mod planned;
+pub mod power;
 pub mod sequence_values;
 pub mod sequences;
 pub mod settings;

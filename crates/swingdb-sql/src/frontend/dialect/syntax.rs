@@ -18,6 +18,7 @@
 //!   `REPEATABLE (seed)`, `BUCKET` and `OFFSET` are refused: a seeded
 //!   sample must not differ between runs, and the engine's parallel scans
 //!   give no stable row order to seed by.
+//! - `a ^ b`: power, bound as DuckDB binds it (see `dialect::power`).
 //! - `ORDER BY ALL`: by every output column, left to right.
 //! - `ASOF JOIN`: see `dialect::asof`; lambdas (`x -> x * 2`): see `dialect::lambdas`.
 //! - `l[2:]`, `(expr).field`: see `field_access`.
@@ -60,6 +61,7 @@ fn rewrite_one(expr: &mut Expr) -> Result<()> {
     if let Expr::BinaryOp { op: op @ BinaryOperator::DuckIntegerDivide, .. } = expr {
         *op = BinaryOperator::Divide;
     }
+    super::power::rewrite(expr);
     timestamp_without_seconds(expr);
     field_access(expr);
     like_without_escape(expr);
