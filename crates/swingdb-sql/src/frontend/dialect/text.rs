@@ -19,6 +19,7 @@
 //!   [INTO NAME n VALUE v]`: the standard `SELECT * FROM t PIVOT (agg FOR c
 //!   IN (... | ANY)) [GROUP BY g]` / `UNPIVOT (v FOR n IN (a, b))`
 //!   (`dialect::pivot` plans them).
+//! - `a ** b`, DuckDB's other spelling of `a ^ b` (`dialect::power`).
 
 use super::tokens::{is_word, Tokens};
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
@@ -29,7 +30,7 @@ pub fn rewrite(sql: &str) -> String {
     let lower = sql.to_ascii_lowercase();
     let mut sql = sql.to_string();
     type Rewrite = fn(&str) -> Option<String>;
-    let rewrites: [(&str, Rewrite); 9] = [
+    let rewrites: [(&str, Rewrite); 10] = [
         ("sequence", super::sequences::rewrite_create_sequence),
         ("function", super::macros::rewrite_macro_statements),
         ("macro", super::macros::rewrite_macro_statements),
@@ -39,6 +40,7 @@ pub fn rewrite(sql: &str) -> String {
         ("sample", rewrite_using_sample),
         ("lambda", rewrite_lambda_keyword),
         ("asof", rewrite_asof),
+        ("**", rewrite_double_star),
     ];
     for (keyword, rewrite) in rewrites {
         if lower.contains(keyword) {
@@ -46,6 +48,23 @@ pub fn rewrite(sql: &str) -> String {
         }
     }
     sql
+}
+
+/// `**` (two `*` with nothing between them) as `^`. `None` if there is none.
+fn rewrite_double_star(sql: &str) -> Option<String> {
+    let text = Tokens::of(sql)?;
+    let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
+    let mut i = 0;
+    while i + 1 < text.tokens.len() {
+        let pair = matches!((&text.tokens[i].token, &text.tokens[i + 1].token), (Token::Mul, Token::Mul));
+        if pair && text.end(i) == text.start(i + 1) {
+            edits.push((text.start(i)?..text.end(i + 1)?, "^"));
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    text.edited(edits)
 }
 
 /// DuckDB 2's lambda syntax `lambda x, i: body` as the arrow form `(x, i) ->
@@ -390,6 +409,15 @@ mod tests {
         assert_eq!(rewrite_attach_snapshot("SELECT 'ATTACH SNAPSHOT ''x'' AS s'"), None);
         assert_eq!(rewrite_attach_snapshot("SELECT snapshot FROM t"), None);
         assert_eq!(parse("ATTACH SNAPSHOT 'x' AS s; SELECT 1").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn double_star_becomes_caret_outside_strings_and_comments() {
+        assert_eq!(
+            rewrite("SELECT 2**3, a ** b, '**' -- **\n FROM t").as_str(),
+            "SELECT 2^3, a ^ b, '**' -- **\n FROM t"
+        );
+        assert_eq!(rewrite_double_star("SELECT * * 2, count(*) * 2 FROM t"), None);
     }
 
     #[test]
