@@ -16,13 +16,77 @@
 // under the License.
 
 use crate::PhysicalExpr;
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray};
+use arrow::buffer::BooleanBuffer;
 use arrow::datatypes::{DataType, Schema};
+use datafusion_common::ScalarValue;
+use memchr::memmem::Finder;
 use arrow::record_batch::RecordBatch;
 use datafusion_common::{Result, assert_or_internal_err};
 use datafusion_expr::{ColumnarValue, Operator};
 use datafusion_physical_expr_common::datum::apply_cmp;
 use std::hash::Hash;
 use std::sync::Arc;
+
+/// (swingdb) The parts of a LIKE pattern `%a%b%...%` of two or more parts
+/// and no `_` or escape (a backslash); `None` for any other pattern.
+fn pattern_parts(pattern: &ScalarValue) -> Option<Vec<&str>> {
+    let (ScalarValue::Utf8(Some(p))
+    | ScalarValue::LargeUtf8(Some(p))
+    | ScalarValue::Utf8View(Some(p))) = pattern
+    else {
+        return None;
+    };
+    let inner = p.strip_prefix('%')?.strip_suffix('%')?;
+    if inner.contains(['_', '\\']) {
+        return None;
+    }
+    let parts: Vec<&str> = inner.split('%').filter(|s| !s.is_empty()).collect();
+    (parts.len() >= 2).then_some(parts)
+}
+
+/// (swingdb) `values LIKE '%a%b%...%'` as one substring search per part,
+/// each after the last: Arrow has fast paths for one `%...%` part only and
+/// matched TPC-H Q13's `o_comment NOT LIKE '%special%requests%'` through a
+/// regular expression, a fifth of the query. The earliest match of each part
+/// leaves the most room for the next, so this is the pattern's meaning (`%`
+/// matches anything, newlines too, as in Arrow's expression). `None` for
+/// arrays other than strings.
+fn like_parts(values: &ArrayRef, parts: &[&str], negated: bool) -> Option<ArrayRef> {
+    let finders: Vec<Finder> = parts.iter().map(|p| Finder::new(p.as_bytes())).collect();
+    let matches = |text: &[u8]| {
+        let mut at = 0;
+        for finder in &finders {
+            match finder.find(&text[at..]) {
+                Some(found) => at += found + finder.needle().len(),
+                None => return false,
+            }
+        }
+        true
+    };
+    let bits = match values.data_type() {
+        DataType::Utf8 => {
+            let strings = values.as_string::<i32>();
+            BooleanBuffer::collect_bool(strings.len(), |i| {
+                matches(strings.value(i).as_bytes()) != negated
+            })
+        }
+        DataType::LargeUtf8 => {
+            let strings = values.as_string::<i64>();
+            BooleanBuffer::collect_bool(strings.len(), |i| {
+                matches(strings.value(i).as_bytes()) != negated
+            })
+        }
+        DataType::Utf8View => {
+            let strings = values.as_string_view();
+            BooleanBuffer::collect_bool(strings.len(), |i| {
+                matches(strings.value(i).as_bytes()) != negated
+            })
+        }
+        _ => return None,
+    };
+    Some(Arc::new(BooleanArray::new(bits, values.logical_nulls())))
+}
 
 // Like expression
 #[derive(Debug, Eq)]
@@ -116,6 +180,14 @@ impl PhysicalExpr for LikeExpr {
     fn evaluate(&self, batch: &RecordBatch) -> Result<ColumnarValue> {
         let lhs = self.expr.evaluate(batch)?;
         let rhs = self.pattern.evaluate(batch)?;
+        // swingdb: see `like_parts`.
+        if let (false, ColumnarValue::Array(values), ColumnarValue::Scalar(pattern)) =
+            (self.case_insensitive, &lhs, &rhs)
+            && let Some(parts) = pattern_parts(pattern)
+            && let Some(result) = like_parts(values, &parts, self.negated)
+        {
+            return Ok(ColumnarValue::Array(result));
+        }
         match (self.negated, self.case_insensitive) {
             (false, false) => apply_cmp(Operator::LikeMatch, &lhs, &rhs),
             (false, true) => apply_cmp(Operator::ILikeMatch, &lhs, &rhs),
