@@ -354,12 +354,12 @@ impl Inputs {
 enum Groups {
     Few(FewGroupValues),
     Dense(DenseKeys),
-    /// No grouping columns: group 0 holds every row, once a row came
-    /// (whether one did). A group accumulator may take a group it was never
-    /// given a row for as holding values (DataFusion's `min` answered its
-    /// starting value), so over no rows there is no group, and the final
-    /// phase answers for no rows.
-    One(bool),
+    /// No grouping columns: group 0 holds every row, made by the first
+    /// row. A group accumulator may take a group it was never given a row
+    /// for as holding values (DataFusion's `min` answered its starting
+    /// value), so over no rows there is no group, and the final phase
+    /// answers for no rows.
+    One,
     Any(Box<dyn GroupValues>),
 }
 
@@ -396,7 +396,7 @@ impl Aggregation {
                 None => return internal_err!("dense keys over {min}..={max}"),
             },
             (Strategy::Dense { .. }, _) => return internal_err!("dense keys of {} columns", types.len()),
-            (Strategy::One, []) => Groups::One(false),
+            (Strategy::One, []) => Groups::One,
             (Strategy::One, _) => return internal_err!("one group by {} columns", types.len()),
         };
         let merging = aggregate.mode().input_mode() == AggregateInputMode::Partial;
@@ -440,7 +440,7 @@ impl Aggregation {
             return self.add(&fold.project(batch)?);
         }
         let (at_least, of) = MASK_AT_LEAST;
-        if kept * of >= rows * at_least && matches!(self.groups, Groups::Few(_) | Groups::One(_)) {
+        if kept * of >= rows * at_least && matches!(self.groups, Groups::Few(_) | Groups::One) {
             if let Ok(inputs) = fold.project(batch.clone()).and_then(|whole| self.evaluate(&whole)) {
                 self.masked.add(1);
                 return self.apply(inputs, Some(&mask));
@@ -484,9 +484,8 @@ impl Aggregation {
             Groups::Few(few) => few.intern(&inputs.keys, mask, &mut self.group_ids)?,
             Groups::Dense(dense) if mask.is_none() => dense.intern(&inputs.keys[0], &mut self.group_ids)?,
             Groups::Dense(_) => return internal_err!("a mask over dense keys"),
-            Groups::One(_) if inputs.rows == 0 => return Ok(()),
-            Groups::One(seen) => {
-                *seen = true;
+            Groups::One if inputs.rows == 0 => return Ok(()),
+            Groups::One => {
                 self.group_ids.clear();
                 self.group_ids.resize(inputs.rows, 0);
                 true
@@ -501,7 +500,7 @@ impl Aggregation {
         let groups = match (&mut self.groups, mask) {
             (Groups::Few(few), _) => few.len(),
             (Groups::Dense(dense), _) => dense.len(),
-            (Groups::One(_), _) => 1,
+            (Groups::One, _) => 1,
             // DataFusion's group values would add the dropped rows' groups.
             (Groups::Any(_), Some(mask)) => return self.apply(inputs.kept(mask)?, None),
             (Groups::Any(any), None) => {
@@ -529,7 +528,7 @@ impl Aggregation {
         let keys = match &self.groups {
             Groups::Few(few) => few.emit()?,
             Groups::Dense(dense) => dense.emit()?,
-            Groups::One(_) | Groups::Any(_) => return internal_err!("no fallback from {}", self.aggregate.name()),
+            Groups::One | Groups::Any(_) => return internal_err!("no fallback from {}", self.aggregate.name()),
         };
         let schema = self.aggregate.group_expr().group_schema(&self.aggregate.input_schema())?;
         let mut any = new_group_values(schema, &GroupOrdering::None)?;
@@ -547,7 +546,7 @@ impl Aggregation {
         let mut columns = match &mut self.groups {
             Groups::Few(few) => few.emit()?,
             Groups::Dense(dense) => dense.emit()?,
-            Groups::One(_) => vec![],
+            Groups::One => vec![],
             Groups::Any(any) => any.emit(EmitTo::All)?,
         };
         let final_values = self.aggregate.mode().output_mode() == AggregateOutputMode::Final;
