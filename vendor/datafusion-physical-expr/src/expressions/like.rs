@@ -16,7 +16,7 @@
 // under the License.
 
 use crate::PhysicalExpr;
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray};
+use arrow::array::{ArrayAccessor, ArrayRef, AsArray, BooleanArray};
 use arrow::buffer::BooleanBuffer;
 use arrow::datatypes::{DataType, Schema};
 use datafusion_common::ScalarValue;
@@ -64,25 +64,18 @@ fn like_parts(values: &ArrayRef, parts: &[&str], negated: bool) -> Option<ArrayR
         }
         true
     };
+    /// `keep` of each row's bytes, for any kind of string array.
+    fn each<'a>(
+        strings: impl ArrayAccessor<Item = &'a str>,
+        keep: impl Fn(&[u8]) -> bool,
+    ) -> BooleanBuffer {
+        BooleanBuffer::collect_bool(strings.len(), |i| keep(strings.value(i).as_bytes()))
+    }
+    let keep = |text: &[u8]| matches(text) != negated;
     let bits = match values.data_type() {
-        DataType::Utf8 => {
-            let strings = values.as_string::<i32>();
-            BooleanBuffer::collect_bool(strings.len(), |i| {
-                matches(strings.value(i).as_bytes()) != negated
-            })
-        }
-        DataType::LargeUtf8 => {
-            let strings = values.as_string::<i64>();
-            BooleanBuffer::collect_bool(strings.len(), |i| {
-                matches(strings.value(i).as_bytes()) != negated
-            })
-        }
-        DataType::Utf8View => {
-            let strings = values.as_string_view();
-            BooleanBuffer::collect_bool(strings.len(), |i| {
-                matches(strings.value(i).as_bytes()) != negated
-            })
-        }
+        DataType::Utf8 => each(values.as_string::<i32>(), keep),
+        DataType::LargeUtf8 => each(values.as_string::<i64>(), keep),
+        DataType::Utf8View => each(values.as_string_view(), keep),
         _ => return None,
     };
     Some(Arc::new(BooleanArray::new(bits, values.logical_nulls())))

@@ -35,17 +35,18 @@ fn binds_looser(op: &BinaryOperator) -> bool {
 /// `left ^ right`, with the operators the parser bound tighter than `^`
 /// moved out of its operands.
 fn regroup(left: Expr, right: Expr) -> Expr {
-    if let Expr::BinaryOp { left: first, op, right: rest } = signed_first(right.clone()) {
-        if binds_looser(&op) {
+    let right = match signed_first(right) {
+        Expr::BinaryOp { left: first, op, right: rest } if binds_looser(&op) => {
             return Expr::BinaryOp { left: Box::new(regroup(left, *first)), op, right: rest };
         }
-    }
-    if let Expr::BinaryOp { left: rest, op, right: last } = signed_first(left.clone()) {
-        if binds_looser(&op) {
-            return Expr::BinaryOp { left: rest, op, right: Box::new(regroup(*last, right)) };
+        right => right,
+    };
+    match signed_first(left) {
+        Expr::BinaryOp { left: rest, op, right: last } if binds_looser(&op) => {
+            Expr::BinaryOp { left: rest, op, right: Box::new(regroup(*last, right)) }
         }
+        left => power(left, right),
     }
-    power(left, right)
 }
 
 /// A sign over a product, quotient or remainder (`-3 * 4`, which the parser

@@ -193,6 +193,14 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
                 + c.iter().map(|v| low(*v)).sum::<i64>() as i128
         })
     }
+    // Decimals in 64 bits a block at a time where the values are small (they
+    // mostly are: a DECIMAL(15,2) price), else value by value below.
+    if let Some(decimals) = values.as_primitive_opt::<Decimal128Type>() {
+        let valid = decimals.nulls().filter(|n| n.null_count() > 0).map(|n| n.inner());
+        if let Some((total, _)) = few_totals::total(decimals.values(), valid) {
+            return Ok(Some(total));
+        }
+    }
     Ok(Some(match values.data_type() {
         DataType::Int8 => narrow(values.as_primitive::<Int8Type>(), i64::from),
         DataType::Int16 => narrow(values.as_primitive::<Int16Type>(), i64::from),
@@ -203,18 +211,6 @@ fn batch_total(values: &ArrayRef) -> DFResult<Option<i128>> {
         DataType::Int64 => wide(values.as_primitive::<Int64Type>(), |v| v >> 32, |v| v & 0xffff_ffff),
         DataType::UInt64 => {
             wide(values.as_primitive::<UInt64Type>(), |v| (v >> 32) as i64, |v| (v & 0xffff_ffff) as i64)
-        }
-        DataType::Decimal128(..) => {
-            // In 64 bits a block at a time where the values are small (they
-            // mostly are: a DECIMAL(15,2) price), else value by value.
-            let decimals = values.as_primitive::<Decimal128Type>();
-            let valid = decimals.nulls().filter(|n| n.null_count() > 0).map(|n| n.inner());
-            if let Some((total, _)) = few_totals::total(decimals.values(), valid) {
-                return Ok(Some(total));
-            }
-            let mut total: Option<i128> = Some(0);
-            for_each_value(values, |_, v| total = total.and_then(|t| t.checked_add(v)))?;
-            return Ok(total);
         }
         _ => {
             let mut total: Option<i128> = Some(0);
