@@ -137,7 +137,7 @@ def main():
         import swingdb
 
         with swingdb.connect(os.path.join(work, "served.swingdb")) as con:
-            con.sql(f"CREATE TABLE big AS SELECT value AS id, value % 1000 AS k, value * 0.5 AS x FROM range({args.rows})")
+            con.sql(f"CREATE TABLE big AS SELECT value AS id, value % 1000 AS k, value * 0.5::DOUBLE AS x FROM range({args.rows})")
             con.sql("CREATE TABLE keyed (id BIGINT PRIMARY KEY, v DOUBLE)")
             con.sql(f"INSERT INTO keyed SELECT value, value * 0.5 FROM range({KEYED_ROWS})")
         tls = certificates(work)

@@ -202,9 +202,13 @@ class Grammar:
         if typ == "big":
             return r.choice(["CAST(2 AS BIGINT)", "CAST(0 AS BIGINT)", "CAST(-1 AS BIGINT)", "CAST(1000000000000 AS BIGINT)"])
         if typ == "dbl":
-            return r.choice(["CAST(0.0 AS DOUBLE)", "CAST('-0.0' AS DOUBLE)", "CAST(1.5 AS DOUBLE)", "CAST(-2.25 AS DOUBLE)", "CAST('NaN' AS DOUBLE)", "CAST(2 AS DOUBLE)"])
+            # Numbers with an exponent are DOUBLE (as in DuckDB).
+            return r.choice(["CAST(0.0 AS DOUBLE)", "CAST('-0.0' AS DOUBLE)", "CAST(1.5 AS DOUBLE)", "CAST(-2.25 AS DOUBLE)", "CAST('NaN' AS DOUBLE)", "CAST(2 AS DOUBLE)",
+                             "1.5e0", "-2.5E-1", "1e20"])
         if typ == "dec":
-            return r.choice(["CAST(0.53 AS DECIMAL(10,2))", "CAST(0 AS DECIMAL(10,2))", "CAST(1.25 AS DECIMAL(10,2))", "CAST(-1.25 AS DECIMAL(10,2))"])
+            # Numbers with a decimal point are exact DECIMALs (as in DuckDB).
+            return r.choice(["CAST(0.53 AS DECIMAL(10,2))", "CAST(0 AS DECIMAL(10,2))", "CAST(1.25 AS DECIMAL(10,2))", "CAST(-1.25 AS DECIMAL(10,2))",
+                             "0.53", "1.25", "-0.10", "0.1"])
         if typ == "text":
             return r.choice(["'a'", "''", "'b'", "'ab'", "'é'", "'abc'", "'A'"])
         if typ == "date":
@@ -270,6 +274,11 @@ class Grammar:
                 return N("CAST(", sub(r.choice(["int", "dec"])), " AS DOUBLE)", typ=typ)
             if op < 0.8:
                 return N("floor(", sub(), ")", typ=typ)
+            if op < 0.87:
+                # A DECIMAL divided, or met by a DOUBLE, gives a DOUBLE.
+                return N("(", sub(r.choice(["dec", "int"])), " / ", r.choice(["2.5", "0.3", "3.0", "-0.5"]), ")", typ=typ)
+            if op < 0.93:
+                return N("(", sub("dec"), r.choice([" + ", " * "]), sub(), ")", typ=typ)
             return N("(", sub(), " / ", r.choice(["CAST(2 AS DOUBLE)", "CAST(4 AS DOUBLE)", "CAST(-0.5 AS DOUBLE)"]), ")", typ=typ)
         if typ == "dec":
             op = r.random()
@@ -281,6 +290,8 @@ class Grammar:
                 return N("CAST(", sub("int"), " AS DECIMAL(10,2))", typ=typ)
             if op < 0.85:
                 return N("(- ", sub(), ")", typ=typ)
+            if op < 0.92:
+                return N("(", sub(), " * ", r.choice(["0.5", "1.1", "2", "-0.25"]), ")", typ=typ)
             return N("CAST(round(", sub(), ", 1) AS DECIMAL(10,2))", typ=typ)
         if typ == "text":
             op = r.random()
@@ -343,7 +354,11 @@ class Grammar:
         if choice < 0.68:
             return N("(", self.expr("text", scope, depth + 1, agg), r.choice([" LIKE ", " NOT LIKE "]),
                      r.choice(["'a%'", "'%b'", "'_'", "'%'", "''", "'%a%'", "'b\\%c'", "'a_c'"]), ")", typ="bool")
-        if choice < 0.72:
+        if choice < 0.7:
+            # A DECIMAL compared with a DOUBLE: both as DOUBLE.
+            return N("(", self.expr("dec", scope, depth + 1, agg), r.choice([" = ", " < ", " >= "]),
+                     self.expr("dbl", scope, depth + 1, agg), ")", typ="bool")
+        if choice < 0.74:
             col = self.column(scope, "bool")
             if col:
                 return N(col, typ="bool")

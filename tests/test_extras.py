@@ -26,7 +26,7 @@ import numpy as np
 import swingdb
 
 con = swingdb.connect(sys.argv[1])
-con.sql("CREATE TABLE t AS SELECT value AS a, value * 0.5 AS b, 'row ' || value AS s FROM range(200000)")
+con.sql("CREATE TABLE t AS SELECT value AS a, value * 0.5::DOUBLE AS b, 'row ' || value AS s FROM range(200000)")
 assert con.sql("SELECT a, s FROM t ORDER BY a LIMIT 2").fetchall() == [(0, "row 0"), (1, "row 1")]
 cur = con.execute("SELECT DATE '2024-02-29', CAST(1.25 AS DECIMAL(5, 2)), NULL, [1, 2]")
 assert cur.fetchone() == (dt.date(2024, 2, 29), decimal.Decimal("1.25"), None, [1, 2])
@@ -108,7 +108,7 @@ import sys
 import swingdb
 
 con = swingdb.connect(sys.argv[1])
-con.sql("CREATE TABLE t AS SELECT value AS a, value * 0.5 AS b FROM range(200000)")
+con.sql("CREATE TABLE t AS SELECT value AS a, value * 0.5::DOUBLE AS b FROM range(200000)")
 frame = con.sql("SELECT a, b FROM t").pl()
 assert frame.height == 200000 and frame["a"].sum() == sum(range(200000))
 for name in ("a", "b"):

@@ -175,7 +175,7 @@ def test_numpy_types_views_and_conversions(con):
 
 
 def test_pandas_dtypes_do_not_depend_on_chunking(con):
-    con.sql("CREATE TABLE big AS SELECT value AS a, value * 0.5 AS x FROM range(100000)")
+    con.sql("CREATE TABLE big AS SELECT value AS a, value * 0.5::DOUBLE AS x FROM range(100000)")
     whole = con.sql("SELECT a, x FROM big").df()
     filtered = con.sql("SELECT a, x FROM big WHERE a % 3 = 0").df()
     assert whole.dtypes.tolist() == filtered.dtypes.tolist() == [np.dtype("int64"), np.dtype("float64")]
@@ -183,7 +183,7 @@ def test_pandas_dtypes_do_not_depend_on_chunking(con):
 
 
 def test_numpy_of_a_chunked_result_is_one_array_with_its_nulls(con):
-    con.sql("CREATE TABLE big AS SELECT value AS a, CASE WHEN value % 7 = 0 THEN NULL ELSE value * 0.5 END AS x, "
+    con.sql("CREATE TABLE big AS SELECT value AS a, CASE WHEN value % 7 = 0 THEN NULL ELSE value * 0.5::DOUBLE END AS x, "
             "value % 2 = 0 AS even FROM range(300000)")
     query = "SELECT a, x, even FROM big WHERE a % 3 = 0 ORDER BY a"
     assert len(list(con.sql(query).fetch_record_batch())) > 1  # the engine computes it in several batches
@@ -199,7 +199,7 @@ def test_a_computed_result_read_whole_is_one_array_per_column_that_numpy_views(c
     # A filter's result comes from the engine in many small batches; read whole,
     # they arrive gathered (one array per column), so numpy views it instead of
     # joining the pieces into a second copy.
-    con.sql("CREATE TABLE big AS SELECT value AS a, value * 0.5 AS x, CAST(value AS INTEGER) AS i, "
+    con.sql("CREATE TABLE big AS SELECT value AS a, value * 0.5::DOUBLE AS x, CAST(value AS INTEGER) AS i, "
             "value % 2 = 0 AS even FROM range(500000)")
     query = "SELECT a, x, i, even FROM big WHERE a % 3 <> 1"
     assert len(list(con.sql(query).fetch_record_batch())) > 1

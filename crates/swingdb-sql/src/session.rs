@@ -79,8 +79,7 @@ fn machine_settings(config: &mut SessionConfig, cores: usize) {
 /// DataFusion's analyzer rules, after swingdb's that must see the plan
 /// before type coercion (swingdb's others follow DataFusion's, in `template`).
 fn analyzer_rules() -> Vec<Arc<dyn AnalyzerRule + Send + Sync>> {
-    let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> =
-        vec![Arc::new(crate::optimizer::unsigned_division::UnsignedDivision)];
+    let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> = vec![Arc::new(crate::optimizer::division::Division)];
     rules.extend(Analyzer::new().rules);
     rules
 }
@@ -172,6 +171,10 @@ fn template() -> SessionState {
     // PostgreSQL (and a relation's `.order().limit()` builds that query).
     // DataFusion drops such a sort unless a LIMIT sits inside it.
     config.options_mut().sql_parser.enable_subquery_sort_elimination = false;
+    // A number with a decimal point is an exact DECIMAL, as in DuckDB and
+    // PostgreSQL (`0.1 + 0.2 = 0.3`); `dialect::numbers` keeps exponent and
+    // over-long literals DOUBLE, `optimizer::decimal_division` divides in DOUBLE.
+    config.options_mut().sql_parser.parse_float_as_decimal = true;
     // Errors point at the mistake in the SQL text (see `sql::frontend::diagnose`).
     config.options_mut().sql_parser.collect_spans = true;
     // TIMESTAMPTZ / TIMESTAMP WITH TIME ZONE columns keep their zone (UTC

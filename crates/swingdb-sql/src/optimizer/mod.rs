@@ -5,6 +5,7 @@
 
 pub mod bag_set_operations;
 pub mod conjunction;
+pub mod division;
 pub mod estimate_barrier;
 pub mod filter_placement;
 pub mod float_equality;
@@ -25,7 +26,6 @@ pub mod sorted_range;
 pub mod spilling_joins;
 pub mod subquery;
 pub mod unique_key_join;
-pub mod unsigned_division;
 
 use datafusion::logical_expr::Operator;
 

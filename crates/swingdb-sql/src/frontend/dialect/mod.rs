@@ -12,6 +12,7 @@ pub mod information_schema;
 pub mod lambdas;
 pub mod macros;
 pub mod null_concat;
+pub mod numbers;
 pub mod one_group;
 pub mod pivot;
 pub mod planned;

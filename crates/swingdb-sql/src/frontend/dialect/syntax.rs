@@ -19,6 +19,7 @@
 //!   sample must not differ between runs, and the engine's parallel scans
 //!   give no stable row order to seed by.
 //! - `a ^ b`: power, bound as DuckDB binds it (see `dialect::power`).
+//! - `1e3`, and numbers of more than 38 digits: DOUBLE (see `dialect::numbers`).
 //! - `ORDER BY ALL`: by every output column, left to right.
 //! - `ASOF JOIN`: see `dialect::asof`; lambdas (`x -> x * 2`): see `dialect::lambdas`.
 //! - `l[2:]`, `(expr).field`: see `field_access`.
@@ -61,6 +62,7 @@ fn rewrite_one(expr: &mut Expr) -> Result<()> {
     if let Expr::BinaryOp { op: op @ BinaryOperator::DuckIntegerDivide, .. } = expr {
         *op = BinaryOperator::Divide;
     }
+    super::numbers::rewrite(expr);
     super::power::rewrite(expr);
     timestamp_without_seconds(expr);
     field_access(expr);
