@@ -95,6 +95,7 @@ const SPELLED: &[(&str, usize, &str)] = &[
     ("count_star", 0, "count(*)"),
     ("sign", 1, "CAST(signum(_1) AS TINYINT)"),
     ("sem", 1, "stddev_pop(_1) / sqrt(count(_1))"),
+    ("mod", 2, "_1 % _2"),
     ("array_reverse_sort", 1, "array_sort(_1, 'DESC')"),
 ];
 

@@ -17,6 +17,7 @@ pub mod one_group;
 pub mod pivot;
 pub mod planned;
 pub mod power;
+pub mod semi_joins;
 pub mod sequence_values;
 pub mod sequences;
 pub mod settings;

@@ -21,7 +21,8 @@
 //! - `a ^ b`: power, bound as DuckDB binds it (see `dialect::power`).
 //! - `1e3`, and numbers of more than 38 digits: DOUBLE (see `dialect::numbers`).
 //! - `ORDER BY ALL`: by every output column, left to right.
-//! - `ASOF JOIN`: see `dialect::asof`; lambdas (`x -> x * 2`): see `dialect::lambdas`.
+//! - `SEMI JOIN` / `ANTI JOIN`: see `dialect::semi_joins`; `ASOF JOIN`: see
+//!   `dialect::asof`; lambdas (`x -> x * 2`): see `dialect::lambdas`.
 //! - `l[2:]`, `(expr).field`: see `field_access`.
 //! - `SHOW TABLES`, `SHOW ALL TABLES`: see `dialect::show`; the types of
 //!   `information_schema.columns`: see `dialect::information_schema`.
@@ -88,6 +89,7 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
                     select.projection.push(SelectItem::Wildcard(WildcardAdditionalOptions::default()));
                     select.flavor = SelectFlavor::Standard;
                 }
+                select.from.iter_mut().for_each(super::semi_joins::rewrite);
                 if let Err(e) = select.from.iter_mut().try_for_each(super::asof::rewrite) {
                     return ControlFlow::Break(e);
                 }
@@ -102,6 +104,7 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
         }
         fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<Error> {
             if let TableFactor::NestedJoin { table_with_joins, .. } = factor {
+                super::semi_joins::rewrite(table_with_joins);
                 if let Err(e) = super::asof::rewrite(table_with_joins) {
                     return ControlFlow::Break(e);
                 }
