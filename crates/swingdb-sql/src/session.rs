@@ -232,6 +232,7 @@ fn template() -> SessionState {
         .into_iter()
         .chain(crate::frontend::dialect::lambdas::functions())
         .chain(crate::frontend::dialect::text_functions::functions())
+        .chain(crate::frontend::dialect::epochs::functions())
     {
         ctx.register_udf(function);
     }

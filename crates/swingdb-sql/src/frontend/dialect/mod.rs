@@ -7,6 +7,7 @@ pub mod asof;
 pub mod bigint_ranks;
 pub mod binary_types;
 pub mod columns;
+pub mod epochs;
 pub mod functions;
 pub mod information_schema;
 pub mod lambdas;
