@@ -45,10 +45,6 @@ fn cast(expr: Box<Expr>, to: DataType) -> Box<Expr> {
     Box::new(Expr::Cast(Cast::new(expr, to)))
 }
 
-fn is_decimal(t: &DataType) -> bool {
-    matches!(t, DataType::Decimal32(..) | DataType::Decimal64(..) | DataType::Decimal128(..) | DataType::Decimal256(..))
-}
-
 fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
     let Expr::BinaryExpr(BinaryExpr { left, op: Operator::Divide, right }) = &expr else {
         return Ok(Transformed::no(expr));
@@ -56,7 +52,7 @@ fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
     let (Ok(l), Ok(r)) = (left.get_type(schema), right.get_type(schema)) else {
         return Ok(Transformed::no(expr));
     };
-    let in_double = (is_decimal(&l) || is_decimal(&r)) && l.is_numeric() && r.is_numeric();
+    let in_double = (l.is_decimal() || r.is_decimal()) && l.is_numeric() && r.is_numeric();
     let cast_left = l.is_unsigned_integer() && r.is_signed_integer();
     let cast_right = l.is_signed_integer() && r.is_unsigned_integer();
     if !in_double && !cast_left && !cast_right {
