@@ -7,7 +7,7 @@ use super::Executor;
 use super::Output;
 use crate::catalog::table::SegmentTable;
 use crate::frontend::names::table_name;
-use crate::frontend::prepare::Upsert;
+use crate::frontend::prepare::{Returning, Upsert};
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{cast_with_options, concat_batches, CastOptions};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
@@ -107,101 +107,178 @@ fn replace_scan(plan: &LogicalPlan, table: &TableReference, source: Arc<dyn Tabl
     Ok(replaced.data)
 }
 
+/// What a write did: how many rows it wrote and, when RETURNING asks for
+/// them, those rows shaped as the table (new versions; for DELETE, the rows
+/// as they were).
+pub(crate) struct Written {
+    pub count: u64,
+    pub rows: Vec<RecordBatch>,
+}
+
 impl Executor {
-    /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict clause.
-    pub(crate) async fn run_dml(&self, dml: DmlStatement, upsert: Option<Upsert>) -> Result<Output> {
+    /// Runs INSERT, UPDATE or DELETE; `upsert` is an INSERT's conflict
+    /// clause, `returning` what it returns of the rows it writes.
+    pub(crate) async fn run_dml(
+        &self,
+        dml: DmlStatement,
+        upsert: Option<Upsert>,
+        returning: Option<Returning>,
+    ) -> Result<Output> {
         let name = table_name(&dml.table_name, &self.own)?;
         let meta = self.table(&name)?;
-        if let (WriteOp::Insert(InsertOp::Append), Some(upsert)) = (&dml.op, upsert) {
-            return self.upsert(&name, meta, dml.input.as_ref().clone(), upsert).await;
+        let keep = returning.is_some();
+        let written = match (dml.op, upsert) {
+            (WriteOp::Insert(InsertOp::Append), Some(upsert)) => {
+                self.upsert(&name, meta.clone(), dml.input.as_ref().clone(), upsert, keep).await?
+            }
+            (WriteOp::Insert(op), _) => self.insert(&name, &meta, dml.input.as_ref().clone(), op, keep).await?,
+            (WriteOp::Delete, _) => self.delete(&name, &meta, &dml.input, &dml.table_name, keep).await?,
+            (WriteOp::Update, _) => self.update(&name, &meta, &dml.input, &dml.table_name, keep).await?,
+            (other, _) => return Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),
+        };
+        match returning {
+            Some(returning) => self.returned_rows(returning, &meta.schema, written.rows, None).await,
+            None => Ok(Output::Count(written.count)),
         }
-        match dml.op {
-            WriteOp::Insert(op) => {
-                if op == InsertOp::Replace {
-                    return Err(Error::new(
-                        ErrorKind::NotSupported,
-                        "REPLACE INTO is not supported; use DELETE then INSERT",
-                    ));
-                }
-                let added = self
-                    .store_rows(dml.input.as_ref().clone(), &meta.schema, &name, &meta.constraints.cluster_by)
-                    .await?;
-                let count: u64 = added.iter().map(|s| s.rows).sum();
-                let segments = match op {
-                    InsertOp::Overwrite => added,
-                    _ => self.appended(&meta, added)?,
-                };
-                self.set_table(&name, meta.with_segments(segments))?;
-                Ok(Output::Count(count))
+    }
+
+    /// INSERT of the rows of `input` into table `name` (now `meta`).
+    async fn insert(
+        &self,
+        name: &str,
+        meta: &Arc<TableMeta>,
+        input: LogicalPlan,
+        op: InsertOp,
+        keep: bool,
+    ) -> Result<Written> {
+        if op == InsertOp::Replace {
+            return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
+        }
+        let (added, rows) = match keep {
+            true => self.store_kept(name, meta, input).await?,
+            false => (self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?, Vec::new()),
+        };
+        let count: u64 = added.iter().map(|s| s.rows).sum();
+        let segments = match op {
+            InsertOp::Overwrite => added,
+            _ => self.appended(meta, added)?,
+        };
+        self.set_table(name, meta.with_segments(segments))?;
+        Ok(Written { count, rows })
+    }
+
+    /// Stores the rows of `input` as new segments of table `name`, keeping
+    /// them (in the table's types) for RETURNING.
+    pub(crate) async fn store_kept(
+        &self,
+        name: &str,
+        meta: &TableMeta,
+        input: LogicalPlan,
+    ) -> Result<(Vec<SegmentMeta>, Vec<RecordBatch>)> {
+        let rows = self.collect_plan(nullable_values(input)?).await?;
+        let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
+        Ok((self.store_batches(name, meta, rows.clone()).await?, rows))
+    }
+
+    /// DELETE of the rows of table `name` (now `meta`) that `input` finds.
+    async fn delete(
+        &self,
+        name: &str,
+        meta: &Arc<TableMeta>,
+        input: &LogicalPlan,
+        table: &TableReference,
+        keep: bool,
+    ) -> Result<Written> {
+        let plan = replace_scan(input, table, self.row_id_source(meta))?;
+        let mut projection = Vec::new();
+        if keep {
+            for field in meta.schema.fields() {
+                let (qualifier, field) = plan.schema().qualified_field_with_unqualified_name(field.name())?;
+                projection.push(Expr::Column(Column::from((qualifier, field))));
             }
-            WriteOp::Delete => {
-                let source = self.row_id_source(&meta);
-                let plan = replace_scan(&dml.input, &dml.table_name, source)?;
-                let plan = LogicalPlanBuilder::from(plan)
-                    .project(vec![Expr::Column(Column::new_unqualified(ROW_ID))])?
-                    .build()?;
-                let hits = self.collect_plan(plan).await?;
-                let row_ids = u64_values(&hits, 0);
-                let count = row_ids.len() as u64;
-                let segments = self.remove_rows(&meta, row_ids)?;
-                self.set_table(&name, meta.with_segments(segments))?;
-                Ok(Output::Count(count))
-            }
-            WriteOp::Update => {
-                let LogicalPlan::Projection(projection) = dml.input.as_ref() else {
-                    return Err(Error::internal("UPDATE plan does not start with a projection"));
-                };
-                let source = self.row_id_source(&meta);
-                let input = replace_scan(&projection.input, &dml.table_name, source)?;
-                let mut exprs = projection.expr.clone();
-                // Qualified as the scan gives it: unqualified, a rewrite that
-                // qualifies it (unnesting a correlated subquery in SET) changed
-                // the projection's schema and failed DataFusion's checks.
-                let (qualifier, field) = input.schema().qualified_field_with_unqualified_name(ROW_ID)?;
-                exprs.push(Expr::Column(Column::from((qualifier, field))));
-                let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
-                let updated = self.collect_plan(plan).await?;
-                let id_column = projection.expr.len();
-                let row_ids = u64_values(&updated, id_column);
-                let count = row_ids.len() as u64;
-                // The new versions of the rows, in table column order.
-                let out_schema = projection.schema.as_arrow();
-                let mut writer = TableWriter::new(self.core.dir(), meta.schema.clone());
-                for batch in &updated {
-                    let columns = meta
-                        .schema
+        }
+        let at = projection.len();
+        projection.push(Expr::Column(Column::new_unqualified(ROW_ID)));
+        let hits = self.collect_plan(LogicalPlanBuilder::from(plan).project(projection)?.build()?).await?;
+        let row_ids = u64_values(&hits, at);
+        let count = row_ids.len() as u64;
+        let rows = match keep {
+            true => hits
+                .iter()
+                .map(|b| conform(&b.project(&(0..at).collect::<Vec<_>>())?, &meta.schema, name))
+                .collect::<Result<Vec<_>>>()?,
+            false => Vec::new(),
+        };
+        let segments = self.remove_rows(meta, row_ids)?;
+        self.set_table(name, meta.with_segments(segments))?;
+        Ok(Written { count, rows })
+    }
+
+    /// UPDATE of table `name` (now `meta`): `input` projects the new
+    /// versions of the rows it changes.
+    async fn update(
+        &self,
+        name: &str,
+        meta: &Arc<TableMeta>,
+        input: &LogicalPlan,
+        table: &TableReference,
+        keep: bool,
+    ) -> Result<Written> {
+        let LogicalPlan::Projection(projection) = input else {
+            return Err(Error::internal("UPDATE plan does not start with a projection"));
+        };
+        let input = replace_scan(&projection.input, table, self.row_id_source(meta))?;
+        let mut exprs = projection.expr.clone();
+        // Qualified as the scan gives it: unqualified, a rewrite that
+        // qualifies it (unnesting a correlated subquery in SET) changed
+        // the projection's schema and failed DataFusion's checks.
+        let (qualifier, field) = input.schema().qualified_field_with_unqualified_name(ROW_ID)?;
+        exprs.push(Expr::Column(Column::from((qualifier, field))));
+        let plan = LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(input))?);
+        let updated = self.collect_plan(plan).await?;
+        let id_column = projection.expr.len();
+        let row_ids = u64_values(&updated, id_column);
+        let count = row_ids.len() as u64;
+        // The new versions of the rows, in table column order.
+        let out_schema = projection.schema.as_arrow();
+        let mut writer = TableWriter::new(self.core.dir(), meta.schema.clone());
+        let mut rows = Vec::new();
+        for batch in &updated {
+            let columns = meta
+                .schema
+                .fields()
+                .iter()
+                .map(|f| {
+                    out_schema
+                        .index_of(f.name())
+                        .map(|i| batch.column(i).clone())
+                        .map_err(|_| Error::internal(format!("UPDATE lost column '{}'", f.name())))
+                })
+                .collect::<Result<Vec<ArrayRef>>>()?;
+            let shaped = RecordBatch::try_new_with_options(
+                Arc::new(Schema::new(
+                    meta.schema
                         .fields()
                         .iter()
-                        .map(|f| {
-                            out_schema
-                                .index_of(f.name())
-                                .map(|i| batch.column(i).clone())
-                                .map_err(|_| Error::internal(format!("UPDATE lost column '{}'", f.name())))
-                        })
-                        .collect::<Result<Vec<ArrayRef>>>()?;
-                    let shaped = RecordBatch::try_new_with_options(
-                        Arc::new(Schema::new(
-                            meta.schema
-                                .fields()
-                                .iter()
-                                .zip(&columns)
-                                .map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true))
-                                .collect::<Vec<_>>(),
-                        )),
-                        columns,
-                        &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
-                    )?;
-                    writer.push(conform(&shaped, &meta.schema, &name)?)?;
-                }
-                let (added, files) = writer.finish()?;
-                self.record_files(files);
-                let mut segments = self.remove_rows(&meta, row_ids)?;
-                segments.extend(added);
-                self.set_table(&name, meta.with_segments(segments))?;
-                Ok(Output::Count(count))
+                        .zip(&columns)
+                        .map(|(f, c)| Field::new(f.name(), c.data_type().clone(), true))
+                        .collect::<Vec<_>>(),
+                )),
+                columns,
+                &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+            )?;
+            let conformed = conform(&shaped, &meta.schema, name)?;
+            if keep {
+                rows.push(conformed.clone());
             }
-            other => Err(Error::new(ErrorKind::NotSupported, format!("{other} is not supported yet"))),
+            writer.push(conformed)?;
         }
+        let (added, files) = writer.finish()?;
+        self.record_files(files);
+        let mut segments = self.remove_rows(meta, row_ids)?;
+        segments.extend(added);
+        self.set_table(name, meta.with_segments(segments))?;
+        Ok(Written { count, rows })
     }
 
     /// The table `meta` with a row-id column, as a plan source.
@@ -210,20 +287,27 @@ impl Executor {
     }
 
     /// Makes table `name` (now `meta`) lose the rows `row_ids` and gain
-    /// `new_rows` (shaped as the table, cast to its types), in one write.
+    /// `new_rows` (shaped as the table, cast to its types), in one write;
+    /// the rows it gained, in the table's types.
     pub(crate) async fn replace_rows(
         &self,
         name: &str,
         meta: &Arc<TableMeta>,
         row_ids: Vec<u64>,
         new_rows: Vec<RecordBatch>,
-    ) -> Result<()> {
+    ) -> Result<Vec<RecordBatch>> {
         let mut segments = self.remove_rows(meta, row_ids)?;
         let new_rows = new_rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
-        let source = MemTable::try_new(meta.schema.clone(), vec![new_rows])?;
+        segments.extend(self.store_batches(name, meta, new_rows.clone()).await?);
+        self.set_table(name, meta.with_segments(segments))?;
+        Ok(new_rows)
+    }
+
+    /// Stores `rows` (in the table's types) as new segments of table `name`.
+    async fn store_batches(&self, name: &str, meta: &TableMeta, rows: Vec<RecordBatch>) -> Result<Vec<SegmentMeta>> {
+        let source = MemTable::try_new(meta.schema.clone(), vec![rows])?;
         let plan = LogicalPlanBuilder::scan("changed_rows", provider_as_source(Arc::new(source)), None)?.build()?;
-        segments.extend(self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?);
-        self.set_table(name, meta.with_segments(segments))
+        self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await
     }
 
     /// The segments of `meta` without the rows `row_ids`: marked deleted in

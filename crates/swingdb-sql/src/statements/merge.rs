@@ -8,14 +8,15 @@
 //! removed by id, their new versions and the inserted rows appended), through
 //! the same key, CHECK and FOREIGN KEY checks as every write. A target row
 //! that two source rows would change is an error, as in PostgreSQL.
+//! RETURNING gives the rows updated and inserted (new versions) and deleted
+//! (as they were), with `merge_action` telling which.
 
 use super::dml::ROW_ID;
 use super::run_plan::u64_values;
-use super::Executor;
-use super::Output;
+use super::{conform, Executor, Output};
 use crate::frontend::names::object_name;
 use crate::frontend::parse::identifier;
-use crate::frontend::prepare::{assigned_column, bind_params};
+use crate::frontend::prepare::{assigned_column, bind_params, merge_returning};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::common::{Column, JoinType, ScalarValue, TableReference};
 use datafusion::functions::core::expr_fn::coalesce;
@@ -64,6 +65,7 @@ impl Executor {
         };
         let name = object_name(target, &self.own)?;
         let meta = self.table(&name)?;
+        let returning = merge_returning(&merge.output, &merge.table, params)?;
         let qualifier = alias.as_ref().map_or(name.clone(), |a| identifier(&a.name));
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
         let target_column = |c: &str| col(Column::new(Some(TableReference::bare(qualifier.as_str())), c));
@@ -96,6 +98,8 @@ impl Executor {
         let mut taken: [Vec<Expr>; 3] = Default::default();
         let (mut removed, mut updated, mut inserted): (Vec<u64>, Vec<RecordBatch>, Vec<RecordBatch>) =
             (Vec::new(), Vec::new(), Vec::new());
+        // The rows deleted, as they were (kept for RETURNING only).
+        let mut deleted: Vec<RecordBatch> = Vec::new();
         for clause in &merge.clauses {
             let kind = match clause.clause_kind {
                 MergeClauseKind::Matched => Kind::Matched,
@@ -175,8 +179,17 @@ impl Executor {
                     }
                 }
                 (MergeAction::Delete { .. }, true) => {
-                    let rows = self.collect_plan(bind(pairs.project(vec![col(ROW_ID)])?.build()?)?).await?;
+                    let mut projection = vec![col(ROW_ID)];
+                    if returning.is_some() {
+                        projection.extend(columns.iter().map(|c| target_column(c)));
+                    }
+                    let rows = self.collect_plan(bind(pairs.project(projection)?.build()?)?).await?;
                     removed.extend(u64_values(&rows, 0));
+                    if returning.is_some() {
+                        for batch in rows {
+                            deleted.push(batch.project(&(1..batch.num_columns()).collect::<Vec<_>>())?);
+                        }
+                    }
                 }
                 (MergeAction::Insert(insert), false) => {
                     if insert.insert_predicate.is_some() {
@@ -244,7 +257,18 @@ impl Executor {
             ));
         }
         let written = removed.len() as u64 + inserted.iter().map(|b| b.num_rows() as u64).sum::<u64>();
-        self.replace_rows(&name, &meta, removed, updated.into_iter().chain(inserted).collect()).await?;
-        Ok(Output::Count(written))
+        let count = |batches: &[RecordBatch]| batches.iter().map(|b| b.num_rows()).sum::<usize>();
+        let (updates, inserts) = (count(&updated), count(&inserted));
+        let mut rows = self.replace_rows(&name, &meta, removed, updated.into_iter().chain(inserted).collect()).await?;
+        let Some(returning) = returning else { return Ok(Output::Count(written)) };
+        // Deleted rows as they were, in the table's types (as the others are).
+        for batch in &deleted {
+            rows.push(conform(batch, &meta.schema, &name)?);
+        }
+        let actions = std::iter::repeat_n("UPDATE", updates)
+            .chain(std::iter::repeat_n("INSERT", inserts))
+            .chain(std::iter::repeat_n("DELETE", count(&deleted)))
+            .collect();
+        self.returned_rows(returning, &meta.schema, rows, Some(actions)).await
     }
 }

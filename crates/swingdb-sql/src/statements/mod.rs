@@ -31,6 +31,7 @@ mod pipe;
 mod plan_cache;
 mod point_read;
 mod repeated_queries;
+mod returning;
 mod run;
 mod run_plan;
 mod sequence;

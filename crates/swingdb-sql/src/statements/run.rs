@@ -105,7 +105,7 @@ impl Executor {
         }
         let state = self.ctx.state();
         let cx = self.prepare_context(&state);
-        let PreparedPlan { plan, names, upsert, column_rules } =
+        let PreparedPlan { plan, names, upsert, returning, column_rules } =
             match prepare(statement, &cx, params, exact_params).await? {
                 Prepared::View(statement) => return self.create_view(&statement).await,
                 Prepared::Plan(prepared) => prepared,
@@ -121,7 +121,7 @@ impl Executor {
             LogicalPlan::Ddl(other) => {
                 Err(Error::new(ErrorKind::NotSupported, format!("{} is not supported yet", other.name())))
             }
-            LogicalPlan::Dml(dml) => self.run_dml(dml, upsert).await,
+            LogicalPlan::Dml(dml) => self.run_dml(dml, upsert, returning).await,
             // Side effects happen now, not when (or if) someone reads the result.
             LogicalPlan::Copy(copy) => {
                 self.check_external_access("COPY")?;

@@ -9,9 +9,8 @@
 //! first, OR REPLACE the last, DO UPDATE fails (as in PostgreSQL). The rows
 //! an upsert writes go through the same key check as every write.
 
-use super::dml::ROW_ID;
+use super::dml::{Written, ROW_ID};
 use super::run_plan::u64_values;
-use super::Output;
 use super::{conform, nullable_values, Executor};
 use crate::frontend::prepare::{qualify, Action, Upsert};
 use datafusion::arrow::array::{BooleanArray, RecordBatch};
@@ -51,23 +50,29 @@ fn one_per_key(batches: Vec<RecordBatch>, meta: &TableMeta, key: &[String], last
 }
 
 impl Executor {
-    /// Runs an INSERT of `input` (rows shaped as table `name`) with the conflict clause `upsert`.
+    /// Runs an INSERT of `input` (rows shaped as table `name`) with the
+    /// conflict clause `upsert`; with `keep`, the rows it inserted or
+    /// changed are kept for RETURNING (as PostgreSQL and DuckDB return them).
     pub(crate) async fn upsert(
         &self,
         name: &str,
         meta: Arc<TableMeta>,
         input: LogicalPlan,
         upsert: Upsert,
-    ) -> Result<Output> {
+        keep: bool,
+    ) -> Result<Written> {
         let no_keys = meta.constraints.keys().next().is_none();
         if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
             // Nothing can conflict (PostgreSQL and SQLite insert every row).
-            let segments = self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?;
-            let rows = segments.iter().map(|s| s.rows).sum();
+            let (segments, rows) = match keep {
+                true => self.store_kept(name, &meta, input).await?,
+                false => (self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?, Vec::new()),
+            };
+            let count = segments.iter().map(|s| s.rows).sum();
             let mut all = meta.segments.clone();
             all.extend(segments);
             self.set_table(name, meta.with_segments(all))?;
-            return Ok(Output::Count(rows));
+            return Ok(Written { count, rows });
         }
         let key = self.conflict_key(name, &meta, upsert.target.as_deref())?;
         let columns: Vec<String> = meta.schema.fields().iter().map(|f| f.name().clone()).collect();
@@ -150,8 +155,8 @@ impl Executor {
                 new_rows.push(batch.project(&(1..batch.num_columns()).collect::<Vec<_>>())?);
             }
         }
-        self.replace_rows(name, &meta, ids, new_rows).await?;
-        Ok(Output::Count(written))
+        let rows = self.replace_rows(name, &meta, ids, new_rows).await?;
+        Ok(Written { count: written, rows: if keep { rows } else { Vec::new() } })
     }
 
     /// The key an upsert conflicts on: the one it names, else the primary key

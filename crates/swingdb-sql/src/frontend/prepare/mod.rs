@@ -7,7 +7,8 @@
 //!    apart from the ones DataFusion would derive ([`OutputNames`]), and
 //!    nested columns that DataFusion would name alike given their own text;
 //! 2. **macros**: calls of the database's macros replaced by their bodies;
-//! 3. **upsert**: an INSERT's conflict clause taken off ([`Upsert`]);
+//! 3. **upsert**: an INSERT's conflict clause taken off ([`Upsert`]), and
+//!    the RETURNING clause of a write ([`Returning`]);
 //! 4. **defaults**: `DEFAULT` (and NULL for identity columns) in VALUES;
 //! 5. **named options**: `read_csv('f', header = true)` spelled for DataFusion;
 //! 6. **DuckDB's spellings** made plain (`FROM t SELECT`, `TABLESAMPLE`, ...);
@@ -27,9 +28,11 @@
 
 mod column_rules;
 mod defaults;
+mod returning;
 mod upsert;
 
 pub(crate) use column_rules::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
+pub(crate) use returning::{merge_returning, Returning};
 pub(crate) use upsert::{assigned_column, qualify, Action, Upsert};
 
 use crate::frontend::case_fold::plan_refolding;
@@ -79,6 +82,8 @@ pub(crate) struct PreparedPlan {
     pub names: OutputNames,
     /// An INSERT's conflict clause.
     pub upsert: Option<Upsert>,
+    /// A write's RETURNING clause, with the statement's parameter values.
+    pub returning: Option<Returning>,
     /// A CREATE TABLE's column rules (empty for other statements).
     pub column_rules: Constraints,
 }
@@ -98,7 +103,12 @@ pub(crate) async fn prepare(
 ) -> Result<Prepared> {
     match plan_unbound(statement, cx).await? {
         Prepared::Plan(mut prepared) => {
+            // RETURNING may use placeholders the write does not.
+            let exact_params = exact_params && prepared.returning.is_none();
             prepared.plan = bind(prepared.plan, params, exact_params)?;
+            if let Some(returning) = &mut prepared.returning {
+                returning.params = params.to_vec();
+            }
             Ok(Prepared::Plan(prepared))
         }
         view => Ok(view),
@@ -112,6 +122,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     alias_engine_repeats(&mut statement);
     expand_macros(&mut statement, cx.tables)?;
     let upsert = upsert::take_upsert(&mut statement)?;
+    let returning = returning::take_returning(&mut statement)?;
     defaults::take_default_values(&mut statement, cx.tables, cx.own)?;
     crate::functions::named_options(&mut statement);
     crate::frontend::dialect::syntax::rewrite(&mut statement)?;
@@ -128,7 +139,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
         Ok(plan) => plan,
         Err(e) => return Err(unknown::explain(e.into(), cx.state, cx.tables, cx.own, cx.external_access)),
     };
-    Ok(Prepared::Plan(PreparedPlan { plan, names, upsert, column_rules }))
+    Ok(Prepared::Plan(PreparedPlan { plan, names, upsert, returning, column_rules }))
 }
 
 /// `statement` with the calls of the database's macros (stored among
