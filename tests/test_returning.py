@@ -2,8 +2,9 @@
 Arrow results, DB-API errors while the write is undone), the shell, and
 Flight SQL through ADBC. Its SQL answers are in tests/sql/returning.slt."""
 
-import subprocess
+import decimal
 import shutil
+import subprocess
 
 import pytest
 import swingdb
@@ -20,8 +21,6 @@ def con(tmp_path):
 def test_a_write_returns_its_rows_with_parameters_and_description(con):
     cur = con.execute("INSERT INTO acct (id, owner) VALUES (?, ?), (?, ?) RETURNING id, owner, amt", [1, "ann", 2, "bob"])
     assert [d[0] for d in cur.description] == ["id", "owner", "amt"]
-    import decimal
-
     assert cur.fetchall() == [(1, "ann", decimal.Decimal("1.50")), (2, "bob", decimal.Decimal("1.50"))]
     # A placeholder used only in RETURNING takes its value from the same list.
     cur = con.execute("UPDATE acct SET amt = amt + ? WHERE id = ? RETURNING id, amt * $3 AS scaled", [1, 2, 10])
@@ -52,9 +51,9 @@ def test_the_shell_prints_returned_rows(tmp_path):
     program = shutil.which("swingdb")
     assert program
     db = str(tmp_path / "cli.swingdb")
-    subprocess.run([program, db, "CREATE TABLE t (id INTEGER, v VARCHAR)"], check=True, capture_output=True)
+    subprocess.run([program, db, "-c", "CREATE TABLE t (id INTEGER, v VARCHAR)"], check=True, capture_output=True)
     out = subprocess.run(
-        [program, db, "INSERT INTO t VALUES (7, 'seven') RETURNING v, id + 1 AS next"],
+        [program, db, "-c", "INSERT INTO t VALUES (7, 'seven') RETURNING v, id + 1 AS next"],
         check=True, capture_output=True, text=True,
     ).stdout
     assert "seven" in out and "next" in out and "8" in out

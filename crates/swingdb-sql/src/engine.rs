@@ -28,6 +28,7 @@ mod route;
 mod rows;
 mod session;
 mod share;
+mod temp;
 
 pub use crate::core::DbCore;
 pub use crate::statements::Output;

@@ -38,7 +38,7 @@ pub mod session;
 pub mod statements;
 
 pub use byte_sizes::{format_bytes, parse_size};
-pub use catalog::{Attached, Databases, Registered, Tables, TablesSchema, CATALOG, SCHEMA};
+pub use catalog::{Attached, Databases, Registered, Tables, TablesSchema, CATALOG, SCHEMA, TEMP};
 pub use frontend::params::name_placeholders;
 pub use frontend::types::sql_name as sql_type_name;
 pub use functions::{FileKind, ReadOptions};

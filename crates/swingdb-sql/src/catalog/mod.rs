@@ -36,6 +36,8 @@ use swingdb_storage::{SegmentStore, TableMeta};
 pub const CATALOG: &str = "swingdb";
 /// Name of the one schema inside it.
 pub const SCHEMA: &str = "main";
+/// Name of a connection's schema of temporary tables and views (see `engine::temp`).
+pub const TEMP: &str = "temp";
 
 /// The tables a connection currently sees, by name. Shared between the
 /// connection (which changes it statement by statement) and DataFusion.

@@ -3,6 +3,7 @@
 //! inside it: a failed statement changes nothing.
 
 use super::Session;
+use crate::catalog::TEMP;
 use crate::statements::Output;
 use std::future::Future;
 use std::sync::Arc;
@@ -35,7 +36,9 @@ impl Session {
     /// end with it; at most one of them (or this one) changed anything (see
     /// `attach.rs`), so at most one commit publishes a version.
     pub(super) fn finish(&self, commit: bool) -> Result<()> {
-        let members: Vec<Arc<Session>> = self.attached.lock().values().cloned().collect();
+        let mut members: Vec<Arc<Session>> = self.attached.lock().values().cloned().collect();
+        // The temporary database last: it commits only once the other has.
+        members.sort_by_key(|m| m.exec.schema() == TEMP);
         let mut outcome = self.exec.finish(commit);
         for member in members {
             let ended = member.finish(commit && outcome.is_ok());

@@ -15,7 +15,8 @@
 //! Transactions: BEGIN, COMMIT and ROLLBACK (and each autocommitted
 //! statement) begin and end the members' transactions with this one, so a
 //! statement or transaction reads each database at one pinned version. A
-//! transaction may *change* only one of its databases (DuckDB's rule too): a
+//! transaction may *change* only one of its databases (DuckDB's rule too;
+//! the connection's temporary tables aside, see `temp.rs`): a
 //! statement that would change a second one fails and changes nothing. So a
 //! commit publishes at most one database's new version, through that
 //! database's own commit protocol (`storage::dir`): no commit spans two
@@ -25,7 +26,7 @@
 
 use super::OpenOptions;
 use super::Session;
-use crate::catalog::SCHEMA;
+use crate::catalog::{SCHEMA, TEMP};
 use crate::core::AttachedDatabase;
 use crate::core::DbCore;
 use crate::frontend::control::{is_reserved_alias, written_schemas, AttachRequest};
@@ -163,7 +164,8 @@ impl Session {
         let open = self.exec.open_transaction();
         let databases = self.exec.core.databases.lock();
         let mut members = self.attached.lock();
-        let gone: Vec<String> = members.keys().filter(|a| !databases.contains_key(*a)).cloned().collect();
+        // The temporary database is this connection's own, not the handle's.
+        let gone: Vec<String> = members.keys().filter(|a| *a != TEMP && !databases.contains_key(*a)).cloned().collect();
         for alias in gone {
             if members.get(&alias).is_some_and(|m| open.is_none() || !m.has_changes()) {
                 members.remove(&alias);
@@ -218,14 +220,15 @@ impl Session {
     }
 
     /// Refuses a second changed database in one transaction: `writer` (this
-    /// connection, or one of its members) has just run a statement.
+    /// connection, or one of its members) has just run a statement. The
+    /// connection's temporary database does not count (see `temp.rs`).
     pub(super) fn check_one_writer(&self, writer: &Session) -> Result<()> {
-        if !writer.has_changes() {
+        if !writer.has_changes() || writer.exec.schema() == TEMP {
             return Ok(());
         }
         let members = self.attached.lock();
         let family = std::iter::once(self).chain(members.values().map(Arc::as_ref));
-        let other = family.filter(|c| !std::ptr::eq(*c, writer)).find(|c| c.has_changes());
+        let other = family.filter(|c| !std::ptr::eq(*c, writer) && c.exec.schema() != TEMP).find(|c| c.has_changes());
         match other {
             None => Ok(()),
             Some(other) => Err(Error::programming(format!(

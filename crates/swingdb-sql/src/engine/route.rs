@@ -66,6 +66,7 @@ impl Session {
         if let Some(control) = Control::recognize(&statement)? {
             return self.control(control);
         }
+        let statement = self.with_temporary(statement)?;
         match self.member_for(&statement)? {
             None => {
                 self.atomically(|| async {

@@ -187,7 +187,7 @@ impl Session {
                 if implicit {
                     self.begin(false)?;
                 }
-                let info = self.exec.statement_info(sql).await;
+                let info = self.exec.statement_info(sql, &self.temporary_names()).await;
                 if implicit {
                     self.finish(false)?;
                 }
@@ -226,7 +226,11 @@ impl Session {
     pub fn store(&self, name: &str, source: Arc<dyn TableProvider>, create: bool) -> Result<Output> {
         check_table_name(name)?;
         self.exec.interrupt.clear();
-        self.run_atomically(|| self.create_or_append(name, source, create))
+        // Rows for a temporary table go to it (a new table is always stored).
+        match self.temporary_holding(name).filter(|_| !create) {
+            Some(temp) => self.run_atomically(|| temp.atomically(|| temp.create_or_append(name, source, false))),
+            None => self.run_atomically(|| self.create_or_append(name, source, create)),
+        }
     }
 
     /// Stores the rows of `source` as the new table `name` or appends them to it.
@@ -274,24 +278,39 @@ impl Session {
         self.exec.open_transaction() == Some(true)
     }
 
-    /// Names of the tables (and views) this session sees.
+    /// Names of the tables (and views) this session sees: its temporary
+    /// ones, then the stored ones they do not shadow.
     pub fn table_names(&self) -> Result<Vec<String>> {
-        Ok(self.exec.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n).collect())
+        let mut names: Vec<String> = self.temporary_names().into_iter().collect();
+        let stored = self.exec.visible_tables()?.into_iter().filter(|(_, m)| m.is_relation()).map(|(n, _)| n);
+        let stored: Vec<String> = stored.filter(|n| !names.contains(n)).collect();
+        names.extend(stored);
+        Ok(names)
     }
 
     /// The columns of table or view `name` as `DESCRIBE` gives them.
     pub fn describe(&self, name: &str) -> Result<Output> {
-        self.exec.describe(name)
+        match self.temporary_holding(name) {
+            Some(temp) => temp.exec.describe(name),
+            None => self.exec.describe(name),
+        }
     }
 
     /// The columns of table `name`'s primary key, in key order.
     pub fn primary_key(&self, name: &str) -> Result<Option<Vec<String>>> {
-        Ok(self.exec.visible_table(name)?.constraints.primary_key.clone())
+        let table = match self.temporary_holding(name) {
+            Some(temp) => temp.exec.visible_table(name)?,
+            None => self.exec.visible_table(name)?,
+        };
+        Ok(table.constraints.primary_key.clone())
     }
 
     /// The statement(s) that make table or view `name` again.
     pub fn create_statement(&self, name: &str) -> Result<String> {
-        self.exec.create_statement(name)
+        match self.temporary_holding(name) {
+            Some(temp) => temp.exec.create_statement(name),
+            None => self.exec.create_statement(name),
+        }
     }
 
     /// The underlying DataFusion session.

@@ -4,7 +4,7 @@
 
 use crate::frontend::dialect::text::SNAPSHOT_FUNCTION;
 use crate::frontend::parse::identifier;
-use crate::{CATALOG, SCHEMA};
+use crate::{CATALOG, SCHEMA, TEMP};
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     AttachDuckDBDatabaseOption, CopySource, Expr, FromTable, FunctionArg, FunctionArgExpr, FunctionArguments,
@@ -79,7 +79,7 @@ impl Control {
 
 /// Whether `alias` is taken by swingdb's own catalog or schemas.
 pub fn is_reserved_alias(alias: &str) -> bool {
-    alias == SCHEMA || alias == CATALOG || alias.eq_ignore_ascii_case("information_schema")
+    alias == SCHEMA || alias == CATALOG || alias == TEMP || alias.eq_ignore_ascii_case("information_schema")
 }
 
 /// What an `ATTACH` statement asks for.

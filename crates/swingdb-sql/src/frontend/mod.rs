@@ -15,5 +15,6 @@ pub mod parse;
 pub(crate) mod prepare;
 pub mod quote;
 pub mod suggest;
+pub(crate) mod temporary;
 pub mod types;
 pub mod using_joins;

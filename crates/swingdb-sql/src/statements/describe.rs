@@ -14,11 +14,13 @@ use super::Executor;
 use crate::frontend::control::Control;
 use crate::frontend::parse::parse;
 use crate::frontend::prepare::{before_routing, plan_unbound, Prepared};
+use crate::frontend::temporary::{resolve_temporary, take_temporary};
 use crate::functions::remote::without_url_tables;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{ObjectType, Statement as SqlStatement};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use swingdb_storage::error::Result;
 
@@ -47,9 +49,10 @@ impl StatementInfo {
 
 impl Executor {
     /// Describes the one statement `sql` inside the open transaction (see
-    /// the module doc); a statement that would fail to plan fails here with
-    /// the error its run would give.
-    pub async fn statement_info(&self, sql: &str) -> Result<StatementInfo> {
+    /// the module doc), `temporary` naming the connection's temporary tables
+    /// and views; a statement that would fail to plan fails here with the
+    /// error its run would give.
+    pub async fn statement_info(&self, sql: &str, temporary: &BTreeSet<String>) -> Result<StatementInfo> {
         if TextStatement::recognize(sql).is_some() {
             return Ok(StatementInfo::unknown());
         }
@@ -61,6 +64,10 @@ impl Executor {
         if Control::recognize(&statement)?.is_some() || !planned_by_datafusion(&statement) {
             return Ok(StatementInfo::unknown());
         }
+        if take_temporary(&mut statement)? {
+            return Ok(StatementInfo::unknown()); // its schema may not exist yet
+        }
+        resolve_temporary(&mut statement, temporary);
         before_routing(&mut statement);
         let state = self.ctx.state();
         let cx = self.prepare_context(&state);

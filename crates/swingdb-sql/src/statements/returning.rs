@@ -15,8 +15,8 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::MemTable;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    visit_expressions_mut, ExcludeSelectItem, Expr as SqlExpr, FunctionArguments, Ident, ObjectName, SelectItem, SetExpr,
-    Statement as SqlStatement, TableFactor, WildcardAdditionalOptions,
+    visit_expressions_mut, ExcludeSelectItem, Expr as SqlExpr, FunctionArguments, Ident, ObjectName, SelectItem,
+    SetExpr, Statement as SqlStatement, TableFactor, WildcardAdditionalOptions,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -74,7 +74,7 @@ impl Executor {
         let _registration = Registration(self);
         let state = self.ctx.state();
         let cx = self.prepare_context(&state);
-        let Prepared::Plan(prepared) = prepare(query(items, table)?, &cx, &params, false).await? else {
+        let Prepared::Plan(prepared) = prepare(query(items, table, &self.own)?, &cx, &params, false).await? else {
             return Err(Error::internal("RETURNING planned as a view"));
         };
         let stream = restore_names(self.stream_plan(prepared.plan).await?, prepared.names)?;
@@ -84,8 +84,9 @@ impl Executor {
     }
 }
 
-/// `SELECT <items> FROM <the written rows> AS <table>`.
-fn query(items: Vec<SelectItem>, table: Ident) -> Result<DFStatement> {
+/// `SELECT <items> FROM <the written rows> AS <table>`, the rows registered
+/// in schema `own` (a member's statement reads `main` by default).
+fn query(items: Vec<SelectItem>, table: Ident, own: &str) -> Result<DFStatement> {
     let template = format!("SELECT * FROM {RETURNED} AS returned");
     let mut statements = Parser::parse_sql(&GenericDialect {}, &template)
         .map_err(|e| Error::internal(format!("RETURNING's query template: {e}")))?;
@@ -96,8 +97,9 @@ fn query(items: Vec<SelectItem>, table: Ident) -> Result<DFStatement> {
         return Err(Error::internal("RETURNING's query template"));
     };
     select.projection = items;
-    if let TableFactor::Table { alias: Some(alias), .. } = &mut select.from[0].relation {
+    if let TableFactor::Table { name, alias: Some(alias), .. } = &mut select.from[0].relation {
         alias.name = table;
+        *name = ObjectName::from(vec![Ident::with_quote('"', own), Ident::new(RETURNED)]);
     }
     Ok(DFStatement::Statement(Box::new(statements.remove(0))))
 }
@@ -108,7 +110,9 @@ fn query(items: Vec<SelectItem>, table: Ident) -> Result<DFStatement> {
 fn with_merge_action(mut item: SelectItem, named_action: bool) -> SelectItem {
     let hidden = || SqlExpr::Identifier(Ident::with_quote('"', ACTION));
     let unnamed_action = match &item {
-        SelectItem::UnnamedExpr(SqlExpr::Identifier(i)) => !named_action && i.value.eq_ignore_ascii_case("merge_action"),
+        SelectItem::UnnamedExpr(SqlExpr::Identifier(i)) => {
+            !named_action && i.value.eq_ignore_ascii_case("merge_action")
+        }
         SelectItem::UnnamedExpr(SqlExpr::Function(f)) => is_merge_action(f),
         _ => false,
     };

@@ -92,6 +92,17 @@ pub enum Short {
     Write(Arc<KeyedWrite>),
 }
 
+impl Short {
+    /// The table it reads or writes, as named (unqualified).
+    pub(crate) fn table(&self) -> &str {
+        match self {
+            Short::Insert(insert) => &insert.table,
+            Short::Read(read) => &read.table,
+            Short::Write(write) => &write.table,
+        }
+    }
+}
+
 /// The statement shapes of the SQL texts seen, by text (`None`: no short statement).
 pub(crate) type Remembered = HashMap<String, Option<Short>>;
 

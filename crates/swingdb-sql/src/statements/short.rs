@@ -5,7 +5,8 @@ use super::shapes::{recognize, RowValue, Short, Typed, MAX_TEXT, REMEMBERED};
 use super::Executor;
 use crate::catalog::key_lookup::KeyLookup;
 use crate::optimizer::rules::is_enabled;
-use crate::SCHEMA;
+use crate::{SCHEMA, TEMP};
+use datafusion::catalog::SchemaProvider;
 use datafusion::common::{Column, DFSchema, ScalarValue};
 use datafusion::logical_expr::Expr;
 use swingdb_storage::TableMeta;
@@ -53,7 +54,13 @@ impl Executor {
                 }
             }
         };
-        match known? {
+        let short = known?;
+        // A temporary table of the name shadows the stored one the short
+        // path would find: the general path resolves it (see `frontend::temporary`).
+        if self.databases.lock().get(TEMP).is_some_and(|temp| temp.table_exist(short.table())) {
+            return None;
+        }
+        match short {
             Short::Insert(_) if !self.fast_inserts.load(std::sync::atomic::Ordering::Relaxed) => None,
             short => Some(short),
         }
