@@ -60,3 +60,32 @@ def test_a_snapshot_holds_no_temporary_table(tmp_path):
     assert "stored" in reader.table_names() and "private" not in reader.table_names()
     reader.close()
     db.close()
+
+
+def test_a_failed_commit_undoes_the_temporary_tables_changes_too(tmp_path):
+    # The stored database commits first, the temporary one only after it: a
+    # transaction that loses a conflict on a stored table keeps nothing.
+    path = str(tmp_path / "db.swingdb")
+    a, b = swingdb.connect(path), swingdb.connect(path)
+    a.execute("CREATE TABLE c (n INTEGER)")
+    a.execute("INSERT INTO c VALUES (0)")
+    a.execute("CREATE TEMP TABLE notes (s VARCHAR)")
+    a.begin()
+    b.begin()
+    a.execute("INSERT INTO notes VALUES ('changed c')")
+    a.execute("UPDATE c SET n = 10")
+    b.execute("UPDATE c SET n = 20")
+    b.commit()
+    with pytest.raises(swingdb.ConflictError):
+        a.commit()
+    assert a.execute("SELECT count(*) FROM notes").fetchone() == (0,)
+    assert a.execute("SELECT n FROM c").fetchone() == (20,)
+    # Both change together when the commit succeeds.
+    a.begin()
+    a.execute("INSERT INTO notes VALUES ('changed c')")
+    a.execute("UPDATE c SET n = 30")
+    a.commit()
+    assert a.execute("SELECT count(*) FROM notes").fetchone() == (1,)
+    assert b.execute("SELECT n FROM c").fetchone() == (30,)
+    a.close()
+    b.close()
