@@ -215,6 +215,7 @@ fn template() -> SessionState {
         ctx.register_udaf(aggregate);
     }
     ctx.register_udaf(crate::operators::string_agg::string_agg());
+    ctx.register_udaf(crate::frontend::dialect::mode::mode());
     for name in crate::frontend::dialect::bigint_ranks::RANKS {
         let rank = ctx.udwf(name).expect("DataFusion's ranking window functions are registered");
         ctx.register_udwf(crate::frontend::dialect::bigint_ranks::bigint_rank(rank));
@@ -233,6 +234,7 @@ fn template() -> SessionState {
         .chain(crate::frontend::dialect::lambdas::functions())
         .chain(crate::frontend::dialect::text_functions::functions())
         .chain(crate::frontend::dialect::epochs::functions())
+        .chain(crate::frontend::dialect::formatting::functions())
     {
         ctx.register_udf(function);
     }
