@@ -149,7 +149,10 @@ setMethod("dbRemoveTable", c("swingdb_connection", "character"), function(conn, 
   if (!isTRUE(fail_if_missing) && !dbExistsTable(conn, name)) {
     return(invisible(TRUE))
   }
-  dbExecute(conn, paste0("DROP TABLE ", dbQuoteIdentifier(conn, name)))
+  # temporary = TRUE removes a temporary table only (DBI's rule): schema temp.
+  target <- dbQuoteIdentifier(conn, name)
+  if (isTRUE(temporary)) target <- paste0("temp.", target)
+  dbExecute(conn, paste0("DROP TABLE ", target))
   invisible(TRUE)
 })
 

@@ -38,13 +38,17 @@ setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), fu
     fail("programming", "field.types must be a character vector of SQL types named by columns of the data frame")
   }
   check_row_names(row.names)
-  if (isTRUE(temporary)) fail("not_supported", "swingdb has no temporary tables; use swingdb_register() for a table of this connection only")
   for (flag in list(overwrite, append, temporary)) {
     if (!is.logical(flag) || length(flag) != 1L || is.na(flag)) fail("programming", "overwrite, append and temporary must be TRUE or FALSE")
   }
   name <- table_name(conn, name)
   value <- sqlRownamesToColumn(value, row.names)
-  exists <- dbExistsTable(conn, name)
+  # A temporary table may shadow a stored one: only a temporary one is in its way.
+  exists <- if (isTRUE(temporary)) {
+    name %in% dbGetQuery(conn, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'temp'")$table_name
+  } else {
+    dbExistsTable(conn, name)
+  }
   if (exists && !overwrite && !append) {
     fail("programming", "table ", name, " exists already; use overwrite = TRUE to replace it or append = TRUE to add rows")
   }
@@ -52,13 +56,15 @@ setMethod("dbWriteTable", c("swingdb_connection", "character", "data.frame"), fu
   if (!in_transaction) dbExecute(conn, "BEGIN")
   ok <- FALSE
   on.exit(if (!in_transaction && !ok) try(dbExecute(conn, "ROLLBACK"), silent = TRUE))
-  if (exists && overwrite) dbRemoveTable(conn, name)
+  if (exists && overwrite) dbRemoveTable(conn, name, temporary = isTRUE(temporary))
   if (exists && append) {
     append_rows(conn, name, value)
-  } else if (!is.null(field.types)) {
+  } else if (isTRUE(temporary) || !is.null(field.types)) {
+    # A temporary table (private to this connection, gone when it closes) is
+    # made by SQL, then filled.
     types <- sql_type_of(value)
     types[names(field.types)] <- field.types
-    dbCreateTable(conn, name, types)
+    dbCreateTable(conn, name, types, temporary = isTRUE(temporary))
     if (nrow(value) > 0L) store(conn, name, value, 1L)
   } else {
     store(conn, name, value, 0L)

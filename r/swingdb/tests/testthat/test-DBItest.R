@@ -1,6 +1,6 @@
 # DBI's own conformance suite (DBItest 1.7.3, 414 tests), against an on-disk
 # database in a temporary directory. Every skipped test is listed with the
-# reason: 6 here, and the 5 DBItest skips itself for temporary_tables = FALSE.
+# reason: 1 here.
 if (requireNamespace("DBItest", quietly = TRUE)) {
   DBItest::make_context(
     swingdb::swingdb(),
@@ -10,9 +10,9 @@ if (requireNamespace("DBItest", quietly = TRUE)) {
       date_cast = function(x) paste0("CAST('", x, "' AS DATE)"),
       time_cast = function(x) paste0("CAST('", x, "' AS TIME)"),
       timestamp_cast = function(x) paste0("CAST('", x, "' AS TIMESTAMP)"),
-      # swingdb has no temporary tables (swingdb_register() is the per-connection table)
-      temporary_tables = FALSE,
-      list_temporary_tables = FALSE,
+      # Temporary tables are private to the connection and listed by dbListTables().
+      temporary_tables = TRUE,
+      list_temporary_tables = TRUE,
       dbitest_version = "1.7.3"
     ),
     name = "swingdb"
@@ -20,15 +20,6 @@ if (requireNamespace("DBItest", quietly = TRUE)) {
   DBItest::test_all(skip = c(
     # DBI's naming convention (RSQLite, RPostgres): the package is named
     # after the database, as its Python package is.
-    "package_name",
-    # These five run UPDATE statements on a table DBItest makes with
-    # dbWriteTable(temporary = TRUE); swingdb has no temporary tables yet
-    # (five more tests are skipped by DBItest itself for the same reason,
-    # through the temporary_tables tweak). Their query forms run and pass.
-    "bind_return_value",
-    "bind_multi_row_unequal_length",
-    "bind_multi_row_statement",
-    "bind_repeated",
-    "bind_repeated_untouched"
+    "package_name"
   ))
 }

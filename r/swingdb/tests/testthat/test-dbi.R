@@ -63,9 +63,26 @@ test_that("every error of the package is a swingdb condition, also for its own c
   DBI::dbWriteTable(con, "t", data.frame(a = 1L))
   expect_error(DBI::dbGetQuery(con, "SELECT ?", params = list(a = 1)), class = "swingdb_programming_error")
   expect_error(DBI::dbWriteTable(con, "t", data.frame(a = 2L)), class = "swingdb_programming_error")
-  expect_error(DBI::dbWriteTable(con, "u", data.frame(a = 1L), temporary = TRUE), class = "swingdb_not_supported_error")
   expect_error(DBI::dbWriteTable(con, "u", data.frame(a = I(list(1)))), class = "swingdb_programming_error")
   expect_error(DBI::dbAppendTable(con, "t", data.frame(zz = 1L)), "no column zz", class = "swingdb_programming_error")
+})
+
+test_that("a temporary table is the connection's own, shadows a stored one and is gone at disconnect", {
+  con <- local_db()
+  path <- DBI::dbGetInfo(con)$dbname
+  DBI::dbWriteTable(con, "t", data.frame(a = 1L))
+  DBI::dbWriteTable(con, "t", data.frame(b = c("x", "y")), temporary = TRUE)
+  expect_identical(DBI::dbReadTable(con, "t")$b, c("x", "y"))
+  expect_identical(DBI::dbGetQuery(con, "SELECT a FROM main.t")$a, 1L)
+  expect_true("t" %in% DBI::dbListTables(con))
+  other <- DBI::dbConnect(swingdb::swingdb(), path)
+  expect_identical(names(DBI::dbReadTable(other, "t")), "a")
+  DBI::dbDisconnect(other)
+  # temporary = TRUE removes only a temporary table.
+  DBI::dbRemoveTable(con, "t", temporary = TRUE)
+  expect_error(DBI::dbRemoveTable(con, "t", temporary = TRUE), class = "swingdb_programming_error")
+  expect_identical(DBI::dbReadTable(con, "t")$a, 1L)
+  expect_equal(as.numeric(DBI::dbGetQuery(con, "INSERT INTO t VALUES (5) RETURNING a * 2 AS twice")$twice), 10)
 })
 
 test_that("text that is not UTF-8 is an error naming the parameter or column, never stored escaped", {
