@@ -36,7 +36,7 @@ use datafusion_expr::expr_rewriter::create_col_from_scalar_expr;
 use datafusion_expr::logical_plan::{JoinType, Subquery};
 use datafusion_expr::utils::{conjunction, expr_to_columns, split_conjunction_owned};
 use datafusion_expr::{
-    BinaryExpr, Expr, Filter, LogicalPlan, LogicalPlanBuilder, Operator, exists,
+    BinaryExpr, Expr, ExprSchemable, Filter, LogicalPlan, LogicalPlanBuilder, Operator, exists,
     in_subquery, lit, not, not_exists, not_in_subquery,
 };
 
@@ -331,6 +331,25 @@ fn join_keys_may_be_null(
     left_schema: &DFSchemaRef,
     right_schema: &DFSchemaRef,
 ) -> Result<bool> {
+    // swingdb: an expression over columns that hold no NULL may still be
+    // NULL (`NULLIF(x, x)`, `CASE WHEN ... THEN NULL END`): each side of
+    // each equality is asked itself, not only the columns it reads. Asked
+    // of its columns only, `NULLIF(x, x) NOT IN (SELECT 2 ...)` became a
+    // plain anti join and kept the row that NOT IN makes unknown.
+    for conjunct in datafusion_expr::utils::split_conjunction(join_filter) {
+        if let Expr::BinaryExpr(BinaryExpr { left, op: Operator::Eq, right }) = conjunct {
+            for side in [left.as_ref(), right.as_ref()] {
+                let nullable = side
+                    .nullable(left_schema.as_ref())
+                    .or_else(|_| side.nullable(right_schema.as_ref()))
+                    .unwrap_or(true);
+                if nullable {
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
     // Extract columns from the join filter
     let mut columns = std::collections::HashSet::new();
     expr_to_columns(join_filter, &mut columns)?;
