@@ -154,10 +154,7 @@ impl Executor {
         if op == InsertOp::Replace {
             return Err(Error::new(ErrorKind::NotSupported, "REPLACE INTO is not supported; use DELETE then INSERT"));
         }
-        let (added, rows) = match keep {
-            true => self.store_kept(name, meta, input).await?,
-            false => (self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?, Vec::new()),
-        };
+        let (added, rows) = self.store_input(name, meta, input, keep).await?;
         let count: u64 = added.iter().map(|s| s.rows).sum();
         let segments = match op {
             InsertOp::Overwrite => added,
@@ -167,14 +164,20 @@ impl Executor {
         Ok(Written { count, rows })
     }
 
-    /// Stores the rows of `input` as new segments of table `name`, keeping
-    /// them (in the table's types) for RETURNING.
-    pub(crate) async fn store_kept(
+    /// Stores the rows of `input` as new segments of table `name`; with
+    /// `keep`, collected first and kept (in the table's types) for RETURNING,
+    /// else streamed into the segments (no rows kept).
+    pub(crate) async fn store_input(
         &self,
         name: &str,
         meta: &TableMeta,
         input: LogicalPlan,
+        keep: bool,
     ) -> Result<(Vec<SegmentMeta>, Vec<RecordBatch>)> {
+        if !keep {
+            let segments = self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?;
+            return Ok((segments, Vec::new()));
+        }
         let rows = self.collect_plan(nullable_values(input)?).await?;
         let rows = rows.iter().map(|b| conform(b, &meta.schema, name)).collect::<Result<Vec<_>>>()?;
         Ok((self.store_batches(name, meta, rows.clone()).await?, rows))

@@ -64,10 +64,7 @@ impl Executor {
         let no_keys = meta.constraints.keys().next().is_none();
         if no_keys && upsert.target.is_none() && !matches!(upsert.action, Action::Update { .. }) {
             // Nothing can conflict (PostgreSQL and SQLite insert every row).
-            let (segments, rows) = match keep {
-                true => self.store_kept(name, &meta, input).await?,
-                false => (self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?, Vec::new()),
-            };
+            let (segments, rows) = self.store_input(name, &meta, input, keep).await?;
             let count = segments.iter().map(|s| s.rows).sum();
             let mut all = meta.segments.clone();
             all.extend(segments);

@@ -44,6 +44,7 @@ struct Format {
 }
 
 /// One argument's value in one row.
+#[derive(Clone)]
 enum Value {
     Int(i128),
     Float(f64),
@@ -262,8 +263,10 @@ fn percent(fmt: &str, values: &[Value]) -> Result<String> {
         }
         let Some(&kind) = chars.get(i) else { return exec_err!("printf: \"{fmt}\" ends inside a conversion") };
         i += 1;
+        // `%c` writes its number as a character: text by then.
         s.kind = Some(match kind {
             'i' | 'u' => 'd',
+            'c' => 's',
             c => c,
         });
         if s.align.is_none() && !s.zero {
@@ -276,20 +279,11 @@ fn percent(fmt: &str, values: &[Value]) -> Result<String> {
         let value = match (kind, value) {
             ('u', Value::Int(n)) if *n < 0 => Value::Int(*n + (1i128 << 64)),
             ('c', Value::Int(n)) => Value::Text(char::from_u32(*n as u32).map(String::from).unwrap_or_default()),
-            _ => clone_value(value),
+            _ => value.clone(),
         };
-        s.kind = s.kind.filter(|&k| k != 'c').or(Some('s'));
         out.push_str(&render(&value, &s, "printf")?);
     }
     Ok(out)
-}
-
-fn clone_value(value: &Value) -> Value {
-    match value {
-        Value::Int(n) => Value::Int(*n),
-        Value::Float(f) => Value::Float(*f),
-        Value::Text(t) => Value::Text(t.clone()),
-    }
 }
 
 /// The number at `chars[i..]` (0 when none) and where it ends.
