@@ -216,6 +216,9 @@ fn template() -> SessionState {
     }
     ctx.register_udaf(crate::operators::string_agg::string_agg());
     ctx.register_udaf(crate::frontend::dialect::mode::mode());
+    for aggregate in crate::frontend::dialect::value_aggregates::functions() {
+        ctx.register_udaf(aggregate);
+    }
     for name in crate::frontend::dialect::bigint_ranks::RANKS {
         let rank = ctx.udwf(name).expect("DataFusion's ranking window functions are registered");
         ctx.register_udwf(crate::frontend::dialect::bigint_ranks::bigint_rank(rank));
@@ -235,7 +238,17 @@ fn template() -> SessionState {
         .chain(crate::frontend::dialect::text_functions::functions())
         .chain(crate::frontend::dialect::epochs::functions())
         .chain(crate::frontend::dialect::formatting::functions())
+        .chain(crate::frontend::dialect::encodings::functions())
+        .chain(crate::frontend::dialect::paths::functions())
+        .chain(crate::frontend::dialect::graphemes::functions())
+        .chain(crate::frontend::dialect::list_functions::functions())
+        .chain([crate::frontend::dialect::bars::bar()])
     {
+        ctx.register_udf(function);
+    }
+    // Last: it runs the aggregates registered by then, by name.
+    let aggregates = ctx.state().aggregate_functions().clone();
+    for function in crate::frontend::dialect::list_functions::list_aggregates(&aggregates) {
         ctx.register_udf(function);
     }
     ctx.state()

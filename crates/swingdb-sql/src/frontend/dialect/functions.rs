@@ -16,7 +16,7 @@ use datafusion::common::{exec_err, plan_err, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgOperator, FunctionArguments, Ident,
-    ObjectName, Value, VisitMut, VisitorMut,
+    ObjectName, Value, ValueWithSpan, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -45,7 +45,6 @@ const RENAMED: &[(&str, &str)] = &[
     ("list_dot_product", "dot_product"),
     ("list_inner_product", "inner_product"),
     ("list_cosine_distance", "cosine_distance"),
-    ("array_aggr", "array_agg"),
     ("list", "array_agg"),
     ("first", "first_value"),
     ("last", "last_value"),
@@ -60,7 +59,15 @@ const RENAMED: &[(&str, &str)] = &[
     ("kahan_sum", "sum"),
     ("favg", "avg"),
     ("array_zip", "arrays_zip"),
+    ("unpivot_list", "make_array"),
+    ("sum_no_overflow", "sum"),
 ];
+
+/// DataFusion's name of a function DuckDB names `name`, where they differ
+/// by name only.
+pub fn renamed(name: &str) -> Option<&'static str> {
+    RENAMED.iter().find(|(from, _)| *from == name).map(|(_, to)| *to)
+}
 
 /// DuckDB's functions that are another expression here: the name, how many
 /// arguments, and the expression with `_1`, `_2` standing for them. A name
@@ -97,6 +104,19 @@ const SPELLED: &[(&str, usize, &str)] = &[
     ("sem", 1, "stddev_pop(_1) / sqrt(count(_1))"),
     ("mod", 2, "_1 % _2"),
     ("array_reverse_sort", 1, "array_sort(_1, 'DESC')"),
+    ("decimal_average", 1, "avg(_1)"),
+    ("list_cosine_similarity", 2, "inner_product(_1, _2) / sqrt(inner_product(_1, _1) * inner_product(_2, _2))"),
+    ("list_negative_inner_product", 2, "-inner_product(_1, _2)"),
+    ("list_negative_dot_product", 2, "-inner_product(_1, _2)"),
+];
+
+/// DuckDB's functions for `LIKE ... ESCAPE`: the name, whether negated,
+/// whether case-insensitive.
+const LIKE_ESCAPES: &[(&str, bool, bool)] = &[
+    ("like_escape", false, false),
+    ("not_like_escape", true, false),
+    ("ilike_escape", false, true),
+    ("not_ilike_escape", true, true),
 ];
 
 /// Rewrites `expr` if it is a DuckDB spelling of a function (see the module
@@ -114,6 +134,10 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
     let name = ident.value.to_lowercase();
     if name == "struct_pack" {
         return struct_pack(function);
+    }
+    if let Some(&(_, negated, case_insensitive)) = LIKE_ESCAPES.iter().find(|(n, ..)| *n == name) {
+        *expr = like_escape(&name, function, negated, case_insensitive)?;
+        return Ok(());
     }
     let given = match &function.args {
         FunctionArguments::List(list) => list.args.len(),
@@ -160,6 +184,69 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
     }
     *expr = rewritten;
     Ok(())
+}
+
+/// `like_escape(s, pattern, '$')` as `s LIKE pattern ESCAPE '$'` (and the
+/// negated and case-insensitive ones).
+fn like_escape(name: &str, function: &Function, negated: bool, case_insensitive: bool) -> Result<Expr> {
+    let wrong =
+        || Error::programming(format!("{name}() takes (text, pattern, escape character), the last one constant text"));
+    let FunctionArguments::List(list) = &function.args else { return Err(wrong()) };
+    let args = list
+        .args
+        .iter()
+        .map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(e.clone()),
+            _ => Err(wrong()),
+        })
+        .collect::<Result<Vec<Expr>>>()?;
+    let [text, pattern, Expr::Value(escape)] = <[Expr; 3]>::try_from(args).map_err(|_| wrong())? else {
+        return Err(wrong());
+    };
+    let escape_char = match &escape.value {
+        Value::SingleQuotedString(s) if s.chars().count() == 1 => s.chars().next().unwrap(),
+        _ => return Err(wrong()),
+    };
+    // DataFusion escapes with `\` only: a constant pattern is spelled anew with it.
+    let pattern = match (escape_char, pattern) {
+        ('\\', pattern) => pattern,
+        (_, Expr::Value(ValueWithSpan { value: Value::SingleQuotedString(p), span })) => Expr::Value(ValueWithSpan {
+            value: Value::SingleQuotedString(with_backslash_escapes(&p, escape_char)),
+            span,
+        }),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::NotSupported,
+                format!("{name}(): with an escape character other than '\\' the pattern must be constant text"),
+            ))
+        }
+    };
+    let (expr, pattern) = (Box::new(Expr::Nested(Box::new(text))), Box::new(Expr::Nested(Box::new(pattern))));
+    let escape_char = Some(ValueWithSpan { value: Value::SingleQuotedString("\\".into()), span: escape.span });
+    Ok(match case_insensitive {
+        true => Expr::ILike { negated, any: false, expr, pattern, escape_char },
+        false => Expr::Like { negated, any: false, expr, pattern, escape_char },
+    })
+}
+
+/// A LIKE `pattern` escaped by `escape` spelled with `\\` as its escape.
+fn with_backslash_escapes(pattern: &str, escape: char) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c == escape => match chars.next() {
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push(c),
+            },
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `struct_pack(a := 1, b := 'x')` as `named_struct('a', 1, 'b', 'x')`.

@@ -109,7 +109,10 @@ pub fn rewrite(statement: &mut DFStatement) -> Result<()> {
                     return ControlFlow::Break(e);
                 }
             }
-            match sample_table(factor).and_then(|()| super::information_schema::rewrite_table(factor)) {
+            match sample_table(factor)
+                .and_then(|()| super::information_schema::rewrite_table(factor))
+                .and_then(|()| super::duckdb_catalog::rewrite_table(factor))
+            {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => ControlFlow::Break(e),
             }

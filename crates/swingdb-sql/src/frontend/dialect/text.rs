@@ -30,7 +30,7 @@ pub fn rewrite(sql: &str) -> String {
     let lower = sql.to_ascii_lowercase();
     let mut sql = sql.to_string();
     type Rewrite = fn(&str) -> Option<String>;
-    let rewrites: [(&str, Rewrite); 10] = [
+    let rewrites: [(&str, Rewrite); 11] = [
         ("sequence", super::sequences::rewrite_create_sequence),
         ("function", super::macros::rewrite_macro_statements),
         ("macro", super::macros::rewrite_macro_statements),
@@ -41,6 +41,7 @@ pub fn rewrite(sql: &str) -> String {
         ("lambda", rewrite_lambda_keyword),
         ("asof", rewrite_asof),
         ("**", rewrite_double_star),
+        ("insert", super::insert_by_name::rewrite_text),
     ];
     for (keyword, rewrite) in rewrites {
         if lower.contains(keyword) {

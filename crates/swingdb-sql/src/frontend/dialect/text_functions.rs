@@ -2,9 +2,9 @@
 //! `url_encode` / `url_decode`, `regexp_escape`, `strip_accents`,
 //! `nfc_normalize`, `regexp_split_to_array` (and its aliases
 //! `string_split_regex`, `str_split_regex`), `regexp_extract_all` and
-//! `format_bytes`. NULL in gives NULL out.
+//! `format_bytes` / `parse_formatted_bytes`. NULL in gives NULL out.
 
-use crate::byte_sizes::format_bytes;
+use crate::byte_sizes::{format_bytes, parse_size};
 use datafusion::arrow::array::{ArrayRef, AsArray, GenericListBuilder, StringArray, StringBuilder};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field};
@@ -27,6 +27,7 @@ enum Kind {
     RegexpSplit,
     RegexpExtractAll,
     FormatBytes,
+    ParseFormattedBytes,
 }
 
 /// The functions, under each of their names.
@@ -42,6 +43,7 @@ pub fn functions() -> Vec<ScalarUDF> {
         ("str_split_regex", Kind::RegexpSplit),
         ("regexp_extract_all", Kind::RegexpExtractAll),
         ("format_bytes", Kind::FormatBytes),
+        ("parse_formatted_bytes", Kind::ParseFormattedBytes),
     ];
     names
         .into_iter()
@@ -84,6 +86,7 @@ impl ScalarUDFImpl for TextFunction {
             Kind::RegexpSplit | Kind::RegexpExtractAll => {
                 DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
             }
+            Kind::ParseFormattedBytes => DataType::UInt64,
             _ => DataType::Utf8,
         })
     }
@@ -96,6 +99,20 @@ impl ScalarUDFImpl for TextFunction {
                 let bytes = cast(&arrays[0], &DataType::Int64)?;
                 let bytes = bytes.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
                 Arc::new(bytes.iter().map(|b| b.map(format_bytes)).collect::<StringArray>())
+            }
+            Kind::ParseFormattedBytes => {
+                let text = cast(&arrays[0], &DataType::Utf8)?;
+                let mut out = datafusion::arrow::array::UInt64Builder::new();
+                for value in text.as_string::<i32>() {
+                    out.append_option(match value.map(|v| (v, parse_size(v))) {
+                        None => None,
+                        Some((_, Some(bytes))) => Some(bytes),
+                        Some((v, None)) => {
+                            return exec_err!("parse_formatted_bytes: '{v}' is not a size such as '16 MB' or '1.5 GiB'")
+                        }
+                    });
+                }
+                Arc::new(out.finish())
             }
             _ => {
                 let text = cast(&arrays[0], &DataType::Utf8)?;

@@ -12,7 +12,8 @@
 //! 4. **defaults**: `DEFAULT` (and NULL for identity columns) in VALUES;
 //! 5. **named options**: `read_csv('f', header = true)` spelled for DataFusion;
 //! 6. **DuckDB's spellings** made plain (`FROM t SELECT`, `TABLESAMPLE`, ...);
-//! 7. **NATURAL and USING joins** resolved against the tables' columns;
+//! 7. **NATURAL and USING joins** resolved against the tables' columns,
+//!    and `INSERT ... BY NAME` against its query's;
 //! 8. **PIVOT / UNPIVOT**;
 //! 9. **column lists**: `* EXCLUDE`, `* REPLACE`, `COLUMNS(...)`;
 //!    a `CREATE VIEW` stops here: the view stores its query so rewritten;
@@ -126,6 +127,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     defaults::take_default_values(&mut statement, cx.tables, cx.own)?;
     crate::functions::named_options(&mut statement);
     crate::frontend::dialect::syntax::rewrite(&mut statement)?;
+    crate::frontend::dialect::insert_by_name::resolve(&mut statement, cx.state, cx.tables, cx.own).await?;
     crate::frontend::using_joins::resolve_natural(&mut statement, cx.state).await;
     crate::frontend::using_joins::rewrite(&mut statement);
     crate::frontend::dialect::pivot::rewrite(&mut statement, cx.state).await?;
