@@ -162,14 +162,7 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
             format!("{name}() as a window function (OVER) is not supported"),
         ));
     }
-    let args = list
-        .args
-        .iter()
-        .map(|arg| match arg {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(e.clone()),
-            _ => Err(wrong()),
-        })
-        .collect::<Result<Vec<Expr>>>()?;
+    let args = plain_args(&list.args).ok_or_else(wrong)?;
     let filter = function.filter.take();
     let mut rewritten = from_template(template, args)?;
     if let (Some(extra), Expr::Function(f)) = (filter, &mut rewritten) {
@@ -186,20 +179,23 @@ pub fn rewrite(expr: &mut Expr) -> Result<()> {
     Ok(())
 }
 
+/// The expressions of `args`, if none is named or `*`.
+fn plain_args(args: &[FunctionArg]) -> Option<Vec<Expr>> {
+    args.iter()
+        .map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `like_escape(s, pattern, '$')` as `s LIKE pattern ESCAPE '$'` (and the
 /// negated and case-insensitive ones).
 fn like_escape(name: &str, function: &Function, negated: bool, case_insensitive: bool) -> Result<Expr> {
     let wrong =
         || Error::programming(format!("{name}() takes (text, pattern, escape character), the last one constant text"));
     let FunctionArguments::List(list) = &function.args else { return Err(wrong()) };
-    let args = list
-        .args
-        .iter()
-        .map(|arg| match arg {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(e.clone()),
-            _ => Err(wrong()),
-        })
-        .collect::<Result<Vec<Expr>>>()?;
+    let args = plain_args(&list.args).ok_or_else(wrong)?;
     let [text, pattern, Expr::Value(escape)] = <[Expr; 3]>::try_from(args).map_err(|_| wrong())? else {
         return Err(wrong());
     };

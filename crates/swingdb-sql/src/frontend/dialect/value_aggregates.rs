@@ -187,7 +187,7 @@ impl Values {
     /// The distinct values in order and how many times each came.
     fn runs(&self) -> Result<(ArrayRef, Vec<u64>)> {
         let sorted = self.sorted()?;
-        let ranges = partition(&[sorted.clone()])?.ranges();
+        let ranges = partition(std::slice::from_ref(&sorted))?.ranges();
         let firsts = ranges.iter().map(|r| r.start as u64).collect::<UInt64Array>();
         let counts = ranges.iter().map(|r| (r.end - r.start) as u64).collect();
         Ok((take(&sorted, &firsts, None)?, counts))
