@@ -1,7 +1,8 @@
 //! DuckDB's functions that spell values in other digits or digest them:
 //! `hex` / `bin` / `to_binary` of an integer (two's complement of a BIGINT
 //! for a negative one), of text or of a BLOB, `unbin` / `from_binary` (binary
-//! digits to a BLOB), `to_base(n, radix[, min_length])`, `sha1`, `md5_number`
+//! digits to a BLOB), `to_base(n, radix[, min_length])` (at most 64 long, as
+//! DuckDB), `sha1`, `md5_number`
 //! (the MD5 digest read as a little-endian 128-bit number; a DECIMAL(39,0)
 //! here, DuckDB's UHUGEINT) and `hash(...)`. NULL in gives NULL out, except
 //! in `hash`, which hashes NULL too.
@@ -251,7 +252,11 @@ fn to_base(arrays: &[ArrayRef]) -> Result<ArrayRef> {
                 break;
             }
         }
-        let width = length.flatten().unwrap_or(0).max(0) as usize;
+        let width = length.flatten().unwrap_or(0);
+        if !(0..=64).contains(&width) {
+            return exec_err!("to_base({n}, {radix}, {width}): min_length must be between 0 and 64");
+        }
+        let width = width as usize;
         let padding = "0".repeat(width.saturating_sub(digits.len()));
         out.append_value(padding + &digits.iter().rev().collect::<String>());
     }
