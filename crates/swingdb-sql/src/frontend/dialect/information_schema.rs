@@ -1,6 +1,8 @@
 //! `information_schema.columns` with SQL type names (`INTEGER`,
 //! `DECIMAL(10,2)`, `TIMESTAMP`), as DuckDB, PostgreSQL and `DESCRIBE` here
-//! name them, not Arrow's (`Int32`, `Decimal128(10, 2)`, `Timestamp(ns)`):
+//! name them, not Arrow's (`Int32`, `Decimal128(10, 2)`, `Timestamp(ns)`),
+//! and `ordinal_position` counted from 1 as the SQL standard counts it
+//! (DataFusion's counts from 0):
 //! DataFusion builds the view with Arrow's names, so a reference to it is
 //! replaced by a query over it that renames its `data_type`.
 
@@ -19,8 +21,8 @@ use swingdb_storage::error::{Error, Result};
 const RENAME: &str = "__swingdb_sql_type_name";
 
 /// The columns of DataFusion's `information_schema.columns`, `data_type`
-/// renamed.
-const COLUMNS: &str = "SELECT table_catalog, table_schema, table_name, column_name, ordinal_position, column_default, \
+/// renamed and `ordinal_position` from 1.
+const COLUMNS: &str = "SELECT table_catalog, table_schema, table_name, column_name, ordinal_position + 1 AS ordinal_position, column_default, \
      is_nullable, __swingdb_sql_type_name(data_type) AS data_type, character_maximum_length, character_octet_length, \
      numeric_precision, numeric_precision_radix, numeric_scale, datetime_precision, interval_type \
      FROM information_schema.columns";
