@@ -52,12 +52,7 @@ pub fn functions() -> Vec<ScalarUDF> {
     ]
     .into_iter()
     .map(|(name, kind)| {
-        let volatility = Volatility::Immutable;
-        let signature = match kind {
-            Kind::Hash => Signature::variadic_any(volatility),
-            _ => Signature::user_defined(volatility),
-        };
-        ScalarUDF::new_from_impl(Encoding { name, kind, signature })
+        ScalarUDF::new_from_impl(Encoding { name, kind, signature: Signature::user_defined(Volatility::Immutable) })
     })
     .collect()
 }
@@ -108,6 +103,7 @@ impl ScalarUDFImpl for Encoding {
                 Ok(vec![DataType::Int64; args.len()])
             }
             (Kind::ToBase, _) => wrong("(number, radix[, min_length]) integers"),
+            (Kind::Hash, []) => wrong("one argument or more"),
             (Kind::Hash, _) => Ok(args.to_vec()),
             _ => wrong("one argument"),
         }
@@ -125,7 +121,7 @@ impl ScalarUDFImpl for Encoding {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let arrays = ColumnarValue::values_to_arrays(&args.args)?;
         let out: ArrayRef = match self.kind {
-            Kind::Hash => hash(&arrays, args.number_rows)?,
+            Kind::Hash => hash(&arrays)?,
             Kind::ToBase => to_base(&arrays)?,
             Kind::Unbin => unbin(&arrays[0])?,
             Kind::Md5Number => {
@@ -263,11 +259,8 @@ fn to_base(arrays: &[ArrayRef]) -> Result<ArrayRef> {
     Ok(Arc::new(out.finish()))
 }
 
-/// `hash(...)` of each row of `arrays` (no argument: one hash for all rows).
-fn hash(arrays: &[ArrayRef], rows: usize) -> Result<ArrayRef> {
-    if arrays.is_empty() {
-        return Ok(Arc::new(UInt64Array::from(vec![twox_hash::XxHash3_64::oneshot(&[]); rows])));
-    }
+/// `hash(...)` of each row of `arrays`.
+fn hash(arrays: &[ArrayRef]) -> Result<ArrayRef> {
     let fields = arrays.iter().map(|a| SortField::new(a.data_type().clone())).collect();
     let converter = RowConverter::new(fields)?;
     let encoded = converter.convert_columns(arrays)?;

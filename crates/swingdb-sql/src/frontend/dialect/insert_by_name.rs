@@ -22,9 +22,9 @@ const MARKER: &str = "__swingdb_by_name";
 /// `INSERT [OR ...] INTO name BY NAME|POSITION` with `BY NAME` as the marker
 /// column list and `BY POSITION` left out. `None` if there is none.
 pub fn rewrite_text(sql: &str) -> Option<String> {
-    let lower = sql.to_ascii_lowercase();
-    if !lower.contains("name") && !lower.contains("position") {
-        return None; // the common INSERT, not tokenized again
+    let has = |word: &[u8]| sql.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    if !has(b"name") && !has(b"position") {
+        return None; // the common INSERT: neither copied nor tokenized again
     }
     let text = Tokens::of(sql)?;
     let words = text.words();

@@ -10,7 +10,7 @@
 use crate::frontend::dialect::functions::renamed;
 use crate::frontend::types::sql_name;
 use datafusion::arrow::array::{new_null_array, Array, ArrayRef, AsArray, Int64Array, ListArray, UInt32Array};
-use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::{cast, cast_with_options, concat, sort_to_indices, take, CastOptions, SortOptions};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Schema};
 use datafusion::common::{exec_err, plan_err, Result, ScalarValue};
@@ -65,18 +65,13 @@ pub fn list_aggregates(aggregates: &HashMap<String, Arc<AggregateUDF>>) -> Vec<S
         .collect()
 }
 
-/// `item`'s list type.
-fn list_of(item: &DataType) -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(item.clone(), true)))
-}
-
 /// The type a list argument is read as (a `List`), if it is a list.
 fn as_list(t: &DataType) -> Option<DataType> {
     match t {
         DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
-            Some(list_of(item.data_type()))
+            Some(DataType::new_list(item.data_type().clone(), true))
         }
-        DataType::Null => Some(list_of(&DataType::Null)),
+        DataType::Null => Some(DataType::new_list(DataType::Null, true)),
         _ => None,
     }
 }
@@ -103,7 +98,7 @@ impl ScalarUDFImpl for ListFunction {
             (Kind::Where | Kind::Select, [values, other]) => {
                 let item = if self.kind == Kind::Where { DataType::Boolean } else { DataType::Int64 };
                 match (as_list(values), as_list(other)) {
-                    (Some(values), Some(_)) => Ok(vec![values, list_of(&item)]),
+                    (Some(values), Some(_)) => Ok(vec![values, DataType::new_list(item, true)]),
                     _ => plan_err!("{name}() takes two lists, not ({}, {})", sql_name(values), sql_name(other)),
                 }
             }
@@ -117,7 +112,7 @@ impl ScalarUDFImpl for ListFunction {
 
     fn return_type(&self, args: &[DataType]) -> Result<DataType> {
         Ok(match self.kind {
-            Kind::GradeUp => list_of(&DataType::Int64),
+            Kind::GradeUp => DataType::new_list(DataType::Int64, true),
             _ => args[0].clone(),
         })
     }
@@ -125,14 +120,16 @@ impl ScalarUDFImpl for ListFunction {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let arrays = ColumnarValue::values_to_arrays(&args.args)?;
         let lists = arrays[0].as_list::<i32>();
-        let item_type = match lists.data_type() {
-            DataType::List(item) => item.data_type().clone(),
+        // The mask or positions (grade_up's other arguments are options).
+        let other = arrays.get(1).filter(|_| self.kind != Kind::GradeUp).map(|a| a.as_list::<i32>());
+        let item_type = match (self.kind, lists.data_type()) {
+            (Kind::GradeUp, _) => DataType::Int64,
+            (_, DataType::List(item)) => item.data_type().clone(),
             _ => unreachable!("coerced to a list"),
         };
         let mut parts: Vec<ArrayRef> = Vec::with_capacity(lists.len());
         let mut lengths = Vec::with_capacity(lists.len());
         for row in 0..lists.len() {
-            let other = arrays.get(1).filter(|_| self.kind != Kind::GradeUp).map(|a| a.as_list::<i32>());
             if lists.is_null(row) || other.is_some_and(|o| o.is_null(row)) {
                 lengths.push(0);
                 continue;
@@ -168,22 +165,14 @@ impl ScalarUDFImpl for ListFunction {
             lengths.push(picked.len());
             parts.push(picked);
         }
-        let item_type = if self.kind == Kind::GradeUp { DataType::Int64 } else { item_type };
         let values = match parts.is_empty() {
             true => datafusion::arrow::array::new_empty_array(&item_type),
             false => concat(&parts.iter().map(|p| p.as_ref()).collect::<Vec<_>>())?,
         };
         let field = Arc::new(Field::new_list_field(item_type, true));
-        let out = ListArray::try_new(field, OffsetBuffer::from_lengths(lengths), values, lists.logical_nulls())?;
-        let out = match arrays.get(1).filter(|_| self.kind != Kind::GradeUp) {
-            // A NULL second list makes the row NULL too.
-            Some(other) => {
-                let nulls = datafusion::arrow::buffer::NullBuffer::union(out.nulls(), other.logical_nulls().as_ref());
-                let (field, offsets, values, _) = out.into_parts();
-                ListArray::try_new(field, offsets, values, nulls)?
-            }
-            None => out,
-        };
+        // A NULL second list makes the row NULL too.
+        let nulls = NullBuffer::union(lists.logical_nulls().as_ref(), other.and_then(|o| o.logical_nulls()).as_ref());
+        let out = ListArray::try_new(field, OffsetBuffer::from_lengths(lengths), values, nulls)?;
         Ok(ColumnarValue::Array(Arc::new(out)))
     }
 }

@@ -7,9 +7,9 @@
 //! answer over a single scan is DuckDB's; over a table scanned in parallel,
 //! "first" is first within the order the parts are merged in.
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, ListArray};
-use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
+use datafusion::common::utils::SingleRowListArrayBuilder;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility};
@@ -114,12 +114,8 @@ impl Accumulator for Counts {
             false => ScalarValue::iter_to_array(values)?,
         };
         let counts: ArrayRef = Arc::new(self.seen.iter().map(|(_, c)| *c).collect::<Int64Array>());
-        let list = |array: ArrayRef| -> Result<ScalarValue> {
-            let field = Arc::new(Field::new_list_field(array.data_type().clone(), true));
-            let offsets = OffsetBuffer::from_lengths([array.len()]);
-            Ok(ScalarValue::List(Arc::new(ListArray::try_new(field, offsets, array, None)?)))
-        };
-        Ok(vec![list(values)?, list(counts)?])
+        let list = |array: ArrayRef| SingleRowListArrayBuilder::new(array).build_list_scalar();
+        Ok(vec![list(values), list(counts)])
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {

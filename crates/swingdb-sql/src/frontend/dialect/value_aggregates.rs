@@ -11,11 +11,12 @@
 //! from the sorted runs.
 
 use crate::frontend::types::sql_name;
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, MapArray, StructArray, UInt64Array};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, MapArray, StructArray, UInt64Array};
 use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::compute::kernels::cmp::{eq, lt_eq};
 use datafusion::arrow::compute::{cast, concat, filter, partition, sort_to_indices, take, SortOptions};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::common::utils::SingleRowListArrayBuilder;
 use datafusion::common::{exec_err, plan_err, Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility};
@@ -63,11 +64,6 @@ struct ValueAggregate {
     signature: Signature,
 }
 
-/// A list of `item`s.
-fn list_of(item: DataType) -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(item, true)))
-}
-
 /// The MAP from values of `key` to counts that `histogram` answers.
 fn counts_map(key: &DataType) -> DataType {
     let entries =
@@ -92,7 +88,7 @@ impl AggregateUDFImpl for ValueAggregate {
             DataType::List(item) if matches!(item.data_type(), DataType::Decimal128(..) | DataType::Float64) => {
                 Some(t.clone())
             }
-            DataType::List(item) if item.data_type().is_numeric() => Some(list_of(DataType::Float64)),
+            DataType::List(item) if item.data_type().is_numeric() => Some(DataType::new_list(DataType::Float64, true)),
             _ => None,
         };
         match (self.kind, args) {
@@ -103,7 +99,9 @@ impl AggregateUDFImpl for ValueAggregate {
             (Kind::Mad, [x]) if x.is_numeric() => Ok(vec![x.clone()]),
             (Kind::Mad, [x]) => plan_err!("mad() takes numbers, not {}", sql_name(x)),
             (Kind::Entropy | Kind::Histogram, [x]) => Ok(vec![x.clone()]),
-            (Kind::Histogram | Kind::HistogramExact, [x, DataType::List(_)]) => Ok(vec![x.clone(), list_of(x.clone())]),
+            (Kind::Histogram | Kind::HistogramExact, [x, DataType::List(_)]) => {
+                Ok(vec![x.clone(), DataType::new_list(x.clone(), true)])
+            }
             (Kind::TopK, [x, k]) if k.is_integer() => Ok(vec![x.clone(), DataType::Int64]),
             _ => plan_err!("{name}() does not take ({})", args.iter().map(sql_name).collect::<Vec<_>>().join(", ")),
         }
@@ -111,12 +109,12 @@ impl AggregateUDFImpl for ValueAggregate {
 
     fn return_type(&self, args: &[DataType]) -> Result<DataType> {
         Ok(match self.kind {
-            Kind::QuantileDisc if matches!(args[1], DataType::List(_)) => list_of(args[0].clone()),
+            Kind::QuantileDisc if matches!(args[1], DataType::List(_)) => DataType::new_list(args[0].clone(), true),
             Kind::QuantileDisc => args[0].clone(),
             Kind::Mad if matches!(args[0], DataType::Decimal128(..)) => args[0].clone(),
             Kind::Mad | Kind::Entropy => DataType::Float64,
             Kind::Histogram | Kind::HistogramExact => counts_map(&args[0]),
-            Kind::TopK => list_of(args[0].clone()),
+            Kind::TopK => DataType::new_list(args[0].clone(), true),
         })
     }
 
@@ -141,7 +139,7 @@ impl AggregateUDFImpl for ValueAggregate {
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
         let value_type = args.input_fields[0].data_type().clone();
-        Ok(vec![Arc::new(Field::new("values", list_of(value_type), true))])
+        Ok(vec![Arc::new(Field::new("values", DataType::new_list(value_type, true), true))])
     }
 }
 
@@ -312,9 +310,7 @@ impl Values {
         order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
         order.truncate(k);
         let indices = order.iter().map(|&i| i as u64).collect::<UInt64Array>();
-        let top = take(&keys, &indices, None)?;
-        let field = Arc::new(Field::new_list_field(self.value_type.clone(), true));
-        Ok(ScalarValue::List(Arc::new(ListArray::try_new(field, OffsetBuffer::from_lengths([top.len()]), top, None)?)))
+        Ok(SingleRowListArrayBuilder::new(take(&keys, &indices, None)?).build_list_scalar())
     }
 }
 
@@ -384,10 +380,9 @@ impl Accumulator for Values {
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         let all = self.all()?;
-        let field = Arc::new(Field::new_list_field(all.data_type().clone(), true));
-        let list = ListArray::try_new(field, OffsetBuffer::from_lengths([all.len()]), all, None)?;
-        self.parts = vec![list.value(0)];
-        Ok(vec![ScalarValue::List(Arc::new(list))])
+        // Kept as one part (none when empty: no values seen).
+        self.parts = if all.is_empty() { Vec::new() } else { vec![all.clone()] };
+        Ok(vec![SingleRowListArrayBuilder::new(all).build_list_scalar()])
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
