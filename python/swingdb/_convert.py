@@ -72,4 +72,30 @@ def pandas_column(col: _swingdb.Column, arrow, pd):
         values = numpy_column(col)
         if values.dtype.kind in "iuf":
             return pd.Series(values, copy=False)
+    categorical = enum_categorical(arrow, pd)
+    if categorical is not None:
+        return pd.Series(categorical, copy=False)
     return pd.Series(pd.arrays.ArrowExtensionArray(arrow), copy=False)
+
+
+def enum_categorical(arrow, pd):
+    """An ENUM column (an ordered dictionary, every chunk over the labels in the
+    order declared) as an ordered pandas Categorical whose codes are the stored
+    keys: a view of them for one chunk without NULLs (pyarrow's own conversion
+    copies them), else joined with -1 for NULL. ``None`` for other columns."""
+    import pyarrow as pa
+
+    kind = arrow.type
+    if not (pa.types.is_dictionary(kind) and kind.ordered and pa.types.is_signed_integer(kind.index_type)):
+        return None
+    chunks = [c for c in arrow.chunks if len(c)]
+    if not chunks or any(not c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:]):
+        return None
+    dtype = pd.CategoricalDtype(chunks[0].dictionary.to_pylist(), ordered=True)
+    index = np.dtype(kind.index_type.to_pandas_dtype())
+    if len(chunks) == 1 and chunks[0].null_count == 0:
+        chunk = chunks[0]
+        codes = np.frombuffer(chunk.buffers()[1], dtype=index, count=len(chunk), offset=chunk.offset * index.itemsize)
+    else:
+        codes = np.concatenate([c.indices.fill_null(-1).to_numpy(zero_copy_only=False) for c in chunks]).astype(index)
+    return pd.Categorical.from_codes(codes, dtype=dtype)

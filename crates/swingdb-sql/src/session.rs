@@ -206,6 +206,7 @@ fn template() -> SessionState {
     ctx.add_analyzer_rule(Arc::new(crate::optimizer::bag_set_operations::BagSetOperations));
     ctx.add_analyzer_rule(Arc::new(crate::optimizer::float_equality::FloatEquality));
     ctx.add_analyzer_rule(Arc::new(crate::optimizer::rounding_casts::RoundingCasts));
+    ctx.add_analyzer_rule(Arc::new(crate::optimizer::enum_order::EnumOrder));
     // Last in both lists: they take what DataFusion's own subquery handling refuses.
     ctx.add_analyzer_rule(Arc::new(PlanRefusedSubqueries));
     ctx.add_optimizer_rule(Arc::new(PlanRemainingSubqueries));
@@ -216,6 +217,12 @@ fn template() -> SessionState {
     }
     ctx.register_udaf(crate::operators::string_agg::string_agg());
     ctx.register_udaf(crate::frontend::dialect::mode::mode());
+    let enum_functions = crate::frontend::dialect::enum_functions::casts()
+        .into_iter()
+        .chain(crate::frontend::dialect::enum_functions::functions());
+    for function in enum_functions {
+        ctx.register_udf(function.as_ref().clone());
+    }
     for aggregate in crate::frontend::dialect::value_aggregates::functions() {
         ctx.register_udaf(aggregate);
     }

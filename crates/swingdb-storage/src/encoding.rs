@@ -23,6 +23,10 @@
 //! with encoded columns is still a plain Arrow IPC file that other Arrow
 //! tools read (as dictionaries, integers and 32- or 64-bit decimals).
 //!
+//! A column of an ENUM type is a dictionary in the table's own type (see
+//! [`crate::encoding::enums`]): its pieces are written over one dictionary,
+//! never decoded.
+//!
 //! Other strings may be stored compressed (see [`crate::encoding::compressed`]): in
 //! memory such a column is a run-end encoded array of ZSTD frames, decoded
 //! here like the others.
@@ -46,6 +50,7 @@ use std::sync::Arc;
 pub mod compressed;
 pub mod compressed_write;
 pub mod dictionary;
+pub mod enums;
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).
@@ -239,8 +244,23 @@ fn encode_column(table: &DataType, arrays: &[ArrayRef]) -> Option<Vec<ArrayRef>>
             narrow_decimals(&wide, *p, *s)
         }
         DataType::Utf8 => dictionary(arrays),
+        DataType::Dictionary(..) => shared_dictionary(arrays),
         _ => None,
     }
+}
+
+/// The pieces `arrays` of a dictionary column (an ENUM's, see
+/// [`crate::enums`]) over the first one's dictionary, when theirs are equal
+/// but not one (pieces read from several segments, say): a segment file has
+/// one dictionary per column. `None` when they share one already, or differ.
+fn shared_dictionary(arrays: &[ArrayRef]) -> Option<Vec<ArrayRef>> {
+    let dictionaries = arrays.iter().map(|a| a.as_any_dictionary_opt()).collect::<Option<Vec<_>>>()?;
+    let first = dictionaries.first()?.values();
+    if dictionaries.iter().all(|d| Arc::ptr_eq(d.values(), first)) {
+        return None;
+    }
+    let same = |d: &&dyn datafusion::arrow::array::AnyDictionaryArray| d.values().to_data() == first.to_data();
+    dictionaries.iter().all(same).then(|| dictionaries.iter().map(|d| d.with_values(first.clone())).collect())
 }
 
 /// The pieces `wide` as 8- or 16-bit integers (their unscaled values) if

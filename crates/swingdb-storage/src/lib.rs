@@ -7,7 +7,7 @@
 //! Its modules, by concept: [`segment`] (segment files: writing, mapping,
 //! decoding, reading ahead, checks as scans reach them, the per-database
 //! cache, table writers), [`encoding`] (how a column is stored: narrowed, as a
-//! dictionary, in compressed frames), [`manifest`] (the versioned description
+//! dictionary, in compressed frames, an ENUM's keys), [`manifest`] (the versioned description
 //! of the tables: segments and their statistics, deletions, inline rows,
 //! origins, rebasing concurrent commits, compaction), [`keys`] (key and
 //! foreign-key enforcement, persisted key runs) and [`dir`] (the directory:

@@ -28,9 +28,11 @@ pub mod origin;
 pub mod rebase;
 pub mod stats;
 
+mod definition;
 mod delta;
 mod json;
 
+pub use definition::Definition;
 pub use delta::DELTA_MARK;
 
 /// The newest on-disk format version this build reads. Version 2 added the
@@ -60,7 +62,12 @@ pub use delta::DELTA_MARK;
 /// a segment's deleted rows without writing the segment out (see
 /// `manifest/delta.rs`), which a build of version 12 would take for damage:
 /// only such records say 13 (whole manifests keep their versions).
-pub const FORMAT_VERSION: u32 = 13;
+/// Version 14 added ENUM types and columns of them (see `encoding/enums.rs`), which
+/// a build of version 13 would take for empty tables and text columns.
+pub const FORMAT_VERSION: u32 = 14;
+
+/// The format version of manifests with ENUM types or columns.
+const ENUM_FORMAT_VERSION: u32 = 14;
 
 /// The format version of manifests with segments whose columns are encoded
 /// (or compressed: which of the two, the manifest does not say).
@@ -257,19 +264,8 @@ impl Constraints {
     }
 }
 
-/// What a catalog entry that holds no rows is (see [`TableMeta::definition`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Definition {
-    /// A view: its `CREATE VIEW` statement.
-    View(String),
-    /// A macro: its `CREATE MACRO` statement (see `sql::frontend::dialect::macros`).
-    Macro(String),
-    /// A sequence: its options and counter file (see [`crate::dir::sequence`]).
-    Sequence(Sequence),
-}
-
 /// A table: schema plus segments, or a view, macro or sequence: its definition.
-/// Tables, views, macros and sequences share one namespace.
+/// Tables, views, macros, sequences and ENUM types share one namespace.
 /// `modified` is the database version that last changed it, which is how
 /// concurrent writers detect conflicting changes.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,7 +277,7 @@ pub struct TableMeta {
     pub segments: Vec<SegmentMeta>,
     /// Version of the manifest that last changed this table.
     pub modified: u64,
-    /// For a view, macro or sequence, what it is; `None` for a table.
+    /// For a view, macro, sequence or ENUM type, what it is; `None` for a table.
     pub definition: Option<Definition>,
     /// Keys and defaults.
     pub constraints: Constraints,
@@ -363,21 +359,6 @@ impl TableMeta {
             constraints: self.constraints.clone(),
             column_ids: self.column_ids.clone(),
         }
-    }
-
-    /// A view defined by the `CREATE VIEW` statement `sql`, whose columns are `schema`.
-    pub fn view(schema: SchemaRef, sql: String) -> Self {
-        Self { definition: Some(Definition::View(sql)), ..Self::new(schema) }
-    }
-
-    /// A macro defined by the `CREATE MACRO` statement `sql`.
-    pub fn macro_defined_by(sql: String) -> Self {
-        Self { definition: Some(Definition::Macro(sql)), ..Self::new(Arc::new(Schema::empty())) }
-    }
-
-    /// A sequence.
-    pub fn sequence(sequence: Sequence) -> Self {
-        Self { definition: Some(Definition::Sequence(sequence)), ..Self::new(Arc::new(Schema::empty())) }
     }
 
     /// Whether columns were added to or dropped from this table (its segments
@@ -470,74 +451,6 @@ impl TableMeta {
         DistinctSketch::of(&one.and_then(|v| v.to_array()).ok()?)
     }
 
-    /// Whether this is a view.
-    pub fn is_view(&self) -> bool {
-        matches!(self.definition, Some(Definition::View(_)))
-    }
-
-    /// Whether this is a table (not a view, macro or sequence).
-    pub fn is_table(&self) -> bool {
-        self.definition.is_none()
-    }
-
-    /// Whether queries read it as rows: a table or a view (not a macro or sequence).
-    pub fn is_relation(&self) -> bool {
-        self.is_table() || self.is_view()
-    }
-
-    /// "'name' is a KIND; DROP KIND it first to name a `wanted` so": the
-    /// error of a CREATE whose name this entry (of another kind) has.
-    pub fn name_taken(&self, name: &str, wanted: &str) -> crate::error::Error {
-        let kind = self.kind();
-        crate::error::Error::programming(format!(
-            "'{name}' is a {kind}; DROP {} it first to name a {wanted} so",
-            kind.to_uppercase()
-        ))
-    }
-
-    /// "'name' is a KIND, not a `wanted`; use DROP KIND": the error of a
-    /// DROP `wanted` that names this entry (of another kind).
-    pub fn not_a(&self, name: &str, wanted: &str) -> crate::error::Error {
-        let kind = self.kind();
-        crate::error::Error::programming(format!(
-            "'{name}' is a {kind}, not a {wanted}; use DROP {}",
-            kind.to_uppercase()
-        ))
-    }
-
-    /// The `CREATE VIEW` statement of a view.
-    pub fn view_sql(&self) -> Option<&str> {
-        match &self.definition {
-            Some(Definition::View(sql)) => Some(sql),
-            _ => None,
-        }
-    }
-
-    /// The `CREATE MACRO` statement of a macro.
-    pub fn macro_sql(&self) -> Option<&str> {
-        match &self.definition {
-            Some(Definition::Macro(sql)) => Some(sql),
-            _ => None,
-        }
-    }
-
-    /// The sequence this entry is.
-    pub fn as_sequence(&self) -> Option<&Sequence> {
-        match &self.definition {
-            Some(Definition::Sequence(sequence)) => Some(sequence),
-            _ => None,
-        }
-    }
-
-    /// What this entry is, in a message: "table", "view", "macro" or "sequence".
-    pub fn kind(&self) -> &'static str {
-        match self.definition {
-            None => "table",
-            Some(Definition::View(_)) => "view",
-            Some(Definition::Macro(_)) => "macro",
-            Some(Definition::Sequence(_)) => "sequence",
-        }
-    }
     /// Total number of rows (deleted ones not counted).
     pub fn num_rows(&self) -> u64 {
         self.segments.iter().map(SegmentMeta::live_rows).sum()

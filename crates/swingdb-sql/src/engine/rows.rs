@@ -5,10 +5,11 @@ use crate::core::runtime;
 use crate::frontend::diagnose::explain;
 use crate::Interrupt;
 use datafusion::arrow::array::RecordBatch;
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use std::sync::Arc;
+use swingdb_storage::encoding::enums::EnumType;
 use swingdb_storage::error::Result;
 
 /// The rows of one statement as they are computed: each fetch waits on the
@@ -27,7 +28,7 @@ impl RowStream {
     /// The rows of `stream`, fetches cancelled by `interrupt` (a session's,
     /// or a fresh one), errors explained by `sql` when given.
     pub fn new(stream: SendableRecordBatchStream, interrupt: Interrupt, sql: Option<&str>) -> Self {
-        Self { schema: stream.schema(), stream: Some(stream), interrupt, sql: sql.map(Arc::from) }
+        Self { schema: enum_schema(stream.schema()), stream: Some(stream), interrupt, sql: sql.map(Arc::from) }
     }
 
     /// The rows' schema.
@@ -42,7 +43,7 @@ impl RowStream {
             let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }, false));
             match next {
                 Ok(Some(Ok(batch))) if batch.num_rows() == 0 => continue,
-                Ok(Some(Ok(batch))) => return Ok(Some(batch)),
+                Ok(Some(Ok(batch))) => return with_enum_labels(batch, &self.schema).map(Some),
                 Ok(Some(Err(e))) => {
                     self.stream = None;
                     self.interrupt.end_progress();
@@ -64,4 +65,41 @@ impl RowStream {
             }
         }
     }
+}
+
+/// `schema` with its ENUM columns declared as their type declares them
+/// (ordered dictionaries: DataFusion's operators may drop the flag).
+fn enum_schema(schema: SchemaRef) -> SchemaRef {
+    if !schema.fields().iter().any(|f| EnumType::of_field(f).is_some()) {
+        return schema;
+    }
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| match EnumType::of_field(f) {
+            Some(enum_type) => enum_type.field(f.name(), f.is_nullable()),
+            None => f.as_ref().clone(),
+        })
+        .collect();
+    Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
+}
+
+/// `batch` (of `schema`, see [`enum_schema`]) with each ENUM column over
+/// its type's one dictionary, its labels in order (see
+/// `swingdb_storage::enums`): Arrow's kernels may have merged or repeated
+/// dictionaries, which pandas would take for other categories.
+fn with_enum_labels(batch: RecordBatch, schema: &SchemaRef) -> Result<RecordBatch> {
+    if !schema.fields().iter().any(|f| EnumType::of_field(f).is_some()) {
+        return Ok(batch);
+    }
+    let columns = schema
+        .fields()
+        .iter()
+        .zip(batch.columns())
+        .map(|(field, column)| match EnumType::of_field(field) {
+            Some(enum_type) => enum_type.conform(column),
+            None => Ok(column.clone()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(RecordBatch::try_new(schema.clone(), columns)?)
 }

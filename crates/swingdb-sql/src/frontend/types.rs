@@ -1,6 +1,16 @@
 //! SQL names of Arrow types, for the messages and listings people read.
 
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Field};
+use swingdb_storage::encoding::enums::EnumType;
+
+/// The SQL name of a column's type: [`sql_name`] of its Arrow type, or an
+/// ENUM's labels as DuckDB shows them (`ENUM('sad', 'ok', 'happy')`).
+pub fn column_type_name(field: &Field) -> String {
+    match EnumType::of_field(field) {
+        Some(enum_type) => enum_type.sql_name(),
+        None => sql_name(field.data_type()),
+    }
+}
 
 /// The SQL name of `t` as DuckDB and PostgreSQL spell it (`BIGINT`,
 /// `DECIMAL(10,2)`, `VARCHAR`); Arrow's own name for types SQL has no word for.

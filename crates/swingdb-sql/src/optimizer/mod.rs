@@ -6,6 +6,8 @@
 pub mod bag_set_operations;
 pub mod conjunction;
 pub mod division;
+pub mod enum_order;
+pub mod enum_values;
 pub mod estimate_barrier;
 pub mod filter_placement;
 pub mod float_equality;

@@ -24,6 +24,7 @@ use super::Executor;
 use super::Output;
 use crate::catalog::checks::check_conditions;
 use crate::catalog::table::SegmentTable;
+use crate::frontend::dialect::enum_types;
 use crate::frontend::names::object_name;
 use crate::frontend::parse::identifier;
 use crate::frontend::prepare::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
@@ -43,6 +44,7 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use swingdb_storage::encoding::enums::EnumType;
 use swingdb_storage::error::{Error, ErrorKind, Result};
 use swingdb_storage::keys::foreign::referencing;
 use swingdb_storage::{ForeignKey, SegmentStore, TableMeta};
@@ -269,7 +271,9 @@ impl Executor {
             .build();
         let mut statement = DFStatement::Statement(Box::new(SqlStatement::CreateTable(create)));
         let rules = take_column_rules(&mut statement, &self.own)?;
+        let enum_columns = enum_types::resolve(&mut statement, &self.tables, &self.own)?;
         let plan = self.ctx.state().statement_to_plan(statement).await?;
+        let plan = enum_types::typed_columns(plan, &enum_columns)?;
         let LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) = plan else {
             return Err(Error::internal("a column definition did not plan as a table"));
         };
@@ -285,7 +289,11 @@ impl Executor {
             )));
         }
         let field = create.input.schema().field(0);
-        Ok((Field::new(field.name(), storage_type(field.data_type()), field.is_nullable()), rules))
+        let field = match EnumType::of_field(field) {
+            Some(enum_type) => enum_type.field(field.name(), field.is_nullable()),
+            None => Field::new(field.name(), storage_type(field.data_type()), field.is_nullable()),
+        };
+        Ok((field, rules))
     }
 
     /// DEFAULT `sql` planned, in `data_type`.

@@ -10,6 +10,7 @@ use datafusion::common::Constraint;
 use datafusion::datasource::{provider_as_source, TableProvider};
 use datafusion::logical_expr::{CreateMemoryTable, DropTable, LogicalPlan, LogicalPlanBuilder};
 use std::sync::Arc;
+use swingdb_storage::encoding::enums::EnumType;
 use swingdb_storage::error::{Error, Result};
 use swingdb_storage::keys::foreign::referencing;
 use swingdb_storage::{Constraints, TableMeta};
@@ -34,11 +35,19 @@ pub(crate) fn storage_type(data_type: &DataType) -> DataType {
     }
 }
 
-/// Schema for a new table: no field metadata, view types stored as plain ones.
+/// Schema for a new table: no field metadata but an ENUM type's, view
+/// types stored as plain ones.
 fn storage_schema(schema: &Schema) -> SchemaRef {
-    let fields: Vec<Field> =
-        schema.fields().iter().map(|f| Field::new(f.name(), storage_type(f.data_type()), f.is_nullable())).collect();
+    let fields: Vec<Field> = schema.fields().iter().map(|f| storage_field(f, f.is_nullable())).collect();
     Arc::new(Schema::new(fields))
+}
+
+/// A column of a new table like `field` (see [`storage_schema`]).
+fn storage_field(field: &Field, nullable: bool) -> Field {
+    match EnumType::of_field(field) {
+        Some(enum_type) => enum_type.field(field.name(), nullable),
+        None => Field::new(field.name(), storage_type(field.data_type()), nullable),
+    }
 }
 
 /// The constraints of a new table: its keys, from the plan, added to `rules`
@@ -97,13 +106,8 @@ impl Executor {
             constraints.primary_key.iter().flatten().chain(constraints.identity.keys()).any(|c| c == f.name())
         };
         let nullable = |f: &Field| (f.is_nullable() || !declared) && !not_null(f);
-        let schema = Arc::new(Schema::new(
-            schema
-                .fields()
-                .iter()
-                .map(|f| Field::new(f.name(), f.data_type().clone(), nullable(f)))
-                .collect::<Vec<_>>(),
-        ));
+        let schema =
+            Arc::new(Schema::new(schema.fields().iter().map(|f| storage_field(f, nullable(f))).collect::<Vec<_>>()));
         let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(Output::Empty)

@@ -20,6 +20,7 @@ use datafusion::logical_expr::{
 };
 use std::collections::HashMap;
 use std::sync::Arc;
+use swingdb_storage::encoding::enums::EnumType;
 use swingdb_storage::error::{Error, ErrorKind, Result};
 use swingdb_storage::manifest::deleted::{max_ranges, DeletedRows, REWRITE_FRACTION};
 use swingdb_storage::manifest::origin::{limit_origins, origins};
@@ -30,7 +31,8 @@ use swingdb_storage::{SegmentMeta, TableMeta, TableWriter};
 /// The row-id column DELETE, UPDATE and upserts find rows by.
 pub(crate) const ROW_ID: &str = "__swingdb_row_id";
 
-/// Casts `batch` to the table's `schema` column by column and enforces NOT NULL.
+/// Casts `batch` to the table's `schema` column by column (text to an
+/// ENUM's labels) and enforces NOT NULL.
 pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> Result<RecordBatch> {
     if batch.num_columns() != schema.fields().len() {
         return Err(Error::programming(format!(
@@ -42,7 +44,11 @@ pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef, table: &str) -> R
     let options = CastOptions { safe: false, ..Default::default() };
     let mut columns = Vec::with_capacity(batch.num_columns());
     for (field, column) in schema.fields().iter().zip(batch.columns()) {
-        let column = if column.data_type() == field.data_type() {
+        let column = if let Some(enum_type) = EnumType::of_field(field) {
+            enum_type.conform(column).map_err(|e| {
+                Error::new(e.kind(), format!("column '{}' of table '{table}': {}", field.name(), e.message()))
+            })?
+        } else if column.data_type() == field.data_type() {
             column.clone()
         } else {
             cast_with_options(column, field.data_type(), &options).map_err(|e| {

@@ -20,6 +20,7 @@ mod copy;
 mod ddl;
 mod describe;
 mod dml;
+mod enum_types;
 mod export;
 mod fast_insert;
 mod file_order;
@@ -51,7 +52,7 @@ pub(crate) use transaction::Transaction;
 use dml::{conform, nullable_values};
 
 use crate::core::DbCore;
-use crate::frontend::types::sql_name;
+use crate::frontend::types::column_type_name;
 use crate::interrupt::Interrupt;
 use crate::memory::CountedPool;
 use crate::session::{new_context, ContextParts};
@@ -277,7 +278,7 @@ impl Executor {
 fn describe_columns(schema: &Schema) -> Result<Output> {
     let fields = schema.fields();
     let names = StringArray::from_iter_values(fields.iter().map(|f| f.name().clone()));
-    let types = StringArray::from_iter_values(fields.iter().map(|f| sql_name(f.data_type())));
+    let types = StringArray::from_iter_values(fields.iter().map(|f| column_type_name(f)));
     let nullable = StringArray::from_iter_values(fields.iter().map(|f| if f.is_nullable() { "YES" } else { "NO" }));
     let out = Schema::new(vec![
         Field::new("column_name", DataType::Utf8, false),

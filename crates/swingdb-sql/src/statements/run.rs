@@ -71,7 +71,14 @@ impl Executor {
                 SqlStatement::Drop { object_type: ObjectType::Index, names, if_exists, .. } => {
                     return self.drop_index(names, *if_exists)
                 }
-                SqlStatement::CreateSequence { name, temporary, if_not_exists, data_type, sequence_options, owned_by: None } => {
+                SqlStatement::CreateSequence {
+                    name,
+                    temporary,
+                    if_not_exists,
+                    data_type,
+                    sequence_options,
+                    owned_by: None,
+                } => {
                     return self.create_sequence(name, *temporary, *if_not_exists, data_type.as_ref(), sequence_options)
                 }
                 SqlStatement::Drop { object_type: ObjectType::Sequence, names, if_exists, .. } => {
@@ -81,14 +88,11 @@ impl Executor {
                     return self.create_macro(name, *or_replace, *temporary, args.as_deref(), definition)
                 }
                 SqlStatement::DropFunction(drop) => return self.drop_macros(&drop.func_desc, drop.if_exists),
-                SqlStatement::CreateType { name, .. } => {
-                    return Err(Error::new(
-                        ErrorKind::NotSupported,
-                        format!(
-                            "CREATE TYPE {name} is not supported yet; for an ENUM, use a VARCHAR column with \
-                             CHECK (col IN ('a', 'b', ...)) (it sorts by text, where DuckDB sorts an ENUM in the order declared)"
-                        ),
-                    ))
+                SqlStatement::CreateType { name, representation } => {
+                    return self.create_type(name, representation.as_ref())
+                }
+                SqlStatement::Drop { object_type: ObjectType::Type, names, if_exists, .. } => {
+                    return self.drop_types(names, *if_exists)
                 }
                 SqlStatement::Copy { .. } => self.check_external_access("COPY")?,
                 _ => {}

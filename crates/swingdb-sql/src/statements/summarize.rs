@@ -8,7 +8,7 @@ use super::Executor;
 use super::Output;
 use crate::frontend::names::object_name;
 use crate::frontend::parse::{identifier, parse};
-use crate::frontend::types::sql_name;
+use crate::frontend::types::column_type_name;
 use datafusion::arrow::array::{ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Int64Type, Schema};
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
@@ -135,7 +135,7 @@ impl Executor {
         for (k, (_, field)) in schema.iter().enumerate() {
             let base = k * STATS;
             names.push(Some(field.name().clone()));
-            types.push(Some(sql_name(field.data_type())));
+            types.push(Some(column_type_name(field)));
             mins.push(cell(base));
             maxes.push(cell(base + 1));
             unique.push(cell(base + 2).and_then(|v| v.parse::<i64>().ok()));

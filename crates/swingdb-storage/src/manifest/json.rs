@@ -2,6 +2,7 @@
 //! format version (see the versions in `storage/manifest.rs`).
 
 use super::*;
+use crate::encoding::enums::EnumType;
 
 #[derive(Serialize, Deserialize)]
 pub(super) struct TableJson {
@@ -19,6 +20,9 @@ pub(super) struct TableJson {
     /// [`ColumnIds::next`], in tables whose columns were added or dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) next_column_id: Option<u32>,
+    /// An ENUM type's labels.
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub(super) enum_labels: Option<Vec<String>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -45,6 +49,7 @@ pub(super) fn encode_columns(table: &TableMeta) -> Vec<ColumnMeta> {
             nullable: f.is_nullable(),
             id: ids.ids.get(i).copied(),
             fill: ids.fills.get(i).cloned().flatten(),
+            enum_type: EnumType::of_field(f).map(|e| EnumJson { name: e.name, labels: e.labels.to_vec() }),
         })
         .collect()
 }
@@ -56,7 +61,21 @@ pub(super) fn decode_schema(columns: &[ColumnMeta]) -> Result<SchemaRef> {
             let dt = DataType::from_str(&c.data_type).map_err(|e| {
                 Error::corruption(format!("manifest has unknown type {:?} for column '{}': {e}", c.data_type, c.name))
             })?;
-            Ok(Field::new(&c.name, dt, c.nullable))
+            match &c.enum_type {
+                None => Ok(Field::new(&c.name, dt, c.nullable)),
+                Some(e) => {
+                    let enum_type = EnumType::new(&e.name, e.labels.clone()).map_err(|problem| {
+                        Error::corruption(format!("manifest has a damaged ENUM column '{}': {problem}", c.name))
+                    })?;
+                    if enum_type.data_type() != dt {
+                        return Err(Error::corruption(format!(
+                            "manifest has ENUM column '{}' of type {dt}, which does not fit its labels",
+                            c.name
+                        )));
+                    }
+                    Ok(enum_type.field(&c.name, c.nullable))
+                }
+            }
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Arc::new(Schema::new(fields)))
@@ -101,6 +120,17 @@ pub(super) struct ColumnMeta {
     /// Its value in segments written before it was added, when not NULL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     fill: Option<String>,
+    /// Its ENUM type, for a column of one.
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    enum_type: Option<EnumJson>,
+}
+
+/// A column's ENUM type as stored: the type's name and its labels (the
+/// column keeps them, so that it reads alone, in a snapshot too).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct EnumJson {
+    name: String,
+    labels: Vec<String>,
 }
 
 /// A table as stored.
@@ -114,6 +144,7 @@ pub(super) fn encode_table(t: &TableMeta) -> TableJson {
         sequence: t.as_sequence().cloned(),
         constraints: t.constraints.clone(),
         next_column_id: t.is_altered().then_some(t.column_ids.next),
+        enum_labels: t.enum_labels().map(<[String]>::to_vec),
     }
 }
 
@@ -121,11 +152,17 @@ pub(super) fn encode_table(t: &TableMeta) -> TableJson {
 pub(super) fn decode_table(name: &str, t: TableJson, origin: &str) -> Result<TableMeta> {
     let schema = decode_schema(&t.columns)?;
     let column_ids = decode_column_ids(name, &t.columns, t.next_column_id, origin)?;
-    let definition = match (t.view, t.macro_sql, t.sequence) {
-        (None, None, None) => None,
-        (Some(sql), None, None) => Some(Definition::View(sql)),
-        (None, Some(sql), None) => Some(Definition::Macro(sql)),
-        (None, None, Some(sequence)) => match sequence.problem() {
+    let definition = match (t.view, t.macro_sql, t.sequence, t.enum_labels) {
+        (None, None, None, None) => None,
+        (Some(sql), None, None, None) => Some(Definition::View(sql)),
+        (None, Some(sql), None, None) => Some(Definition::Macro(sql)),
+        (None, None, None, Some(labels)) => match EnumType::new(name, labels) {
+            Ok(enum_type) => Some(Definition::Enum(enum_type.labels.to_vec())),
+            Err(problem) => {
+                return Err(Error::corruption(format!("manifest {origin} is damaged: ENUM type '{name}': {problem}")))
+            }
+        },
+        (None, None, Some(sequence), None) => match sequence.problem() {
             None => Some(Definition::Sequence(sequence)),
             Some(problem) => {
                 return Err(Error::corruption(format!("manifest {origin} is damaged: sequence '{name}': {problem}")))
@@ -172,7 +209,10 @@ pub(super) fn check_segments<'a>(
 /// read it (see the versions in `storage/manifest.rs`).
 pub(super) fn content_format_version(m: &Manifest) -> u32 {
     let tables = || m.tables.values();
-    if tables().any(|t| t.segments.iter().any(|s| s.encoded)) {
+    let enum_column = |t: &Arc<TableMeta>| t.schema.fields().iter().any(|f| EnumType::of_field(f).is_some());
+    if tables().any(|t| t.enum_labels().is_some() || enum_column(t)) {
+        ENUM_FORMAT_VERSION
+    } else if tables().any(|t| t.segments.iter().any(|s| s.encoded)) {
         ENCODED_FORMAT_VERSION
     } else if tables().any(|t| t.segments.iter().any(|s| !s.deleted.is_empty())) {
         DELETED_FORMAT_VERSION

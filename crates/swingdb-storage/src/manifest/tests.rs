@@ -303,3 +303,26 @@ fn encoded_segments_round_trip_as_format_11_which_older_builds_refuse() {
     assert_eq!(json["tables"]["t"]["segments"][0]["encoded"], true);
     assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), with(true));
 }
+
+#[test]
+fn enum_types_and_their_columns_round_trip_as_format_14_and_damaged_labels_are_refused() {
+    let mood = crate::encoding::enums::EnumType::new("mood", vec!["sad".into(), "ok".into(), "happy".into()]).unwrap();
+    let schema = Arc::new(Schema::new(vec![Field::new("id", DataType::Int32, true), mood.field("m", false)]));
+    let mut m = Manifest { version: 3, tables: BTreeMap::new() };
+    m.tables.insert("t".into(), Arc::new(TableMeta::new(schema)));
+    m.tables.insert("mood".into(), Arc::new(TableMeta::enum_type(mood.labels.to_vec())));
+    let bytes = m.to_json();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json["format_version"], ENUM_FORMAT_VERSION);
+    let back = Manifest::from_json(&bytes, "test").unwrap();
+    assert_eq!(back, m);
+    assert_eq!(crate::encoding::enums::EnumType::of_field(back.tables["t"].schema.field(1)), Some(mood.clone()));
+    assert!(back.tables["t"].uses_enum("mood") && back.tables["mood"].kind() == "type");
+    // A label repeated in the file (and checksummed again) is refused.
+    let mut json: ManifestJson = serde_json::from_slice(&bytes).unwrap();
+    json.tables.get_mut("mood").unwrap().enum_labels = Some(vec!["a".into(), "a".into()]);
+    json.crc32 = None;
+    json.crc32 = Some(json.checksum());
+    let e = Manifest::from_json(&serde_json::to_vec(&json).unwrap(), "test").unwrap_err();
+    assert!(e.to_string().contains("ENUM type 'mood'"), "{e}");
+}

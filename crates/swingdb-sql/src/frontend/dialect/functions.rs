@@ -359,7 +359,9 @@ impl ScalarUDFImpl for TypeOf {
         Ok(DataType::Utf8)
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> datafusion::common::Result<ColumnarValue> {
-        Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(sql_name(args.arg_fields[0].data_type())))))
+        Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(crate::frontend::types::column_type_name(
+            &args.arg_fields[0],
+        )))))
     }
 }
 

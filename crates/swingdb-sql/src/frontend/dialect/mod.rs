@@ -10,6 +10,8 @@ pub mod binary_types;
 pub mod columns;
 pub mod duckdb_catalog;
 pub mod encodings;
+pub mod enum_functions;
+pub mod enum_types;
 pub mod epochs;
 pub mod formatting;
 pub mod functions;

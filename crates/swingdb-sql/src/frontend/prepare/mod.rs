@@ -11,7 +11,8 @@
 //!    the RETURNING clause of a write ([`Returning`]);
 //! 4. **defaults**: `DEFAULT` (and NULL for identity columns) in VALUES;
 //! 5. **named options**: `read_csv('f', header = true)` spelled for DataFusion;
-//! 6. **DuckDB's spellings** made plain (`FROM t SELECT`, `TABLESAMPLE`, ...);
+//! 6. **DuckDB's spellings** made plain (`FROM t SELECT`, `TABLESAMPLE`, ...),
+//!    and ENUM types where SQL takes a type (casts, a CREATE TABLE's columns);
 //! 7. **NATURAL and USING joins** resolved against the tables' columns,
 //!    and `INSERT ... BY NAME` against its query's;
 //! 8. **PIVOT / UNPIVOT**;
@@ -127,6 +128,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     defaults::take_default_values(&mut statement, cx.tables, cx.own)?;
     crate::functions::named_options(&mut statement);
     crate::frontend::dialect::syntax::rewrite(&mut statement)?;
+    let enum_columns = crate::frontend::dialect::enum_types::resolve(&mut statement, cx.tables, cx.own)?;
     crate::frontend::dialect::insert_by_name::resolve(&mut statement, cx.state, cx.tables, cx.own).await?;
     crate::frontend::using_joins::resolve_natural(&mut statement, cx.state).await;
     crate::frontend::using_joins::rewrite(&mut statement);
@@ -138,7 +140,7 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     }
     let column_rules = take_column_rules(&mut statement, cx.own)?;
     let plan = match plan_refolding(cx.state, &mut statement).await {
-        Ok(plan) => plan,
+        Ok(plan) => crate::frontend::dialect::enum_types::typed_columns(plan, &enum_columns)?,
         Err(e) => return Err(unknown::explain(e.into(), cx.state, cx.tables, cx.own, cx.external_access)),
     };
     Ok(Prepared::Plan(PreparedPlan { plan, names, upsert, returning, column_rules }))
