@@ -82,7 +82,12 @@ pub fn resolve(statement: &mut DFStatement, tables: &Tables, own: &str) -> Resul
         for column in &mut create.columns {
             if let Some(enum_type) = enum_type(&column.data_type, tables, own)? {
                 column.data_type = SqlType::Varchar(None);
-                columns.push((column.name.value.clone(), enum_type));
+                // Named as the planner names it: unquoted names folded.
+                let name = match column.name.quote_style {
+                    None => column.name.value.to_lowercase(),
+                    Some(_) => column.name.value.clone(),
+                };
+                columns.push((name, enum_type));
             }
         }
     }
@@ -121,15 +126,24 @@ pub fn typed_columns(plan: LogicalPlan, columns: &EnumColumns) -> Result<Logical
     let LogicalPlan::EmptyRelation(empty) = create.input.as_ref() else {
         return Err(Error::programming("a CREATE TABLE ... AS query takes its columns' types from the query"));
     };
-    let typed = empty.schema.iter().map(|(qualifier, field)| {
-        let declared = columns.iter().find(|(name, _)| name == field.name());
-        let field = match declared {
-            Some((_, enum_type)) => Arc::new(enum_type.field(field.name(), field.is_nullable())),
-            None => field.clone(),
-        };
-        (qualifier.cloned(), field)
-    });
-    let schema = DFSchema::new_with_metadata(typed.collect(), empty.schema.metadata().clone())?;
+    let mut found = 0;
+    let typed: Vec<_> = empty
+        .schema
+        .iter()
+        .map(|(qualifier, field)| {
+            let declared = columns.iter().find(|(name, _)| name == field.name());
+            found += usize::from(declared.is_some());
+            let field = match declared {
+                Some((_, enum_type)) => Arc::new(enum_type.field(field.name(), field.is_nullable())),
+                None => field.clone(),
+            };
+            (qualifier.cloned(), field)
+        })
+        .collect();
+    if found != columns.len() {
+        return Err(Error::internal("an ENUM column of a CREATE TABLE was not found in its plan"));
+    }
+    let schema = DFSchema::new_with_metadata(typed, empty.schema.metadata().clone())?;
     let input = LogicalPlan::EmptyRelation(EmptyRelation { produce_one_row: false, schema: Arc::new(schema) });
     Ok(LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(CreateMemoryTable { input: Arc::new(input), ..create })))
 }
