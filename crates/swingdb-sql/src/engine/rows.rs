@@ -67,6 +67,20 @@ impl RowStream {
     }
 }
 
+/// Field metadata naming an ENUM's labels as polars reads them (length,
+/// `;`, label, for each), so that its Arrow import makes an `Enum` column.
+const POLARS_ENUM_VALUES: &str = "_PL_ENUM_VALUES2";
+
+/// An ENUM column of a result: its type's field, with the labels also said
+/// for polars ([`POLARS_ENUM_VALUES`]).
+fn enum_result_field(enum_type: &EnumType, field: &Field) -> Field {
+    let polars: String = enum_type.labels.iter().map(|l| format!("{};{l}", l.len())).collect();
+    let typed = enum_type.field(field.name(), field.is_nullable());
+    let mut metadata = typed.metadata().clone();
+    metadata.insert(POLARS_ENUM_VALUES.to_string(), polars);
+    typed.with_metadata(metadata)
+}
+
 /// `schema` with its ENUM columns declared as their type declares them
 /// (ordered dictionaries: DataFusion's operators may drop the flag).
 fn enum_schema(schema: SchemaRef) -> SchemaRef {
@@ -77,7 +91,7 @@ fn enum_schema(schema: SchemaRef) -> SchemaRef {
         .fields()
         .iter()
         .map(|f| match EnumType::of_field(f) {
-            Some(enum_type) => enum_type.field(f.name(), f.is_nullable()),
+            Some(enum_type) => enum_result_field(&enum_type, f),
             None => f.as_ref().clone(),
         })
         .collect();
