@@ -19,6 +19,9 @@ use swingdb_storage::error::Result;
 /// more comes.
 pub struct RowStream {
     schema: SchemaRef,
+    /// The type of each ENUM column (none for the others), read from the
+    /// schema once: each batch's are brought to its labels.
+    enums: Vec<Option<EnumType>>,
     stream: Option<SendableRecordBatchStream>,
     interrupt: Interrupt,
     sql: Option<Arc<str>>,
@@ -28,7 +31,9 @@ impl RowStream {
     /// The rows of `stream`, fetches cancelled by `interrupt` (a session's,
     /// or a fresh one), errors explained by `sql` when given.
     pub fn new(stream: SendableRecordBatchStream, interrupt: Interrupt, sql: Option<&str>) -> Self {
-        Self { schema: enum_schema(stream.schema()), stream: Some(stream), interrupt, sql: sql.map(Arc::from) }
+        let enums: Vec<Option<EnumType>> = stream.schema().fields().iter().map(|f| EnumType::of_field(f)).collect();
+        let schema = enum_schema(stream.schema(), &enums);
+        Self { schema, enums, stream: Some(stream), interrupt, sql: sql.map(Arc::from) }
     }
 
     /// The rows' schema.
@@ -43,7 +48,7 @@ impl RowStream {
             let next = runtime().block_on(self.interrupt.guard(async { Ok(stream.next().await) }, false));
             match next {
                 Ok(Some(Ok(batch))) if batch.num_rows() == 0 => continue,
-                Ok(Some(Ok(batch))) => return with_enum_labels(batch, &self.schema).map(Some),
+                Ok(Some(Ok(batch))) => return with_enum_labels(batch, &self.schema, &self.enums).map(Some),
                 Ok(Some(Err(e))) => {
                     self.stream = None;
                     self.interrupt.end_progress();
@@ -81,36 +86,38 @@ fn enum_result_field(enum_type: &EnumType, field: &Field) -> Field {
     typed.with_metadata(metadata)
 }
 
-/// `schema` with its ENUM columns declared as their type declares them
-/// (ordered dictionaries: DataFusion's operators may drop the flag).
-fn enum_schema(schema: SchemaRef) -> SchemaRef {
-    if !schema.fields().iter().any(|f| EnumType::of_field(f).is_some()) {
+/// `schema` with its ENUM columns (`enums`) declared as their type
+/// declares them (ordered dictionaries: DataFusion's operators may drop the
+/// flag), and their labels said for polars too.
+fn enum_schema(schema: SchemaRef, enums: &[Option<EnumType>]) -> SchemaRef {
+    if enums.iter().all(Option::is_none) {
         return schema;
     }
     let fields: Vec<Field> = schema
         .fields()
         .iter()
-        .map(|f| match EnumType::of_field(f) {
-            Some(enum_type) => enum_result_field(&enum_type, f),
+        .zip(enums)
+        .map(|(f, enum_type)| match enum_type {
+            Some(enum_type) => enum_result_field(enum_type, f),
             None => f.as_ref().clone(),
         })
         .collect();
     Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
 }
 
-/// `batch` (of `schema`, see [`enum_schema`]) with each ENUM column over
-/// its type's one dictionary, its labels in order (see
-/// `swingdb_storage::enums`): Arrow's kernels may have merged or repeated
-/// dictionaries, which pandas would take for other categories.
-fn with_enum_labels(batch: RecordBatch, schema: &SchemaRef) -> Result<RecordBatch> {
-    if !schema.fields().iter().any(|f| EnumType::of_field(f).is_some()) {
+/// `batch` as `schema` (see [`enum_schema`]), each ENUM column (`enums`)
+/// over its type's one dictionary, its labels in order (see
+/// `swingdb_storage::encoding::enums`): Arrow's kernels may have merged or
+/// repeated dictionaries, which pandas would take for other categories.
+fn with_enum_labels(batch: RecordBatch, schema: &SchemaRef, enums: &[Option<EnumType>]) -> Result<RecordBatch> {
+    if enums.iter().all(Option::is_none) {
         return Ok(batch);
     }
-    let columns = schema
-        .fields()
+    let columns = batch
+        .columns()
         .iter()
-        .zip(batch.columns())
-        .map(|(field, column)| match EnumType::of_field(field) {
+        .zip(enums)
+        .map(|(column, enum_type)| match enum_type {
             Some(enum_type) => enum_type.conform(column),
             None => Ok(column.clone()),
         })

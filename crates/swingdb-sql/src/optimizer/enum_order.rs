@@ -1,4 +1,4 @@
-//! ENUM values ordered as declared (see `swingdb_storage::enums`): Arrow
+//! ENUM values ordered as declared (see `swingdb_storage::encoding::enums`): Arrow
 //! sorts and compares a dictionary by its values' text, DuckDB an ENUM by
 //! its labels' positions. An analyzer rule, run after type coercion, puts
 //! `enum_code` (the position) in place of an ENUM expression where order

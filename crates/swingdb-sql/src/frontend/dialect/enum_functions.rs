@@ -1,4 +1,4 @@
-//! The functions of ENUM values (see `swingdb_storage::enums`): the cast to
+//! The functions of ENUM values (see `swingdb_storage::encoding::enums`): the cast to
 //! an ENUM type, which `CAST(x AS mood)` and `x::mood` are rewritten to (see
 //! [`super::enum_types`]), and DuckDB's `enum_code`, `enum_first`,
 //! `enum_last` and `enum_range`, which read the type from their argument's

@@ -1,4 +1,4 @@
-//! ENUM types in statements (see `swingdb_storage::enums`): the names of
+//! ENUM types in statements (see `swingdb_storage::encoding::enums`): the names of
 //! the database's types, and `ENUM('a', 'b')` written inline, where SQL
 //! takes a type.
 //!
