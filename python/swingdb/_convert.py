@@ -91,7 +91,10 @@ def enum_categorical(arrow, pd):
     chunks = [c for c in arrow.chunks if len(c)]
     if not chunks or any(not c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:]):
         return None
-    dtype = pd.CategoricalDtype(chunks[0].dictionary.to_pylist(), ordered=True)
+    categories = chunks[0].dictionary.to_pylist()
+    if None in categories or len(set(categories)) != len(categories):
+        return None  # not an ENUM's labels (data from elsewhere): pandas would refuse them
+    dtype = pd.CategoricalDtype(categories, ordered=True)
     index = np.dtype(kind.index_type.to_pandas_dtype())
     if len(chunks) == 1 and chunks[0].null_count == 0:
         chunk = chunks[0]
