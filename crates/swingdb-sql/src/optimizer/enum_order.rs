@@ -9,14 +9,12 @@
 //! text is compared as text, and `=` is the same either way. VALUES lists
 //! of ENUM values are made as text first (see `crate::optimizer::enum_values`).
 
-use crate::frontend::dialect::enum_functions::enum_code;
+use crate::frontend::dialect::enum_functions::{enum_code, per_array};
 use crate::optimizer::node_expressions::{input_schema, rewrite_expressions};
-use datafusion::arrow::array::{Array, ArrayRef};
-use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TransformedResult};
-use datafusion::common::{exec_err, DFSchema, Result as DFResult, ScalarValue};
+use datafusion::common::{DFSchema, Result as DFResult};
 use datafusion::logical_expr::expr::{ScalarFunction, Sort};
 use datafusion::logical_expr::expr_rewriter::NamePreserver;
 use datafusion::logical_expr::{
@@ -103,7 +101,7 @@ fn rewrite_expr(expr: Expr, schema: &DFSchema) -> DFResult<Transformed<Expr>> {
 fn rewrite_plan(plan: LogicalPlan) -> DFResult<Transformed<LogicalPlan>> {
     let plan = match plan {
         LogicalPlan::Sort(mut sort) => {
-            let schema = input_schema(&LogicalPlan::Sort(sort.clone()))?;
+            let schema = sort.input.schema().clone();
             if sort.expr.iter().any(|s| enum_of(&s.expr, &schema).is_some()) {
                 sort.expr = coded_sorts(sort.expr, &schema);
                 return Ok(Transformed::yes(LogicalPlan::Sort(sort)));
@@ -236,43 +234,26 @@ impl ScalarUDFImpl for EnumLabel {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> DFResult<ColumnarValue> {
-        let (array, scalar) = match &args.args[0] {
-            ColumnarValue::Array(a) => (a.clone(), false),
-            ColumnarValue::Scalar(s) => (s.to_array()?, true),
-        };
-        let labels = &self.enum_type.labels;
-        let positions = cast(&array, &DataType::Int64)?;
-        let positions = positions.as_any().downcast_ref::<datafusion::arrow::array::Int64Array>();
-        let Some(positions) = positions else { return exec_err!("enum_label of {}", array.data_type()) };
-        let text: datafusion::arrow::array::StringArray = positions
-            .iter()
-            .map(|p| p.and_then(|p| labels.get(usize::try_from(p).ok()?).map(String::as_str)))
-            .collect();
-        let text: ArrayRef = Arc::new(text);
-        let value = self.enum_type.conform(&text)?;
-        Ok(match scalar {
-            true => ColumnarValue::Scalar(ScalarValue::try_from_array(&value, 0)?),
-            false => ColumnarValue::Array(value),
-        })
+        per_array(&args.args[0], |codes| Ok(self.enum_type.from_codes(codes)?))
     }
-}
-
-/// The positions of an ENUM column's values (what `enum_code` gives).
-#[cfg(test)]
-fn positions_of(enum_type: &EnumType, array: &ArrayRef) -> Vec<Option<i64>> {
-    use crate::frontend::dialect::enum_functions::codes;
-    let ColumnarValue::Array(codes) = codes(enum_type, &ColumnarValue::Array(array.clone())).unwrap() else {
-        unreachable!()
-    };
-    let codes = cast(&codes, &DataType::Int64).unwrap();
-    let codes = codes.as_any().downcast_ref::<datafusion::arrow::array::Int64Array>().unwrap();
-    (0..codes.len()).map(|i| codes.is_valid(i).then(|| codes.value(i))).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::arrow::array::StringArray;
+    use datafusion::arrow::array::{Array, ArrayRef, StringArray};
+    use datafusion::arrow::compute::cast;
+
+    /// The positions of an ENUM column's values (what `enum_code` gives).
+    fn positions_of(enum_type: &EnumType, array: &ArrayRef) -> Vec<Option<i64>> {
+        use crate::frontend::dialect::enum_functions::codes;
+        let ColumnarValue::Array(codes) = codes(enum_type, &ColumnarValue::Array(array.clone())).unwrap() else {
+            unreachable!()
+        };
+        let codes = cast(&codes, &DataType::Int64).unwrap();
+        let codes = codes.as_any().downcast_ref::<datafusion::arrow::array::Int64Array>().unwrap();
+        (0..codes.len()).map(|i| codes.is_valid(i).then(|| codes.value(i))).collect()
+    }
 
     #[test]
     fn positions_and_labels_round_trip() {

@@ -19,7 +19,7 @@
 //! wrote the same table meanwhile fails its commit with a ConflictError
 //! (the commit's per-table version check) instead of mixing layouts.
 
-use super::ddl::storage_type;
+use super::ddl::storage_field;
 use super::Executor;
 use super::Output;
 use crate::catalog::checks::check_conditions;
@@ -44,7 +44,6 @@ use datafusion::sql::sqlparser::dialect::GenericDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use swingdb_storage::encoding::enums::EnumType;
 use swingdb_storage::error::{Error, ErrorKind, Result};
 use swingdb_storage::keys::foreign::referencing;
 use swingdb_storage::{ForeignKey, SegmentStore, TableMeta};
@@ -289,11 +288,7 @@ impl Executor {
             )));
         }
         let field = create.input.schema().field(0);
-        let field = match EnumType::of_field(field) {
-            Some(enum_type) => enum_type.field(field.name(), field.is_nullable()),
-            None => Field::new(field.name(), storage_type(field.data_type()), field.is_nullable()),
-        };
-        Ok((field, rules))
+        Ok((storage_field(field, field.is_nullable()), rules))
     }
 
     /// DEFAULT `sql` planned, in `data_type`.

@@ -26,7 +26,7 @@ fn already_exists(name: &str) -> Error {
 /// DECIMAL faster (TPC-H lineitem in memory, this machine: Q1 12 % and Q6
 /// 33 % slower with its DECIMAL(15,2) columns held in 64 bits) and every
 /// function of it takes that width.
-pub(crate) fn storage_type(data_type: &DataType) -> DataType {
+fn storage_type(data_type: &DataType) -> DataType {
     match data_type {
         DataType::Utf8View => DataType::Utf8,
         DataType::BinaryView => DataType::Binary,
@@ -43,7 +43,7 @@ fn storage_schema(schema: &Schema) -> SchemaRef {
 }
 
 /// A column of a new table like `field` (see [`storage_schema`]).
-fn storage_field(field: &Field, nullable: bool) -> Field {
+pub(crate) fn storage_field(field: &Field, nullable: bool) -> Field {
     match EnumType::of_field(field) {
         Some(enum_type) => enum_type.field(field.name(), nullable),
         None => Field::new(field.name(), storage_type(field.data_type()), nullable),

@@ -15,8 +15,11 @@
 
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, DictionaryArray, PrimitiveArray, StringArray};
+use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{ArrowDictionaryKeyType, DataType, Field, Int16Type, Int32Type, Int8Type};
+use datafusion::arrow::datatypes::{
+    ArrowDictionaryKeyType, DataType, Field, Int16Type, Int32Type, Int64Type, Int8Type,
+};
 use datafusion::common::HashMap;
 use std::collections::HashMap as StdHashMap;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -139,12 +142,28 @@ impl EnumType {
                 false => 0,
             });
         }
-        let nulls = strings.nulls().cloned();
-        Ok(match self.key_type() {
-            DataType::Int8 => dictionary_of::<Int8Type>(&keys, nulls, labels),
-            DataType::Int16 => dictionary_of::<Int16Type>(&keys, nulls, labels),
-            _ => dictionary_of::<Int32Type>(&keys, nulls, labels),
-        })
+        Ok(self.over_labels(&keys, strings.nulls().cloned()))
+    }
+
+    /// The values at the label positions `codes` (integers, as `enum_code`
+    /// gives them); NULL, or a position beyond the labels, is NULL.
+    pub fn from_codes(&self, codes: &ArrayRef) -> Result<ArrayRef> {
+        let codes = cast(codes, &DataType::Int64)?;
+        let codes = codes.as_primitive::<Int64Type>();
+        let at = |i: usize| usize::try_from(codes.value(i)).ok().filter(|&p| p < self.labels.len());
+        let keys: Vec<usize> = (0..codes.len()).map(|i| at(i).unwrap_or(0)).collect();
+        let valid = NullBuffer::from_iter((0..codes.len()).map(|i| codes.is_valid(i) && at(i).is_some()));
+        Ok(self.over_labels(&keys, Some(valid)))
+    }
+
+    /// The array of label positions `keys` (each below the labels' count), `nulls` NULL.
+    fn over_labels(&self, keys: &[usize], nulls: Option<NullBuffer>) -> ArrayRef {
+        let labels = self.labels_array();
+        match self.key_type() {
+            DataType::Int8 => dictionary_of::<Int8Type>(keys, nulls, labels),
+            DataType::Int16 => dictionary_of::<Int16Type>(keys, nulls, labels),
+            _ => dictionary_of::<Int32Type>(keys, nulls, labels),
+        }
     }
 
     /// The error of `value`, which is not one of its labels.
@@ -171,11 +190,7 @@ fn same_strings(a: &ArrayRef, b: &ArrayRef) -> bool {
 }
 
 /// The dictionary array of `keys` (label positions, which fit `K`) over `labels`.
-fn dictionary_of<K: ArrowDictionaryKeyType>(
-    keys: &[usize],
-    nulls: Option<datafusion::arrow::buffer::NullBuffer>,
-    labels: ArrayRef,
-) -> ArrayRef {
+fn dictionary_of<K: ArrowDictionaryKeyType>(keys: &[usize], nulls: Option<NullBuffer>, labels: ArrayRef) -> ArrayRef {
     let keys: Vec<K::Native> = keys
         .iter()
         .map(|&k| datafusion::arrow::datatypes::ArrowNativeType::from_usize(k).expect("a position fits the key type"))
@@ -224,6 +239,10 @@ mod tests {
         let other = cast(&text, &mood().data_type()).unwrap();
         let again = mood().conform(&other).unwrap();
         assert_eq!(again.as_dictionary::<Int8Type>().keys().values().to_vec()[..], [2, 0, 0]);
+        // And back from positions, one beyond the labels NULL.
+        let codes: ArrayRef = Arc::new(datafusion::arrow::array::Int8Array::from(vec![Some(2), None, Some(3)]));
+        let labelled = cast(&mood().from_codes(&codes).unwrap(), &DataType::Utf8).unwrap();
+        assert_eq!(labelled.as_ref(), &StringArray::from(vec![Some("happy"), None, None]) as &dyn Array);
         let err = mood().conform(&(Arc::new(StringArray::from(vec!["meh"])) as ArrayRef)).unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::Data);
         assert!(err.to_string().contains("'meh' is not a value of ENUM type mood ('sad', 'ok', 'happy')"), "{err}");

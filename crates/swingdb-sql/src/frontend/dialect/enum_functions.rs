@@ -66,17 +66,9 @@ impl ScalarUDFImpl for EnumCast {
         let Some(enum_type) = EnumType::of_field(&args.return_field) else {
             return exec_err!("{} lost its type", self.name);
         };
-        let (array, scalar) = match &args.args[0] {
-            ColumnarValue::Array(a) => (a.clone(), false),
-            ColumnarValue::Scalar(s) => (s.to_array()?, true),
-        };
-        let conformed = match self.name == TRY_CAST {
-            false => enum_type.conform(&array)?,
-            true => tolerant_conform(&enum_type, &array)?,
-        };
-        Ok(match scalar {
-            true => ColumnarValue::Scalar(ScalarValue::try_from_array(&conformed, 0)?),
-            false => ColumnarValue::Array(conformed),
+        per_array(&args.args[0], |array| match self.name == TRY_CAST {
+            false => Ok(enum_type.conform(array)?),
+            true => tolerant_conform(&enum_type, array),
         })
     }
 }
@@ -194,15 +186,19 @@ impl ScalarUDFImpl for EnumFunction {
 
 /// The position of each value of `value` (of `enum_type`) among its labels.
 pub fn codes(enum_type: &EnumType, value: &ColumnarValue) -> DFResult<ColumnarValue> {
-    let (array, scalar) = match value {
-        ColumnarValue::Array(a) => (a.clone(), false),
-        ColumnarValue::Scalar(s) => (s.to_array()?, true),
-    };
-    let conformed = enum_type.conform(&array)?;
-    let keys = conformed.as_any_dictionary().keys().slice(0, conformed.len());
-    Ok(match scalar {
-        true => ColumnarValue::Scalar(ScalarValue::try_from_array(&keys, 0)?),
-        false => ColumnarValue::Array(keys),
+    per_array(value, |array| {
+        let conformed = enum_type.conform(array)?;
+        Ok(conformed.as_any_dictionary().keys().slice(0, conformed.len()))
+    })
+}
+
+/// `f` of `value`'s values: a scalar stays a scalar (one row's array for `f`).
+pub fn per_array(value: &ColumnarValue, f: impl FnOnce(&ArrayRef) -> DFResult<ArrayRef>) -> DFResult<ColumnarValue> {
+    Ok(match value {
+        ColumnarValue::Array(array) => ColumnarValue::Array(f(array)?),
+        ColumnarValue::Scalar(scalar) => {
+            ColumnarValue::Scalar(ScalarValue::try_from_array(&f(&scalar.to_array()?)?, 0)?)
+        }
     })
 }
 
