@@ -155,6 +155,42 @@ def test_every_method_of_a_closed_cursor_raises_error(con):
     assert other.closed and con.sql("SELECT 3").fetchall() == [(3,)]
 
 
+def test_a_query_of_no_table_keeps_its_plan_and_sees_a_view_replaced_elsewhere(db_path):
+    """A query without FROM (or of a view without one) runs again from its kept
+    plan, yet reads a view another connection replaced; a volatile one is not kept."""
+    a, b = swingdb.connect(db_path), swingdb.connect(db_path)
+    a.sql("CREATE VIEW c AS SELECT 1 AS x")
+    uses = a._con._cached_plan_uses()
+    for _ in range(3):
+        assert a.sql("SELECT 41 + 1").fetchall() == [(42,)]
+        assert a.sql("SELECT x FROM c").fetchall() == [(1,)]
+    assert a._con._cached_plan_uses() - uses == 4
+    b.sql("CREATE OR REPLACE VIEW c AS SELECT 2 AS x")
+    assert a.sql("SELECT x FROM c").fetchall() == [(2,)]
+    assert len({a.sql("SELECT random()").fetchone() for _ in range(3)}) == 3
+
+
+def test_a_kept_plan_made_in_a_rolled_back_transaction_does_not_read_its_rows(db_path):
+    """A kept plan is checked against the tables of the newest version
+    without beginning a transaction while those are the tables the connection
+    sees: after a rollback (or its own write) they are not."""
+    con, other = swingdb.connect(db_path), swingdb.connect(db_path)
+    con.sql("CREATE TABLE t AS SELECT value AS v FROM range(10)")
+    count = "SELECT count(*) FROM t"
+    assert con.sql(count).fetchall() == [(10,)]
+    con.sql("BEGIN")
+    con.sql("INSERT INTO t VALUES (10)")
+    for _ in range(2):
+        assert con.sql(count).fetchall() == [(11,)]
+    con.sql("ROLLBACK")
+    for _ in range(2):
+        assert con.sql(count).fetchall() == [(10,)], "the rolled-back row"
+    con.sql("DELETE FROM t WHERE v = 0")
+    assert con.sql(count).fetchall() == [(9,)]
+    other.sql("DELETE FROM t WHERE v = 1")
+    assert con.sql(count).fetchall() == [(8,)], "another connection's commit"
+
+
 def test_connections_start_from_one_template_but_keep_their_session_to_themselves(db_path, tmp_path):
     """Sessions are cloned from a per-process template: what one connection
     sets, registers or keeps for reuse must stay its own."""

@@ -355,6 +355,13 @@ impl DbDir {
         sync_dir(&self.root.join(SEGMENTS))
     }
 
+    /// The newest version, not pinned: its segments may be collected as soon
+    /// as a newer one is committed. (A damaged commit-log record is an error,
+    /// as for [`DbDir::pin_latest`].)
+    pub fn newest_version(&self) -> Result<u64> {
+        self.newest(Suspect::Confirm)
+    }
+
     /// Pins the newest version and returns its manifest. The version's segments
     /// stay on disk until [`DbDir::unpin`] is called, whatever other processes
     /// commit or collect meanwhile.

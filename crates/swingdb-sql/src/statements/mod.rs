@@ -70,7 +70,7 @@ use std::sync::Arc;
 use swingdb_pipe::PendingImport;
 use swingdb_storage::error::Result;
 use swingdb_storage::keys::KeyIndexes;
-use swingdb_storage::TableMeta;
+use swingdb_storage::{Manifest, TableMeta};
 
 /// Called with the number of rows written so far while a statement stores rows.
 pub type ProgressHook = Arc<dyn Fn(u64) + Send + Sync>;
@@ -112,10 +112,17 @@ pub struct Executor {
     tables: Tables,
     registered: Registered,
     txn: Mutex<Option<Transaction>>,
+    /// The version the last transaction began from: while it is the newest
+    /// and `tables` are still its tables, a kept plan is checked against
+    /// them without beginning a transaction (see `repeated_queries.rs`).
+    begun_from: Mutex<Option<Arc<Manifest>>>,
     progress: Mutex<Option<ProgressHook>>,
     key_indexes: Mutex<KeyIndexes>,
     remembered: Mutex<shapes::Remembered>,
     fast_inserts: AtomicBool,
+    /// Whether something ran that may leave this connection unlike a new
+    /// one (set with [`Self::forget_plans`]; see [`Self::changed_session`]).
+    changed_session: AtomicBool,
     /// Statements run by key without planning (see `point_read.rs`, `keyed_write.rs`).
     keyed_statements: std::sync::atomic::AtomicU64,
     /// What cancels the running statement and shows its progress.
@@ -188,10 +195,12 @@ impl Executor {
             tables,
             registered,
             txn: Mutex::new(None),
+            begun_from: Mutex::new(None),
             progress: Mutex::new(None),
             key_indexes: Mutex::default(),
             remembered: Mutex::default(),
             fast_inserts: AtomicBool::new(true),
+            changed_session: AtomicBool::new(false),
             keyed_statements: Default::default(),
             interrupt,
             plan_cache: Mutex::new(plan_cache),
@@ -247,6 +256,15 @@ impl Executor {
         self.fast_inserts.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Whether anything ran on this connection that may have left it unlike
+    /// a new one: a statement other than a query (a setting, a temporary
+    /// table, an attachment, a macro; also any write planned in full), data
+    /// registered, or the session handed out. Queries and the short
+    /// single-row statements leave nothing behind.
+    pub fn changed_session(&self) -> bool {
+        self.changed_session.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The tables as this connection's open transaction has them.
     pub fn working_tables(&self) -> BTreeMap<String, Arc<TableMeta>> {
         self.tables.lock().clone()
@@ -261,6 +279,7 @@ impl Executor {
     /// statements (their typed literals and planned expressions): what was
     /// registered, set or defined since may change what they mean.
     pub(crate) fn forget_plans(&self) {
+        self.changed_session.store(true, std::sync::atomic::Ordering::Relaxed);
         self.plan_cache.lock().clear();
         self.remembered.lock().clear();
     }

@@ -2,7 +2,7 @@
 //! `plan_cache.rs` for which plans are kept and why that is safe).
 
 use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
-use super::run_plan::reads_in_storage_order;
+use super::run_plan::{reads_in_storage_order, reads_no_table};
 use super::{Executor, Output};
 use crate::frontend::output_names::{restore_names, OutputNames};
 use crate::optimizer::plan_renewal::{operators, renewable, renewal_resets_shared_state, renewed};
@@ -33,13 +33,17 @@ impl Executor {
         if !self.plans_may_be_kept() {
             return Ok(None);
         }
-        let implicit = self.txn.lock().is_none();
-        // Nothing is attached, so the connection's own transaction is all of it.
-        if implicit {
+        // Nothing is attached, so the connection's own transaction is all of
+        // it. Outside one, the tables it would begin from are those it saw
+        // last while that version is still the newest and they are unchanged
+        // since (no write, no rollback left others): then no transaction
+        // (pins, locks, a manifest read) is needed to tell.
+        let begin = self.txn.lock().is_none() && !self.saw_newest()?;
+        if begin {
             self.begin(false)?;
         }
         let fresh = cached.made_from(&self.tables.lock());
-        if implicit {
+        if begin {
             self.finish(true)?;
         }
         let forget = || {
@@ -70,6 +74,14 @@ impl Executor {
             None => stream,
         };
         Ok(Some(Output::Stream(restore_names(stream, cached.names.clone())?)))
+    }
+
+    /// Whether the tables this connection sees are those of the newest
+    /// version, as the last transaction began from it.
+    fn saw_newest(&self) -> Result<bool> {
+        let Some(begun) = self.begun_from.lock().clone() else { return Ok(false) };
+        Ok(self.core.dir().newest_version()? == begun.version
+            && swingdb_storage::same_tables(&begun.tables, &self.tables.lock()))
     }
 
     /// Readies the cache for running `statements` with `params`: other
@@ -117,7 +129,7 @@ impl Executor {
         if !self.plans_may_be_kept() {
             return None;
         }
-        let kept = if reads_in_storage_order(physical) {
+        let kept = if reads_in_storage_order(physical) || reads_no_table(physical) {
             renewable(physical).then(|| renewed(physical).ok().map(Kept::Read)).flatten()
         } else {
             before_runtime_filters.filter(renewable).and_then(|plan| {

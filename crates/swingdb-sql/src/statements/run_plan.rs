@@ -39,6 +39,17 @@ pub(crate) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
     passes_rows_of(plan, &stored)
 }
 
+/// Whether `plan` computes its rows from no table: a chain of
+/// order-preserving single-input operators over a placeholder row or none (a
+/// `SELECT` without `FROM`). No operator of it publishes a runtime filter.
+pub(crate) fn reads_no_table(plan: &Arc<dyn ExecutionPlan>) -> bool {
+    match plan.children().as_slice() {
+        [] => plan.downcast_ref::<PlaceholderRowExec>().is_some() || plan.downcast_ref::<EmptyExec>().is_some(),
+        [child] => plan.maintains_input_order().first() == Some(&true) && reads_no_table(child),
+        _ => false,
+    }
+}
+
 /// Whether every row `plan` yields is a slice of arrays held anyway
 /// (registered data, mapped segments): it only scans them and passes their
 /// columns on unchanged, so gathering its rows costs no memory.

@@ -127,6 +127,7 @@ impl Executor {
         self.core.store.retain(&manifest.segment_names().collect());
         self.plan_cache.lock().keep_made_from(&manifest.tables);
         *self.tables.lock() = manifest.tables.clone();
+        *self.begun_from.lock() = Some(manifest.clone());
         *self.txn.lock() = Some(Transaction::new(manifest, explicit));
         Ok(())
     }

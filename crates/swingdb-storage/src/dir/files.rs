@@ -24,10 +24,10 @@ pub const FILE_MODE: u32 = 0o600;
 /// Mode of directories swingdb creates.
 pub const DIR_MODE: u32 = 0o700;
 
-/// An error-mapping closure: `what` was being done to `path`.
-pub fn io_err(what: impl std::fmt::Display, path: &Path) -> impl FnOnce(io::Error) -> Error {
-    let context = format!("{what} {}", path.display());
-    move |e| Error::io(context, e)
+/// An error-mapping closure: `what` was being done to `path`. The message
+/// is written only when there is an error (this is on every statement's path).
+pub fn io_err<'a>(what: impl std::fmt::Display + 'a, path: &'a Path) -> impl FnOnce(io::Error) -> Error + 'a {
+    move |e| Error::io(format_args!("{what} {}", path.display()), e)
 }
 
 /// Whether `path` lies on a filesystem held in memory (tmpfs, as `/dev/shm`

@@ -187,6 +187,15 @@ impl Connection {
         self.session.in_transaction()
     }
 
+    /// Whether this connection is as a new one would be: no transaction
+    /// open, and only queries and single-row writes ran on it (no setting,
+    /// temporary table, attachment or registration that a later user would
+    /// inherit). A server may hand such a connection to its next caller
+    /// instead of opening one, and keep its planned queries.
+    pub fn is_pristine(&self) -> bool {
+        self.session.is_pristine()
+    }
+
     /// Names of the tables (and views) this connection sees.
     pub fn table_names(&self) -> Result<Vec<String>> {
         self.session.table_names()
