@@ -304,3 +304,32 @@ def test_a_client_that_asks_and_never_fetches_is_held_to_the_servers_budget(flig
         for _ in range(100):
             list(hostile.do_action(begin, HEADERS))
     assert len(list(other.do_action(begin, HEADERS))) == 1
+
+
+def test_a_connection_kept_between_calls_hands_nothing_to_the_next_caller(flight_server):
+    """Statements outside transactions run on connections the server keeps
+    between calls (their plans kept too): what one caller leaves on a
+    connection (a temporary table, an open transaction) never reaches the
+    next, and a kept plan reads what others committed since."""
+    uri = flight_server()
+    client = flight.FlightClient(uri)
+
+    def query(sql):
+        return _read_all(client, client.get_flight_info(_statement(sql), HEADERS)).to_pylist()
+
+    with _connect(uri) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE k (id BIGINT PRIMARY KEY, v BIGINT)")
+        cur.execute("INSERT INTO k VALUES (1, 10)")
+        for _ in range(3):
+            assert query("SELECT v FROM k WHERE id = 1") == [{"v": 10}]
+        cur.execute("CREATE TEMP TABLE scratch AS SELECT 1 AS x")
+        # BEGIN as a statement of its own call: had the next call got its
+        # connection, the INSERT would wait in that transaction forever.
+        cur.execute("BEGIN")
+        cur.execute("INSERT INTO k VALUES (2, 20)")
+        for _ in range(3):  # every kept connection is asked for
+            with pytest.raises(pa.ArrowInvalid, match="table .scratch. does not exist"):
+                query("SELECT x FROM scratch")
+            assert query("SELECT count(*) AS n FROM k") == [{"n": 2}], "the INSERT committed on its own"
+        cur.execute("UPDATE k SET v = 11 WHERE id = 1")
+        assert query("SELECT v FROM k WHERE id = 1") == [{"v": 11}], "a kept plan reads the newest version"

@@ -6,6 +6,7 @@
 mod answers;
 mod catalog;
 mod ingest;
+mod pool;
 mod prepared;
 mod requests;
 mod service;

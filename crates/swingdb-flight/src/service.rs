@@ -4,11 +4,12 @@
 //! catalog (`GetTables`, `GetXdbcTypeInfo`, ...), the handshake and the
 //! server's description (`GetSqlInfo`). A statement runs on its
 //! transaction's connection, else on a connection of its own, committing on
-//! its own (see `statements.rs`); the engine works on blocking threads,
-//! never on the runtime's.
+//! its own (kept between calls: see `pool.rs`, `statements.rs`); the engine
+//! works on blocking threads, never on the runtime's.
 
 use crate::answers::{flight_info, ipc_schema, one_batch, DoGetStream};
 use crate::catalog;
+use crate::pool::Pool;
 use crate::prepared::{parameter_sets, PreparedStatements, Statement};
 use crate::statements::{self, blocking, InterruptOnDrop};
 use crate::status::status;
@@ -63,6 +64,8 @@ pub struct SwingdbFlight {
     /// The endpoints a long unordered result is offered as.
     endpoints: usize,
     tickets: Arc<Tickets>,
+    /// The connections of statements outside transactions.
+    pool: Arc<Pool>,
     transactions: Arc<Transactions>,
     prepared: Arc<PreparedStatements>,
     info: SqlInfoData,
@@ -95,6 +98,7 @@ impl SwingdbFlight {
         );
         let info = info.build().expect("the server's SqlInfo is well-formed");
         Self {
+            pool: Arc::new(Pool::new(db.clone())),
             db,
             token,
             endpoints: endpoints.max(1),
@@ -141,10 +145,10 @@ impl SwingdbFlight {
         let client = request.remote_addr();
         let descriptor = request.into_inner();
         let tickets = self.tickets.clone();
-        blocking("statement", move || tickets.admit(client)).await?;
         let guard = InterruptOnDrop::new(&con);
         let endpoints = self.endpoints;
         let (rows, schema, endpoints) = blocking("statement", move || {
+            tickets.admit(client)?;
             let results = statements::query(&con, &sql, &parameter_sets(&bound)?)?;
             let rows = Shared::new(results, con.clone());
             let schema = rows.schema();
@@ -182,9 +186,15 @@ impl SwingdbFlight {
     }
 
     /// The connection of the transaction `transaction`, else a new one.
+    /// (A kept idle connection is taken without leaving the runtime's thread.)
     async fn connection(&self, transaction: Option<Vec<u8>>) -> Result<Arc<Connection>, Status> {
-        let (db, transactions) = (self.db.clone(), self.transactions.clone());
-        blocking("connection", move || statements::connection(&db, &transactions, transaction.as_deref())).await
+        if transaction.is_none() {
+            if let Some(con) = self.pool.idle() {
+                return Ok(con);
+            }
+        }
+        let (pool, transactions) = (self.pool.clone(), self.transactions.clone());
+        blocking("connection", move || statements::connection(&pool, &transactions, transaction.as_deref())).await
     }
 
     /// The connection the prepared `statement` runs on when `client` runs

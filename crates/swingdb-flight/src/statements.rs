@@ -1,13 +1,14 @@
 //! Running the statements of Flight SQL calls: on the connection of the
 //! transaction a call names, else on a connection of their own (committing
-//! on their own); on blocking threads, never on the runtime's; once per set
+//! on their own; kept between calls, see `pool.rs`); on blocking threads, never on the runtime's; once per set
 //! of parameters.
 
+use crate::pool::Pool;
 use crate::status::status;
 use crate::transactions::Transactions;
 use std::sync::Arc;
 use swingdb::datafusion::common::ScalarValue;
-use swingdb::{Connection, Database, Interrupt, QueryResult};
+use swingdb::{Connection, Interrupt, QueryResult};
 use tonic::Status;
 
 /// Runs `work` on a blocking thread; `what` names it if the thread fails.
@@ -43,16 +44,16 @@ impl Drop for InterruptOnDrop {
     }
 }
 
-/// The connection a call runs on: its transaction's, else a new one to
-/// `db`. (Blocks: a new connection reads the database's newest version.)
+/// The connection a call runs on: its transaction's, else one of its own
+/// from `pool`. (Blocks: a new connection reads the database's newest version.)
 pub fn connection(
-    db: &Database,
+    pool: &Pool,
     transactions: &Transactions,
     transaction: Option<&[u8]>,
 ) -> Result<Arc<Connection>, Status> {
     match transaction {
         Some(id) => transactions.connection(id),
-        None => db.connect().map(Arc::new).map_err(status),
+        None => pool.connection(),
     }
 }
 
