@@ -185,8 +185,8 @@ impl SwingdbFlight {
         Ok(changed)
     }
 
-    /// The connection of the transaction `transaction`, else a new one.
-    /// (A kept idle connection is taken without leaving the runtime's thread.)
+    /// The connection of the transaction `transaction`, else one of the
+    /// pool's (an idle kept one is taken without leaving the runtime's thread).
     async fn connection(&self, transaction: Option<Vec<u8>>) -> Result<Arc<Connection>, Status> {
         if transaction.is_none() {
             if let Some(con) = self.pool.idle() {

@@ -29,10 +29,13 @@
 //!   with those of the plan made the first time; a difference (not expected)
 //!   drops the kept plan and the query is planned anew.
 //!
-//! Cached or not, a query runs in a transaction of its own (or the open
-//! one): the version it pins is the newest, and the plan is used only if
-//! that version's tables are the ones it maps; nothing here creates, deletes
-//! or locks a file.
+//! A kept plan is used only if the newest version's tables are the ones it
+//! maps: it begins a transaction of its own (or uses the open one) to read
+//! them, unless the connection's tables are already those of the newest
+//! version, as its last transaction began from it (then one read of the
+//! commit log tells). Either way the plan runs on the segments it mapped,
+//! which stay readable while mapped even if a newer version drops them;
+//! nothing here creates, deletes or locks a file.
 
 use crate::frontend::output_names::OutputNames;
 use crate::optimizer::plan_renewal::{KeptPlan, PlanBeforeRuntimeFilters, RuntimeRules};
