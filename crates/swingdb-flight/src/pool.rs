@@ -5,7 +5,9 @@
 //! connection is handed to a later call only while it is idle and as a new
 //! one would be ([`Connection::is_pristine`]: no transaction, no setting,
 //! temporary table or attachment left by an earlier caller); one that is not
-//! is dropped. Nothing here touches the database's files.
+//! is let go when its call ends ([`Pool::release`]), so an abandoned BEGIN
+//! holds nothing past its call, and never handed out (checked again then).
+//! Nothing here touches the database's files.
 
 use crate::status::status;
 use parking_lot::Mutex;
@@ -36,6 +38,17 @@ impl Pool {
         // is it cloned: a count of one cannot change meanwhile.
         kept.retain(|con| Arc::strong_count(con) > 1 || con.is_pristine());
         kept.iter().find(|con| Arc::strong_count(con) == 1).cloned()
+    }
+
+    /// Stops keeping `con` if the call that ran on it left it unlike a new
+    /// connection (an open BEGIN, a temporary table, a setting): it goes with
+    /// the call's last reference, on the call's blocking thread, instead of
+    /// holding its transaction's pins until a later call looks. A connection
+    /// the pool does not keep (a transaction's) is left alone.
+    pub fn release(&self, con: &Arc<Connection>) {
+        if !con.is_pristine() {
+            self.kept.lock().retain(|kept| !Arc::ptr_eq(kept, con));
+        }
     }
 
     /// A connection for a call: an idle kept one, else a new one (kept for
@@ -77,5 +90,18 @@ mod tests {
         let last = pool.connection().unwrap();
         assert!(last.is_pristine(), "a connection with a temporary table or an open transaction is not handed out");
         assert_eq!(pool.kept.lock().len(), 1, "changed connections are dropped: {}", pool.kept.lock().len());
+    }
+
+    #[test]
+    fn a_connection_left_in_a_transaction_is_let_go_when_its_call_ends() {
+        let pool = Pool::new(Database::in_memory().unwrap());
+        let con = pool.connection().unwrap();
+        con.execute("SELECT 1", &[]).unwrap();
+        pool.release(&con);
+        assert_eq!(pool.kept.lock().len(), 1, "a connection as new is kept");
+        con.execute("BEGIN", &[]).unwrap();
+        pool.release(&con);
+        assert!(pool.kept.lock().is_empty(), "no later call is needed to drop its transaction");
+        assert_eq!(Arc::strong_count(&con), 1);
     }
 }

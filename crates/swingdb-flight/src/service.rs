@@ -144,12 +144,15 @@ impl SwingdbFlight {
     ) -> Result<Response<FlightInfo>, Status> {
         let client = request.remote_addr();
         let descriptor = request.into_inner();
-        let tickets = self.tickets.clone();
+        let (tickets, pool) = (self.tickets.clone(), self.pool.clone());
         let guard = InterruptOnDrop::new(&con);
         let endpoints = self.endpoints;
         let (rows, schema, endpoints) = blocking("statement", move || {
             tickets.admit(client)?;
-            let results = statements::query(&con, &sql, &parameter_sets(&bound)?)?;
+            let sets = parameter_sets(&bound)?;
+            let results = statements::query(&con, &sql, &sets);
+            pool.release(&con);
+            let results = results?;
             let rows = Shared::new(results, con.clone());
             let schema = rows.schema();
             // Several endpoints only where the order does not matter, and
@@ -180,7 +183,14 @@ impl SwingdbFlight {
     /// the rows it changed.
     async fn update(&self, con: Arc<Connection>, sql: String, bound: Vec<RecordBatch>) -> Result<i64, Status> {
         let guard = InterruptOnDrop::new(&con);
-        let changed = blocking("statement", move || statements::update(&con, &sql, &parameter_sets(&bound)?)).await?;
+        let pool = self.pool.clone();
+        let changed = blocking("statement", move || {
+            let sets = parameter_sets(&bound)?;
+            let changed = statements::update(&con, &sql, &sets);
+            pool.release(&con);
+            changed
+        })
+        .await?;
         guard.disarm();
         Ok(changed)
     }

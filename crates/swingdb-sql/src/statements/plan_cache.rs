@@ -20,9 +20,9 @@
 //! are never kept, nor plans with an operator `sql::optimizer::plan_renewal` cannot renew.
 //! What is kept, and how it runs again:
 //! - a plain read (order-keeping single-input operators over a scan, see
-//!   `reads_in_storage_order`, or over no table: `reads_no_table`) as it was
-//!   planned: it publishes no runtime filter, and each run takes a renewed
-//!   copy (fresh metrics);
+//!   `reads_in_storage_order`, or constants over no table:
+//!   `computes_constants`) as it was planned: it publishes no runtime
+//!   filter, and each run takes a renewed copy (fresh metrics);
 //! - any other query as it was before runtime filters were pushed down; each
 //!   run takes a renewed copy through the optimizer rules after that point
 //!   (see `sql::optimizer::plan_renewal`). The operators of the plan made again are compared

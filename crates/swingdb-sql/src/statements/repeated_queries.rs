@@ -2,7 +2,7 @@
 //! `plan_cache.rs` for which plans are kept and why that is safe).
 
 use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
-use super::run_plan::{reads_in_storage_order, reads_no_table};
+use super::run_plan::{computes_constants, reads_in_storage_order};
 use super::{Executor, Output};
 use crate::frontend::output_names::{restore_names, OutputNames};
 use crate::optimizer::plan_renewal::{operators, renewable, renewal_resets_shared_state, renewed};
@@ -129,7 +129,7 @@ impl Executor {
         if !self.plans_may_be_kept() {
             return None;
         }
-        let kept = if reads_in_storage_order(physical) || reads_no_table(physical) {
+        let kept = if reads_in_storage_order(physical) || computes_constants(physical) {
             renewable(physical).then(|| renewed(physical).ok().map(Kept::Read)).flatten()
         } else {
             before_runtime_filters.filter(renewable).and_then(|plan| {

@@ -39,17 +39,6 @@ pub(crate) fn reads_in_storage_order(plan: &Arc<dyn ExecutionPlan>) -> bool {
     passes_rows_of(plan, &stored)
 }
 
-/// Whether `plan` computes its rows from no table: a chain of
-/// order-preserving single-input operators over a placeholder row or none (a
-/// `SELECT` without `FROM`). No operator of it publishes a runtime filter.
-pub(crate) fn reads_no_table(plan: &Arc<dyn ExecutionPlan>) -> bool {
-    match plan.children().as_slice() {
-        [] => plan.downcast_ref::<PlaceholderRowExec>().is_some() || plan.downcast_ref::<EmptyExec>().is_some(),
-        [child] => plan.maintains_input_order().first() == Some(&true) && reads_no_table(child),
-        _ => false,
-    }
-}
-
 /// Whether every row `plan` yields is a slice of arrays held anyway
 /// (registered data, mapped segments): it only scans them and passes their
 /// columns on unchanged, so gathering its rows costs no memory.
@@ -80,7 +69,7 @@ pub(crate) fn passes_rows_of(plan: &Arc<dyn ExecutionPlan>, scans: &dyn Fn(&Data
 /// partition of projections, filters and limits over a row of nothing.
 /// Such a plan runs on the caller's thread: handing it to a worker and its
 /// rows back cost more than computing them (80 us of a `SELECT 1`'s 100).
-fn computes_constants(plan: &Arc<dyn ExecutionPlan>) -> bool {
+pub(crate) fn computes_constants(plan: &Arc<dyn ExecutionPlan>) -> bool {
     fn constant(plan: &Arc<dyn ExecutionPlan>) -> bool {
         let leaf = plan.downcast_ref::<PlaceholderRowExec>().is_some() || plan.downcast_ref::<EmptyExec>().is_some();
         let light = plan.downcast_ref::<ProjectionExec>().is_some()
