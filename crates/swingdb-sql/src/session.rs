@@ -91,7 +91,7 @@ fn analyzer_rules() -> Vec<Arc<dyn AnalyzerRule + Send + Sync>> {
 /// filters taken off the scans that feed their join directly
 /// ([`RuntimeFilterPlacement`]), and filters' cheap comparisons evaluated
 /// together ([`CheapConjunctions`]: other rules look for DataFusion's own AND),
-/// hash joins too large for the memory limit made sort-merge joins right
+/// hash joins that may not fit the memory limit made grace hash joins right
 /// after join selection ([`SpillingJoins`]),
 /// and handed to the scans under them that apply runtime filters
 /// ([`ConditionAboveScans`]),
@@ -109,7 +109,7 @@ fn physical_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     rules.insert(0, Arc::new(CheckScalarSubqueries));
     let joins = rules.iter().position(|r| r.name() == "join_selection").unwrap_or(0);
     rules.insert(joins, Arc::new(Switchable(FilterSelectivity)));
-    // After join selection (now at `joins + 1`): hash joins too large for the memory limit sort and merge.
+    // After join selection (now at `joins + 1`): hash joins that may not fit the memory limit spill.
     rules.insert(joins + 2, Arc::new(SpillingJoins));
     rules.push(Arc::new(RuntimeFilterPlacement));
     rules.push(Arc::new(Switchable(CheapConjunctions)));

@@ -185,6 +185,7 @@ pub fn renewable(plan: &Arc<dyn ExecutionPlan>) -> bool {
         | "SortPreservingMergeExec"
         | "AggregateExec"
         | "HashJoinExec"
+        | "GraceHashJoinExec"
         | "CrossJoinExec"
         | "NestedLoopJoinExec"
         | "GlobalLimitExec"

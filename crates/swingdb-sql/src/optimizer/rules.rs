@@ -12,7 +12,7 @@
 //! the LIMIT barriers around sort enforcement (`limit_barrier`), the
 //! placement of runtime filters (`filter_placement`: it also takes a filter
 //! off a scan that does not read its column, which DataFusion 55 hands it by
-//! name and would drop matching rows), the sort-merge joins that replace
+//! name and would drop matching rows), the grace hash joins that replace
 //! hash joins too large for the memory limit (`spilling_joins`), and the
 //! plan kept for repeated queries (`reuse`, which changes no plan).
 

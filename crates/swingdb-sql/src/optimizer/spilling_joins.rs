@@ -1,34 +1,42 @@
-//! Hash joins whose build side would not fit the memory limit become
-//! sort-merge joins. DataFusion 55's hash join holds its whole build side
-//! (and a hash table over it) in memory and cannot spill: under
-//! `memory_limit` a join of two large tables failed with "the query needs
-//! more memory than memory_limit allows". A sort-merge join sorts both sides,
-//! and sorts spill to `temp_directory`, so the query completes. Without a
-//! limit, or with a build side estimated to fit it, the hash join stays: it
-//! is faster. The whole limit and not a part of it: the estimate is before
-//! the runtime filters that often shrink a build side, and a sort-merge join
-//! is much slower (TPC-H SF10 Q18 under 1.6 GB took 5 s as one with half the
-//! limit as the bound, 0.6 s as the hash join, which fits). Null-aware anti
-//! joins (`NOT IN` over a column that may be NULL) stay hash joins: the
-//! sort-merge join lacks their NULL semantics and would answer wrongly
-//! (DataFusion's planner keeps them too).
+//! Hash joins whose build side may not fit the memory limit run as grace
+//! hash joins ([`GraceHashJoinExec`]): DataFusion's hash join as long as its
+//! build side fits, else, partition by partition, bucket by bucket through
+//! spill files. DataFusion 55's hash join holds its whole build side (and a
+//! hash table over it) in memory and cannot spill: under `memory_limit` a
+//! join of two large tables failed with "the query needs more memory than
+//! memory_limit allows". These joins were sort-merge joins before, whose
+//! sorts spill; they answered, but slowly (TPC-H SF10 Q18 under 1.6 GB took
+//! 5 s as one, 0.6 s as a hash join, which fits), and even where the join
+//! would have fit, since the choice was made from estimates.
+//!
+//! The grace join is chosen where the build side is estimated to take more
+//! than a quarter of the limit: a hash join's build side, and the two
+//! partitions' joins running at once, then come near the limit. Below
+//! that the plain hash join stays, with the runtime filters it publishes
+//! (`runtime_filter`; the grace join publishes none: a build side that
+//! large rarely makes a selective one). Without a limit nothing changes.
+//! Null-aware anti joins (`NOT IN` over a column that may be NULL) stay hash
+//! joins: whether any build key is NULL decides every probe row's answer,
+//! which no bucket knows alone.
 //!
 //! The rule runs right after DataFusion's join selection (which picks the
-//! build side) and before distribution and sorting are enforced, which then
-//! partition and sort the sort-merge join's inputs.
+//! build side) and before distribution is enforced, which then partitions
+//! the grace join's inputs by their keys.
 
 use crate::memory;
-use datafusion::arrow::compute::SortOptions;
+use crate::operators::grace_join::GraceHashJoinExec;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode};
 use datafusion::common::Result;
-use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
-use datafusion::physical_plan::joins::{HashJoinExec, SortMergeJoinExec};
-use datafusion::physical_plan::projection::ProjectionExec;
+use datafusion::physical_plan::joins::HashJoinExec;
 use datafusion::physical_plan::{ExecutionPlan, StatisticsArgs, StatisticsContext};
 use std::sync::Arc;
+
+/// The part of the memory limit a build side is estimated to take beyond
+/// which its join runs as a grace hash join.
+const GRACE_SHARE: f64 = 0.25;
 
 /// Bytes a row of a variable-width column (strings, lists) is guessed to take.
 const VARIABLE_WIDTH: usize = 32;
@@ -46,28 +54,10 @@ impl PhysicalOptimizerRule for SpillingJoins {
         let Some(limit) = memory::memory_limit() else { return Ok(plan) };
         plan.transform_up(|node| {
             let Some(join) = node.downcast_ref::<HashJoinExec>() else { return Ok(Transformed::no(node)) };
-            if join.null_aware || join.on.is_empty() || build_bytes(&join.left)? <= limit as f64 {
+            if join.null_aware || join.on.is_empty() || build_bytes(&join.left)? <= limit as f64 * GRACE_SHARE {
                 return Ok(Transformed::no(node));
             }
-            let Ok(merge) = SortMergeJoinExec::try_new(
-                join.left.clone(),
-                join.right.clone(),
-                join.on.clone(),
-                join.filter.clone(),
-                join.join_type,
-                vec![SortOptions::default(); join.on.len()],
-                join.null_equality,
-            ) else {
-                return Ok(Transformed::no(node));
-            };
-            let merge: Arc<dyn ExecutionPlan> = Arc::new(merge);
-            let Some(projection) = &join.projection else { return Ok(Transformed::yes(merge)) };
-            let schema = merge.schema();
-            let columns = projection.iter().map(|&i| {
-                let name = schema.field(i).name();
-                (Arc::new(Column::new(name, i)) as _, name.clone())
-            });
-            Ok(Transformed::yes(Arc::new(ProjectionExec::try_new(columns, merge)?) as _))
+            Ok(Transformed::yes(Arc::new(GraceHashJoinExec::try_new(join)?) as Arc<dyn ExecutionPlan>))
         })
         .data()
     }
@@ -85,11 +75,7 @@ impl PhysicalOptimizerRule for SpillingJoins {
 /// its peak: its rows (0 when unknown) times its columns' widths, twice, and
 /// an entry each. Twice, because DataFusion 55's hash join copies its build
 /// batches into one (`concat_batches`, not reserved from the memory pool)
-/// while it still holds them: TPC-H SF30 Q9 in a 2 GiB cgroup kept a hash
-/// join of 10.5M build rows of 116 bytes (1.47 GB estimated without the
-/// copy) and failed for want of memory; counted, it sorts and merges, and
-/// answers. The price: SF10 Q18 under 2 GiB is a sort-merge join too (4.2 s
-/// instead of 0.5 s warm).
+/// while it still holds them (the grace join reserves that copy).
 fn build_bytes(side: &Arc<dyn ExecutionPlan>) -> Result<f64> {
     let stats = StatisticsContext::new().compute(side.as_ref(), &StatisticsArgs::new())?;
     let rows = match stats.num_rows {

@@ -672,8 +672,10 @@ impl Stream for SpillPoolFile {
 pub struct SpillPoolReader {
     /// Shared reference to the spill pool
     shared: Arc<Mutex<SpillPoolShared>>,
-    /// Current SpillPoolFile we're reading from
-    current_file: Option<SpillPoolFile>,
+    /// The pool's files not yet read to their end, oldest first, each with
+    /// its read state (the same files, in the same order, as the first
+    /// `files.len()` of the pool's queue: only this reader removes them).
+    files: Vec<SpillPoolFile>,
     /// Schema of the spilled data
     schema: SchemaRef,
 }
@@ -689,7 +691,7 @@ impl SpillPoolReader {
     fn new(shared: Arc<Mutex<SpillPoolShared>>, schema: SchemaRef) -> Self {
         Self {
             shared,
-            current_file: None,
+            files: Vec::new(),
             schema,
         }
     }
@@ -698,6 +700,14 @@ impl SpillPoolReader {
 impl Stream for SpillPoolReader {
     type Item = Result<RecordBatch>;
 
+    /// The oldest unread batch of any of the pool's files. Several writers
+    /// may each hold a file open at once; a batch the reader was told of
+    /// (`RepartitionBatch::Spilled`) may be in any of them, so a file
+    /// caught up with its writer does not stop the reader from reading the
+    /// others (it waited on the oldest file alone, while the batch was in a
+    /// newer one, and the writers waited on the reader: a query that never
+    /// ended, upstream issue #24883). With one writer files are written one
+    /// after the other, so batches still come in the order written.
     fn poll_next(
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
@@ -705,75 +715,60 @@ impl Stream for SpillPoolReader {
         use std::task::Poll;
 
         loop {
-            // If we have a current file, try to read from it
-            if let Some(ref mut file) = self.current_file {
-                match file.poll_next_unpin(cx) {
-                    Poll::Ready(Some(Ok(batch))) => {
-                        // Got a batch, return it
-                        return Poll::Ready(Some(Ok(batch)));
-                    }
-                    Poll::Ready(Some(Err(e))) => {
-                        // Error reading batch
-                        return Poll::Ready(Some(Err(e)));
-                    }
+            // Files writers added since; the pool's waker is registered
+            // under the same lock, so a file added later wakes this reader.
+            let writers_done = {
+                let mut shared = self.shared.lock();
+                let known = self.files.len();
+                let added: Vec<_> = shared.files.iter().skip(known).cloned().collect();
+                let spill_manager = Arc::clone(&shared.spill_manager);
+                shared.register_waker(cx.waker().clone());
+                let writers_done = shared.remaining_writer_count == 0;
+                drop(shared);
+                self.files.extend(added.into_iter().map(|file| SpillPoolFile {
+                    shared: file,
+                    reader: None,
+                    spill_manager: Arc::clone(&spill_manager),
+                }));
+                writers_done
+            };
+
+            // Each file registers this reader's waker when it has nothing
+            // to read yet, so a batch written to any of them wakes it.
+            let mut at = 0;
+            while at < self.files.len() {
+                match self.files[at].poll_next_unpin(cx) {
+                    Poll::Ready(Some(result)) => return Poll::Ready(Some(result)),
+                    Poll::Pending => at += 1,
                     Poll::Ready(None) => {
-                        // Current file stream exhausted
-                        // Check if this file is marked as writer_finished
-                        let writer_finished = { file.shared.lock().writer_finished };
-
-                        if writer_finished {
-                            // File is complete, pop it from the queue and move to next
-                            let mut shared = self.shared.lock();
-                            shared.files.pop_front();
-                            drop(shared); // Release lock
-
-                            // Clear current file and continue loop to get next file
-                            self.current_file = None;
-                            continue;
-                        } else {
+                        let file = Arc::clone(&self.files[at].shared);
+                        if !file.lock().writer_finished {
                             // Stream exhausted but writer not finished - unexpected
                             // This shouldn't happen with proper coordination
                             return Poll::Ready(None);
                         }
-                    }
-                    Poll::Pending => {
-                        // File not ready yet (waiting for writer)
-                        // Register waker so we get notified when writer adds more batches
+                        // Read to its end: out of the pool.
+                        self.files.remove(at);
                         let mut shared = self.shared.lock();
-                        shared.register_waker(cx.waker().clone());
-                        return Poll::Pending;
+                        if let Some(i) = shared.files.iter().position(|f| Arc::ptr_eq(f, &file)) {
+                            shared.files.remove(i);
+                        }
                     }
                 }
             }
 
-            // No current file, need to get the next one
-            let mut shared = self.shared.lock();
-
-            // Peek at the front of the queue (don't pop yet)
-            if let Some(file_shared) = shared.files.front() {
-                // Create a SpillPoolFile from the shared state
-                let spill_manager = Arc::clone(&shared.spill_manager);
-                let file_shared = Arc::clone(file_shared);
-                drop(shared); // Release lock before creating SpillPoolFile
-
-                self.current_file = Some(SpillPoolFile {
-                    shared: file_shared,
-                    reader: None,
-                    spill_manager,
-                });
-
-                // Continue loop to poll the new file
+            if !self.files.is_empty() {
+                return Poll::Pending;
+            }
+            let shared = self.shared.lock();
+            if !shared.files.is_empty() {
+                // Added while the others were read: read it too.
                 continue;
             }
-
-            // No files in queue - check if writer is done
-            if shared.remaining_writer_count == 0 {
+            if writers_done || shared.remaining_writer_count == 0 {
                 // Writer is done and no more files will be added - EOF
                 return Poll::Ready(None);
             }
-
-            // Writer still active, register waker that will get notified when new files are added
-            shared.register_waker(cx.waker().clone());
             return Poll::Pending;
         }
     }
