@@ -177,7 +177,9 @@ impl Run {
             };
             let schema = self.join.schema();
             let Some(taken_back) = taken_back else {
-                let rest = futures::stream::iter(first).chain(joined);
+                // The join's rows: none (its stream ended, and is not polled again), or the first and the rest.
+                let Some(first) = first else { return Ok(Box::pin(EmptyRecordBatchStream::new(schema)) as _) };
+                let rest = futures::stream::once(async { first }).chain(joined);
                 return Ok(Box::pin(RecordBatchStreamAdapter::new(schema, rest)) as SendableRecordBatchStream);
             };
             drop((joined, attempt));
