@@ -74,12 +74,12 @@ impl Handover {
             }
         };
         let properties = PlanProperties::new(
-            EquivalenceProperties::new(schema.clone()),
+            EquivalenceProperties::new(schema),
             Partitioning::UnknownPartitioning(1),
             EmissionType::Incremental,
             Boundedness::Bounded,
         );
-        Arc::new(Side { state: self.state.clone(), probe, schema, properties: Arc::new(properties) })
+        Arc::new(Side { state: self.state.clone(), probe, properties: Arc::new(properties) })
     }
 
     /// The inputs back, if `error` is the join running out of memory while
@@ -87,7 +87,7 @@ impl Handover {
     /// started, when rows may already have been given out).
     pub fn take_back(self, error: &DataFusionError) -> Option<TakenBack> {
         let mut state = self.state.lock();
-        if state.build_failed || state.probing || !out_of_memory(error) {
+        if state.build_failed || state.probing || !matches!(error.find_root(), DataFusionError::ResourcesExhausted(_)) {
             return None;
         }
         state.copy.free();
@@ -103,22 +103,11 @@ impl Handover {
     }
 }
 
-/// Whether `error` is, at its root, a memory reservation refused.
-fn out_of_memory(error: &DataFusionError) -> bool {
-    match error {
-        DataFusionError::ResourcesExhausted(_) => true,
-        DataFusionError::Shared(inner) => out_of_memory(inner),
-        DataFusionError::Context(_, inner) => out_of_memory(inner),
-        other => matches!(other.find_root(), DataFusionError::ResourcesExhausted(_)),
-    }
-}
-
 /// One input of an attempt, as a leaf operator of one partition, read once.
 #[derive(Debug)]
 struct Side {
     state: Arc<Mutex<State>>,
     probe: bool,
-    schema: SchemaRef,
     properties: Arc<PlanProperties>,
 }
 
@@ -163,7 +152,7 @@ impl ExecutionPlan for Side {
 
     fn execute(&self, partition: usize, _context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
         match partition {
-            0 => Ok(Box::pin(SideStream { state: self.state.clone(), probe: self.probe, schema: self.schema.clone() })),
+            0 => Ok(Box::pin(SideStream { state: self.state.clone(), probe: self.probe, schema: self.schema() })),
             _ => internal_err!("GraceJoinSide has one partition"),
         }
     }

@@ -25,12 +25,13 @@ mod handover;
 
 use buckets::Buckets;
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::Result;
 use datafusion::execution::memory_pool::MemoryConsumer;
 use datafusion::execution::spill_file::SpillFile;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::{PhysicalExpr, PhysicalExprRef};
 use datafusion::physical_plan::joins::{HashJoinExec, PartitionMode};
 use datafusion::physical_plan::metrics::{BaselineMetrics, ExecutionPlanMetricsSet, MetricsSet, SpillMetrics};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -208,23 +209,31 @@ impl Run {
         inputs: TakenBack,
         level: u32,
     ) -> Result<Vec<(Option<Arc<dyn SpillFile>>, Option<Arc<dyn SpillFile>>)>> {
-        let TakenBack { taken, mut build, mut probe } = inputs;
-        let runtime = self.context.runtime_env();
-        let keys = self.join.on.iter().map(|(build, _)| build.clone()).collect();
-        let mut buckets = Buckets::new(&runtime, &self.join.left.schema(), keys, level, self.spill_metrics.clone())?;
-        for batch in taken {
+        let TakenBack { taken, build, probe } = inputs;
+        let (build_keys, probe_keys) = self.join.on.iter().cloned().unzip();
+        let build = self.bucketed(taken, build, build_keys, self.join.left.schema(), level).await?;
+        let probe = self.bucketed(Vec::new(), probe, probe_keys, self.join.right.schema(), level).await?;
+        Ok(build.into_iter().zip(probe).collect())
+    }
+
+    /// `first` and then the rows of `rest` (of `schema`), split by the hash
+    /// of `keys` at `level` into bucket files.
+    async fn bucketed(
+        &self,
+        first: Vec<RecordBatch>,
+        mut rest: SendableRecordBatchStream,
+        keys: Vec<PhysicalExprRef>,
+        schema: SchemaRef,
+        level: u32,
+    ) -> Result<Vec<Option<Arc<dyn SpillFile>>>> {
+        let mut buckets = Buckets::new(&self.context.runtime_env(), &schema, keys, level, self.spill_metrics.clone())?;
+        for batch in first {
             buckets.push(batch)?;
         }
-        while let Some(batch) = build.next().await {
+        while let Some(batch) = rest.next().await {
             buckets.push(batch?)?;
         }
-        let build_files = buckets.finish()?;
-        let keys = self.join.on.iter().map(|(_, probe)| probe.clone()).collect();
-        let mut buckets = Buckets::new(&runtime, &self.join.right.schema(), keys, level, self.spill_metrics.clone())?;
-        while let Some(batch) = probe.next().await {
-            buckets.push(batch?)?;
-        }
-        Ok(build_files.into_iter().zip(buckets.finish()?).collect())
+        buckets.finish()
     }
 
     /// The rows of a bucket's `file` (of `schema`), none without a file.
