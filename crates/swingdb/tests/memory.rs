@@ -55,25 +55,31 @@ fn sorts_aggregations_and_joins_beyond_the_memory_limit_spill_and_answer_as_with
     assert!(spill_dir.is_dir(), "spill files go to temp_directory");
 
     // A join of two 4M-row sides: its hash table would not fit 64 MB (the
-    // query failed with "needs more memory"); it sorts and merges instead.
+    // query failed with "needs more memory"); it runs as a grace hash join,
+    // which spills buckets of both sides and joins them one by one.
     let join = "SELECT count(*) AS n, sum(a.v + b.k) AS s FROM t a JOIN t b ON a.k = b.v";
     swingdb::set_memory_limit("none").unwrap();
     let joined = all_rows(&con, join).unwrap();
-    assert!(!plan_of(&con, join).contains("SortMergeJoin"), "a hash join without a limit");
+    let plan = plan_of(&con, join);
+    assert!(plan.contains("HashJoinExec") && !plan.contains("Grace"), "a hash join without a limit: {plan}");
     swingdb::set_memory_limit("64MB").unwrap();
-    assert!(plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
+    assert!(plan_of(&con, join).contains("GraceHashJoinExec"), "{}", plan_of(&con, join));
     assert_eq!(all_rows(&con, join).unwrap(), joined);
-    // Its build side (4M rows of two BIGINTs) is 160 MB with its hash table
-    // entries, 224 MB with the copy DataFusion's hash join makes of its
-    // batches: under 200 MB it sorts and merges too.
-    swingdb::set_memory_limit("200MB").unwrap();
-    assert!(plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
-    swingdb::set_memory_limit("300MB").unwrap();
-    assert!(!plan_of(&con, join).contains("SortMergeJoin"), "{}", plan_of(&con, join));
-    // NOT IN over a column with NULLs stays a (null-aware) hash join: a
-    // sort-merge join would answer wrongly.
+    assert!(spills(&con, join) > 0, "the join spilled");
+    // Its build side (4M rows of two BIGINTs) is estimated at 224 MB with its
+    // hash table entries and the copy DataFusion's hash join makes of its
+    // batches: a grace join up to four times that, a plain hash join above.
+    swingdb::set_memory_limit("800MB").unwrap();
+    assert!(plan_of(&con, join).contains("GraceHashJoinExec"), "{}", plan_of(&con, join));
+    swingdb::set_memory_limit("1GB").unwrap();
+    let plan = plan_of(&con, join);
+    assert!(plan.contains("HashJoinExec") && !plan.contains("Grace"), "{plan}");
+    // NOT IN over a column with NULLs stays a (null-aware) plain hash join:
+    // no bucket alone knows whether the build side holds a NULL.
+    swingdb::set_memory_limit("64MB").unwrap();
     let not_in = "SELECT count(*) AS n FROM t WHERE k NOT IN (SELECT CASE WHEN v < 10 THEN NULL ELSE v END FROM t)";
-    assert!(!plan_of(&con, not_in).contains("SortMergeJoin"), "{}", plan_of(&con, not_in));
+    let plan = plan_of(&con, not_in);
+    assert!(plan.contains("HashJoinExec") && !plan.contains("Grace"), "{plan}");
 
     // Too little for even one batch: a clear error, no crash.
     swingdb::set_memory_limit("64KiB").unwrap();
