@@ -66,6 +66,18 @@ fn sorts_aggregations_and_joins_beyond_the_memory_limit_spill_and_answer_as_with
     assert!(plan_of(&con, join).contains("GraceHashJoinExec"), "{}", plan_of(&con, join));
     assert_eq!(all_rows(&con, join).unwrap(), joined);
     assert!(spills(&con, join) > 0, "the join spilled");
+    // Filters from above reach the scans under it: the runtime filter of a
+    // semi join with 50 keys (TPC-H Q18's shape) is applied where `a` is read.
+    con.execute("CREATE TABLE few AS SELECT value * 1000 AS x FROM range(50)", &[]).unwrap();
+    let above =
+        "SELECT count(*) AS n, sum(a.v + b.k) AS s FROM t a JOIN t b ON a.k = b.v WHERE a.k IN (SELECT x FROM few)";
+    let plan = plan_of(&con, above);
+    let under_grace = plan.split("GraceHashJoinExec").nth(1).unwrap_or_default();
+    assert!(under_grace.contains("runtime filter"), "{plan}");
+    let filtered = all_rows(&con, above).unwrap();
+    swingdb::set_memory_limit("none").unwrap();
+    assert_eq!(all_rows(&con, above).unwrap(), filtered);
+    swingdb::set_memory_limit("64MB").unwrap();
     // Its build side (4M rows of two BIGINTs) is estimated at 224 MB with its
     // hash table entries and the copy DataFusion's hash join makes of its
     // batches: a grace join up to four times that, a plain hash join above.

@@ -30,6 +30,7 @@
 //! `runtime_filter::filtered`).
 
 use crate::catalog::source::SegmentSource;
+use crate::operators::grace_join::GraceHashJoinExec;
 use crate::optimizer::conjunction::fixed_width_comparisons;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
@@ -107,7 +108,7 @@ fn scan_column(plan: &Arc<dyn ExecutionPlan>, index: usize) -> Option<ScanColumn
         };
         return scan_column(filter.input(), index);
     }
-    if let Some(join) = plan.downcast_ref::<HashJoinExec>() {
+    if let Some(join) = hash_join(plan.as_ref()) {
         let index = match &join.projection {
             Some(columns) => *columns.get(index)?,
             None => index,
@@ -141,6 +142,12 @@ fn scan_column(plan: &Arc<dyn ExecutionPlan>, index: usize) -> Option<ScanColumn
         true => scan_column(plan.children().first()?, index),
         false => None,
     }
+}
+
+/// `plan` as a hash join: one, or the hash join a grace hash join runs
+/// (same inputs and output).
+fn hash_join(plan: &dyn ExecutionPlan) -> Option<&HashJoinExec> {
+    plan.downcast_ref::<HashJoinExec>().or_else(|| plan.downcast_ref::<GraceHashJoinExec>().map(|g| g.hash_join()))
 }
 
 /// Each of `keys` (over `input`'s output), traced to the scan column it is

@@ -14,7 +14,9 @@
 //! partitions' joins running at once, then come near the limit. Below
 //! that the plain hash join stays, with the runtime filters it publishes
 //! (`runtime_filter`; the grace join publishes none: a build side that
-//! large rarely makes a selective one). Without a limit nothing changes.
+//! large rarely makes a selective one, but it lets the filters of the
+//! operators above through to its inputs as the hash join does). Without a
+//! limit nothing changes.
 //! Null-aware anti joins (`NOT IN` over a column that may be NULL) stay hash
 //! joins: whether any build key is NULL decides every probe row's answer,
 //! which no bucket knows alone.
