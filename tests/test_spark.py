@@ -22,14 +22,20 @@ TOKEN = "spark-token-0123456789abcdef"
 
 @pytest.fixture(scope="module")
 def spark():
+    """A Spark session whose JVM has the token in its environment: Spark's
+    Python workers (which create the data source) inherit the JVM's, not the
+    test's. A session started with a test's own `setenv` (the round-trip
+    example's, when it ran first in the same process) hid this."""
     from pyspark.sql import SparkSession
     from swingdb.spark import register
 
-    session = SparkSession.builder.master("local[2]").appName("swingdb tests").getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    register(session)
-    yield session
-    session.stop()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("SWINGDB_TOKEN", TOKEN)
+        session = SparkSession.builder.master("local[2]").appName("swingdb tests").getOrCreate()
+        session.sparkContext.setLogLevel("ERROR")
+        register(session)
+        yield session
+        session.stop()
 
 
 def test_the_round_trip_example(monkeypatch):
