@@ -188,3 +188,28 @@ def test_a_reopened_database_reads_its_compact_segments(tmp_path):
     prices = con.execute("SELECT price FROM t").df()["price"]
     assert prices.dropna().iloc[0].__class__ is decimal.Decimal
     assert np.isclose(float(prices.dropna().sum()), float(sum(p for p in source["price"].to_pylist() if p)))
+
+
+def test_a_zstd_table_is_smaller_answers_the_same_and_hands_numpy_a_copy(loaded, tmp_path):
+    """compression = 'zstd' (here through SET default_compression)
+    compresses the integer key too: the files shrink, other Arrow tools still
+    read them (standard IPC body compression), every answer is the same, and
+    numpy gets the keys decompressed into memory of its own."""
+    path, source, con, _ = loaded
+    zpath = str(tmp_path / "zstd")
+    z = swingdb.connect(zpath)
+    z.execute("SET default_compression = 'zstd'")
+    z.execute("CREATE TABLE t AS SELECT * FROM source")
+    z.execute("CREATE TABLE u AS SELECT * FROM (VALUES ('AIR', 'fast'), ('SHIP', 'slow'), ('TRUCK', 'road'), (NULL, 'none')) v(mode, label)")
+    stored = sum(os.path.getsize(f) for f in _segment_files(path))
+    compressed = sum(os.path.getsize(f) for f in _segment_files(zpath))
+    assert compressed < 0.8 * stored, (compressed, stored)
+    read = pa.concat_tables(ipc.open_file(f).read_all() for f in _segment_files(zpath) if ipc.open_file(f).num_record_batches)
+    assert read.select(["k"]).sort_by("k").equals(source.select(["k"]))
+    for sql in QUERIES:
+        assert sorted(z.execute(sql).fetchall(), key=repr) == sorted(con.execute(sql).fetchall(), key=repr), sql
+    keys = z.execute("SELECT k FROM t").numpy()["k"]
+    assert sorted(keys.tolist()) == list(range(ROWS))
+    maps = [line for line in open("/proc/self/maps").read().splitlines() if zpath in line]
+    address = keys.__array_interface__["data"][0]
+    assert not any(int(m.split()[0].split("-")[0], 16) <= address < int(m.split()[0].split("-")[1], 16) for m in maps)

@@ -51,7 +51,7 @@ def test_module_docstring_examples_run():
 
 def test_sql_reference_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _run_python_blocks("docs/sql.md", 11, {})  # one session, top to bottom
+    _run_python_blocks("docs/sql.md", 12, {})  # one session, top to bottom
 
 
 def test_coming_from_duckdb_examples_run(tmp_path, monkeypatch):

@@ -15,6 +15,14 @@ def test_sql_file(path):
     assert not failures, f"{len(failures)} record(s) failed:\n" + "\n".join(failures)
 
 
+def test_sql_files_answer_the_same_over_zstd_compressed_tables():
+    """Every file's answers again on swingdb alone, its tables created with
+    compression = 'zstd' (every column that compresses stored as ZSTD frames,
+    whatever its size): readers of stored columns must decompress them."""
+    failures = [f for path in FILES for f in run_file(path, engines=("swingdb",), compression="zstd")]
+    assert not failures, f"{len(failures)} record(s) failed:\n" + "\n".join(failures)
+
+
 def test_runner_catches_a_wrong_answer(tmp_path):
     wrong = tmp_path / "wrong.slt"
     wrong.write_text("query I\nSELECT 1 + 1\n----\n3\n\nstatement error DataError\nSELECT 1\n")

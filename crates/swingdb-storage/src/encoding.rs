@@ -51,6 +51,7 @@ pub mod compressed;
 pub mod compressed_write;
 pub mod dictionary;
 pub mod enums;
+pub mod mode;
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).

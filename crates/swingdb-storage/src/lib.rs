@@ -54,6 +54,7 @@ pub mod signal;
 
 pub use dir::sequence::Sequence;
 pub use dir::{DbDir, GcReport};
+pub use encoding::mode::Compression;
 pub use error::{Error, ErrorKind, Result, SqlSpan};
 pub use manifest::compaction::{compact, write_out_inline};
 pub use manifest::distinct::DistinctSketch;

@@ -7,6 +7,7 @@
 //! per-column statistics. A version is written once and never changed.
 
 use crate::dir::sequence::Sequence;
+use crate::encoding::mode::Compression;
 use crate::error::{Error, Result};
 use crate::manifest::deleted::DeletedRows;
 use crate::manifest::distinct::DistinctSketch;
@@ -220,6 +221,10 @@ pub struct Constraints {
     /// older build, a compaction of an unclustered table) is only read whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cluster_by: Vec<String>,
+    /// Which encodings the segments written from now on get (segments keep
+    /// the encodings they were written with).
+    #[serde(default, skip_serializing_if = "Compression::is_default")]
+    pub compression: Compression,
 }
 
 /// A FOREIGN KEY: the non-NULL values of `columns` in each row are a key of `parent`.

@@ -490,6 +490,10 @@ impl TableProvider for SegmentTable {
             let key = self.meta.schema.field(index).name();
             notes.push(format!("clustered by {key}: {rows} of {} rows read", self.meta.num_rows()).into());
         }
+        let compression = self.meta.constraints.compression;
+        if !compression.is_default() {
+            notes.push(format!("compression={compression}: columns decompressed as read, numpy gets copies").into());
+        }
         let unused: Vec<String> = self
             .meta
             .constraints

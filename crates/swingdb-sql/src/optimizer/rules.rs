@@ -28,6 +28,8 @@ extensions_options! {
     pub struct SwingOptions {
         /// Names of optimizer rules not to apply, separated by commas.
         pub disabled_optimizers: String, default = String::new()
+        /// The compression of tables created without one (`SET default_compression`).
+        pub default_compression: String, default = "zero-copy".to_string()
     }
 }
 

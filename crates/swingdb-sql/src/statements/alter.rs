@@ -27,7 +27,9 @@ use crate::catalog::table::SegmentTable;
 use crate::frontend::dialect::enum_types;
 use crate::frontend::names::object_name;
 use crate::frontend::parse::identifier;
-use crate::frontend::prepare::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
+use crate::frontend::prepare::{
+    check_cluster_columns, cluster_columns, compression_of, foreign_key, take_column_rules,
+};
 use datafusion::arrow::array::{Array, StringArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -51,7 +53,7 @@ use swingdb_storage::{ForeignKey, SegmentStore, TableMeta};
 /// What the refusal of an unsupported operation lists.
 const SUPPORTED: &str = "RENAME TO, ADD COLUMN, DROP COLUMN, RENAME COLUMN, \
                          ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, ALTER COLUMN ... TYPE / SET NOT NULL / DROP NOT NULL / SET DEFAULT / DROP DEFAULT, \
-                         CLUSTER BY (columns), DROP CLUSTERING KEY";
+                         CLUSTER BY (columns), DROP CLUSTERING KEY, SET (compression = ...)";
 
 impl Executor {
     /// `ALTER TABLE [IF EXISTS] name operation, ...`.
@@ -173,6 +175,14 @@ impl Executor {
                 meta.constraints.cluster_by = cluster_columns(exprs)?;
                 check_cluster_columns(name, &meta.constraints, &meta.schema)?;
                 // The rows already there are sorted too (rewritten by the new key).
+                let columns = column_exprs(&meta);
+                let schema = meta.schema.clone();
+                self.rewrite(name, &meta, schema, columns).await
+            }
+            AlterTableOperation::SetOptionsParens { options } => {
+                // Rewritten now, as by CLUSTER BY: its size changes at once.
+                let mut meta = meta;
+                meta.constraints.compression = compression_of(options)?;
                 let columns = column_exprs(&meta);
                 let schema = meta.schema.clone();
                 self.rewrite(name, &meta, schema, columns).await
@@ -395,7 +405,7 @@ impl Executor {
         let table = SegmentTable::new(Arc::new(meta.clone()), self.core.store.clone());
         let plan =
             LogicalPlanBuilder::scan(name, provider_as_source(Arc::new(table)), None)?.project(columns)?.build()?;
-        let segments = self.store_rows(plan, &schema, name, &meta.constraints.cluster_by).await?;
+        let segments = self.store_rows(plan, &schema, name, &meta.constraints).await?;
         Ok(TableMeta { constraints: meta.constraints.clone(), ..TableMeta::table(schema, segments, meta.modified) })
     }
 }

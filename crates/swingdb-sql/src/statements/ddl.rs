@@ -4,7 +4,7 @@
 use super::Executor;
 use super::Output;
 use crate::frontend::names::table_name;
-use crate::frontend::prepare::check_cluster_columns;
+use crate::frontend::prepare::{check_cluster_columns, default_compression};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::Constraint;
 use datafusion::datasource::{provider_as_source, TableProvider};
@@ -108,7 +108,7 @@ impl Executor {
         let nullable = |f: &Field| (f.is_nullable() || !declared) && !not_null(f);
         let schema =
             Arc::new(Schema::new(schema.fields().iter().map(|f| storage_field(f, nullable(f))).collect::<Vec<_>>()));
-        let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints.cluster_by).await?;
+        let segments = self.store_rows(create.input.as_ref().clone(), &schema, &name, &constraints).await?;
         self.set_table(&name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(Output::Empty)
     }
@@ -192,9 +192,11 @@ impl Executor {
         }
         let schema = storage_schema(&source.schema());
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let segments = self.store_rows(plan, &schema, name, &[]).await?;
+        let compression = default_compression(self.ctx.state().config_options());
+        let constraints = Constraints { compression, ..Default::default() };
+        let segments = self.store_rows(plan, &schema, name, &constraints).await?;
         let rows = segments.iter().map(|s| s.rows).sum();
-        self.set_table(name, TableMeta::table(schema, segments, 0))?;
+        self.set_table(name, TableMeta { constraints, ..TableMeta::table(schema, segments, 0) })?;
         Ok(Output::Count(rows))
     }
 
@@ -202,7 +204,7 @@ impl Executor {
     pub async fn append_from(&self, name: &str, source: Arc<dyn TableProvider>) -> Result<Output> {
         let meta = self.table(name)?;
         let plan = LogicalPlanBuilder::scan("source", provider_as_source(source), None)?.build()?;
-        let added = self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await?;
+        let added = self.store_rows(plan, &meta.schema, name, &meta.constraints).await?;
         let rows = added.iter().map(|s| s.rows).sum();
         let mut segments = meta.segments.clone();
         segments.extend(added);

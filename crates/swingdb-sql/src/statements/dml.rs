@@ -181,7 +181,7 @@ impl Executor {
         keep: bool,
     ) -> Result<(Vec<SegmentMeta>, Vec<RecordBatch>)> {
         if !keep {
-            let segments = self.store_rows(input, &meta.schema, name, &meta.constraints.cluster_by).await?;
+            let segments = self.store_rows(input, &meta.schema, name, &meta.constraints).await?;
             return Ok((segments, Vec::new()));
         }
         let rows = self.collect_plan(nullable_values(input)?).await?;
@@ -250,7 +250,8 @@ impl Executor {
         let count = row_ids.len() as u64;
         // The new versions of the rows, in table column order.
         let out_schema = projection.schema.as_arrow();
-        let mut writer = TableWriter::new(self.core.dir(), meta.schema.clone());
+        let mut writer =
+            TableWriter::new(self.core.dir(), meta.schema.clone()).with_compression(meta.constraints.compression);
         let mut rows = Vec::new();
         for batch in &updated {
             let columns = meta
@@ -316,7 +317,7 @@ impl Executor {
     async fn store_batches(&self, name: &str, meta: &TableMeta, rows: Vec<RecordBatch>) -> Result<Vec<SegmentMeta>> {
         let source = MemTable::try_new(meta.schema.clone(), vec![rows])?;
         let plan = LogicalPlanBuilder::scan("changed_rows", provider_as_source(Arc::new(source)), None)?.build()?;
-        self.store_rows(plan, &meta.schema, name, &meta.constraints.cluster_by).await
+        self.store_rows(plan, &meta.schema, name, &meta.constraints).await
     }
 
     /// The segments of `meta` without the rows `row_ids`: marked deleted in
@@ -351,7 +352,8 @@ impl Executor {
             let all = view.all_batches(None)?;
             let all = concat_batches(&all.first().map_or(meta.schema.clone(), |b| b.schema()), &all)?;
             let kept = live_rows(&all, &deleted, 0, &meta.schema)?;
-            let mut one = TableWriter::new(self.core.dir(), meta.schema.clone());
+            let mut one =
+                TableWriter::new(self.core.dir(), meta.schema.clone()).with_compression(meta.constraints.compression);
             one.push(kept)?;
             let (mut written, files) = one.finish()?;
             self.record_files(files);

@@ -164,7 +164,8 @@ impl Executor {
             }
             let options = RecordBatchOptions::new().with_row_count(Some(rows.num_rows()));
             let shaped = RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), columns, &options)?;
-            let mut writer = TableWriter::new(self.core.dir(), schema.clone());
+            let mut writer =
+                TableWriter::new(self.core.dir(), schema.clone()).with_compression(meta.constraints.compression);
             writer.push(conform(&shaped, schema, &write.table)?)?;
             let (written, files) = writer.finish()?;
             self.record_files(files);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use swingdb_pipe::{Offer, PipeTable, PipeUrl, Rendezvous, Sender};
 use swingdb_storage::error::{Error, ErrorKind, Result};
-use swingdb_storage::{SegmentMeta, TableWriter};
+use swingdb_storage::{Constraints, SegmentMeta, TableWriter};
 
 impl Executor {
     /// Sends the rows of the table or view `name` (as it is, not SQL) into
@@ -156,17 +156,20 @@ impl Executor {
     /// the same types, they are taken over as files (no row is read or
     /// written); when it reads a whole pipe otherwise, each of its streams is
     /// written to segment files as it arrives ([`Self::store_streams`]);
-    /// otherwise the query's rows are written. A table with
-    /// `cluster_by` columns gets its new rows sorted by them (ascending, NULLs
-    /// first), so that each new segment ascends by the first.
+    /// otherwise the query's rows are written. A table with `CLUSTER BY`
+    /// columns (in `constraints`) gets its new rows sorted by them (ascending,
+    /// NULLs first), so that each new segment ascends by the first; segments
+    /// are encoded as its `compression` says (neither is true of segments
+    /// taken over or streamed, so neither is done then).
     pub(crate) async fn store_rows(
         &self,
         plan: LogicalPlan,
         schema: &SchemaRef,
         table: &str,
-        cluster_by: &[String],
+        constraints: &Constraints,
     ) -> Result<Vec<SegmentMeta>> {
-        if cluster_by.is_empty() {
+        let cluster_by = &constraints.cluster_by;
+        if cluster_by.is_empty() && constraints.compression.is_default() {
             if let Some(provider) = PipeTable::read_whole_by(&plan) {
                 let pipe = provider.downcast_ref::<PipeTable>().expect("read_whole_by finds pipes");
                 if pipe.can_hand_over_to(schema) {
@@ -189,7 +192,7 @@ impl Executor {
         for pipe in &pipes {
             pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").defer_settlement();
         }
-        let segments = self.write_plan(nullable_values(plan)?, schema, table).await?;
+        let segments = self.write_plan(nullable_values(plan)?, schema, table, constraints.compression).await?;
         for pipe in &pipes {
             if let Some(import) = pipe.downcast_ref::<PipeTable>().expect("read_by finds pipes").settle().await? {
                 self.pending_imports.lock().push(import);

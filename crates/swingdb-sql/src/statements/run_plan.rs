@@ -27,7 +27,7 @@ use datafusion::physical_plan::{execute_stream, ExecutionPlan, ExecutionPlanProp
 use futures::{StreamExt, TryStreamExt};
 use std::sync::Arc;
 use swingdb_storage::error::Result;
-use swingdb_storage::{SegmentMeta, TableWriter};
+use swingdb_storage::{Compression, SegmentMeta, TableWriter};
 
 /// Whether `plan` is a chain of order-preserving single-input operators over a
 /// scan of stored segments or registered in-memory data.
@@ -176,12 +176,14 @@ impl Executor {
     /// contiguous ranges, one per partition, and the partitions are written
     /// one after the other (computed at once). Rows stay in the file's order,
     /// as DuckDB keeps them, and a file sorted by a column gives a table
-    /// sorted by it (see `sql::optimizer::ordered_scan`).
+    /// sorted by it (see `sql::optimizer::ordered_scan`). Segments are
+    /// encoded as `compression` says.
     pub(crate) async fn write_plan(
         &self,
         plan: LogicalPlan,
         schema: &SchemaRef,
         table: &str,
+        compression: Compression,
     ) -> Result<Vec<SegmentMeta>> {
         let (physical, task_ctx) = self.physical_plan(plan).await?;
         let held = yields_held_rows(&physical);
@@ -191,26 +193,29 @@ impl Executor {
         } else {
             self.stream_physical(physical, task_ctx)?
         };
-        self.write_stream(stream, schema, table, held).await
+        self.write_stream(stream, schema, table, held, compression).await
     }
 
     /// Drains `stream` into new segments of `table` (shaped as `schema`);
     /// `held`: its rows are slices of arrays held anyway (gathered whole,
-    /// else in bounded memory, see [`TableWriter::bounded`]).
+    /// else in bounded memory, see [`TableWriter::bounded`]), encoded as
+    /// `compression` says.
     async fn write_stream(
         &self,
         mut stream: SendableRecordBatchStream,
         schema: &SchemaRef,
         table: &str,
         held: bool,
+        compression: Compression,
     ) -> Result<Vec<SegmentMeta>> {
-        let mut writer = match held {
+        let writer = match held {
             true => TableWriter::new(self.core.dir(), schema.clone()),
             false => {
                 use crate::memory::{gather_bytes, spool_bytes};
                 TableWriter::bounded(self.core.dir(), schema.clone(), gather_bytes(), spool_bytes())
             }
         };
+        let mut writer = writer.with_compression(compression);
         let progress = self.progress.lock().clone();
         let mut rows = 0;
         while let Some(batch) = stream.next().await {

@@ -11,7 +11,9 @@
 //!
 //! Compressed by default: strings and bytes that are not dictionaries, when
 //! the column holds at least [`MIN_COMPRESSED_BYTES`] in the segment and its
-//! first run compresses to at most 3/4. Strings reach numpy as Python objects
+//! first run compresses to at most 3/4. A table with `compression = 'zstd'`
+//! (see [`crate::encoding::mode`]) has every other fixed-width column
+//! compressed too, whatever its size, where its first run compresses so. Strings reach numpy as Python objects
 //! anyway, and are most of the bytes of wide tables (TPC-H's comments); the
 //! scans that read them are not the hottest. Integer, float, date and
 //! timestamp columns, which users take without a copy, are never compressed;
@@ -20,6 +22,7 @@
 //! about 1.3 GB/s per core).
 
 use crate::encoding::compressed::{has_offsets, is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
+use crate::encoding::mode::Compression;
 use crate::segment::joined_buffers::{bitmap, variable};
 use crate::segment::parallel::column_bytes;
 use datafusion::arrow::array::{ArrayData, RecordBatch};
@@ -41,13 +44,17 @@ pub const MIN_COMPRESSED_BYTES: usize = 1 << 20;
 /// ZSTD's level: TPC-H's comments compress 3.6x at 1 (3.8x at 3, 20 % slower).
 const LEVEL: i32 = 1;
 
-/// Per column of `pieces` (batches of `schema`, as they will be stored):
-/// whether to store it compressed (see the module docs).
-pub fn chosen(schema: &SchemaRef, pieces: &[RecordBatch]) -> Vec<bool> {
+/// Per column of `pieces` (batches of `schema`, as they will be stored) of a
+/// table with `compression`: whether to store it compressed (see the module docs).
+pub fn chosen(schema: &SchemaRef, pieces: &[RecordBatch], compression: Compression) -> Vec<bool> {
     (0..schema.fields().len())
         .map(|c| {
             let dt = schema.field(c).data_type();
-            if !has_offsets(dt) || column_bytes(pieces, c) < MIN_COMPRESSED_BYTES {
+            let (candidate, min_bytes) = match compression {
+                Compression::ZeroCopy => (has_offsets(dt), MIN_COMPRESSED_BYTES),
+                Compression::Zstd => (is_compressible(dt), 0),
+            };
+            if !candidate || column_bytes(pieces, c) < min_bytes {
                 return false;
             }
             CompressedColumn::new(dt, pieces.iter().map(|p| p.column(c).to_data()).collect()).first_run_pays()

@@ -7,7 +7,7 @@ use crate::manifest::ascending::CLUSTER_ORDER;
 use crate::manifest::origin::{limit_origins, origins};
 use crate::manifest::{SegmentMeta, TableMeta};
 use crate::segment::store::SegmentStore;
-use crate::segment::write::write_segment;
+use crate::segment::write::write_segment_as;
 use crate::segment::writer::TableWriter;
 use datafusion::arrow::compute::{concat_batches, lexsort_to_indices, take_record_batch, SortColumn};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -30,7 +30,7 @@ pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableM
             Some(rows) if !rows.fits_manifest()? => {
                 let path = dir.new_segment_path()?;
                 files.push(path.clone());
-                let written = write_segment(&path, rows.schema(), rows.batches());
+                let written = write_segment_as(&path, rows.schema(), rows.batches(), table.constraints.compression);
                 let written = written.inspect_err(|_| files.iter().for_each(|f| drop(std::fs::remove_file(f))))?;
                 // The same rows in the same order: its deleted rows stay deleted.
                 let deleted = segment.deleted.clone();
@@ -64,7 +64,8 @@ pub fn compact(store: &SegmentStore, table: &TableMeta) -> Result<Option<(TableM
         return Ok(None);
     }
     crate::failpoint::hit("compact.before_write")?;
-    let mut writer = TableWriter::new(store.dir(), table.schema.clone());
+    let mut writer =
+        TableWriter::new(store.dir(), table.schema.clone()).with_compression(table.constraints.compression);
     let mut batches = Vec::new();
     for &i in &small {
         batches.extend(store.map(table, &table.segments[i])?.batches(None)?);

@@ -17,6 +17,7 @@
 use crate::dir::files::create_private_file;
 use crate::encoding::compressed_write::chosen;
 use crate::encoding::encode;
+use crate::encoding::mode::Compression;
 use crate::error::{Error, Result};
 use crate::manifest::stats::column_stats;
 use crate::manifest::SegmentMeta;
@@ -160,17 +161,27 @@ impl Patch for BufWriter<SegmentFileWriter> {
 /// batch into the new segment file `path` (which must not exist), fsyncs it,
 /// and returns its manifest entry. The caller fsyncs the directory.
 pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<SegmentMeta> {
+    write_segment_as(path, schema, pieces, Compression::ZeroCopy)
+}
+
+/// [`write_segment`] with the encodings of `compression`.
+pub fn write_segment_as(
+    path: &Path,
+    schema: &SchemaRef,
+    pieces: &[RecordBatch],
+    compression: Compression,
+) -> Result<SegmentMeta> {
     let pieces: Vec<RecordBatch> = pieces.iter().filter(|p| p.num_rows() > 0).cloned().collect();
     let rows = pieces.iter().map(|p| p.num_rows()).sum::<usize>();
     let stats_of = |c: usize| column_stats(&pieces.iter().map(|p| p.column(c).clone()).collect::<Vec<_>>());
     // The statistics of a large segment are computed on other threads while
     // this one writes and syncs the file.
     let (written, stats) = if rows < PARALLEL_STATS_ROWS {
-        (write_file(path, schema, &pieces), (0..schema.fields().len()).map(stats_of).collect())
+        (write_file(path, schema, &pieces, compression), (0..schema.fields().len()).map(stats_of).collect())
     } else {
         std::thread::scope(|scope| {
             let stats = scope.spawn(|| in_parallel(schema.fields().len(), |c| column_bytes(&pieces, c), stats_of));
-            let written = write_file(path, schema, &pieces);
+            let written = write_file(path, schema, &pieces, compression);
             (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
         })
     };
@@ -194,10 +205,20 @@ pub fn write_segment(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) ->
 /// Writes and syncs the file of [`write_segment`], its columns encoded (see
 /// [`crate::encoding`]): its size, CRC-32, layout and per-column checksums,
 /// and whether any column is encoded.
-fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<(u64, u32, u32, Vec<u32>, bool)> {
+fn write_file(
+    path: &Path,
+    schema: &SchemaRef,
+    pieces: &[RecordBatch],
+    compression: Compression,
+) -> Result<(u64, u32, u32, Vec<u32>, bool)> {
     let (stored, pieces) = encode(schema, pieces)?;
-    let encoded = stored.fields() != schema.fields();
+    let narrowed = stored.fields() != schema.fields();
     let (schema, pieces) = (&stored, &pieces[..]);
+    // Only files written from pieces have compressed columns; those count as
+    // encoded (builds before format version 11 cannot read them, see `manifest.rs`).
+    let writable = schema.fields().iter().all(|f| is_writable(f.data_type()));
+    let compressed = if writable { chosen(schema, pieces, compression) } else { Vec::new() };
+    let encoded = narrowed || compressed.contains(&true);
     let context = |what: &str| format!("{what} segment {}", path.display());
     let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
     // Errors of the Arrow writer (a full disk, say) carry no path: name it.
@@ -208,8 +229,8 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
     // the sync, and files of a live lease are not garbage (see `dir.rs`). A
     // crash before the sync leaves an unlisted file, collected like any other
     // of a dead lease.
-    let checksums = if schema.fields().iter().all(|f| is_writable(f.data_type())) {
-        Some(write_ipc_file(&mut sink, schema, pieces).map_err(named)?)
+    let checksums = if writable {
+        Some(write_ipc_file(&mut sink, schema, pieces, compressed).map_err(named)?)
     } else {
         let batch = concat_batches(schema, pieces)?;
         let options = IpcWriteOptions::try_new(ALIGNMENT, false, MetadataVersion::V5)?;
@@ -235,14 +256,16 @@ fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch]) -> Result
 }
 
 /// Writes `pieces` (non-empty batches of `schema`, whose columns are all
-/// [`is_writable`]) to `out` as an Arrow IPC file of one record batch; returns the
-/// layout and per-column checksums.
+/// [`is_writable`]) to `out` as an Arrow IPC file of one record batch, the
+/// columns `compressed` picks compressed; returns the layout and per-column
+/// checksums.
 fn write_ipc_file(
     out: &mut impl Patch,
     schema: &SchemaRef,
     pieces: &[RecordBatch],
+    compressed: Vec<bool>,
 ) -> std::result::Result<(u32, Vec<u32>), ArrowError> {
-    let mut file = IpcFileEncoder::start(out, schema)?.compressing(chosen(schema, pieces));
+    let mut file = IpcFileEncoder::start(out, schema)?.compressing(compressed);
     file.write_batch(out, pieces)?;
     file.finish(out)
 }
@@ -388,7 +411,7 @@ pub(crate) mod tests {
         // Half the bytes of the plain file at most.
         let plain = dir.path().join("plain.arrow");
         let mut out = Vec::new();
-        write_ipc_file(&mut out, &schema, &pieces).unwrap();
+        write_ipc_file(&mut out, &schema, &pieces, vec![false; schema.fields().len()]).unwrap();
         std::fs::write(&plain, out).unwrap();
         assert!(meta.bytes * 2 < std::fs::metadata(&plain).unwrap().len(), "{} bytes", meta.bytes);
     }
@@ -413,6 +436,40 @@ pub(crate) mod tests {
         let path = dir.path().join("t.arrow");
         let whole_meta = write_segment(&path, &schema, &[whole]).unwrap();
         assert_eq!(whole_meta.column_crc32, meta.column_crc32);
+    }
+
+    #[test]
+    fn zstd_tables_get_their_fixed_width_columns_compressed_and_read_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("k", DataType::Int64, false),
+            Field::new("d", DataType::Date32, true),
+            Field::new("x", DataType::Float64, true),
+        ]));
+        let piece = |from: i64| {
+            let rows = from..from + 100_000;
+            RecordBatch::try_new(
+                schema.clone(),
+                vec![
+                    Arc::new(Int64Array::from_iter_values(rows.clone())),
+                    Arc::new(Date32Array::from_iter(rows.clone().map(|v| (v % 11 > 0).then_some((v % 3000) as i32)))),
+                    Arc::new(Float64Array::from_iter(rows.map(|v| (v % 5 > 0).then_some((v % 1000) as f64 / 4.0)))),
+                ],
+            )
+            .unwrap()
+        };
+        let pieces = vec![piece(0), piece(100_000), piece(200_000)];
+        let plain = write_segment(&dir.path().join("plain.arrow"), &schema, &pieces).unwrap();
+        assert!(!plain.encoded, "the default stores fixed-width columns as they are");
+        let path = dir.path().join("zstd.arrow");
+        let meta = write_segment_as(&path, &schema, &pieces, Compression::Zstd).unwrap();
+        assert!(meta.encoded);
+        assert!(meta.bytes * 3 < plain.bytes, "{} bytes against {}", meta.bytes, plain.bytes);
+        let seg = MappedSegment::open(&path, &meta, true).unwrap();
+        let stored = seg.batches(None).unwrap()[0].schema();
+        assert!(stored.fields().iter().all(|f| crate::encoding::compressed::physical_type(f.data_type()).is_some()));
+        reads_back(&path, &meta, &[concat_batches(&schema, &pieces).unwrap()]);
+        assert_eq!(meta.stats, plain.stats, "statistics are the values'");
     }
 
     #[test]

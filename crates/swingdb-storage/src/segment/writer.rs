@@ -13,6 +13,7 @@
 
 use crate::dir::files::in_memory_filesystem;
 use crate::dir::DbDir;
+use crate::encoding::mode::Compression;
 use crate::error::Result;
 use crate::joined_slices::{continues, join_run};
 use crate::manifest::inline::INLINE_MAX_BYTES;
@@ -20,7 +21,7 @@ use crate::manifest::inline_segment::inline_segment;
 use crate::manifest::SegmentMeta;
 use crate::segment::ipc_file::PAGE;
 use crate::segment::stream::SegmentStream;
-use crate::segment::write::write_segment;
+use crate::segment::write::write_segment_as;
 use crate::segment::MappedSegment;
 use datafusion::arrow::array::ArrayData;
 use datafusion::arrow::compute::concat_batches;
@@ -77,6 +78,8 @@ pub struct TableWriter<'a> {
     spool_limit: usize,
     /// The segment's rows once they outgrew `gather_limit`.
     spool: Option<Spool>,
+    /// The encodings the segments get (see [`Self::with_compression`]).
+    compression: Compression,
 }
 
 /// The rows of a segment being gathered that outgrew memory: written as they
@@ -157,7 +160,18 @@ impl<'a> TableWriter<'a> {
             gather_limit: None,
             spool_limit: usize::MAX,
             spool: None,
+            compression: Compression::ZeroCopy,
         }
+    }
+
+    /// This writer with the segments it writes encoded as `compression`
+    /// says (a table's). A writer that streamed its rows into files (see
+    /// [`Self::streaming`]), which writes them as they are, gathers them
+    /// instead when `compression` is not the default.
+    pub fn with_compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self.streaming &= compression == Compression::ZeroCopy;
+        self
     }
 
     /// A writer like [`Self::new`] for rows made as they come (read from
@@ -258,7 +272,7 @@ impl<'a> TableWriter<'a> {
         let pieces = MappedSegment::open(&path, &scratch, false)?.batches(None)?;
         let out = self.dir.new_segment_path()?;
         self.files.push(out.clone());
-        self.segments.push(write_segment(&out, &self.schema, &pieces)?);
+        self.segments.push(write_segment_as(&out, &self.schema, &pieces, self.compression)?);
         drop(pieces);
         // Both files exist here, neither listed in a manifest: a failure
         // leaves both to `Drop` (or, after a crash, to the collector).
@@ -326,7 +340,7 @@ impl<'a> TableWriter<'a> {
         self.pending_rows -= take;
         let path = self.dir.new_segment_path()?;
         self.files.push(path.clone());
-        self.segments.push(write_segment(&path, &self.schema, &now)?);
+        self.segments.push(write_segment_as(&path, &self.schema, &now, self.compression)?);
         Ok(())
     }
 

@@ -10,6 +10,8 @@
 //!   panicked; now the `SET` is refused with the allowed range.
 //! - `SET disabled_optimizers = 'rule,...'` (DuckDB's) switches swingdb's
 //!   optimizer rules off by name (see `sql::optimizer::rules`); unknown names are refused.
+//! - `SET default_compression = 'zstd'` is the compression of the tables
+//!   created from then on without one (see `frontend::prepare::storage_parameters`).
 //! - `current_setting(name)` answers any setting's current value as text,
 //!   as in PostgreSQL and DuckDB.
 //! - `memory_limit` and `temp_directory` are the process's (see `sql::memory`).
@@ -28,6 +30,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("threads", "datafusion.execution.target_partitions"),
     ("worker_threads", "datafusion.execution.target_partitions"),
     ("disabled_optimizers", "swingdb.disabled_optimizers"),
+    ("default_compression", "swingdb.default_compression"),
 ];
 
 /// Settings whose value is bounded: name, least and greatest value. A batch
@@ -54,6 +57,10 @@ pub fn checked(set: SetVariable) -> Result<SetVariable> {
                 set.variable, set.value
             )));
         }
+    }
+    if variable.eq_ignore_ascii_case("swingdb.default_compression") {
+        let value = set.value.parse::<swingdb_storage::Compression>()?.to_string();
+        return Ok(SetVariable { variable, value });
     }
     if variable.eq_ignore_ascii_case("swingdb.disabled_optimizers") {
         let value = crate::optimizer::rules::checked_rule_list(&set.value)?;
@@ -99,10 +106,12 @@ fn setting(options: &ConfigOptions, name: &str) -> datafusion::common::Result<St
         return Ok(value);
     }
     let wanted = canonical_name(name);
+    // swingdb's own settings are listed without their `swingdb.` prefix.
+    let own = wanted.strip_prefix("swingdb.");
     options
         .entries()
         .into_iter()
-        .find(|entry| entry.key.eq_ignore_ascii_case(wanted))
+        .find(|entry| entry.key.eq_ignore_ascii_case(wanted) || own.is_some_and(|own| entry.key.eq_ignore_ascii_case(own)))
         .map(|entry| entry.value.unwrap_or_default())
         .ok_or_else(|| {
             datafusion::common::DataFusionError::Plan(format!(

@@ -31,10 +31,13 @@
 mod column_rules;
 mod defaults;
 mod returning;
+mod storage_parameters;
 mod upsert;
 
 pub(crate) use column_rules::{check_cluster_columns, cluster_columns, foreign_key, take_column_rules};
 pub(crate) use returning::{merge_returning, Returning};
+use storage_parameters::take_storage_parameters;
+pub(crate) use storage_parameters::{compression_of, default_compression};
 pub(crate) use upsert::{assigned_column, qualify, Action, Upsert};
 
 use crate::frontend::case_fold::plan_refolding;
@@ -138,7 +141,11 @@ pub(crate) async fn plan_unbound(mut statement: DFStatement, cx: &PrepareContext
     if matches!(&statement, DFStatement::Statement(s) if matches!(s.as_ref(), SqlStatement::CreateView(_))) {
         return Ok(Prepared::View(statement));
     }
-    let column_rules = take_column_rules(&mut statement, cx.own)?;
+    let mut column_rules = take_column_rules(&mut statement, cx.own)?;
+    column_rules.compression = match take_storage_parameters(&mut statement)? {
+        Some(compression) => compression,
+        None => default_compression(cx.state.config_options()),
+    };
     let plan = match plan_refolding(cx.state, &mut statement).await {
         Ok(plan) => crate::frontend::dialect::enum_types::typed_columns(plan, &enum_columns)?,
         Err(e) => return Err(unknown::explain(e.into(), cx.state, cx.tables, cx.own, cx.external_access)),
