@@ -9,7 +9,9 @@ Parquet (time, peak memory of the process, stored bytes), then the 22 queries
 once each, cold: in one fresh process after the page cache was dropped, or
 with --cold-each each in its own after a drop (what a query costs when nothing
 it reads is cached; its own section of the report), each query's time or its
-failure. Each system is left to its own defaults inside
+failure. With --compression zero-copy,zstd, swingdb runs once per mode of
+its tables (`SET default_compression` before the load; own section of the
+report). Each system is left to its own defaults inside
 the cgroup (swingdb takes 70 % of a cgroup's limit for its queries, DuckDB 80 %
 of what it may use)."""
 
@@ -32,6 +34,7 @@ from .tpch import QUERIES, TABLES, generate
 WORKER = r"""
 import json, sys, threading, time
 system, path, data, phase = sys.argv[1:5]
+system, _, compression = system.partition(":")
 peak = {"anon": 0, "file": 0}
 done = threading.Event()
 def sample():
@@ -54,6 +57,8 @@ else:
 run = lambda sql: con.execute(sql).fetchall()
 if phase == "load":
     tables = json.loads(sys.argv[5])
+    if compression:
+        con.execute(f"SET default_compression = '{compression}'")
     t0 = time.perf_counter()
     for t in tables:
         con.execute(f"CREATE TABLE {t} AS SELECT * FROM read_parquet('{data}/{t}.parquet')")
@@ -141,17 +146,19 @@ def stored_bytes(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
-def one(system: str, scale: float, memory: str, data: str, work: str, cold_each: bool) -> dict:
-    """Loads and queries one system at one scale inside one memory limit;
-    with `cold_each`, each query in a fresh process after a page cache drop."""
+def one(system: str, scale: float, memory: str, data: str, work: str, cold_each: bool, compression: str = "") -> dict:
+    """Loads and queries one system at one scale inside one memory limit
+    (swingdb's tables with `compression`, if given); with `cold_each`, each
+    query in a fresh process after a page cache drop."""
     path = os.path.join(work, f"scale-sf{scale:g}-{memory}.{'swingdb' if system == 'swingdb' else 'duckdb'}")
     shutil.rmtree(path, ignore_errors=True)
     if os.path.isfile(path):
         os.remove(path)
     group = Cgroup(f"swingdb-bench-{os.getpid()}", parse_bytes(memory))
-    result = {"system": system, "scale": scale, "memory": memory, "confined": group.reason or "yes"}
+    label = f"{system} {compression}" if compression else system
+    result = {"system": label, "scale": scale, "memory": memory, "confined": group.reason or "yes"}
     try:
-        worker = [sys.executable, "-c", WORKER, system, path, data]
+        worker = [sys.executable, "-c", WORKER, f"{system}:{compression}", path, data]
         drop_caches()
         proc = group.run(worker + ["load", json.dumps(TABLES)])
         if proc.returncode != 0:
@@ -273,11 +280,20 @@ def main():
     parser.add_argument("--quick", action="store_true", help="scale 1 under 1GB and none; report to bench/results/")
     parser.add_argument("--work", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument(
+        "--compression",
+        default="",
+        help="comma-separated compression modes of swingdb's tables, each a run of its own "
+        "(e.g. zero-copy,zstd; report section 'scale-compression'); default: the database's default",
+    )
+    parser.add_argument(
         "--cold-each",
         action="store_true",
         help="each query in its own fresh process after dropping the page cache (default: the 22 in one)",
     )
     args = parser.parse_args()
+    modes = ("zero-copy", "zstd")
+    if any(c not in modes for c in args.compression.split(",") if args.compression):
+        parser.error(f"--compression takes modes of {', '.join(modes)}")
     if args.quick:
         args.scale, args.memory = "1", "1GB,none"
     doc, img = report_target(args.quick)
@@ -285,13 +301,17 @@ def main():
     for scale in [float(s) for s in args.scale.split(",")]:
         data = generate(scale, os.path.join(args.work, f"tpch-sf{scale:g}"))
         for memory in args.memory.split(","):
-            for system in ("swingdb", "DuckDB"):
-                r = one(system, scale, memory, data, args.work, args.cold_each)
+            runs = [("swingdb", c) for c in args.compression.split(",")] + [("DuckDB", "")]
+            for system, compression in runs:
+                r = one(system, scale, memory, data, args.work, args.cold_each, compression)
                 print(json.dumps(r), flush=True)
                 results.append(r)
     m = machine()
     flag, how = (" --cold-each", "each in its own fresh process") if args.cold_each else ("", "in one fresh process")
     title = "Data bigger than memory, each query cold" if args.cold_each else "Data bigger than memory"
+    if args.compression:
+        flag += f" --compression {args.compression}"
+        title += ", by compression mode"
     head = (
         f"## {title} (bench scale)\n\n"
         f"`python -m bench scale --scale {args.scale} --memory {args.memory}{flag}` on {m.get('cpu', '')}, "
@@ -301,8 +321,10 @@ def main():
         "sampled every 5 ms: anonymous memory (which the kernel cannot reclaim) and mapped file pages "
         "(which it can).\n\n"
     )
-    # The two protocols keep a section (and plot) each.
+    # The two protocols, and the comparison of compression modes, keep a section (and plot) each.
     name = "scale-cold-each" if args.cold_each else "scale"
+    if args.compression:
+        name += "-compression"
     replace_section(doc, name, head + report(results, img, name))
     print(f"report: {doc}")
 
