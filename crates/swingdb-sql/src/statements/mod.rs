@@ -217,9 +217,15 @@ impl Executor {
         self.memory.reserved()
     }
 
-    /// The context `df` runs in: its session's, in this connection's runtime.
+    /// The context `df` runs in: its session's, in this connection's
+    /// runtime, its sorts' merge reservation within the memory limit (see
+    /// [`crate::memory::within_limit`]).
     pub(crate) fn task_context(&self, df: &datafusion::dataframe::DataFrame) -> Arc<TaskContext> {
-        Arc::new(df.task_ctx().with_runtime(self.runtime.clone()))
+        let context = df.task_ctx().with_runtime(self.runtime.clone());
+        match crate::memory::within_limit(context.session_config()) {
+            Some(config) => Arc::new(context.with_session_config(config)),
+            None => Arc::new(context),
+        }
     }
 
     /// The DataFusion session; the kept plans are forgotten, as what is
