@@ -213,3 +213,20 @@ def test_a_zstd_table_is_smaller_answers_the_same_and_hands_numpy_a_copy(loaded,
     maps = [line for line in open("/proc/self/maps").read().splitlines() if zpath in line]
     address = keys.__array_interface__["data"][0]
     assert not any(int(m.split()[0].split("-")[0], 16) <= address < int(m.split()[0].split("-")[1], 16) for m in maps)
+
+
+def test_a_tables_compression_survives_reopening_and_export(tmp_path):
+    path, out = tmp_path / "db", tmp_path / "out"
+    with swingdb.connect(path) as con:
+        con.execute("CREATE TABLE z (k BIGINT, d DATE) WITH (compression = 'zstd') CLUSTER BY (k)")
+        con.execute("INSERT INTO z SELECT value, DATE '2024-01-01' + CAST(value % 400 AS INTEGER) FROM range(50000)")
+    explain = "EXPLAIN SELECT max(d) FROM z"
+    with swingdb.connect(path) as con:
+        assert "compression=zstd" in con.execute(explain).fetchall()[-1][-1]
+        con.execute(f"EXPORT DATABASE '{out}'")
+        expected = con.execute("SELECT count(*), sum(k), max(d) FROM z").fetchall()
+    assert "WITH (compression = 'zstd') CLUSTER BY (\"k\")" in (out / "schema.sql").read_text()
+    with swingdb.connect(tmp_path / "copy") as copy:
+        copy.execute(f"IMPORT DATABASE '{out}'")
+        assert "compression=zstd" in copy.execute(explain).fetchall()[-1][-1]
+        assert copy.execute("SELECT count(*), sum(k), max(d) FROM z").fetchall() == expected

@@ -147,11 +147,15 @@ fn create_sql(name: &str, meta: &TableMeta) -> String {
             column_list(&fk.parent_columns)
         )
     }));
+    let compression = match c.compression.is_default() {
+        true => String::new(),
+        false => format!(" WITH (compression = '{}')", c.compression),
+    };
     let cluster = match c.cluster_by.is_empty() {
         true => String::new(),
         false => format!(" CLUSTER BY ({})", column_list(&c.cluster_by)),
     };
-    let mut out = format!("CREATE TABLE {} (\n    {}\n){cluster};\n", ident(name), parts.join(",\n    "));
+    let mut out = format!("CREATE TABLE {} (\n    {}\n){compression}{cluster};\n", ident(name), parts.join(",\n    "));
     for (index, columns) in &c.unique_indexes {
         out.push_str(&format!("CREATE UNIQUE INDEX {} ON {} ({});\n", ident(index), ident(name), column_list(columns)));
     }
