@@ -175,17 +175,13 @@ impl Executor {
                 meta.constraints.cluster_by = cluster_columns(exprs)?;
                 check_cluster_columns(name, &meta.constraints, &meta.schema)?;
                 // The rows already there are sorted too (rewritten by the new key).
-                let columns = column_exprs(&meta);
-                let schema = meta.schema.clone();
-                self.rewrite(name, &meta, schema, columns).await
+                self.rewrite_rows(name, &meta).await
             }
             AlterTableOperation::SetOptionsParens { options } => {
                 // Rewritten now, as by CLUSTER BY: its size changes at once.
                 let mut meta = meta;
                 meta.constraints.compression = compression_of(options)?;
-                let columns = column_exprs(&meta);
-                let schema = meta.schema.clone();
-                self.rewrite(name, &meta, schema, columns).await
+                self.rewrite_rows(name, &meta).await
             }
             AlterTableOperation::DropClusteringKey => {
                 let mut meta = meta;
@@ -397,6 +393,12 @@ impl Executor {
             check_conditions(&self.core.store, &self.ctx.state(), name, None, &rewritten)?;
         }
         Ok(rewritten)
+    }
+
+    /// Table `meta` with its rows written again as they are, as its
+    /// constraints now say (sorted by its CLUSTER BY key, compressed so).
+    async fn rewrite_rows(&self, name: &str, meta: &TableMeta) -> Result<TableMeta> {
+        self.rewrite(name, meta, meta.schema.clone(), column_exprs(meta)).await
     }
 
     /// Table `meta` with its rows rewritten as `columns` (expressions over

@@ -11,15 +11,15 @@
 //!
 //! Compressed by default: strings and bytes that are not dictionaries, when
 //! the column holds at least [`MIN_COMPRESSED_BYTES`] in the segment and its
-//! first run compresses to at most 3/4. A table with `compression = 'zstd'`
-//! (see [`crate::encoding::mode`]) has every other fixed-width column
-//! compressed too, whatever its size, where its first run compresses so. Strings reach numpy as Python objects
+//! first run compresses to at most 3/4. Strings reach numpy as Python objects
 //! anyway, and are most of the bytes of wide tables (TPC-H's comments); the
 //! scans that read them are not the hottest. Integer, float, date and
-//! timestamp columns, which users take without a copy, are never compressed;
-//! nor are decimals, narrowed instead (see [`crate::encoding`]): decompressing
-//! them made TPC-H's arithmetic-heavy queries twice slower (ZSTD decodes
-//! about 1.3 GB/s per core).
+//! timestamp columns, which users take without a copy, are not compressed by
+//! default; nor are decimals, narrowed instead (see [`crate::encoding`]):
+//! decompressing them made TPC-H's arithmetic-heavy queries twice slower
+//! (ZSTD decodes about 1.3 GB/s per core). A table with `compression =
+//! 'zstd'` (see [`crate::encoding::mode`]) has every column that can be
+//! compressed so, whatever its size, where its first run compresses to 3/4.
 
 use crate::encoding::compressed::{has_offsets, is_compressible, INDEX_MAGIC, INDEX_OVERHEAD};
 use crate::encoding::mode::Compression;

@@ -1,8 +1,8 @@
 //! A table's `compression`: which encodings its segments get. Chosen per
 //! table (`CREATE TABLE t (...) WITH (compression = 'zstd')`, also
 //! `CREATE TABLE t WITH (...) AS SELECT`, PostgreSQL's storage-parameter
-//! syntax), changed by `ALTER TABLE t SET (compression = ...)` for the
-//! segments written from then on, and defaulted by `SET default_compression`.
+//! syntax), changed by `ALTER TABLE t SET (compression = ...)` (which
+//! rewrites the table), and defaulted by `SET default_compression`.
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,11 @@ impl Compression {
         }
     }
 
+    /// Every mode's name, quoted, for messages: `'zero-copy', 'zstd'`.
+    pub fn listed() -> String {
+        Compression::ALL.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", ")
+    }
+
     /// Whether this is the default mode (which manifests leave unsaid).
     pub fn is_default(&self) -> bool {
         *self == Compression::default()
@@ -62,8 +67,7 @@ impl FromStr for Compression {
             return Ok(Compression::ZeroCopy);
         }
         Compression::ALL.into_iter().find(|mode| mode.name() == name).ok_or_else(|| {
-            let known: Vec<String> = Compression::ALL.iter().map(|m| format!("'{m}'")).collect();
-            Error::programming(format!("compression '{name}' is not known; use one of {}", known.join(", ")))
+            Error::programming(format!("compression '{name}' is not known; use one of {}", Compression::listed()))
         })
     }
 }

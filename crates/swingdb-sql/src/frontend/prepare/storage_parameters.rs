@@ -52,7 +52,8 @@ pub(crate) fn compression_of(options: &[SqlOption]) -> Result<Compression> {
 
 fn unknown_parameter(name: &str) -> Error {
     Error::programming(format!(
-        "storage parameter '{name}' is not known; swingdb's tables take compression = 'zero-copy' | 'zstd'"
+        "storage parameter '{name}' is not known; swingdb's tables take compression = one of {}",
+        Compression::listed()
     ))
 }
 
