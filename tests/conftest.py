@@ -104,11 +104,13 @@ def small_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def run_python(code: str, *args, check=True, timeout=120):
+def run_python(code: str, *args, check=True, timeout=120, cwd=None):
     """Runs `code` in a fresh Python process (real process boundaries for
-    lifetime, crash and concurrency tests)."""
+    lifetime, crash and concurrency tests), in `cwd` if given (the directory
+    `-c` code imports from first, e.g. the repository for `bench`)."""
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code), *map(str, args)],
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,

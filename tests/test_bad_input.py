@@ -52,9 +52,9 @@ def _statement(rng: random.Random) -> str:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_random_bad_input_only_ever_raises_dbapi_errors(tmp_path, seed):
+def test_random_bad_input_only_ever_raises_dbapi_errors(tmp_path, monkeypatch, seed):
     rng = random.Random(seed)
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     con = swingdb.connect(str(tmp_path / "db"))
     con.sql("CREATE TABLE t (a INTEGER, b VARCHAR)")
     con.sql("INSERT INTO t VALUES (1, 'x'), (2, NULL)")

@@ -2,6 +2,8 @@
 limit that spill. Each runs in a process of its own: the limit holds for
 the whole process."""
 
+from pathlib import Path
+
 import pytest
 from conftest import run_python
 
@@ -151,7 +153,7 @@ for limit in sys.argv[5:]:
     differ = [i for i, rows in enumerate(answers()) if rows != expected[i]]
     joins = [line for q in queries for _, line in con.execute("EXPLAIN ANALYZE " + q).fetchall()
              if "GraceHashJoinExec" in line]
-    spilled = sum(int(re.search(r"spill_count=(\d+)", line).group(1)) > 0 for line in joins)
+    spilled = sum(int(re.search(r"spill_count=(\\d+)", line).group(1)) > 0 for line in joins)
     print(limit, differ, len(joins), spilled)
 """
 
@@ -206,5 +208,6 @@ def test_tpch_answers_the_same_under_memory_limits(tmp_path):
     depends on how the two partitions' reservations interleave). The sorts'
     merge reservation is cut to the limit (DataFusion's 10 MB failed Q5, 7, 8
     and 9 under 12 MB)."""
-    out = run_python(TPCH_LIMITS, tmp_path / "tpch", tmp_path / "db", "64MB", "10MB", timeout=600).stdout
+    out = run_python(TPCH_LIMITS, tmp_path / "tpch", tmp_path / "db", "64MB", "10MB", timeout=600,
+                     cwd=Path(__file__).parent.parent).stdout
     assert out.splitlines() == ["64MB [] True False", "10MB [] True True"], out
