@@ -9,7 +9,7 @@ Parquet (time, peak memory of the process, stored bytes), then the 22 queries
 once each, cold: in one fresh process after the page cache was dropped, or
 with --cold-each each in its own after a drop (what a query costs when nothing
 it reads is cached; its own section of the report), each query's time or its
-failure. With --compression zero-copy,zstd, swingdb runs once per mode of
+failure. With --compression zero-copy,light,zstd, swingdb runs once per mode of
 its tables (`SET default_compression` before the load; own section of the
 report). Each system is left to its own defaults inside
 the cgroup (swingdb takes 70 % of a cgroup's limit for its queries, DuckDB 80 %
@@ -283,7 +283,7 @@ def main():
         "--compression",
         default="",
         help="comma-separated compression modes of swingdb's tables, each a run of its own "
-        "(e.g. zero-copy,zstd; report section 'scale-compression'); default: the database's default",
+        "(e.g. zero-copy,light,zstd; report section 'scale-compression'); default: the database's default",
     )
     parser.add_argument(
         "--cold-each",
@@ -291,7 +291,7 @@ def main():
         help="each query in its own fresh process after dropping the page cache (default: the 22 in one)",
     )
     args = parser.parse_args()
-    modes = ("zero-copy", "zstd")
+    modes = ("zero-copy", "light", "zstd")
     if any(c not in modes for c in args.compression.split(",") if args.compression):
         parser.error(f"--compression takes modes of {', '.join(modes)}")
     if args.quick:

@@ -15,11 +15,14 @@ def test_sql_file(path):
     assert not failures, f"{len(failures)} record(s) failed:\n" + "\n".join(failures)
 
 
-def test_sql_files_answer_the_same_over_zstd_compressed_tables():
+@pytest.mark.parametrize("compression", ["zstd", "light"])
+def test_sql_files_answer_the_same_over_compressed_tables(compression):
     """Every file's answers again on swingdb alone, its tables created with
     compression = 'zstd' (every column that compresses stored as ZSTD frames,
-    whatever its size): readers of stored columns must decompress them."""
-    failures = [f for path in FILES for f in run_file(path, engines=("swingdb",), compression="zstd")]
+    whatever its size) or 'light' (integers, dates and timestamps in their
+    narrowest width, floats of few decimals as decimals): readers of stored
+    columns must decode them."""
+    failures = [f for path in FILES for f in run_file(path, engines=("swingdb",), compression=compression)]
     assert not failures, f"{len(failures)} record(s) failed:\n" + "\n".join(failures)
 
 

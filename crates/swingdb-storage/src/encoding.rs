@@ -16,12 +16,14 @@
 //!   dictionary: each value once, each row a 1- or 2-byte key. TPC-H's flags,
 //!   modes, priorities and clerks shrink 5-15x.
 //!
-//! Integer, float, date, time and timestamp columns are never encoded: those
-//! are what users take to numpy, pyarrow and polars without a copy, straight
-//! from the mapped file. Encoded columns are decoded (a copy) batch by batch
-//! as a scan reads them, so users see the table's types everywhere. A file
-//! with encoded columns is still a plain Arrow IPC file that other Arrow
-//! tools read (as dictionaries, integers and 32- or 64-bit decimals).
+//! Integer, float, date, time and timestamp columns are not encoded unless
+//! their table asks for `compression = 'light'` or `'zstd'` (see
+//! [`crate::encoding::narrow`]): those are what users take to numpy, pyarrow
+//! and polars without a copy, straight from the mapped file. Encoded columns
+//! are decoded (a copy) batch by batch as a scan reads them, so users see
+//! the table's types everywhere. A file with encoded columns is still a
+//! plain Arrow IPC file that other Arrow tools read (as dictionaries,
+//! integers and 32- or 64-bit decimals).
 //!
 //! A column of an ENUM type is a dictionary in the table's own type (see
 //! [`crate::encoding::enums`]): its pieces are written over one dictionary,
@@ -32,6 +34,7 @@
 //! here like the others.
 
 use crate::encoding::compressed::{decompress, physical_type};
+use crate::encoding::mode::Compression;
 use crate::error::{Error, Result};
 use crate::segment::parallel::{column_bytes, in_parallel};
 use datafusion::arrow::array::{
@@ -52,6 +55,7 @@ pub mod compressed_write;
 pub mod dictionary;
 pub mod enums;
 pub mod mode;
+pub mod narrow;
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).
@@ -64,6 +68,7 @@ pub fn stores(stored: &DataType, table: &DataType) -> bool {
         return stores(&physical, table);
     }
     stored == table
+        || narrow::stores(stored, table)
         || match (stored, table) {
             (DataType::Decimal32(p, s), DataType::Decimal128(q, t)) => {
                 *p == (*q).min(DECIMAL32_MAX_PRECISION) && s == t
@@ -75,6 +80,13 @@ pub fn stores(stored: &DataType, table: &DataType) -> bool {
             }
             _ => false,
         }
+}
+
+/// Whether a segment of columns `stored` holds a column of `table` (a
+/// table's columns, in order) narrowed by [`narrow`] (`compression =
+/// 'light'`), which builds before format version 15 cannot read.
+pub fn narrows(stored: &Schema, table: &Schema) -> bool {
+    stored.fields().iter().zip(table.fields()).any(|(s, t)| narrow::stores(s.data_type(), t.data_type()))
 }
 
 /// Whether `stored` is an encoding (not a table type itself).
@@ -96,6 +108,9 @@ pub fn decode(array: &ArrayRef, table: &DataType) -> Result<ArrayRef> {
     }
     if physical_type(array.data_type()).is_some() {
         return decode(&decompress(array)?, table);
+    }
+    if narrow::stores(array.data_type(), table) {
+        return narrow::widen(array, table);
     }
     let strings = match array.data_type() {
         DataType::Dictionary(key, _) if table == &DataType::Utf8 => match key.as_ref() {
@@ -194,18 +209,27 @@ pub fn with_stored_types(schema: &SchemaRef, stored: &[ArrayRef]) -> SchemaRef {
     Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
 }
 
-/// The rows of `pieces` (batches of `schema`) with each column encoded where
-/// that stores it smaller (see the module documentation), and their schema.
-/// The pieces keep their rows; a dictionary column's pieces share one
-/// dictionary. Columns are encoded on all cores.
-pub fn encode(schema: &SchemaRef, pieces: &[RecordBatch]) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+/// The rows of `pieces` (batches of `schema`) of a table with `compression`,
+/// with each column encoded where that stores it smaller (see the module
+/// documentation), and their schema. The pieces keep their rows; a
+/// dictionary column's pieces share one dictionary. Columns are encoded on
+/// all cores.
+pub fn encode(
+    schema: &SchemaRef,
+    pieces: &[RecordBatch],
+    compression: Compression,
+) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let width = schema.fields().len();
     let encoded = in_parallel(
         width,
         |c| column_bytes(pieces, c),
         |c| {
             let arrays: Vec<ArrayRef> = pieces.iter().map(|p| p.column(c).clone()).collect();
-            Ok(encode_column(schema.field(c).data_type(), &arrays))
+            let table = schema.field(c).data_type();
+            Ok(encode_column(table, &arrays).or_else(|| match compression {
+                Compression::Light | Compression::Zstd => narrow::narrow(table, &arrays),
+                Compression::ZeroCopy => None,
+            }))
         },
     )?;
     if encoded.iter().all(Option::is_none) {
@@ -383,7 +407,8 @@ mod tests {
             (0..300).map(|i| (i % 5 != 0).then_some(i as i128 * 101)).collect(),
         );
         let second = first.slice(10, 100);
-        let (stored, pieces) = encode(&first.schema(), &[first.clone(), second.clone()]).unwrap();
+        let (stored, pieces) =
+            encode(&first.schema(), &[first.clone(), second.clone()], Compression::ZeroCopy).unwrap();
         assert_eq!(
             stored.field(0).data_type(),
             &DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
@@ -406,11 +431,11 @@ mod tests {
     fn many_distinct_or_wide_values_stay_plain() {
         let distinct: Vec<String> = (0..MAX_DICTIONARY_VALUES + 1).map(|i| format!("v{i}")).collect();
         let many = batch(distinct.iter().map(|s| Some(s.as_str())).collect(), vec![Some(1); distinct.len()]);
-        let (stored, _) = encode(&many.schema(), std::slice::from_ref(&many)).unwrap();
+        let (stored, _) = encode(&many.schema(), std::slice::from_ref(&many), Compression::ZeroCopy).unwrap();
         assert_eq!(stored.field(0).data_type(), &DataType::Utf8);
         // Every value distinct and short: a dictionary would be no smaller.
         let few = batch(vec![Some("a"), Some("b")], vec![Some(10i128.pow(17)), Some(10i128.pow(20))]);
-        let (stored, _) = encode(&few.schema(), std::slice::from_ref(&few)).unwrap();
+        let (stored, _) = encode(&few.schema(), std::slice::from_ref(&few), Compression::ZeroCopy).unwrap();
         assert_eq!(stored.field(0).data_type(), &DataType::Utf8);
         assert_eq!(
             stored.field(1).data_type(),
@@ -419,7 +444,7 @@ mod tests {
         );
         // Beyond the precision but within 64 bits: stored narrow, read back as it was (not NULL).
         let beyond = batch(vec![Some("a"), None], vec![Some(-(10i128.pow(17))), None]);
-        let (stored, pieces) = encode(&beyond.schema(), std::slice::from_ref(&beyond)).unwrap();
+        let (stored, pieces) = encode(&beyond.schema(), std::slice::from_ref(&beyond), Compression::ZeroCopy).unwrap();
         assert_eq!(stored.field(1).data_type(), &DataType::Decimal64(15, 2));
         assert_eq!(decode_batch(&pieces[0], &beyond.schema()).unwrap(), beyond);
         // One value of 10 digits: 64 bits; 9 digits (either sign): 32;
@@ -434,7 +459,7 @@ mod tests {
             (127, DataType::Int8),
         ] {
             let one = batch(vec![Some("a"), Some("b")], vec![Some(5), Some(value)]);
-            let (stored, pieces) = encode(&one.schema(), std::slice::from_ref(&one)).unwrap();
+            let (stored, pieces) = encode(&one.schema(), std::slice::from_ref(&one), Compression::ZeroCopy).unwrap();
             assert_eq!(stored.field(1).data_type(), &stored_as, "{value}");
             assert_eq!(decode_batch(&pieces[0], &one.schema()).unwrap(), one);
         }
@@ -450,7 +475,9 @@ mod tests {
         assert!(stores(&DataType::Decimal32(9, 3), &DataType::Decimal128(12, 3)));
         assert!(stores(&DataType::Decimal32(5, 3), &DataType::Decimal128(5, 3)));
         assert!(!stores(&DataType::Decimal32(9, 3), &DataType::Decimal128(5, 3)));
-        assert!(!stores(&DataType::Int32, &DataType::Int64));
+        assert!(stores(&DataType::Int32, &DataType::Int64), "narrowed by light compression");
+        assert!(!stores(&DataType::Int64, &DataType::Int32));
+        assert!(!stores(&DataType::Int32, &DataType::Float64));
         assert!(stores(&DataType::Int8, &DataType::Decimal128(18, 4)));
         assert!(stores(&DataType::Int16, &DataType::Decimal128(3, -2)));
         assert!(!stores(&DataType::Int16, &DataType::Decimal128(19, 2)), "wider decimals are never narrowed");

@@ -65,7 +65,14 @@ pub use delta::DELTA_MARK;
 /// only such records say 13 (whole manifests keep their versions).
 /// Version 14 added ENUM types and columns of them (see `encoding/enums.rs`), which
 /// a build of version 13 would take for empty tables and text columns.
-pub const FORMAT_VERSION: u32 = 14;
+/// Version 15 added integer, date, time, timestamp and float columns stored
+/// narrower (`compression = 'light'`, see `encoding/narrow.rs`), which a
+/// build of version 14 would take for damage: manifests with such a segment
+/// say 15.
+pub const FORMAT_VERSION: u32 = 15;
+
+/// The format version of manifests with segments whose numbers are narrowed.
+const NARROWED_FORMAT_VERSION: u32 = 15;
 
 /// The format version of manifests with ENUM types or columns.
 const ENUM_FORMAT_VERSION: u32 = 14;
@@ -144,6 +151,11 @@ pub struct SegmentMeta {
     /// which builds before format version 10 cannot read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub encoded: bool,
+    /// Whether the file stores some integer, date, time, timestamp or float
+    /// column narrowed (see [`crate::encoding::narrow`]), which builds before
+    /// format version 15 cannot read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub narrowed: bool,
 }
 
 impl SegmentMeta {

@@ -370,6 +370,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         deleted: Default::default(),
         origin: Vec::new(),
         encoded: found.fields().iter().zip(schema.fields()).any(|(f, t)| f.data_type() != t.data_type()),
+        narrowed: encoding::narrows(&found, schema),
     })
 }
 

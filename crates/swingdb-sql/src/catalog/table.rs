@@ -492,7 +492,7 @@ impl TableProvider for SegmentTable {
         }
         let compression = self.meta.constraints.compression;
         if !compression.is_default() {
-            notes.push(format!("compression={compression}: columns decompressed as read, numpy gets copies").into());
+            notes.push(format!("compression={compression}: {}", compression.scan_note()).into());
         }
         let unused: Vec<String> = self
             .meta

@@ -70,6 +70,7 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
             deleted: Default::default(),
             origin: Vec::new(),
             encoded: false,
+            narrowed: false,
         })
         .collect();
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));

@@ -51,7 +51,7 @@ pub fn chosen(schema: &SchemaRef, pieces: &[RecordBatch], compression: Compressi
         .map(|c| {
             let dt = schema.field(c).data_type();
             let (candidate, min_bytes) = match compression {
-                Compression::ZeroCopy => (has_offsets(dt), MIN_COMPRESSED_BYTES),
+                Compression::ZeroCopy | Compression::Light => (has_offsets(dt), MIN_COMPRESSED_BYTES),
                 Compression::Zstd => (is_compressible(dt), 0),
             };
             if !candidate || column_bytes(pieces, c) < min_bytes {

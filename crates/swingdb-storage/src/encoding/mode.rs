@@ -19,7 +19,13 @@ pub enum Compression {
     /// and other strings ZSTD compressed (see [`crate::encoding`]).
     #[default]
     ZeroCopy,
-    /// As [`Self::ZeroCopy`], and every other fixed-width column ZSTD
+    /// As [`Self::ZeroCopy`], and integer, date, time and timestamp columns
+    /// stored in the narrowest integer that holds a segment's values, float
+    /// columns of decimal values (prices, rates) as 32-bit decimals (see
+    /// [`crate::encoding::narrow`]): compact storage still decoded at memory
+    /// speed, by a widening copy per batch; numpy gets a copy.
+    Light,
+    /// As [`Self::Light`], and every other fixed-width column ZSTD
     /// compressed too, one frame per run of rows (see
     /// [`crate::encoding::compressed`]): for archives queried rarely and
     /// handed out less. Every scan decompresses what it reads (about 1.3 GB/s
@@ -29,19 +35,30 @@ pub enum Compression {
 
 impl Compression {
     /// Every mode, by its name.
-    pub const ALL: [Compression; 2] = [Compression::ZeroCopy, Compression::Zstd];
+    pub const ALL: [Compression; 3] = [Compression::ZeroCopy, Compression::Light, Compression::Zstd];
 
-    /// The mode's name in SQL (`'zero-copy'`, `'zstd'`).
+    /// The mode's name in SQL (`'zero-copy'`, `'light'`, `'zstd'`).
     pub fn name(self) -> &'static str {
         match self {
             Compression::ZeroCopy => "zero-copy",
+            Compression::Light => "light",
             Compression::Zstd => "zstd",
         }
     }
 
-    /// Every mode's name, quoted, for messages: `'zero-copy', 'zstd'`.
+    /// Every mode's name, quoted, for messages: `'zero-copy', 'light', 'zstd'`.
     pub fn listed() -> String {
         Compression::ALL.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", ")
+    }
+
+    /// What a scan does with the mode's columns, for plans: how they are
+    /// decoded and what numpy gets.
+    pub fn scan_note(self) -> &'static str {
+        match self {
+            Compression::ZeroCopy => "columns read in place, numpy gets views",
+            Compression::Light => "columns widened as read, numpy gets copies",
+            Compression::Zstd => "columns decompressed as read, numpy gets copies",
+        }
     }
 
     /// Whether this is the default mode (which manifests leave unsaid).
@@ -84,6 +101,6 @@ mod tests {
         }
         assert_eq!("none".parse::<Compression>().unwrap(), Compression::ZeroCopy);
         let error = "lz4".parse::<Compression>().unwrap_err();
-        assert!(error.message().contains("'zero-copy', 'zstd'"), "{error}");
+        assert!(error.message().contains("'zero-copy', 'light', 'zstd'"), "{error}");
     }
 }

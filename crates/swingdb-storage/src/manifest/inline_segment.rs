@@ -23,6 +23,7 @@ pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
         deleted: Default::default(),
         origin: Vec::new(),
         encoded: false,
+        narrowed: false,
     })
 }
 

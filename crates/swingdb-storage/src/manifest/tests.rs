@@ -70,6 +70,7 @@ fn manifest_round_trips_every_column_type() {
         deleted: Default::default(),
         origin: Vec::new(),
         encoded: false,
+        narrowed: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
     let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -90,6 +91,7 @@ fn segment(file: &str, columns: usize) -> SegmentMeta {
         deleted: Default::default(),
         origin: Vec::new(),
         encoded: false,
+        narrowed: false,
     }
 }
 
@@ -158,6 +160,7 @@ fn edited_manifest_fails_its_checksum() {
         deleted: Default::default(),
         origin: Vec::new(),
         encoded: false,
+        narrowed: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
@@ -302,6 +305,23 @@ fn encoded_segments_round_trip_as_format_11_which_older_builds_refuse() {
     assert_eq!(json["format_version"], ENCODED_FORMAT_VERSION);
     assert_eq!(json["tables"]["t"]["segments"][0]["encoded"], true);
     assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), with(true));
+}
+
+#[test]
+fn narrowed_segments_say_format_15_which_builds_of_14_refuse() {
+    let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true)]));
+    let mut m = Manifest { version: 4, tables: BTreeMap::new() };
+    let seg = SegmentMeta { encoded: true, narrowed: true, ..segment("s", 1) };
+    m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 4)));
+    let bytes = m.to_json();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json["format_version"], NARROWED_FORMAT_VERSION);
+    assert_eq!(json["tables"]["t"]["segments"][0]["narrowed"], true);
+    assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), m);
+    let plain = SegmentMeta { encoded: true, ..segment("s", 1) };
+    m.tables.insert("t".into(), Arc::new(TableMeta::table(m.tables["t"].schema.clone(), vec![plain], 4)));
+    let json: serde_json::Value = serde_json::from_slice(&m.to_json()).unwrap();
+    assert_eq!(json["format_version"], ENCODED_FORMAT_VERSION, "other encodings keep their version");
 }
 
 #[test]

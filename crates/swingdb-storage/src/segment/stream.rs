@@ -164,6 +164,7 @@ impl SegmentStream {
             deleted: Default::default(),
             origin: Vec::new(),
             encoded: false,
+            narrowed: false,
         })
     }
 }

@@ -16,8 +16,8 @@
 
 use crate::dir::files::create_private_file;
 use crate::encoding::compressed_write::chosen;
-use crate::encoding::encode;
 use crate::encoding::mode::Compression;
+use crate::encoding::{encode, narrows};
 use crate::error::{Error, Result};
 use crate::manifest::stats::column_stats;
 use crate::manifest::SegmentMeta;
@@ -185,7 +185,7 @@ pub fn write_segment_as(
             (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
         })
     };
-    let (bytes, crc32, layout_crc32, column_crc32, encoded) = written?;
+    let (bytes, crc32, layout_crc32, column_crc32, encoded, narrowed) = written?;
     Ok(SegmentMeta {
         file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
         rows: rows as u64,
@@ -199,26 +199,28 @@ pub fn write_segment_as(
         deleted: Default::default(),
         origin: Vec::new(),
         encoded,
+        narrowed,
     })
 }
 
 /// Writes and syncs the file of [`write_segment`], its columns encoded (see
 /// [`crate::encoding`]): its size, CRC-32, layout and per-column checksums,
-/// and whether any column is encoded.
+/// whether any column is encoded, and whether any is narrowed.
 fn write_file(
     path: &Path,
     schema: &SchemaRef,
     pieces: &[RecordBatch],
     compression: Compression,
-) -> Result<(u64, u32, u32, Vec<u32>, bool)> {
-    let (stored, pieces) = encode(schema, pieces)?;
-    let narrowed = stored.fields() != schema.fields();
+) -> Result<(u64, u32, u32, Vec<u32>, bool, bool)> {
+    let (stored, pieces) = encode(schema, pieces, compression)?;
+    let narrowed = narrows(&stored, schema);
+    let retyped = stored.fields() != schema.fields();
     let (schema, pieces) = (&stored, &pieces[..]);
     // Only files written from pieces have compressed columns; those count as
     // encoded (builds before format version 11 cannot read them, see `manifest.rs`).
     let writable = schema.fields().iter().all(|f| is_writable(f.data_type()));
     let compressed = if writable { chosen(schema, pieces, compression) } else { Vec::new() };
-    let encoded = narrowed || compressed.contains(&true);
+    let encoded = retyped || compressed.contains(&true);
     let context = |what: &str| format!("{what} segment {}", path.display());
     let file = create_private_file(path).map_err(|e| Error::io(context("creating"), e))?;
     // Errors of the Arrow writer (a full disk, say) carry no path: name it.
@@ -252,7 +254,7 @@ fn write_file(
     };
     sink.file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
     crate::failpoint::hit("segment.after_write")?;
-    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32, encoded))
+    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32, encoded, narrowed))
 }
 
 /// Writes `pieces` (non-empty batches of `schema`, whose columns are all
@@ -439,7 +441,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn zstd_tables_get_their_fixed_width_columns_compressed_and_read_back_the_same() {
+    fn light_and_zstd_tables_get_their_fixed_width_columns_narrowed_or_compressed_and_read_back_the_same() {
         let dir = tempfile::tempdir().unwrap();
         let schema = Arc::new(Schema::new(vec![
             Field::new("k", DataType::Int64, false),
@@ -460,10 +462,24 @@ pub(crate) mod tests {
         };
         let pieces = vec![piece(0), piece(100_000), piece(200_000)];
         let plain = write_segment(&dir.path().join("plain.arrow"), &schema, &pieces).unwrap();
-        assert!(!plain.encoded, "the default stores fixed-width columns as they are");
+        assert!(!plain.encoded && !plain.narrowed, "the default stores fixed-width columns as they are");
+        let light_path = dir.path().join("light.arrow");
+        let light = write_segment_as(&light_path, &schema, &pieces, Compression::Light).unwrap();
+        assert!(light.encoded && light.narrowed, "the manifest must say 15");
+        assert!(light.bytes * 100 < plain.bytes * 55, "{} bytes against {}", light.bytes, plain.bytes);
+        let types: Vec<DataType> = MappedSegment::open(&light_path, &light, true)
+            .unwrap()
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        assert_eq!(types, [DataType::Int32, DataType::Int16, DataType::Decimal32(9, 2)]);
+        reads_back(&light_path, &light, &[concat_batches(&schema, &pieces).unwrap()]);
+        assert_eq!(light.stats, plain.stats, "statistics are the values'");
         let path = dir.path().join("zstd.arrow");
         let meta = write_segment_as(&path, &schema, &pieces, Compression::Zstd).unwrap();
-        assert!(meta.encoded);
+        assert!(meta.encoded && meta.narrowed, "narrowed, then compressed");
         assert!(meta.bytes * 3 < plain.bytes, "{} bytes against {}", meta.bytes, plain.bytes);
         let seg = MappedSegment::open(&path, &meta, true).unwrap();
         let stored = seg.batches(None).unwrap()[0].schema();
