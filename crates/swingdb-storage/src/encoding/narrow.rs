@@ -65,8 +65,8 @@ pub fn narrow(table: &DataType, arrays: &[ArrayRef]) -> Option<Vec<ArrayRef>> {
         .iter()
         .map(|a| cast(&retyped(a, &wide).ok()?, &DataType::Int64).ok().map(|a| a.as_primitive::<Int64Type>().clone()))
         .collect::<Option<_>>()?;
-    let low = values.iter().filter_map(|v| min(v)).min().unwrap_or(0);
-    let high = values.iter().filter_map(|v| max(v)).max().unwrap_or(0);
+    let low = values.iter().filter_map(min).min().unwrap_or(0);
+    let high = values.iter().filter_map(max).max().unwrap_or(0);
     let within = |lo: i64, hi: i64| lo <= low && high <= hi;
     let narrow: DataType = if within(i8::MIN.into(), i8::MAX.into()) {
         DataType::Int8
