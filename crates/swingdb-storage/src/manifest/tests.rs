@@ -308,7 +308,7 @@ fn encoded_segments_round_trip_as_format_11_which_older_builds_refuse() {
 }
 
 #[test]
-fn narrowed_segments_say_format_15_which_builds_of_14_refuse() {
+fn narrowed_segments_round_trip_as_format_15_and_others_keep_theirs() {
     let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true)]));
     let mut m = Manifest { version: 4, tables: BTreeMap::new() };
     let seg = SegmentMeta { encoded: true, narrowed: true, ..segment("s", 1) };
