@@ -18,12 +18,13 @@
 //!
 //! Integer, float, date, time and timestamp columns are not encoded unless
 //! their table asks for `compression = 'light'` or `'zstd'` (see
-//! [`crate::encoding::narrow`]): those are what users take to numpy, pyarrow
+//! [`crate::encoding::narrow`], and for `'light'` then
+//! [`crate::encoding::packed`]): those are what users take to numpy, pyarrow
 //! and polars without a copy, straight from the mapped file. Encoded columns
 //! are decoded (a copy) batch by batch as a scan reads them, so users see
-//! the table's types everywhere. A file with encoded columns is still a
-//! plain Arrow IPC file that other Arrow tools read (as dictionaries,
-//! integers and 32- or 64-bit decimals).
+//! the table's types everywhere. A file with encoded columns is still an
+//! Arrow IPC file that other Arrow tools read (as dictionaries, integers and
+//! 32- or 64-bit decimals; packed columns as run-end encoded binary runs).
 //!
 //! A column of an ENUM type is a dictionary in the table's own type (see
 //! [`crate::encoding::enums`]): its pieces are written over one dictionary,
@@ -33,7 +34,7 @@
 //! memory such a column is a run-end encoded array of ZSTD frames, decoded
 //! here like the others.
 
-use crate::encoding::compressed::{decompress, physical_type};
+use crate::encoding::compressed::decompress;
 use crate::encoding::mode::Compression;
 use crate::error::{Error, Result};
 use crate::segment::parallel::{column_bytes, in_parallel};
@@ -56,6 +57,23 @@ pub mod dictionary;
 pub mod enums;
 pub mod mode;
 pub mod narrow;
+pub mod packed;
+
+/// The type a column stored in runs (ZSTD frames, see [`compressed`], or
+/// bit-packed blocks, see [`packed`]) of in-memory type `stored` is read
+/// as; `None` for other columns.
+pub fn physical_type(stored: &DataType) -> Option<DataType> {
+    compressed::physical_type(stored).or_else(|| packed::physical_type(stored))
+}
+
+/// The values of a column stored in runs (see [`physical_type`]; a slice of
+/// one, maybe): the runs it covers, decompressed or unpacked.
+pub fn decode_runs(array: &ArrayRef) -> Result<ArrayRef> {
+    match packed::physical_type(array.data_type()) {
+        Some(_) => packed::unpack(array),
+        None => decompress(array),
+    }
+}
 
 /// Most distinct values a string column of a segment is stored as a dictionary
 /// for (what 16-bit keys address).
@@ -86,7 +104,17 @@ pub fn stores(stored: &DataType, table: &DataType) -> bool {
 /// table's columns, in order) narrowed by [`narrow`] (`compression =
 /// 'light'`), which builds before format version 15 cannot read.
 pub fn narrows(stored: &Schema, table: &Schema) -> bool {
-    stored.fields().iter().zip(table.fields()).any(|(s, t)| narrow::stores(s.data_type(), t.data_type()))
+    stored.fields().iter().zip(table.fields()).any(|(s, t)| {
+        let s = physical_type(s.data_type()).unwrap_or_else(|| s.data_type().clone());
+        narrow::stores(&s, t.data_type())
+    })
+}
+
+/// Whether a segment of columns `stored` holds a column bit-packed by
+/// [`packed`] (`compression = 'light'`), which builds before format version
+/// 16 cannot read.
+pub fn packs(stored: &Schema) -> bool {
+    stored.fields().iter().any(|s| packed::physical_type(s.data_type()).is_some())
 }
 
 /// Whether `stored` is an encoding (not a table type itself).
@@ -107,7 +135,7 @@ pub fn decode(array: &ArrayRef, table: &DataType) -> Result<ArrayRef> {
         return Err(Error::corruption(format!("a segment column of type {} cannot hold {table}", array.data_type())));
     }
     if physical_type(array.data_type()).is_some() {
-        return decode(&decompress(array)?, table);
+        return decode(&decode_runs(array)?, table);
     }
     if narrow::stores(array.data_type(), table) {
         return narrow::widen(array, table);
@@ -167,26 +195,29 @@ pub fn decode_columns(batch: &RecordBatch, schema: &SchemaRef, decoded: impl Fn(
 }
 
 /// The rows of `batch` (read from a segment) that `mask` keeps, its
-/// compressed columns decompressed first (a filter would cut their runs
-/// apart from their frames).
+/// columns stored in runs decoded first (a filter would cut their runs
+/// apart from their frames or blocks).
 pub fn filter_stored(batch: &RecordBatch, mask: &BooleanArray) -> Result<RecordBatch> {
     Ok(filter_record_batch(&decompress_batch(batch)?, mask)?)
 }
 
-/// `batch` (read from a segment) with its compressed columns decompressed,
-/// its other columns as stored: for kernels that take rows apart (a filter
-/// would cut a compressed column's runs from its frames).
+/// `batch` (read from a segment) with its columns stored in runs (see
+/// [`physical_type`]) decoded, its other columns as stored: for kernels that
+/// take rows apart (a filter would cut a column's runs from their frames).
 pub fn decompress_batch(batch: &RecordBatch) -> Result<RecordBatch> {
-    if !batch.columns().iter().any(|c| physical_type(c.data_type()).is_some()) {
+    decode_runs_of(batch, |_| true)
+}
+
+/// `batch` (read from a segment) with the columns stored in runs that
+/// `picked` picks (by position) decoded to the type their runs hold (not
+/// yet the table's: a narrowed column stays narrow), the others as stored.
+pub fn decode_runs_of(batch: &RecordBatch, picked: impl Fn(usize) -> bool) -> Result<RecordBatch> {
+    let in_runs = |c: usize| picked(c) && physical_type(batch.column(c).data_type()).is_some();
+    if !(0..batch.num_columns()).any(in_runs) {
         return Ok(batch.clone());
     }
-    let columns = batch
-        .columns()
-        .iter()
-        .map(|c| match physical_type(c.data_type()) {
-            Some(_) => decompress(c),
-            None => Ok(c.clone()),
-        })
+    let columns = (0..batch.num_columns())
+        .map(|c| if in_runs(c) { decode_runs(batch.column(c)) } else { Ok(batch.column(c).clone()) })
         .collect::<Result<Vec<_>>>()?;
     let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
     let schema = with_stored_types(&batch.schema(), &columns);
@@ -226,10 +257,16 @@ pub fn encode(
         |c| {
             let arrays: Vec<ArrayRef> = pieces.iter().map(|p| p.column(c).clone()).collect();
             let table = schema.field(c).data_type();
-            Ok(encode_column(table, &arrays).or_else(|| match compression {
+            let encoded = encode_column(table, &arrays).or_else(|| match compression {
                 Compression::Light | Compression::Zstd => narrow::narrow(table, &arrays),
                 Compression::ZeroCopy => None,
-            }))
+            });
+            // Light tables pack what they narrowed below whole bytes (zstd
+            // tables compress it instead).
+            Ok(match (compression, encoded) {
+                (Compression::Light, Some(narrowed)) => Some(packed::pack(&narrowed).unwrap_or(narrowed)),
+                (_, encoded) => encoded,
+            })
         },
     )?;
     if encoded.iter().all(Option::is_none) {

@@ -68,8 +68,13 @@ pub use delta::DELTA_MARK;
 /// Version 15 added integer, date, time, timestamp and float columns stored
 /// narrower (`compression = 'light'`, see `encoding/narrow.rs`), which a
 /// build of version 14 would take for damage: manifests with such a segment
-/// say 15.
-pub const FORMAT_VERSION: u32 = 15;
+/// say 15. Version 16 added bit-packed columns (`compression = 'light'`, see
+/// `encoding/packed.rs`), which a build of version 15 would take for damage:
+/// manifests with such a segment say 16.
+pub const FORMAT_VERSION: u32 = 16;
+
+/// The format version of manifests with segments whose numbers are bit-packed.
+const PACKED_FORMAT_VERSION: u32 = 16;
 
 /// The format version of manifests with segments whose numbers are narrowed.
 const NARROWED_FORMAT_VERSION: u32 = 15;
@@ -156,6 +161,11 @@ pub struct SegmentMeta {
     /// format version 15 cannot read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub narrowed: bool,
+    /// Whether the file stores some column bit-packed (see
+    /// [`crate::encoding::packed`]), which builds before format version 16
+    /// cannot read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub packed: bool,
 }
 
 impl SegmentMeta {

@@ -223,13 +223,24 @@ impl MappedSegment {
     /// Whether the values of the file's column `column` ascend through the
     /// whole file, NULLs first; found out (after its checksum) on first ask.
     pub fn ascends(&self, column: usize) -> Result<bool> {
-        // An encoded column's order is not its values' (a dictionary's keys),
-        // and its arrays are not its table's type: not judged.
-        if is_encoded(self.schema.field(column).data_type()) {
+        // Numbers stored in runs (packed or compressed) are judged by their
+        // narrowed values, in the order of the table's (narrowing keeps the
+        // order). Another encoded column's order is not its values' (a
+        // dictionary's keys): not judged.
+        let stored = self.schema.field(column).data_type();
+        let in_runs = encoding::physical_type(stored).filter(|p| p.is_integer() || p.is_numeric() && is_encoded(p));
+        if in_runs.is_none() && is_encoded(stored) {
             return Ok(false);
         }
         self.check_column(column)?;
-        Ok(*self.ascending[column].get_or_init(|| crate::manifest::ascending::column_ascends(&self.batches, column)))
+        Ok(*self.ascending[column].get_or_init(|| match in_runs {
+            None => crate::manifest::ascending::column_ascends(&self.batches, column),
+            Some(_) => {
+                let values =
+                    self.batches.iter().map(|b| encoding::decode_runs(b.column(column))).collect::<Result<Vec<_>>>();
+                values.is_ok_and(|v| crate::manifest::ascending::ascends(&v))
+            }
+        }))
     }
 
     /// Checks the file's column `column` (see [`ColumnCheck`]), once per
@@ -371,6 +382,7 @@ pub fn describe_untrusted(file: &File, name: &str, schema: &SchemaRef) -> Result
         origin: Vec::new(),
         encoded: found.fields().iter().zip(schema.fields()).any(|(f, t)| f.data_type() != t.data_type()),
         narrowed: encoding::narrows(&found, schema),
+        packed: encoding::packs(&found),
     })
 }
 

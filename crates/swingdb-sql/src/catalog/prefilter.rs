@@ -30,7 +30,7 @@ use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use futures::StreamExt;
 use std::sync::Arc;
-use swingdb_storage::encoding::{decode_columns, filter_stored};
+use swingdb_storage::encoding::{decode_columns, decode_runs_of, filter_stored};
 
 /// Above this share of a batch's rows kept, the batch goes on whole (the
 /// filter above copies the rows out anyway).
@@ -114,6 +114,9 @@ impl Prefilter {
         if self.unselective >= UNSELECTIVE_BATCHES && !self.batches.is_multiple_of(PROBE_EVERY) {
             return Ok(Some(batch.clone()));
         }
+        // The condition's columns stored in runs (compressed or packed) are
+        // decoded to their narrow types first, where it may compare them.
+        let batch = &decode_runs_of(batch, |c| self.columns.contains(&c))?;
         let (mask, read) = match self.mask(batch, self.on_dictionaries) {
             Some(found) => found,
             // Retried with the condition's columns decoded.

@@ -8,8 +8,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::error::Result as DFResult;
 use std::sync::Arc;
-use swingdb_storage::encoding::compressed::{decompress, physical_type};
-use swingdb_storage::encoding::with_stored_types;
+use swingdb_storage::encoding::{decode_runs, physical_type, with_stored_types};
 use swingdb_storage::error::Result;
 
 /// The rows at `positions` (ascending; deleted rows left out already) of
@@ -52,14 +51,15 @@ pub(super) fn rows_at(
 
 /// The values at `rows` of a segment column as stored: taken (dictionaries
 /// and narrowed decimals stay encoded, the scan decodes them), but a
-/// compressed column's rows decompressed one by one (each decodes only the
-/// run of rows holding it): taking from its runs directly would cut them
-/// from their frames.
+/// compressed or packed column's rows decoded one by one (each decodes only
+/// the run of rows holding it): taking from its runs directly would cut them
+/// from their frames or blocks.
 fn take_stored(column: &ArrayRef, rows: &UInt64Array) -> DFResult<ArrayRef> {
     if physical_type(column.data_type()).is_none() {
         return Ok(take(column, rows, None)?);
     }
-    let values = rows.values().iter().map(|&r| decompress(&column.slice(r as usize, 1))).collect::<Result<Vec<_>>>()?;
+    let values =
+        rows.values().iter().map(|&r| decode_runs(&column.slice(r as usize, 1))).collect::<Result<Vec<_>>>()?;
     let values: Vec<&dyn Array> = values.iter().map(|v| v.as_ref()).collect();
     Ok(concat(&values)?)
 }

@@ -71,6 +71,7 @@ fn version_with(version: u64, files: &[&str], pad: usize) -> Manifest {
             origin: Vec::new(),
             encoded: false,
             narrowed: false,
+            packed: false,
         })
         .collect();
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));

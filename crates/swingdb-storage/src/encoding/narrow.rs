@@ -15,8 +15,10 @@
 //!   vector, here per segment), so `-0.0`, NaN and infinities, or one value
 //!   of more digits, keep the column as it is.
 //!
-//! Other Arrow readers (pyarrow, polars) read such files as the narrow
-//! integers and decimals: the same values, in other types.
+//! Other Arrow readers (pyarrow, polars) read such columns as the narrow
+//! integers and decimals: the same values, in other types. Light tables
+//! then bit-pack them where that saves an eighth or more (see
+//! [`crate::encoding::packed`]); zstd tables compress them.
 
 use crate::error::Result;
 use datafusion::arrow::array::{make_array, Array, ArrayRef, AsArray, Decimal32Array, Float64Array, PrimitiveArray};

@@ -24,6 +24,7 @@ pub fn inline_segment(name: String, batch: RecordBatch) -> Result<SegmentMeta> {
         origin: Vec::new(),
         encoded: false,
         narrowed: false,
+        packed: false,
     })
 }
 

@@ -210,7 +210,9 @@ pub(super) fn check_segments<'a>(
 pub(super) fn content_format_version(m: &Manifest) -> u32 {
     let tables = || m.tables.values();
     let enum_column = |t: &Arc<TableMeta>| t.schema.fields().iter().any(|f| EnumType::of_field(f).is_some());
-    if tables().any(|t| t.segments.iter().any(|s| s.narrowed)) {
+    if tables().any(|t| t.segments.iter().any(|s| s.packed)) {
+        PACKED_FORMAT_VERSION
+    } else if tables().any(|t| t.segments.iter().any(|s| s.narrowed)) {
         NARROWED_FORMAT_VERSION
     } else if tables().any(|t| t.enum_labels().is_some() || enum_column(t)) {
         ENUM_FORMAT_VERSION

@@ -71,6 +71,7 @@ fn manifest_round_trips_every_column_type() {
         origin: Vec::new(),
         encoded: false,
         narrowed: false,
+        packed: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema.clone(), vec![seg], 7)));
     let back = Manifest::from_json(&m.to_json(), "test").unwrap();
@@ -92,6 +93,7 @@ fn segment(file: &str, columns: usize) -> SegmentMeta {
         origin: Vec::new(),
         encoded: false,
         narrowed: false,
+        packed: false,
     }
 }
 
@@ -161,6 +163,7 @@ fn edited_manifest_fails_its_checksum() {
         origin: Vec::new(),
         encoded: false,
         narrowed: false,
+        packed: false,
     };
     m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 3)));
     let text = String::from_utf8(m.to_json()).unwrap();
@@ -322,6 +325,20 @@ fn narrowed_segments_round_trip_as_format_15_and_others_keep_theirs() {
     m.tables.insert("t".into(), Arc::new(TableMeta::table(m.tables["t"].schema.clone(), vec![plain], 4)));
     let json: serde_json::Value = serde_json::from_slice(&m.to_json()).unwrap();
     assert_eq!(json["format_version"], ENCODED_FORMAT_VERSION, "other encodings keep their version");
+}
+
+#[test]
+fn packed_segments_round_trip_as_format_16() {
+    let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true)]));
+    let mut m = Manifest { version: 4, tables: BTreeMap::new() };
+    let seg = SegmentMeta { encoded: true, narrowed: true, packed: true, ..segment("s", 1) };
+    m.tables.insert("t".into(), Arc::new(TableMeta::table(schema, vec![seg], 4)));
+    let bytes = m.to_json();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(json["format_version"], PACKED_FORMAT_VERSION);
+    assert_eq!(PACKED_FORMAT_VERSION, FORMAT_VERSION, "this build writes and reads it");
+    assert_eq!(json["tables"]["t"]["segments"][0]["packed"], true);
+    assert_eq!(Manifest::from_json(&bytes, "test").unwrap(), m);
 }
 
 #[test]

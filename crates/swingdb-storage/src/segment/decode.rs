@@ -3,6 +3,7 @@
 //! besides column data.
 
 use crate::encoding::compressed::{compressed_array, is_compressible};
+use crate::encoding::packed;
 use crate::error::{Error, Result};
 use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::buffer::Buffer;
@@ -132,13 +133,16 @@ fn compressed_columns(schema: &SchemaRef, block: &Block, data: &Buffer) -> Resul
         return Err(Error::corruption("a record batch compressed otherwise than swingdb compresses (ZSTD)"));
     }
     let mut next = 0;
+    let mut next_node = 0;
     let mut out = Vec::with_capacity(schema.fields().len());
-    for (c, field) in schema.fields().iter().enumerate() {
+    for field in schema.fields().iter() {
         let dt = field.data_type();
-        let count = match dt {
-            DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary => 3,
-            DataType::Boolean | DataType::Dictionary(..) => 2,
-            dt if dt.primitive_width().is_some() => 2,
+        // Buffers and nodes: a packed column's are its children's.
+        let (count, node_count) = match dt {
+            DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary => (3, 1),
+            DataType::Boolean | DataType::Dictionary(..) => (2, 1),
+            dt if dt.primitive_width().is_some() => (2, 1),
+            dt if packed::physical_type(dt).is_some() => (5, 3),
             dt => {
                 return Err(Error::corruption(format!(
                     "column {} of type {dt} in a compressed record batch",
@@ -146,6 +150,8 @@ fn compressed_columns(schema: &SchemaRef, block: &Block, data: &Buffer) -> Resul
                 )))
             }
         };
+        let c = next_node;
+        next_node += node_count;
         let node = (c < nodes.len()).then(|| nodes.get(c)).ok_or_else(|| Error::corruption("too few nodes"))?;
         let mut plain = true;
         let mut regions = Vec::with_capacity(count);

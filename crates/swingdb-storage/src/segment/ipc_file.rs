@@ -15,10 +15,12 @@
 //! dictionary for the file, written before the record batch. Columns chosen
 //! for compression (see [`crate::encoding::compressed`]) are compressed as they are
 //! written; their record batch's message, which lists the lengths of its
-//! buffers, is written into room left for it once they are known.
+//! buffers, is written into room left for it once they are known. Packed
+//! columns (see [`crate::encoding::packed`]) are run-end encoded arrays of
+//! binary runs, written as their children's buffers.
 
 use crate::encoding::compressed_write::CompressedColumn;
-use crate::segment::joined_buffers::{bitmap, variable};
+use crate::segment::joined_buffers::{bitmap, run_end_encoded, variable};
 use crate::segment::{hash_array_data, ALIGNMENT};
 use datafusion::arrow::array::{Array, ArrayData, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer};
@@ -77,11 +79,12 @@ pub fn is_flat(dt: &DataType) -> bool {
 }
 
 /// Whether [`IpcFileEncoder`] writes columns of type `dt` whose pieces share
-/// one dictionary: [`is_flat`] types and dictionaries of strings with
-/// integer keys.
+/// one dictionary: [`is_flat`] types, dictionaries of strings with integer
+/// keys, and packed columns (see [`crate::encoding::packed`]).
 pub fn is_writable(dt: &DataType) -> bool {
     match dt {
         DataType::Dictionary(key, value) => key.is_integer() && value.as_ref() == &DataType::Utf8,
+        DataType::RunEndEncoded(..) => crate::encoding::packed::physical_type(dt).is_some(),
         dt => is_flat(dt),
     }
 }
@@ -363,6 +366,12 @@ impl Body {
             body.nodes.push(FieldNode::new(len as i64, nulls as i64));
             if compressed[c] {
                 body.columns.push(ColumnBody::Compressed(CompressedColumn::new(field.data_type(), columns)));
+                continue;
+            }
+            if let DataType::RunEndEncoded(..) = field.data_type() {
+                let (runs, buffers) = run_end_encoded(&columns, field.name())?;
+                body.nodes.extend([FieldNode::new(runs as i64, 0), FieldNode::new(runs as i64, 0)]);
+                body.columns.push(ColumnBody::Plain(buffers));
                 continue;
             }
             // A column without NULLs gets an empty validity buffer, which a

@@ -57,3 +57,35 @@ pub fn variable<O: OffsetSizeTrait>(
     }
     Ok([vec![Buffer::from_vec(offsets)], values])
 }
+
+/// The buffers of the run-end encoded arrays `columns` (whole arrays with
+/// `Int32` run ends and `LargeBinary` values, as packed columns are, see
+/// [`crate::encoding::packed`]) as one array's, and its number of runs: the
+/// run ends' (an empty validity, the ends shifted by the rows before each
+/// piece), then the values' (an empty validity, offsets rebased, bytes where
+/// they are). The parent array itself has no buffers.
+pub fn run_end_encoded(
+    columns: &[ArrayData],
+    name: &str,
+) -> std::result::Result<(usize, Vec<Vec<Buffer>>), ArrowError> {
+    let unexpected =
+        || ArrowError::InvalidArgumentError(format!("column {name}: a run-end encoded piece not written whole"));
+    let mut ends: Vec<i32> = Vec::new();
+    let mut values = Vec::with_capacity(columns.len());
+    let mut rows = 0usize;
+    for d in columns {
+        let [run_ends, runs] = d.child_data() else { return Err(unexpected()) };
+        let piece_ends = &run_ends.buffer::<i32>(0)[..run_ends.len()];
+        let whole = d.offset() == 0 && run_ends.offset() == 0 && run_ends.null_count() == 0 && runs.null_count() == 0;
+        if !whole || piece_ends.last().map_or(0, |&e| e as usize) != d.len() {
+            return Err(unexpected());
+        }
+        for &end in piece_ends {
+            ends.push(i32::try_from(rows + end as usize).map_err(|_| unexpected())?);
+        }
+        rows += d.len();
+        values.push(runs.clone());
+    }
+    let [offsets, bytes] = variable::<i64>(&values, name)?;
+    Ok((ends.len(), vec![Vec::new(), vec![Buffer::from_vec(ends)], Vec::new(), offsets, bytes]))
+}

@@ -165,6 +165,7 @@ impl SegmentStream {
             origin: Vec::new(),
             encoded: false,
             narrowed: false,
+            packed: false,
         })
     }
 }

@@ -17,7 +17,7 @@
 use crate::dir::files::create_private_file;
 use crate::encoding::compressed_write::chosen;
 use crate::encoding::mode::Compression;
-use crate::encoding::{encode, narrows};
+use crate::encoding::{encode, narrows, packs};
 use crate::error::{Error, Result};
 use crate::manifest::stats::column_stats;
 use crate::manifest::SegmentMeta;
@@ -185,35 +185,45 @@ pub fn write_segment_as(
             (written, stats.join().unwrap_or_else(|_| Err(Error::internal("computing segment statistics panicked"))))
         })
     };
-    let (bytes, crc32, layout_crc32, column_crc32, encoded, narrowed) = written?;
+    let written = written?;
     Ok(SegmentMeta {
         file: path.file_name().expect("segment path has a file name").to_string_lossy().into_owned(),
         rows: rows as u64,
-        bytes,
-        crc32,
-        layout_crc32: Some(layout_crc32),
-        column_crc32,
+        bytes: written.bytes,
+        crc32: written.crc32,
+        layout_crc32: Some(written.layout_crc32),
+        column_crc32: written.column_crc32,
         stats: stats?,
         column_ids: None,
         inline: None,
         deleted: Default::default(),
         origin: Vec::new(),
-        encoded,
-        narrowed,
+        encoded: written.encoded,
+        narrowed: written.narrowed,
+        packed: written.packed,
     })
 }
 
+/// What [`write_file`] wrote: the file's size and checksums, and how its
+/// columns are stored (for the manifest's format version).
+struct Written {
+    bytes: u64,
+    crc32: u32,
+    layout_crc32: u32,
+    column_crc32: Vec<u32>,
+    /// Whether any column is encoded.
+    encoded: bool,
+    /// Whether any column is narrowed (see [`crate::encoding::narrow`]).
+    narrowed: bool,
+    /// Whether any column is bit-packed (see [`crate::encoding::packed`]).
+    packed: bool,
+}
+
 /// Writes and syncs the file of [`write_segment`], its columns encoded (see
-/// [`crate::encoding`]): its size, CRC-32, layout and per-column checksums,
-/// whether any column is encoded, and whether any is narrowed.
-fn write_file(
-    path: &Path,
-    schema: &SchemaRef,
-    pieces: &[RecordBatch],
-    compression: Compression,
-) -> Result<(u64, u32, u32, Vec<u32>, bool, bool)> {
+/// [`crate::encoding`]).
+fn write_file(path: &Path, schema: &SchemaRef, pieces: &[RecordBatch], compression: Compression) -> Result<Written> {
     let (stored, pieces) = encode(schema, pieces, compression)?;
-    let narrowed = narrows(&stored, schema);
+    let (narrowed, packed) = (narrows(&stored, schema), packs(&stored));
     let retyped = stored.fields() != schema.fields();
     let (schema, pieces) = (&stored, &pieces[..]);
     // Only files written from pieces have compressed columns; those count as
@@ -254,7 +264,8 @@ fn write_file(
     };
     sink.file.sync_all().map_err(|e| Error::io(context("syncing"), e))?;
     crate::failpoint::hit("segment.after_write")?;
-    Ok((sink.written, sink.hasher.finalize(), layout_crc32, column_crc32, encoded, narrowed))
+    let (bytes, crc32) = (sink.written, sink.hasher.finalize());
+    Ok(Written { bytes, crc32, layout_crc32, column_crc32, encoded, narrowed, packed })
 }
 
 /// Writes `pieces` (non-empty batches of `schema`, whose columns are all
@@ -465,21 +476,23 @@ pub(crate) mod tests {
         assert!(!plain.encoded && !plain.narrowed, "the default stores fixed-width columns as they are");
         let light_path = dir.path().join("light.arrow");
         let light = write_segment_as(&light_path, &schema, &pieces, Compression::Light).unwrap();
-        assert!(light.encoded && light.narrowed, "the manifest must say 15");
-        assert!(light.bytes * 100 < plain.bytes * 55, "{} bytes against {}", light.bytes, plain.bytes);
-        let types: Vec<DataType> = MappedSegment::open(&light_path, &light, true)
+        assert!(light.encoded && light.narrowed && light.packed, "the manifest must say 16");
+        // Narrowed to whole bytes alone, it would take half the bytes: packed,
+        // its three columns take 7, 7 and 12 bits a row.
+        assert!(light.bytes * 4 < plain.bytes, "{} bytes against {}", light.bytes, plain.bytes);
+        let types: Vec<Option<DataType>> = MappedSegment::open(&light_path, &light, true)
             .unwrap()
             .schema()
             .fields()
             .iter()
-            .map(|f| f.data_type().clone())
+            .map(|f| crate::encoding::packed::physical_type(f.data_type()))
             .collect();
-        assert_eq!(types, [DataType::Int32, DataType::Int16, DataType::Decimal32(9, 2)]);
+        assert_eq!(types, [Some(DataType::Int32), Some(DataType::Int16), Some(DataType::Decimal32(9, 2))]);
         reads_back(&light_path, &light, &[concat_batches(&schema, &pieces).unwrap()]);
         assert_eq!(light.stats, plain.stats, "statistics are the values'");
         let path = dir.path().join("zstd.arrow");
         let meta = write_segment_as(&path, &schema, &pieces, Compression::Zstd).unwrap();
-        assert!(meta.encoded && meta.narrowed, "narrowed, then compressed");
+        assert!(meta.encoded && meta.narrowed && !meta.packed, "narrowed, then compressed");
         assert!(meta.bytes * 3 < plain.bytes, "{} bytes against {}", meta.bytes, plain.bytes);
         let seg = MappedSegment::open(&path, &meta, true).unwrap();
         let stored = seg.batches(None).unwrap()[0].schema();
