@@ -66,12 +66,16 @@ pub fn physical_type(stored: &DataType) -> Option<DataType> {
     compressed::physical_type(stored).or_else(|| packed::physical_type(stored))
 }
 
-/// The values of a column stored in runs (see [`physical_type`]; a slice of
-/// one, maybe): the runs it covers, decompressed or unpacked.
+/// The values of `array` in the order of the table's: for a column stored
+/// in runs (see [`physical_type`]; a slice of one, maybe) the runs it covers,
+/// decompressed or unpacked; any other column as it is.
 pub fn decode_runs(array: &ArrayRef) -> Result<ArrayRef> {
-    match packed::physical_type(array.data_type()) {
-        Some(_) => packed::unpack(array),
-        None => decompress(array),
+    if packed::physical_type(array.data_type()).is_some() {
+        packed::unpack(array)
+    } else if compressed::physical_type(array.data_type()).is_some() {
+        decompress(array)
+    } else {
+        Ok(array.clone())
     }
 }
 
@@ -217,7 +221,7 @@ pub fn decode_runs_of(batch: &RecordBatch, picked: impl Fn(usize) -> bool) -> Re
         return Ok(batch.clone());
     }
     let columns = (0..batch.num_columns())
-        .map(|c| if in_runs(c) { decode_runs(batch.column(c)) } else { Ok(batch.column(c).clone()) })
+        .map(|c| if picked(c) { decode_runs(batch.column(c)) } else { Ok(batch.column(c).clone()) })
         .collect::<Result<Vec<_>>>()?;
     let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
     let schema = with_stored_types(&batch.schema(), &columns);

@@ -233,13 +233,10 @@ impl MappedSegment {
             return Ok(false);
         }
         self.check_column(column)?;
-        Ok(*self.ascending[column].get_or_init(|| match in_runs {
-            None => crate::manifest::ascending::column_ascends(&self.batches, column),
-            Some(_) => {
-                let values =
-                    self.batches.iter().map(|b| encoding::decode_runs(b.column(column))).collect::<Result<Vec<_>>>();
-                values.is_ok_and(|v| crate::manifest::ascending::ascends(&v))
-            }
+        Ok(*self.ascending[column].get_or_init(|| {
+            let values =
+                self.batches.iter().map(|b| encoding::decode_runs(b.column(column))).collect::<Result<Vec<_>>>();
+            values.is_ok_and(|v| crate::manifest::ascending::ascends(&v))
         }))
     }
 

@@ -16,7 +16,7 @@
 //! repartitioning (see `range_aggregate`).
 
 use crate::optimizer::sorted_range::orders_as_sql;
-use datafusion::arrow::array::{make_comparator, ArrayRef, RecordBatch};
+use datafusion::arrow::array::{make_comparator, RecordBatch};
 use datafusion::arrow::compute::SortOptions;
 use datafusion::arrow::datatypes::Schema;
 use datafusion::common::stats::Precision;
@@ -25,7 +25,7 @@ use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::{LexOrdering, PhysicalSortExpr};
 use std::cmp::Ordering;
 use std::sync::Arc;
-use swingdb_storage::encoding::{decode_runs, physical_type};
+use swingdb_storage::encoding::decode_runs;
 use swingdb_storage::{SegmentMeta, SegmentStore, TableMeta};
 
 /// Positions in `projection` (table column indices) of the columns with
@@ -150,17 +150,6 @@ pub(super) fn position(batches: &[RecordBatch], mut row: usize) -> (usize, usize
     (batches.len(), 0)
 }
 
-/// The values of column `key` of `batch` (as stored) in their order: a
-/// column stored in runs (packed or compressed numbers, whose runs are not
-/// its values) decoded to the narrow type its runs hold.
-fn key_values(batch: &RecordBatch, key: usize) -> Result<ArrayRef> {
-    let column = batch.column(key);
-    match physical_type(column.data_type()) {
-        Some(_) => Ok(decode_runs(column)?),
-        None => Ok(column.clone()),
-    }
-}
-
 /// The first position at or after `at` whose `key` differs from the row
 /// before `at` (or the end), never before `not_before`.
 fn next_change(
@@ -179,10 +168,11 @@ fn next_change(
         (b, 0) => (b - 1, batches[b - 1].num_rows() - 1),
         (b, r) => (b, r - 1),
     };
-    let value = &key_values(&batches[before.0], key)?;
+    // A key stored in runs is compared on its values, not on its runs.
+    let value = &decode_runs(batches[before.0].column(key))?;
     let options = SortOptions { descending: false, nulls_first: true };
     for (index, batch) in batches.iter().enumerate().skip(at.0) {
-        let column = &key_values(batch, key)?;
+        let column = &decode_runs(batch.column(key))?;
         let compare = make_comparator(column, value, options)?;
         let start = if index == at.0 { at.1 } else { 0 };
         // Ascending: the rows equal to `value` come first; find the first greater.
