@@ -7,7 +7,7 @@ use crate::Attached;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use swingdb_share::home::Home;
 use swingdb_share::Published;
@@ -52,6 +52,8 @@ pub struct DbCore {
     pub databases: AttachedDatabases,
     /// Commits since this handle last collected garbage.
     commits_without_gc: AtomicU32,
+    /// Whether a commit left garbage to collect (see [`DbCore::collect_if_due`]).
+    gc_due: AtomicBool,
 }
 
 /// Every this many commits a handle collects garbage even when its commits
@@ -73,6 +75,7 @@ impl DbCore {
             databases: AttachedDatabases::default(),
             // The first commit collects: it cleans up after writers that crashed.
             commits_without_gc: AtomicU32::new(GC_EVERY_COMMITS - 1),
+            gc_due: AtomicBool::new(false),
         }
     }
 
@@ -228,21 +231,31 @@ impl DbCore {
                 ),
             )
         })?;
-        // The commit is durable; collecting garbage is housekeeping whose
-        // failure (or a lock held elsewhere) must not turn it into an error.
-        // It lists the segments and reads the logs, so it runs when this
-        // commit dropped segment files; a commit that only added rows leaves
-        // no garbage but its record (collected with its whole log), and
-        // collection waits for every GC_EVERY_COMMITS-th commit (for full
-        // logs and the files of crashed writers).
+        // Collecting garbage lists the segments and reads the logs, so it is
+        // due when this commit dropped segment files; a commit that only added
+        // rows leaves no garbage but its record (collected with its whole
+        // log), and collection waits for every GC_EVERY_COMMITS-th commit (for
+        // full logs and the files of crashed writers). It runs once the
+        // transaction has let go of its version (`collect_if_due`): while
+        // pinned, that version would be rebuilt from its log to learn its files.
         let since = self.commits_without_gc.fetch_add(1, Ordering::Relaxed) + 1;
         if frees_files || since >= GC_EVERY_COMMITS {
-            self.commits_without_gc.store(0, Ordering::Relaxed);
-            if let Err(e) = dir.collect_garbage(false) {
-                log::info!("garbage collection after commit {version} failed: {e}");
-            }
+            self.gc_due.store(true, Ordering::Relaxed);
         }
         Ok(Some(version))
+    }
+
+    /// Collects garbage if a commit made it due (see [`Self::commit`]). It is
+    /// housekeeping after a durable commit: its failure (or a lock held
+    /// elsewhere) is logged, never an error of the commit.
+    pub(crate) fn collect_if_due(&self) {
+        if !self.gc_due.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        self.commits_without_gc.store(0, Ordering::Relaxed);
+        if let Err(e) = self.dir().collect_garbage(false) {
+            log::info!("garbage collection after a commit failed: {e}");
+        }
     }
 
     /// `table` compacted (see [`compact`]), its new files added to

@@ -196,13 +196,19 @@ struct Pins {
 /// Proof that this handle holds `commit.lock`: publishing needs one.
 #[derive(Debug)]
 pub struct CommitLock {
-    file: File,
+    file: Option<File>,
+    /// Where the descriptor goes back once unlocked.
+    spare: Arc<Mutex<Vec<File>>>,
 }
 
 impl Drop for CommitLock {
     fn drop(&mut self) {
         let _ = failpoint::hit("commit.before_unlock");
-        let _ = flock(&self.file, libc::LOCK_UN);
+        if let Some(file) = self.file.take() {
+            if flock(&file, libc::LOCK_UN).is_ok() {
+                self.spare.lock().push(file);
+            }
+        }
     }
 }
 
@@ -223,6 +229,13 @@ pub struct DbDir {
     cache: Mutex<Option<Arc<Manifest>>>,
     /// The newest commit log, as far as this handle read it.
     log: Mutex<Option<Log>>,
+    /// Read-only descriptors of `commit.lock` not in use, kept so that a
+    /// commit does not open the file each time. Each commit in progress
+    /// holds its own (an `flock` excludes other open files of the lock, in
+    /// this process too, never its own), and gives it back when it unlocks.
+    /// `commit.lock` is never deleted or replaced, so a kept descriptor
+    /// locks the same file a newly opened one would.
+    spare_commit_locks: Arc<Mutex<Vec<File>>>,
     /// Whether the format marker already says the database has a commit log.
     marker_says_log: AtomicBool,
     /// Read-only, taking the last intact version for the newest when the
@@ -425,9 +438,20 @@ impl DbDir {
     pub fn lock_commits(&self) -> Result<CommitLock> {
         self.refuse_read_only()?;
         let path = self.root.join(COMMIT_LOCK);
-        let file = open_lock_file(&path)?.ok_or_else(|| {
-            Error::operational(format!("cannot create {}: is the database on read-only media?", path.display()))
-        })?;
+        let spare = self.spare_commit_locks.lock().pop();
+        let file = match spare {
+            Some(file) => file,
+            None => {
+                open_lock_file(&path)?.ok_or_else(|| {
+                    Error::operational(format!(
+                        "cannot create {}: is the database on read-only media?",
+                        path.display()
+                    ))
+                })?;
+                // Kept read-only (locks need no more): an idle handle holds nothing open for writing.
+                File::open(&path).map_err(io_err("opening", &path))?
+            }
+        };
         if !flock_exclusive_within(&file, COMMIT_LOCK_TIMEOUT).map_err(io_err("locking", &path))? {
             return Err(Error::operational(format!(
                 "another process has held {} for {} s (a commit or garbage collection that does not end); nothing was written",
@@ -435,8 +459,9 @@ impl DbDir {
                 COMMIT_LOCK_TIMEOUT.as_secs()
             )));
         }
+        // On a failure here the descriptor closes, which lets go of the lock.
         failpoint::hit("commit.after_lock")?;
-        Ok(CommitLock { file })
+        Ok(CommitLock { file: Some(file), spare: self.spare_commit_locks.clone() })
     }
 }
 

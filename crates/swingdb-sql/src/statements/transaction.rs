@@ -105,6 +105,7 @@ impl Transaction {
             self.undo_since(0);
         }
         core.dir().unpin(self.base.version);
+        core.collect_if_due();
         outcome
     }
 }

@@ -286,8 +286,10 @@ impl Log {
 
     /// Reads the records appended since the last read.
     pub(super) fn refresh(&mut self) -> io::Result<()> {
-        // A record written after this is read at the next refresh.
-        let size = self.file.metadata()?.len();
+        // The file's size, asked once a record is there to read (most
+        // refreshes find zeros: nothing new). The file only grows, so a size
+        // taken after the header was read bounds that record as well.
+        let mut known_size = None;
         loop {
             let mut header = [0u8; RECORD_HEADER];
             match self.file.read_exact_at(&mut header, self.end) {
@@ -305,6 +307,10 @@ impl Log {
             let field = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
             let (len, dropped_len, prev, crc) = (field(0), field(4), field(16), field(20));
             let version = u64::from_le_bytes(header[8..16].try_into().unwrap());
+            let size = match known_size {
+                Some(size) => size,
+                None => *known_size.insert(self.file.metadata()?.len()),
+            };
             // A length past the end of the file is a header not written whole
             // (or a seal), unless a valid record follows.
             if len == 0 || self.end + RECORD_HEADER as u64 + len as u64 > size {

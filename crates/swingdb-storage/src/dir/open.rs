@@ -69,6 +69,7 @@ impl DbDir {
             next_segment: AtomicU64::new(0),
             cache: Mutex::new(None),
             log: Mutex::new(None),
+            spare_commit_locks: Arc::default(),
             marker_says_log: AtomicBool::new(format >= LOG_FORMAT_VERSION as u64),
             recover: AtomicBool::new(false),
         })

@@ -23,6 +23,13 @@ pub const COMPACT_TRIGGER: usize = 8;
 /// transaction's tail, see [`crate::manifest::inline`]) written to a segment file
 /// instead; the new table and files, or `None` when all fit.
 pub fn write_out_inline(dir: &DbDir, table: &TableMeta) -> Result<Option<(TableMeta, Vec<PathBuf>)>> {
+    let mut fit = true;
+    for rows in table.segments.iter().filter_map(|s| s.inline.as_ref()) {
+        fit &= rows.fits_manifest()?;
+    }
+    if fit {
+        return Ok(None);
+    }
     let mut files = Vec::new();
     let mut segments = Vec::with_capacity(table.segments.len());
     for segment in &table.segments {

@@ -9,8 +9,9 @@
 use crate::error::Result;
 use crate::manifest::distinct::{le_word, DistinctSketch};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, OffsetSizeTrait, StringArray};
-use datafusion::arrow::compute::cast;
+use datafusion::arrow::compute::{cast, CastOptions};
 use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::util::display::ArrayFormatter;
 use datafusion::common::ScalarValue;
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
@@ -76,6 +77,19 @@ pub fn column_stats(pieces: &[ArrayRef]) -> Result<ColumnStats> {
         }
         DataType::LargeUtf8 => {
             string_extremes::<i64>(pieces).map_or((None, None), |(min, max)| (stat_text(min), stat_text(max)))
+        }
+        // One value (a single-row write): it is both bounds, written as the
+        // general path's cast writes it, without building accumulators.
+        _ if rows - nulls == 1 => {
+            let (piece, at) = pieces
+                .iter()
+                .find_map(|p| (0..p.len()).find(|&i| p.is_valid(i)).map(|i| (p, i)))
+                .expect("one value is not NULL");
+            let text = ArrayFormatter::try_new(piece.as_ref(), &CastOptions::default().format_options)?
+                .value(at)
+                .to_string();
+            let text = stat_text(&text);
+            (text.clone(), text)
         }
         data_type => {
             let mut min = MinAccumulator::try_new(data_type)?;
@@ -191,5 +205,40 @@ mod tests {
             }
         }
         assert_eq!(string_extremes::<i32>(&[Arc::new(StringArray::from(vec![None::<&str>])) as ArrayRef]), None);
+    }
+
+    #[test]
+    fn one_value_gets_the_bounds_the_general_path_writes() {
+        use datafusion::arrow::array::*;
+        use datafusion::arrow::compute::concat;
+        let values: Vec<ArrayRef> = vec![
+            Arc::new(Int8Array::from(vec![-7])),
+            Arc::new(Int16Array::from(vec![300])),
+            Arc::new(Int32Array::from(vec![-70000])),
+            Arc::new(Int64Array::from(vec![9007199254740993])),
+            Arc::new(UInt64Array::from(vec![u64::MAX])),
+            Arc::new(Float32Array::from(vec![1.5])),
+            Arc::new(Float64Array::from(vec![0.1])),
+            Arc::new(Float64Array::from(vec![-0.0])),
+            Arc::new(Float64Array::from(vec![1e300])),
+            Arc::new(Float64Array::from(vec![f64::NAN])),
+            Arc::new(Decimal128Array::from(vec![1230]).with_precision_and_scale(10, 2).unwrap()),
+            Arc::new(Date32Array::from(vec![19782])),
+            Arc::new(TimestampMicrosecondArray::from(vec![1_704_164_645_123_456])),
+            Arc::new(TimestampMicrosecondArray::from(vec![1_704_164_645_000_000]).with_timezone("+02:00")),
+            Arc::new(Time64MicrosecondArray::from(vec![86_399_500_000])),
+            Arc::new(BooleanArray::from(vec![true])),
+        ];
+        for one in values {
+            let null = new_null_array(one.data_type(), 1);
+            let alone = column_stats(&[one.clone()]).unwrap();
+            let among_nulls = column_stats(&[null.clone(), concat(&[&one, &null]).unwrap()]).unwrap();
+            let twice = column_stats(&[concat(&[&one, &one]).unwrap()]).unwrap();
+            assert!(alone.min.is_some(), "{one:?}");
+            for stats in [&alone, &among_nulls] {
+                assert_eq!((&stats.min, &stats.max), (&twice.min, &twice.max), "{one:?}");
+            }
+            assert_eq!(among_nulls.nulls, 2, "{one:?}");
+        }
     }
 }
