@@ -196,3 +196,45 @@ segment's), and
     )
     out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True).stdout
     assert out.strip() == repr(expect)
+
+
+def test_single_row_writes_open_no_file_once_warm(tmp_path):
+    """Autocommit writes by key, once the first ones ran, open no file: the
+    commit lock's descriptor is kept (it was opened at every commit), and the
+    runs of segments too small to have one saved are not looked for on disk
+    (every UPDATE's new row probed `keys/` for a file that is never there)."""
+    import shutil
+
+    if shutil.which("strace") is None:
+        pytest.skip("strace is installed by `make test`")
+    code = (
+        "import os, sys, swingdb; con = swingdb.connect(sys.argv[1]); "
+        "con.execute('CREATE TABLE t (k BIGINT PRIMARY KEY, v DOUBLE)'); "
+        "con.execute('INSERT INTO t SELECT value, 0 FROM range(20000)'); "
+        "[con.execute('UPDATE t SET v = v + 1 WHERE k = ?', [i]) for i in range(40)]; "
+        "os.write(2, b'WARM\\n'); "
+        "[con.execute('UPDATE t SET v = v + 1 WHERE k = ?', [i * 7]) for i in range(30)]; "
+        "[con.execute('INSERT INTO t VALUES (?, 1)', [10**6 + i]) for i in range(30)]; "
+        "[con.execute('DELETE FROM t WHERE k = ?', [i * 11]) for i in range(30)]; "
+        "os.write(2, b'DONE\\n')"
+    )
+    log = tmp_path / "strace.log"
+    subprocess.run(
+        ["strace", "-f", "-qq", "-o", str(log), "-e", "trace=openat,write", sys.executable, "-c", code,
+         str(tmp_path / "db")],
+        check=True,
+    )
+    lines = log.read_text().splitlines()
+    warm = next(i for i, line in enumerate(lines) if "WARM" in line)
+    done = next(i for i, line in enumerate(lines) if "DONE" in line)
+    opened = [line for line in lines[warm:done] if "openat(" in line]
+    assert not [line for line in opened if "commit.lock" in line], opened
+    assert not [line for line in opened if "/keys/" in line and "ENOENT" in line], opened
+    v = dict.fromkeys(range(20000), 0.0)
+    for k in [*range(40), *(i * 7 for i in range(30))]:
+        v[k] += 1
+    v.update({10**6 + i: 1.0 for i in range(30)})
+    for i in range(30):
+        del v[i * 11]
+    db = swingdb.connect(str(tmp_path / "db"))
+    assert db.sql("SELECT count(*), sum(v) FROM t").fetchall() == [(len(v), sum(v.values()))]

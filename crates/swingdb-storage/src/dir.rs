@@ -35,7 +35,12 @@
 //! record was torn (its writer died in the write) was never seen by anyone,
 //! and its number is taken by the next commit, in a new log. (Without the
 //! lock, a slow writer could publish N+1 after N+1 had been published *and*
-//! collected by others; its commit would be reported and never seen.)
+//! collected by others; its commit would be reported and never seen.) A handle
+//! keeps its descriptors of `commit.lock` open between commits: the file is
+//! never deleted or replaced, so a kept descriptor locks the file every other
+//! process locks; and two commits of one process each lock their own
+//! descriptor (one `flock`ed descriptor shared by two threads would not
+//! exclude them from each other).
 //!
 //! **Pinned versions are never collected.** A reader takes `gc.lock` shared,
 //! lists the newest version V, read-locks byte V, reads the manifest, and lets
@@ -438,20 +443,9 @@ impl DbDir {
     pub fn lock_commits(&self) -> Result<CommitLock> {
         self.refuse_read_only()?;
         let path = self.root.join(COMMIT_LOCK);
-        let spare = self.spare_commit_locks.lock().pop();
-        let file = match spare {
-            Some(file) => file,
-            None => {
-                open_lock_file(&path)?.ok_or_else(|| {
-                    Error::operational(format!(
-                        "cannot create {}: is the database on read-only media?",
-                        path.display()
-                    ))
-                })?;
-                // Kept read-only (locks need no more): an idle handle holds nothing open for writing.
-                File::open(&path).map_err(io_err("opening", &path))?
-            }
-        };
+        let file = self.commit_lock_file()?.ok_or_else(|| {
+            Error::operational(format!("cannot create {}: is the database on read-only media?", path.display()))
+        })?;
         if !flock_exclusive_within(&file, COMMIT_LOCK_TIMEOUT).map_err(io_err("locking", &path))? {
             return Err(Error::operational(format!(
                 "another process has held {} for {} s (a commit or garbage collection that does not end); nothing was written",
@@ -461,7 +455,28 @@ impl DbDir {
         }
         // On a failure here the descriptor closes, which lets go of the lock.
         failpoint::hit("commit.after_lock")?;
-        Ok(CommitLock { file: Some(file), spare: self.spare_commit_locks.clone() })
+        Ok(self.held_commit_lock(file))
+    }
+
+    /// A descriptor of `commit.lock` not in use by this handle: a kept one,
+    /// else the file opened (made if need be); `None` if it neither exists
+    /// nor can be made.
+    fn commit_lock_file(&self) -> Result<Option<File>> {
+        if let Some(file) = self.spare_commit_locks.lock().pop() {
+            return Ok(Some(file));
+        }
+        let path = self.root.join(COMMIT_LOCK);
+        if open_lock_file(&path)?.is_none() {
+            return Ok(None);
+        }
+        // Kept read-only (locks need no more): an idle handle holds nothing open for writing.
+        File::open(&path).map(Some).map_err(io_err("opening", &path))
+    }
+
+    /// `file`, locked, as the proof of holding `commit.lock` that gives
+    /// the descriptor back for reuse when dropped.
+    fn held_commit_lock(&self, file: File) -> CommitLock {
+        CommitLock { file: Some(file), spare: self.spare_commit_locks.clone() }
     }
 }
 

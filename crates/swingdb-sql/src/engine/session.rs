@@ -94,7 +94,9 @@ impl Session {
             }
         }
         let result = on_planning_stack(|| {
-            runtime().block_on(async {
+            // Boxed: `block_on` moves its future by value, and this one holds
+            // every arm's (a copy of tens of kilobytes per statement).
+            runtime().block_on(Box::pin(async {
                 let _busy = self.busy.lock().await;
                 match short {
                     // Placeholders, so parameters: the only inserts worth remembering.
@@ -136,11 +138,10 @@ impl Session {
                     }
                     _ => {}
                 }
-                // Boxed: the general path's future is large, and moving it
-                // into the runtime's `block_on` by value copied it each time
-                // (a tenth of a short query's time).
+                // Boxed: the general path's future is large; held inline it
+                // would make this block's future as large, copied when boxed.
                 Box::pin(self.execute_async(sql, params)).await
-            })
+            }))
         });
         result.map_err(|e| explain(e, sql))
     }

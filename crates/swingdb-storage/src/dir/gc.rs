@@ -84,7 +84,7 @@ impl DbDir {
         }
         let skipped = GcReport { skipped: true, ..Default::default() };
         let commit_path = self.root.join(COMMIT_LOCK);
-        let Some(commit_file) = open_lock_file(&commit_path)? else { return Ok(skipped) };
+        let Some(commit_file) = self.commit_lock_file()? else { return Ok(skipped) };
         let gc_path = self.root.join(GC_LOCK);
         let Some(gc_file) = open_lock_file(&gc_path)? else { return Ok(skipped) };
         let commit_held = if wait {
@@ -103,13 +103,15 @@ impl DbDir {
                 Ok(skipped)
             };
         }
+        // Unlocked (and its descriptor kept for reuse) when this call returns.
+        let _commit_lock = self.held_commit_lock(commit_file);
         let gc_held =
             if wait { flock(&gc_file, libc::LOCK_EX).map(|_| true) } else { try_flock(&gc_file, libc::LOCK_EX) };
         if !gc_held.map_err(io_err("locking", &gc_path))? {
             return Ok(skipped);
         }
         failpoint::hit("gc.after_lock")?;
-        // Both locks are released when the files close at the end of this call.
+        // gc.lock is released when its file closes at the end of this call.
         self.collect_locked(&gc_file)
     }
 

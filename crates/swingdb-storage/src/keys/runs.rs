@@ -152,8 +152,11 @@ impl KeyRun {
         kind: RunKind,
     ) -> Result<Indexed> {
         let dir = store.dir();
-        let path = dir.key_run_path(&segment.file, &fingerprint(table, key, kind));
-        if let Some(run) = Self::open(&path) {
+        // Only a segment large enough has a run saved (or worth saving): for
+        // the others (inline rows, a single-row UPDATE's new version) no
+        // file is looked for.
+        let path = has_saved_run(segment).then(|| dir.key_run_path(&segment.file, &fingerprint(table, key, kind)));
+        if let Some(run) = path.as_deref().and_then(Self::open) {
             return Ok(Indexed::Run(run));
         }
         // Every row's key, deleted rows' too: a run serves every version of
@@ -180,7 +183,7 @@ impl KeyRun {
             }
         }
         let mut run = Self::built(encode(&keys), keys.len());
-        run.unsaved = (!dir.read_only()).then_some(path);
+        run.unsaved = path.filter(|_| !dir.read_only());
         Ok(Indexed::Run(run))
     }
 
@@ -332,15 +335,11 @@ pub fn lookup_run(
     kind: RunKind,
     name: &str,
 ) -> Result<Option<Arc<KeyRun>>> {
-    let saved = has_saved_run(segment);
     store.derived(segment, name, || {
         Ok(match KeyRun::of_segment(store, table, segment, key, kind)? {
-            Indexed::Run(mut run) if saved => {
-                run.save(store.dir());
-                Some(run)
-            }
+            // Saved only if the segment is one to have a saved run.
             Indexed::Run(mut run) => {
-                run.unsaved = None;
+                run.save(store.dir());
                 Some(run)
             }
             Indexed::Duplicate(_) => None,
