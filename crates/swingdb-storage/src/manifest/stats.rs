@@ -85,9 +85,8 @@ pub fn column_stats(pieces: &[ArrayRef]) -> Result<ColumnStats> {
                 .iter()
                 .find_map(|p| (0..p.len()).find(|&i| p.is_valid(i)).map(|i| (p, i)))
                 .expect("one value is not NULL");
-            let text = ArrayFormatter::try_new(piece.as_ref(), &CastOptions::default().format_options)?
-                .value(at)
-                .to_string();
+            let text =
+                ArrayFormatter::try_new(piece.as_ref(), &CastOptions::default().format_options)?.value(at).to_string();
             let text = stat_text(&text);
             (text.clone(), text)
         }
@@ -231,7 +230,7 @@ mod tests {
         ];
         for one in values {
             let null = new_null_array(one.data_type(), 1);
-            let alone = column_stats(&[one.clone()]).unwrap();
+            let alone = column_stats(std::slice::from_ref(&one)).unwrap();
             let among_nulls = column_stats(&[null.clone(), concat(&[&one, &null]).unwrap()]).unwrap();
             let twice = column_stats(&[concat(&[&one, &one]).unwrap()]).unwrap();
             assert!(alone.min.is_some(), "{one:?}");
