@@ -119,3 +119,16 @@ def run_python(code: str, *args, check=True, timeout=120, cwd=None):
     if check and proc.returncode != 0:
         raise AssertionError(f"subprocess failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return proc
+
+
+def traced_python(code: str, calls: str, log, *args) -> list[str]:
+    """The system calls `calls` (strace's `-e trace=` list) that `code` makes
+    in a fresh Python process (args after it), as strace's lines, all threads;
+    skips the test where strace is missing (`make test` installs it)."""
+    if shutil.which("strace") is None:
+        pytest.skip("strace is installed by `make test`")
+    subprocess.run(
+        ["strace", "-f", "-qq", "-o", str(log), "-e", f"trace={calls}", sys.executable, "-c", code, *map(str, args)],
+        check=True,
+    )
+    return log.read_text().splitlines()

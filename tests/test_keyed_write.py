@@ -23,6 +23,7 @@ import sys
 
 import pytest
 import swingdb
+from conftest import traced_python
 
 ROWS = 12_000
 
@@ -203,10 +204,6 @@ def test_single_row_writes_open_no_file_once_warm(tmp_path):
     commit lock's descriptor is kept (it was opened at every commit), and the
     runs of segments too small to have one saved are not looked for on disk
     (every UPDATE's new row probed `keys/` for a file that is never there)."""
-    import shutil
-
-    if shutil.which("strace") is None:
-        pytest.skip("strace is installed by `make test`")
     code = (
         "import os, sys, swingdb; con = swingdb.connect(sys.argv[1]); "
         "con.execute('CREATE TABLE t (k BIGINT PRIMARY KEY, v DOUBLE)'); "
@@ -218,13 +215,7 @@ def test_single_row_writes_open_no_file_once_warm(tmp_path):
         "[con.execute('DELETE FROM t WHERE k = ?', [i * 11]) for i in range(30)]; "
         "os.write(2, b'DONE\\n')"
     )
-    log = tmp_path / "strace.log"
-    subprocess.run(
-        ["strace", "-f", "-qq", "-o", str(log), "-e", "trace=openat,write", sys.executable, "-c", code,
-         str(tmp_path / "db")],
-        check=True,
-    )
-    lines = log.read_text().splitlines()
+    lines = traced_python(code, "openat,write", tmp_path / "strace.log", tmp_path / "db")
     warm = next(i for i, line in enumerate(lines) if "WARM" in line)
     done = next(i for i, line in enumerate(lines) if "DONE" in line)
     opened = [line for line in lines[warm:done] if "openat(" in line]

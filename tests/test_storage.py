@@ -1,11 +1,8 @@
 import os
 import re
-import shutil
-import subprocess
-import sys
 
-import pytest
 import swingdb
+from conftest import traced_python
 
 
 def _segments(db_path):
@@ -299,20 +296,12 @@ def test_segment_files_are_sent_to_disk_while_they_are_written(tmp_path):
     # The kernel is asked to start writing each 8 MiB of a new segment at once
     # (sync_file_range), so the disk works while the rest is encoded and the
     # final fsync has little left: ingest was at 74 % of dd's bandwidth.
-    if shutil.which("strace") is None:
-        pytest.skip("strace is installed by `make test`")
     code = (
         "import sys, swingdb; con = swingdb.connect(sys.argv[1]); "
         "con.sql('CREATE TABLE t AS SELECT value AS a, value * 2 AS b FROM range(4000000)'); "
         "assert con.sql('SELECT count(*), sum(b) FROM t').fetchall() == [(4000000, 15999996000000)]"
     )
-    log = tmp_path / "strace.log"
-    subprocess.run(
-        ["strace", "-f", "-qq", "-o", str(log), "-e", "trace=sync_file_range", sys.executable, "-c", code,
-         str(tmp_path / "db")],
-        check=True,
-    )
-    calls = log.read_text().splitlines()
+    calls = traced_python(code, "sync_file_range", tmp_path / "strace.log", tmp_path / "db")
     ranges = [line for line in calls if "sync_file_range(" in line]
     assert len(ranges) >= 6, calls  # 64 MB of data: one call per 8 MiB written
 
