@@ -265,3 +265,28 @@ def test_lookups_see_the_rows_a_transaction_adds_between_them(tmp_path):
     con.execute("DELETE FROM t1 WHERE k = ?", [ROWS + 50])
     assert con.execute("SELECT s FROM t1 WHERE k = ?", [ROWS + 50]).fetchall() == []
     assert con.execute("SELECT count(*) FROM t1 WHERE k >= ?", [ROWS]).fetchall() == [(79,)]
+
+
+def test_lookups_in_a_large_segment_answer_as_the_scan(tmp_path):
+    """Rows found by key in one segment of 400,000 rows (a saved key run):
+    first and last rows, rows far apart, several at once, and a row updated
+    next to an untouched one, equal to the scan's answer."""
+    con = swingdb.connect(str(tmp_path / "db"))
+    con.execute("CREATE TABLE t (k BIGINT PRIMARY KEY, v DOUBLE, s VARCHAR)")
+    con.execute("INSERT INTO t SELECT value, value / 4, 'payload-' || value FROM range(400000)")
+    scan = swingdb.connect(str(tmp_path / "db"))
+    scan.execute("SET disabled_optimizers = 'key_lookup'")
+    keys = [0, 1, 32767, 32768, 65535, 65536, 199999, 200000, 399998, 399999]
+    listed = ", ".join(map(str, keys))
+    plan = con.sql(f"EXPLAIN SELECT s FROM t WHERE k IN ({listed})").fetchall()
+    assert "key lookup on" in "".join(str(r) for r in plan)
+    for sql, params in [
+        *[("SELECT k, v, s FROM t WHERE k = ?", [k]) for k in keys],
+        (f"SELECT k, v, s FROM t WHERE k IN ({listed}) ORDER BY k", []),
+    ]:
+        found = con.execute(sql, params).fetchall()
+        assert found == scan.execute(sql, params).fetchall(), sql
+        assert found and all(row[2] == f"payload-{row[0]}" for row in found), sql
+    con.execute("UPDATE t SET s = 'moved' WHERE k = ?", [32768])
+    assert con.execute("SELECT s FROM t WHERE k = ?", [32768]).fetchall() == [("moved",)]
+    assert con.execute("SELECT s FROM t WHERE k = ?", [32767]).fetchall() == [("payload-32767",)]
