@@ -167,3 +167,32 @@ fn handles_appending_single_rows_at_once_never_conflict() {
     assert_eq!(single_i64(&con, "SELECT count(DISTINCT id) FROM t"), 600);
     assert_eq!(single_i64(&con, "SELECT count(*) FROM t WHERE who = 3"), 150);
 }
+
+/// Connections of one handle committing single rows at once from threads:
+/// each commit locks `commit.lock` through a descriptor of its own (the
+/// handle keeps them for reuse), so commits of one process exclude each other
+/// as those of different processes do, and no version is published twice.
+#[test]
+fn connections_of_one_handle_committing_at_once_each_publish_their_own_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("db");
+    let db = open(&path);
+    run(&db.connect().unwrap(), "CREATE TABLE t (id BIGINT PRIMARY KEY, who BIGINT)");
+    std::thread::scope(|scope| {
+        for who in 0..4i64 {
+            let con = db.connect().unwrap();
+            scope.spawn(move || {
+                con.set_conflict_timeout(Duration::ZERO);
+                for k in 0..150i64 {
+                    run(&con, &format!("INSERT INTO t VALUES ({}, {who})", who * 1000 + k));
+                }
+            });
+        }
+    });
+    let version = |m: &serde_json::Value| m["version"].as_u64().expect("a version");
+    // The CREATE TABLE and 600 inserts: one version each, none reused.
+    assert_eq!(version(&newest_manifest(&path)), 601);
+    let con = open(&path).connect().unwrap();
+    assert_eq!(single_i64(&con, "SELECT count(DISTINCT id) FROM t"), 600);
+    assert_eq!(single_i64(&con, "SELECT count(*) FROM t WHERE who = 3"), 150);
+}
