@@ -1020,8 +1020,11 @@ impl TopKHeap {
     /// Compact this heap, rewriting all stored batches into a single
     /// input batch
     pub fn maybe_compact(&mut self) -> Result<()> {
-        // Don't compact if there's only one batch (compacting into itself is pointless)
-        if self.store.len() <= 1 {
+        // One batch is compacted too when it holds more than twice the
+        // heap's rows (swingdb): the first batch otherwise stays whole,
+        // reserved whole, and a batch far larger than k rows failed a
+        // query under a memory limit that k rows fit easily.
+        if self.store.len() == 0 {
             return Ok(());
         }
 
@@ -2317,12 +2320,12 @@ mod tests {
         let batch1 = RecordBatch::try_new(Arc::clone(&schema), vec![array1])?;
         topk.insert_batch(batch1)?;
 
-        // After the first batch, store has 1 batch — compaction should
-        // not trigger (guard: store.len() <= 1).
+        // After the first batch, store has 1 batch, compacted to the 5
+        // rows of the heap (swingdb: a single batch is compacted too).
         assert_eq!(
-            topk.heap.store.len(),
-            1,
-            "should have 1 batch before second insert"
+            (topk.heap.store.len(), topk.heap.store.total_rows),
+            (1, 5),
+            "should have 1 batch of k rows before second insert"
         );
 
         // Insert a second batch whose values displace entries in the heap.
@@ -2330,7 +2333,10 @@ mod tests {
         // produce 2 replacements. With replacements > 0, `insert_batch`
         // calls `insert_batch_entry` (briefly making store.len() == 2)
         // and then `maybe_compact`, which should collapse it back to 1.
-        let array2: ArrayRef = Arc::new(Int32Array::from(vec![-1, 0]));
+        // (swingdb: 100 rows that do not enter the heap make the batch
+        // large enough for the compaction to pay.)
+        let values2: Vec<i32> = [-1, 0].into_iter().chain(200_000..200_100).collect();
+        let array2: ArrayRef = Arc::new(Int32Array::from(values2));
         let batch2 = RecordBatch::try_new(Arc::clone(&schema), vec![array2])?;
         let replacements_before = topk.metrics.row_replacements.value();
         topk.insert_batch(batch2)?;
@@ -2344,7 +2350,7 @@ mod tests {
         );
 
         // The compacted-estimate guard is `total_rows <= num_rows * 2`,
-        // i.e. 100_002 <= 10, which is false, so compaction fires and
+        // i.e. 5 + 102 <= 10, which is false, so compaction fires and
         // collapses the two stored batches back into one.
         assert_eq!(
             topk.heap.store.len(),
