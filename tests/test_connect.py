@@ -170,6 +170,40 @@ def test_a_query_of_no_table_keeps_its_plan_and_sees_a_view_replaced_elsewhere(d
     assert len({a.sql("SELECT random()").fetchone() for _ in range(3)}) == 3
 
 
+def test_a_constant_query_hands_out_its_kept_rows_only_while_they_are_right(db_path):
+    """`SELECT 1` and other constant queries keep their rows once they run
+    from a kept plan, and hand them out again (with their names and types)
+    while nothing that shapes them changed: a setting that types literals,
+    a macro or a view replaced by another connection, a transaction."""
+    a, b = swingdb.connect(db_path), swingdb.connect(db_path)
+    a.sql("CREATE MACRO twice(x) AS 2 * x")
+    a.sql("CREATE VIEW c AS SELECT 1 AS x")
+    queries = ["SELECT 1", "SELECT 1.5 AS d, 'a', NULL, TRUE, twice(21)", "SELECT x FROM c"]
+    first = {q: a.sql(q).arrow() for q in queries}
+    uses = a._con._cached_plan_uses()
+    for _ in range(3):
+        for q in queries:
+            again = a.sql(q).arrow()
+            assert again.equals(first[q]) and again.schema.names == first[q].schema.names, q
+    assert a._con._cached_plan_uses() - uses == 9
+    assert str(first[queries[1]].schema.field("d").type) == "decimal128(2, 1)"
+    a.sql("SET datafusion.sql_parser.parse_float_as_decimal = false")
+    assert str(a.sql(queries[1]).arrow().schema.field("d").type) == "double"
+    assert a.sql(queries[1]).fetchone()[0] == 1.5
+    b.sql("CREATE OR REPLACE MACRO twice(x) AS 3 * x")
+    b.sql("CREATE OR REPLACE VIEW c AS SELECT 2 AS x")
+    assert a.sql(queries[1]).fetchone()[4] == 63
+    assert a.sql("SELECT x FROM c").fetchall() == [(2,)]
+    a.sql("BEGIN")
+    a.sql("CREATE OR REPLACE VIEW c AS SELECT 3 AS x")
+    for _ in range(2):
+        assert a.sql("SELECT x FROM c").fetchall() == [(3,)]
+    a.sql("ROLLBACK")
+    for _ in range(2):
+        assert a.sql("SELECT x FROM c").fetchall() == [(2,)]
+    assert a.sql("SELECT 1").fetchall() == [(1,)]
+
+
 def test_a_kept_plan_made_in_a_rolled_back_transaction_does_not_read_its_rows(db_path):
     """A kept plan is checked against the tables of the newest version
     without beginning a transaction while those are the tables the connection

@@ -20,9 +20,17 @@
 //! are never kept, nor plans with an operator `sql::optimizer::plan_renewal` cannot renew.
 //! What is kept, and how it runs again:
 //! - a plain read (order-keeping single-input operators over a scan, see
-//!   `reads_in_storage_order`, or constants over no table:
-//!   `computes_constants`) as it was planned: it publishes no runtime
+//!   `reads_in_storage_order`) as it was planned: it publishes no runtime
 //!   filter, and each run takes a renewed copy (fresh metrics);
+//! - constants over no table (`computes_constants`: `SELECT 1`, which
+//!   drivers and connection pools send to check a connection) as planned,
+//!   and their rows, kept the first time the plan runs again: later runs
+//!   hand them out on the calling thread (`Session::execute`), without the
+//!   runtime or a transaction, under the same checks as any kept plan (the
+//!   catalog may have changed: views and macros are in it). Rows of
+//!   literals and immutable functions are the same at each run of the
+//!   same plan (settings that type literals are set by statements that
+//!   empty the cache);
 //! - any other query as it was before runtime filters were pushed down; each
 //!   run takes a renewed copy through the optimizer rules after that point
 //!   (see `sql::optimizer::plan_renewal`). The operators of the plan made again are compared
@@ -54,7 +62,7 @@ use datafusion::sql::sqlparser::ast::Statement as SqlStatement;
 use futures::{Stream, StreamExt};
 use std::collections::{BTreeMap, HashMap};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use swingdb_storage::error::Result;
 use swingdb_storage::{same_tables, TableMeta};
@@ -73,6 +81,10 @@ pub(crate) struct CachedPlan {
     /// stream of the plan until it ends, and the plan is renewed only when no
     /// earlier run can still read that state.
     pub(super) runs: Option<Arc<()>>,
+    /// The rows of a plan that reads no table (`computes_constants`), once
+    /// it has run from the cache: the same every run, so handed out again
+    /// without running anything (see `Executor::kept_answer`).
+    pub(super) answer: Option<OnceLock<RecordBatch>>,
 }
 
 /// The plan kept of a query (see the module's doc).

@@ -10,7 +10,9 @@ use datafusion::common::ScalarValue;
 use datafusion::execution::TaskContext;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::sql::parser::Statement as DFStatement;
-use std::sync::Arc;
+use datafusion::arrow::compute::concat_batches;
+use futures::TryStreamExt;
+use std::sync::{Arc, OnceLock};
 use swingdb_storage::error::Result;
 
 impl Executor {
@@ -24,6 +26,23 @@ impl Executor {
     /// this connection's own, no snapshot; see the module's doc).
     fn plans_may_be_kept(&self) -> bool {
         self.databases.lock().len() <= 1 && self.core.attached.lock().is_empty()
+    }
+
+    /// The rows of the constant query `sql` (see `CachedPlan::answer`), if
+    /// they were kept and the plan is still right (as
+    /// [`Executor::cached_query`] checks, but without beginning a
+    /// transaction: `None` where that would take one).
+    pub fn kept_answer(&self, sql: &str) -> Result<Option<Output>> {
+        let Some(cached) = self.plan_cache.lock().plans.get(sql).cloned() else { return Ok(None) };
+        let Some(rows) = cached.answer.as_ref().and_then(|answer| answer.get()) else { return Ok(None) };
+        if !self.plans_may_be_kept()
+            || self.txn.lock().is_none() && !self.saw_newest()?
+            || !cached.made_from(&self.tables.lock())
+        {
+            return Ok(None);
+        }
+        self.plan_cache.lock().uses += 1;
+        Ok(Some(Output::Rows(rows.clone())))
     }
 
     /// The result of the query `sql` from its kept plan, if there is one
@@ -57,6 +76,21 @@ impl Executor {
             return Ok(None); // an earlier run is still being read: plan anew
         }
         let task_ctx = cached.task_ctx.clone();
+        if let (Some(answer), Kept::Read(plan)) = (&cached.answer, &cached.kept) {
+            let rows = match answer.get() {
+                Some(rows) => rows.clone(),
+                None => {
+                    let stream = restore_names(stream_in_order(renewed(plan)?, task_ctx)?, cached.names.clone())?;
+                    let schema = stream.schema();
+                    // Projections and filters of literals: nothing waits on the runtime.
+                    let batches: Vec<_> = futures::executor::block_on(stream.try_collect())?;
+                    let rows = concat_batches(&schema, &batches)?;
+                    answer.get_or_init(|| rows).clone()
+                }
+            };
+            self.plan_cache.lock().uses += 1;
+            return Ok(Some(Output::Rows(rows)));
+        }
         let stream = match &cached.kept {
             Kept::Read(plan) => stream_in_order(renewed(plan)?, task_ctx)?,
             Kept::BeforeRuntimeFilters { plan, operators: planned } => {
@@ -148,6 +182,7 @@ impl Executor {
             task_ctx: task_ctx.clone(),
             names: names.clone(),
             runs: runs.clone(),
+            answer: computes_constants(physical).then(OnceLock::new),
         };
         let mut cache = self.plan_cache.lock();
         if cache.plans.len() >= MAX_PLANS {
