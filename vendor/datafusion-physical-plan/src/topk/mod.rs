@@ -365,8 +365,10 @@ impl TopK {
         // TODO there is potential to add special cases for single column sort fields
         // to improve performance
         let row_converter = RowConverter::new(sort_fields)?;
-        let scratch_rows =
-            row_converter.empty_rows(batch_size, ESTIMATED_BYTES_PER_ROW * batch_size);
+        // swingdb: sized by the batches that come (it is reused), not made
+        // for a full batch up front and reserved so (0.9 MB per partition
+        // at 32K rows, however few rows come).
+        let scratch_rows = row_converter.empty_rows(0, 0);
 
         let common_prefix_row_converter = if common_sort_prefix.is_empty() {
             None
