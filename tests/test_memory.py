@@ -104,24 +104,28 @@ def test_a_sort_and_an_aggregation_beyond_memory_limit_spill_and_answer_as_witho
     assert (tmp_path / "spill").is_dir()
 
 
+# A table made by argv[2], the query argv[3] answered without a limit and
+# under the limit argv[4]; prints whether the answers are equal and the
+# first column of the limited one.
+UNDER_LIMIT = """
+import sys, swingdb
+con = swingdb.connect(sys.argv[1])
+con.execute(sys.argv[2])
+unlimited = con.execute(sys.argv[3]).fetchall()
+con.execute(f"SET memory_limit = '{sys.argv[4]}'")
+limited = con.execute(sys.argv[3]).fetchall()
+print(limited == unlimited, [row[0] for row in limited])
+"""
+
+
 def test_a_top_k_over_batches_far_larger_than_k_rows_fits_a_small_limit(tmp_path):
     """ORDER BY ... LIMIT keeps k rows, however large the batches it reads:
     the top-k held on to its first batch whole (rows of 1 KB strings here,
     17 MiB) and failed under a 4 MB limit that its 5 rows fit."""
-    out = run_python(
-        """
-        import sys, swingdb
-        con = swingdb.connect(sys.argv[1])
-        con.execute("CREATE TABLE w AS SELECT i AS id, repeat('x', 1000) || i AS s FROM range(20000) t(i)")
-        query = "SELECT id, s FROM w ORDER BY id % 7 DESC, id LIMIT 5"
-        unlimited = con.execute(query).fetchall()
-        con.execute("SET memory_limit = '4MB'")
-        limited = con.execute(query).fetchall()
-        print(limited == unlimited, [id for id, _ in limited])
-        """,
-        tmp_path / "db",
-    ).stdout
-    assert out.split(" ", 1) == ["True", "[6, 13, 20, 27, 34]\n"], out
+    create = "CREATE TABLE w AS SELECT i AS id, repeat('x', 1000) || i AS s FROM range(20000) t(i)"
+    query = "SELECT id, s FROM w ORDER BY id % 7 DESC, id LIMIT 5"
+    out = run_python(UNDER_LIMIT, tmp_path / "db", create, query, "4MB").stdout
+    assert out == "True [6, 13, 20, 27, 34]\n", out
 
 
 def test_the_few_rows_a_filter_passes_on_are_accounted_at_their_size(tmp_path):
@@ -129,20 +133,10 @@ def test_the_few_rows_a_filter_passes_on_are_accounted_at_their_size(tmp_path):
     the filter's last batch (its rows gathered into buffers made for a full
     32K-row batch) was charged 1 MB to the top-k that keeps it, besides the
     0.9 MB the top-k reserved up front for the sort keys of a full batch."""
-    out = run_python(
-        """
-        import sys, swingdb
-        con = swingdb.connect(sys.argv[1])
-        con.execute("CREATE TABLE w AS SELECT i AS a, i * 2 AS b, i * 3 AS c, i * 4 AS d FROM range(200000) t(i)")
-        query = "SELECT a, b, c, d FROM w WHERE a % 40000 = 7 ORDER BY b DESC LIMIT 5"
-        unlimited = con.execute(query).fetchall()
-        con.execute("SET memory_limit = '512KB'")
-        limited = con.execute(query).fetchall()
-        print(limited == unlimited, [a for a, *_ in limited])
-        """,
-        tmp_path / "db",
-    ).stdout
-    assert out.split(" ", 1) == ["True", "[160007, 120007, 80007, 40007, 7]\n"], out
+    create = "CREATE TABLE w AS SELECT i AS a, i * 2 AS b, i * 3 AS c, i * 4 AS d FROM range(200000) t(i)"
+    query = "SELECT a, b, c, d FROM w WHERE a % 40000 = 7 ORDER BY b DESC LIMIT 5"
+    out = run_python(UNDER_LIMIT, tmp_path / "db", create, query, "512KB").stdout
+    assert out == "True [160007, 120007, 80007, 40007, 7]\n", out
 
 
 @pytest.mark.parametrize("value", ["2GB", "1.5GiB", "none"])
