@@ -83,10 +83,14 @@ impl Session {
     /// (a stream of rows is fetched through a [`super::RowStream`]).
     pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<Output> {
         self.exec.interrupt.clear();
-        // A constant query's kept rows (`SELECT 1`) need nothing at all.
+        // A constant query's kept rows (`SELECT 1`) need no runtime either;
+        // the checks of its kept plan may begin a transaction, as a point
+        // read does: only when no statement of this session is running.
         if params.is_empty() {
-            if let Some(rows) = self.exec.kept_answer(sql).map_err(|e| explain(e, sql))? {
-                return Ok(rows);
+            if let Ok(_busy) = self.busy.try_lock() {
+                if let Some(rows) = self.exec.kept_answer(sql).map_err(|e| explain(e, sql))? {
+                    return Ok(rows);
+                }
             }
         }
         // A point read needs neither the planning stack nor the runtime: run

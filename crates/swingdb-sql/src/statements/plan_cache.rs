@@ -26,8 +26,8 @@
 //!   drivers and connection pools send to check a connection) as planned,
 //!   and their rows, kept the first time the plan runs again: later runs
 //!   hand them out on the calling thread (`Session::execute`), without the
-//!   runtime or a transaction, under the same checks as any kept plan (the
-//!   catalog may have changed: views and macros are in it). Rows of
+//!   runtime, after the same checks as any kept plan (the catalog may have
+//!   changed: views and macros are in it). Rows of
 //!   literals and immutable functions are the same at each run of the
 //!   same plan (settings that type literals are set by statements that
 //!   empty the cache);
@@ -70,6 +70,12 @@ use swingdb_storage::{same_tables, TableMeta};
 /// Most plans kept per connection; past it the cache starts over.
 pub(crate) const MAX_PLANS: usize = 64;
 
+/// Largest rows of a constant query kept with its plan (see
+/// [`CachedPlan::answer`]): larger ones (`SELECT repeat('x', 100000000)`)
+/// are computed again at each run, so that a connection's kept answers stay
+/// small whatever a client sends.
+pub(crate) const MAX_KEPT_ANSWER: usize = 64 << 10;
+
 /// A kept physical plan, what it was made from, and how it runs again.
 pub(crate) struct CachedPlan {
     pub(super) tables: BTreeMap<String, Arc<TableMeta>>,
@@ -82,8 +88,9 @@ pub(crate) struct CachedPlan {
     /// earlier run can still read that state.
     pub(super) runs: Option<Arc<()>>,
     /// The rows of a plan that reads no table (`computes_constants`), once
-    /// it has run from the cache: the same every run, so handed out again
-    /// without running anything (see `Executor::kept_answer`).
+    /// it has run from the cache, if at most [`MAX_KEPT_ANSWER`] bytes: the
+    /// same every run, so handed out again without running anything (see
+    /// `Executor::kept_answer`).
     pub(super) answer: Option<OnceLock<RecordBatch>>,
 }
 

@@ -1,7 +1,7 @@
 //! A connection's repeated queries answered from the plans it kept (see
 //! `plan_cache.rs` for which plans are kept and why that is safe).
 
-use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_PLANS};
+use super::plan_cache::{is_query, stream_in_order, while_running, CachedPlan, Kept, MAX_KEPT_ANSWER, MAX_PLANS};
 use super::run_plan::{computes_constants, reads_in_storage_order};
 use super::{Executor, Output};
 use crate::frontend::output_names::{restore_names, OutputNames};
@@ -29,20 +29,19 @@ impl Executor {
     }
 
     /// The rows of the constant query `sql` (see `CachedPlan::answer`), if
-    /// they were kept and the plan is still right (as
-    /// [`Executor::cached_query`] checks, but without beginning a
-    /// transaction: `None` where that would take one).
+    /// they were kept and the plan is still right: [`Executor::cached_query`]
+    /// for a plan whose rows are kept, which then runs nothing.
     pub fn kept_answer(&self, sql: &str) -> Result<Option<Output>> {
-        let Some(cached) = self.plan_cache.lock().plans.get(sql).cloned() else { return Ok(None) };
-        let Some(rows) = cached.answer.as_ref().and_then(|answer| answer.get()) else { return Ok(None) };
-        if !self.plans_may_be_kept()
-            || self.txn.lock().is_none() && !self.saw_newest()?
-            || !cached.made_from(&self.tables.lock())
-        {
+        let kept = self
+            .plan_cache
+            .lock()
+            .plans
+            .get(sql)
+            .is_some_and(|cached| cached.answer.as_ref().is_some_and(|answer| answer.get().is_some()));
+        if !kept {
             return Ok(None);
         }
-        self.plan_cache.lock().uses += 1;
-        Ok(Some(Output::Rows(rows.clone())))
+        self.cached_query(sql)
     }
 
     /// The result of the query `sql` from its kept plan, if there is one
@@ -85,7 +84,10 @@ impl Executor {
                     // Projections and filters of literals: nothing waits on the runtime.
                     let batches: Vec<_> = futures::executor::block_on(stream.try_collect())?;
                     let rows = concat_batches(&schema, &batches)?;
-                    answer.get_or_init(|| rows).clone()
+                    if rows.get_array_memory_size() <= MAX_KEPT_ANSWER {
+                        answer.get_or_init(|| rows.clone());
+                    }
+                    rows
                 }
             };
             self.plan_cache.lock().uses += 1;

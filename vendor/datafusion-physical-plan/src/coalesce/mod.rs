@@ -153,7 +153,7 @@ impl LimitedBatchCoalescer {
 }
 
 /// Bytes a column of a batch may hold beyond twice what its rows address
-/// before [`shrunk_to_rows`] copies it.
+/// before [`shrunk_column`] copies it.
 const SPARE_BYTES: usize = 64 * 1024;
 
 /// (swingdb) `batch`, a batch flushed before it was full (at the end of the
@@ -163,27 +163,14 @@ const SPARE_BYTES: usize = 64 * 1024;
 /// passed to a TopK were charged 1.6 MB (the join's build side, as much),
 /// and TPC-H Q2 failed under a 10 MB memory limit now and then.
 fn shrunk_to_rows(batch: RecordBatch) -> RecordBatch {
-    let oversized = |column: &ArrayRef| {
-        let used = column.to_data().get_slice_memory_size().unwrap_or(usize::MAX);
-        column.get_array_memory_size() > used.saturating_mul(2).saturating_add(SPARE_BYTES)
-    };
-    if !batch.columns().iter().any(oversized) {
+    let shrunk: Vec<Option<ArrayRef>> = batch.columns().iter().map(shrunk_column).collect();
+    if shrunk.iter().all(Option::is_none) {
         return batch;
     }
-    let columns = batch
-        .columns()
-        .iter()
-        .map(|column| {
-            if !oversized(column) {
-                return Arc::clone(column);
-            }
-            let data = column.to_data();
-            let mut copy = MutableArrayData::new(vec![&data], false, data.len());
-            match copy.try_extend(0, 0, data.len()) {
-                Ok(()) => make_array(copy.freeze()),
-                Err(_) => Arc::clone(column),
-            }
-        })
+    let columns = shrunk
+        .into_iter()
+        .zip(batch.columns())
+        .map(|(copy, column)| copy.unwrap_or_else(|| Arc::clone(column)))
         .collect();
     RecordBatch::try_new_with_options(
         batch.schema(),
@@ -191,6 +178,19 @@ fn shrunk_to_rows(batch: RecordBatch) -> RecordBatch {
         &arrow::array::RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
     )
     .expect("the same columns, copied")
+}
+
+/// A copy of `column` at its rows' size, if it holds more than twice (and
+/// [`SPARE_BYTES`] more than) what its rows address.
+fn shrunk_column(column: &ArrayRef) -> Option<ArrayRef> {
+    let data = column.to_data();
+    let used = data.get_slice_memory_size().ok()?;
+    if column.get_array_memory_size() <= used.saturating_mul(2).saturating_add(SPARE_BYTES) {
+        return None;
+    }
+    let mut copy = MutableArrayData::new(vec![&data], false, data.len());
+    copy.try_extend(0, 0, data.len()).ok()?;
+    Some(make_array(copy.freeze()))
 }
 
 #[cfg(test)]
