@@ -53,6 +53,14 @@ pub struct KeyIndex {
 /// The deleted rows of a segment with a run, and their keys.
 type DeadKeys = (DeletedRows, HashSet<Key>);
 
+/// How to undo one change of a run's [`DeadKeys`].
+enum DeadUndo {
+    /// They were replaced whole (or removed): what they were, if anything.
+    Replaced(Option<DeadKeys>),
+    /// They grew: the deleted rows before, and the keys added.
+    Grew { deleted: DeletedRows, keys: Vec<Key> },
+}
+
 /// One key value in the row format (shared by the set and a segment's list).
 type Key = Arc<[u8]>;
 
@@ -82,8 +90,8 @@ struct Added {
     hashed: Vec<(String, u64, Vec<Placed>)>,
     /// Segments whose run was added.
     runs: Vec<String>,
-    /// The dead keys of runs before this update (`None`: it had none), to restore.
-    dead: Vec<(String, Option<DeadKeys>)>,
+    /// How to undo each change of the runs' dead keys, in the order made.
+    dead: Vec<(String, DeadUndo)>,
     /// Keys of hashed segments' rows deleted since they were read: (segment, position, key).
     killed: Vec<(String, u64, Key)>,
 }
@@ -142,7 +150,7 @@ impl KeyIndex {
         let gone_runs: Vec<(String, Arc<KeyRun>)> =
             self.runs.extract_if(|file, _| !now.contains_key(file.as_str())).collect();
         for (file, _) in &gone_runs {
-            added.dead.push((file.clone(), self.dead.remove(file)));
+            added.dead.push((file.clone(), DeadUndo::Replaced(self.dead.remove(file))));
         }
         let outcome = self.add_segments(store, table, &key, &gone, &mut added);
         if !matches!(outcome, Ok(None)) {
@@ -154,11 +162,18 @@ impl KeyIndex {
             for file in &added.runs {
                 self.runs.remove(file);
             }
-            for (file, dead) in added.dead {
-                match dead {
-                    Some(dead) => self.dead.insert(file, dead),
-                    None => self.dead.remove(&file),
-                };
+            for (file, undo) in added.dead.into_iter().rev() {
+                match undo {
+                    DeadUndo::Replaced(Some(dead)) => drop(self.dead.insert(file, dead)),
+                    DeadUndo::Replaced(None) => drop(self.dead.remove(&file)),
+                    DeadUndo::Grew { deleted, keys } => {
+                        let (marks, set) = self.dead.get_mut(&file).expect("grown in this update");
+                        *marks = deleted;
+                        for key in keys {
+                            set.remove(&key);
+                        }
+                    }
+                }
             }
             for (file, position, key) in added.killed {
                 self.keys.insert(key.clone());
@@ -270,30 +285,38 @@ impl KeyIndex {
         if known.unwrap_or(&DeletedRows::default()) == &segment.deleted {
             return Ok(());
         }
-        // Deleted rows only accumulate under a name; anything else is read afresh.
-        let (mut deleted_keys, since) = match self.dead.get(&segment.file) {
-            Some((old, keys)) if segment.deleted.covers(old) => (keys.clone(), old.clone()),
-            _ => (HashSet::new(), DeletedRows::default()),
+        // Deleted rows only accumulate under a name: the keys known dead
+        // grow by those of the rows deleted since (the set is added to in
+        // place, and what was added recorded to undo: it holds a key per
+        // deleted row, and an UPDATE deletes one). Anything else is read afresh.
+        let grows = known.is_some_and(|old| segment.deleted.covers(old));
+        let newly = match known {
+            Some(old) if grows => segment.deleted.minus(old),
+            _ => segment.deleted.clone(),
         };
         // Only the newly deleted rows' keys are taken out of the batches: a
         // segment with a run has thousands of rows, an UPDATE deletes a few.
-        let newly = segment.deleted.minus(&since);
+        let mut keys: Vec<Key> = Vec::new();
         let mut start = 0u64;
         for batch in store.map(table, segment)?.all_batches(Some(&key.positions))? {
             let end = start + batch.num_rows() as u64;
-            let within = newly.runs().iter().flat_map(|&(from, to)| from.max(start)..to.min(end));
+            let within = newly.runs().flat_map(|(from, to)| from.max(start)..to.min(end));
             let rows: UInt64Array = within.map(|p| p - start).collect();
             if !rows.is_empty() {
                 let columns = batch.columns().iter().map(|c| take(c, &rows, None)).collect::<Result<Vec<_>, _>>()?;
-                key.for_each(&columns, |value, _| {
-                    deleted_keys.insert(value.into());
-                })?;
+                key.for_each(&columns, |value, _| keys.push(value.into()))?;
             }
             start = end;
         }
-        let old = self.dead.insert(segment.file.clone(), (segment.deleted.clone(), deleted_keys));
-        if !added.dead.iter().any(|(file, _)| file == &segment.file) {
-            added.dead.push((segment.file.clone(), old));
+        let file = segment.file.clone();
+        if grows {
+            let (marks, set) = self.dead.get_mut(&file).expect("known above");
+            let deleted = std::mem::replace(marks, segment.deleted.clone());
+            let keys = keys.into_iter().filter(|k| set.insert(k.clone())).collect();
+            added.dead.push((file, DeadUndo::Grew { deleted, keys }));
+        } else {
+            let old = self.dead.insert(file.clone(), (segment.deleted.clone(), keys.into_iter().collect()));
+            added.dead.push((file, DeadUndo::Replaced(old)));
         }
         Ok(())
     }

@@ -57,12 +57,11 @@ pub fn moved(merged: &SegmentMeta, file: &str, positions: &DeletedRows) -> Optio
     }
     // A row's place among its source's rows not deleted at the merge: its
     // position less the deleted rows before it (both ascend: one walk).
-    let gaps = source.deleted.runs();
-    let (mut next, mut below) = (0, 0u64);
+    let mut gaps = source.deleted.runs().peekable();
+    let mut below = 0u64;
     let moved = positions.positions().map(|p| {
-        while let Some(&(start, end)) = gaps.get(next).filter(|&&(start, _)| start < p) {
+        while let Some((start, end)) = gaps.next_if(|&(start, _)| start < p) {
             below += end - start;
-            next += 1;
         }
         offset + p - below
     });
