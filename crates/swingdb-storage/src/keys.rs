@@ -152,7 +152,7 @@ impl KeyIndex {
         for (file, _) in &gone_runs {
             added.dead.push((file.clone(), DeadUndo::Replaced(self.dead.remove(file))));
         }
-        let outcome = self.add_segments(store, table, &key, &gone, &mut added);
+        let outcome = self.add_segments(store, table, &key, &gone, &gone_runs, &mut added);
         if !matches!(outcome, Ok(None)) {
             for (_, _, keys) in &added.hashed {
                 for (_, key) in keys {
@@ -204,7 +204,9 @@ impl KeyIndex {
     }
 
     /// Indexes the rows of `table`'s segments not indexed yet, recording
-    /// them in `added`; stops at the first value found twice and returns it.
+    /// them in `added` (the runs of segments that left, `gone_runs`, give
+    /// those rewritten from them theirs); stops at the first value found
+    /// twice and returns it.
     /// Deleted rows of segments with a run are taken out first, so that the
     /// new version of an updated row does not collide with its old one.
     fn add_segments(
@@ -213,6 +215,7 @@ impl KeyIndex {
         table: &TableMeta,
         key: &KeyColumns,
         gone: &[String],
+        gone_runs: &[(String, Arc<KeyRun>)],
         added: &mut Added,
     ) -> Result<Option<Vec<u8>>> {
         let with_runs: Vec<&SegmentMeta> = table.segments.iter().filter(|s| self.runs.contains_key(&s.file)).collect();
@@ -233,7 +236,18 @@ impl KeyIndex {
                 continue;
             }
             if from == 0 && has_saved_run(segment) {
-                let run = match KeyRun::of_segment(store, table, segment, key, RunKind::Key)? {
+                // A segment rewritten from one whose run left the index (an
+                // UPDATE or DELETE dropped its deleted rows) takes that run
+                // less those rows: its origin says it holds exactly the
+                // source's other rows, in order (see `manifest::origin`).
+                let rewritten_from = match segment.origin.as_slice() {
+                    [origin] if origin.rows - origin.deleted.len() == segment.rows => gone_runs
+                        .iter()
+                        .find(|(file, _)| file == &origin.file)
+                        .map(|(_, run)| (run.as_ref(), &origin.deleted)),
+                    _ => None,
+                };
+                let run = match KeyRun::of_segment(store, table, segment, key, RunKind::Key, rewritten_from)? {
                     Indexed::Duplicate(value) => return Ok(Some(value)),
                     Indexed::Run(run) => run,
                 };
