@@ -253,7 +253,9 @@ impl DeletedRows {
         // Runs are merged: a run of `other` is covered only by one run here.
         other.chunks.iter().all(|chunk| {
             self.shares(chunk)
-                || chunk.iter().all(|&(start, end)| self.runs_from(start).next().is_some_and(|(s, e)| s <= start && end <= e))
+                || chunk
+                    .iter()
+                    .all(|&(start, end)| self.runs_from(start).next().is_some_and(|(s, e)| s <= start && end <= e))
         })
     }
 
