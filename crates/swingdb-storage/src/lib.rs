@@ -43,6 +43,8 @@ pub mod huge_pages;
 pub mod joined_slices;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_mappings;
+#[cfg(test)]
+mod test_random;
 
 pub mod dir;
 pub mod encoding;

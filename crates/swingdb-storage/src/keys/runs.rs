@@ -518,11 +518,7 @@ mod tests {
 
     #[test]
     fn a_run_less_removed_rows_is_the_run_of_the_rows_kept() {
-        let mut seed = 3u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::test_random::below(3);
         for _ in 0..20 {
             // 2,000 rows with distinct keys in random order; some have no
             // key (NULL: not in a key's run), as a run leaves them out.

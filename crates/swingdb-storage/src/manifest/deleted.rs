@@ -392,11 +392,7 @@ mod tests {
 
     #[test]
     fn union_is_the_set_union_of_random_marks() {
-        let mut seed = 7u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::test_random::below(7);
         for _ in 0..200 {
             let a: Vec<u64> = (0..next(40)).map(|_| next(100)).collect();
             let b: Vec<u64> = (0..next(40)).map(|_| next(100)).collect();
@@ -412,11 +408,7 @@ mod tests {
 
     #[test]
     fn chunked_marks_behave_as_sets_over_many_random_changes() {
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::test_random::below(11);
         for round in 0..6 {
             let space = [3_000, 50_000, 400_000][round % 3];
             // Many ranges (several chunks), grown a few rows at a time, as
