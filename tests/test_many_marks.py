@@ -27,7 +27,7 @@ TOTALS = "SELECT count(*), sum(v), sum(k * v) FROM t"
 
 
 def _write(rng, cons):
-    """One random write, run on every connection; the outcome (rows or error class) of each."""
+    """One random write, run on both connections; both must succeed or both refuse it."""
     kind = rng.random()
     k = rng.randrange(ROWS + 1000)
     if kind < 0.5:
