@@ -148,6 +148,9 @@ impl DbCore {
         if !new_files.is_empty() {
             dir.sync_segments()?;
         }
+        // What others committed since `base` is read before the lock (an
+        // error here is met again under it, and reported there).
+        let _ = dir.catch_up();
         let (version, frees_files, flush) = {
             // Under the commit lock the newest version cannot change and no
             // garbage is collected: the number picked here was never used.

@@ -47,7 +47,12 @@
 //! go of the shared lock. The collector decides under `gc.lock` exclusive, so
 //! it either runs entirely before the pin (and then V was the newest, which it
 //! keeps) or entirely after (and then sees the byte lock). Byte locks die with
-//! their process, so a crashed reader pins nothing.
+//! their process, so a crashed reader pins nothing. The collector reads the
+//! pinned versions (to learn their files) only once it has found a segment
+//! file it would otherwise remove: under both locks no version, pin or
+//! committed file can appear meanwhile, so a file it found no reason to
+//! remove stays whatever those versions hold, and a log with a pinned version
+//! is kept either way.
 //!
 //! **Files of live writers are never collected.** Segment and temporary
 //! manifest names start with their writer's lease id. A lease file is locked

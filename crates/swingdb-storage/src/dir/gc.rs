@@ -187,49 +187,49 @@ impl DbDir {
         // the files a version dropped are learnt from its record, which
         // must outlive every version that still has them.
         let (_, bases) = self.list_manifests()?;
+        // Versions other handles pin, by log: read only if a segment file
+        // could be removed (see `pinned_files`).
+        let mut pins: Vec<(u64, Vec<u64>)> = Vec::new();
         for (i, &base) in bases.iter().enumerate() {
-            // The newest log as this handle read it moments ago (under the
-            // same lock), rather than read whole again.
-            let cached = self.log.lock();
-            let opened;
-            let log = match cached.as_ref().filter(|log| log.base() == base) {
-                Some(log) => log,
-                None => match self.open_log(base)? {
-                    Some(log) => {
-                        opened = log;
-                        &opened
-                    }
-                    None => continue,
-                },
+            let (path, dropped, last) = {
+                // The newest log as this handle read it moments ago (under the
+                // same lock), rather than read whole again.
+                let cached = self.log.lock();
+                let opened;
+                let log = match cached.as_ref().filter(|log| log.base() == base) {
+                    Some(log) => log,
+                    None => match self.open_log(base)? {
+                        Some(log) => {
+                            opened = log;
+                            &opened
+                        }
+                        None => continue,
+                    },
+                };
+                if matches!(log.tail(), Tail::Suspect(_)) {
+                    // Versions past the damage are unknown, and so what they have.
+                    unreadable = Some(log.path().to_path_buf());
+                }
+                (log.path().to_path_buf(), log.dropped()?, log.last_version())
             };
-            if matches!(log.tail(), Tail::Suspect(_)) {
-                // Versions past the damage are unknown, and so what they have.
-                unreadable = Some(log.path().to_path_buf());
-            }
-            garbage_files.extend(log.dropped()?);
-            let mut any_pinned = false;
-            let mut from = log.base();
-            // Each pinned version is built from the one before it, if pinned too.
-            let mut pinned: Option<Arc<Manifest>> = None;
-            while let Some(version) = first_byte_locked_elsewhere(gc_file, from, log.last_version())
+            garbage_files.extend(dropped);
+            let mut pinned = Vec::new();
+            let mut from = base;
+            while let Some(version) = first_byte_locked_elsewhere(gc_file, from, last)
                 .map_err(io_err("checking pins in", &self.root.join(GC_LOCK)))?
             {
-                any_pinned = true;
+                pinned.push(version);
                 from = version + 1;
-                match versions::build_version(log, version, pinned.as_ref()) {
-                    Ok(Some(manifest)) => {
-                        keep_files.extend(manifest.segment_files().map(str::to_string));
-                        pinned = Some(Arc::new(manifest));
-                    }
-                    Ok(None) | Err(_) => unreadable = Some(log.path().to_path_buf()),
-                }
             }
-            if i + 1 < bases.len() && !any_pinned && !older_kept && unreadable.is_none() {
+            if i + 1 < bases.len() && pinned.is_empty() && !older_kept && unreadable.is_none() {
                 failpoint::hit("gc.before_unlink")?;
-                fs::remove_file(log.path()).map_err(io_err("removing commit log", log.path()))?;
+                fs::remove_file(&path).map_err(io_err("removing commit log", &path))?;
                 report.manifests += 1;
             } else {
                 older_kept = true;
+            }
+            if !pinned.is_empty() {
+                pins.push((base, pinned));
             }
         }
 
@@ -241,25 +241,39 @@ impl DbDir {
         }
         let segments_dir = self.root.join(SEGMENTS);
         let mut present = HashSet::new();
+        let mut doomed = Vec::new();
         for entry in fs::read_dir(&segments_dir).map_err(io_err("listing", &segments_dir))? {
             let name = entry.map_err(io_err("listing", &segments_dir))?.file_name().to_string_lossy().into_owned();
             if keep_files.contains(&name) {
                 continue;
             }
-            present.insert(name.clone());
             let remove = garbage_files.contains(&name) || {
                 let owner = owner_of(&name).unwrap_or_default().to_string();
                 !*alive.entry(owner.clone()).or_insert_with(|| self.lease_alive(&owner, own))
             };
             if remove {
-                let path = segments_dir.join(&name);
-                match fs::remove_file(&path) {
-                    Ok(()) => report.segments += 1,
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(Error::io(format!("removing segment {}", path.display()), e)),
-                }
-                present.remove(&name);
+                doomed.push(name.clone());
             }
+            present.insert(name);
+        }
+        // A file is removed only if no pinned version has it either.
+        if !doomed.is_empty() && !pins.is_empty() {
+            match self.pinned_files(&pins) {
+                Ok(files) => keep_files.extend(files),
+                Err(path) => {
+                    report.kept_for = Some(path);
+                    return Ok(report);
+                }
+            }
+        }
+        for name in doomed.into_iter().filter(|name| !keep_files.contains(name)) {
+            let path = segments_dir.join(&name);
+            match fs::remove_file(&path) {
+                Ok(()) => report.segments += 1,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(format!("removing segment {}", path.display()), e)),
+            }
+            present.remove(&name);
         }
 
         // Key runs: a cache of their segment, removed with it (listed after
@@ -281,5 +295,43 @@ impl DbDir {
             }
         }
         Ok(report)
+    }
+
+    /// The segment files of the versions `pins` names (each log's base and
+    /// the versions of it other handles pin, ascending), or the log where
+    /// one could not be read. Reading pinned versions (each rebuilt from its
+    /// log) is what a collection costs while other processes read and
+    /// write, so it is done only when a segment file is about to be removed:
+    /// the pins decide nothing else (a log with a pinned version is kept
+    /// whatever the version holds).
+    fn pinned_files(&self, pins: &[(u64, Vec<u64>)]) -> std::result::Result<HashSet<String>, PathBuf> {
+        let mut files = HashSet::new();
+        for (base, versions) in pins {
+            let cached = self.log.lock();
+            let opened;
+            let log = match cached.as_ref().filter(|log| log.base() == *base) {
+                Some(log) => log,
+                None => match self.open_log(*base) {
+                    Ok(Some(log)) => {
+                        opened = log;
+                        &opened
+                    }
+                    // Gone under the same locks: cannot happen; refuse to guess.
+                    Ok(None) | Err(_) => return Err(self.root.join(MANIFESTS).join(log_name(*base))),
+                },
+            };
+            // Each pinned version is built from the one before it.
+            let mut previous: Option<Arc<Manifest>> = None;
+            for &version in versions {
+                match versions::build_version(log, version, previous.as_ref()) {
+                    Ok(Some(manifest)) => {
+                        files.extend(manifest.segment_files().map(str::to_string));
+                        previous = Some(Arc::new(manifest));
+                    }
+                    Ok(None) | Err(_) => return Err(log.path().to_path_buf()),
+                }
+            }
+        }
+        Ok(files)
     }
 }

@@ -15,8 +15,9 @@ pub(super) enum Suspect {
     /// The caller holds no lock of the database: wait for the commit in
     /// progress (a shared `commit.lock`) and look again.
     Confirm,
-    /// The caller holds `gc.lock` and may not wait: take it for the end
-    /// (it looked at the end moments ago with [`Suspect::Confirm`]).
+    /// Take it for the end: the caller holds `gc.lock` and may not wait
+    /// (it looked at the end moments ago with [`Suspect::Confirm`]), or it
+    /// only reads ahead ([`DbDir::catch_up`]).
     End,
 }
 
@@ -217,6 +218,15 @@ impl DbDir {
         let manifest = Arc::new(self.read_version(version, cached.as_ref())?);
         *self.cache.lock() = Some(manifest.clone());
         Ok(manifest)
+    }
+
+    /// Reads the newest whole version into the cache, holding no lock (a
+    /// record being written is left for later): a committer does it before
+    /// it takes `commit.lock`, so that under the lock, which every other
+    /// committer waits for, it reads only the versions published meanwhile.
+    pub fn catch_up(&self) -> Result<()> {
+        let newest = self.newest(Suspect::End)?;
+        self.read_manifest(newest).map(drop)
     }
 
     /// Reads and checks manifest `version` from disk, bypassing the cache.
