@@ -1,7 +1,7 @@
 """Rows deleted in many places of one large segment, against SQLite.
 
 A segment keeps its deleted rows as runs of positions, in shared chunks of
-about 256 runs (storage `manifest::deleted`): a write copies the chunk its
+about 64 runs (storage `manifest::deleted`): a write copies the chunk its
 row falls in and shares the others, and versions are compared chunk by
 chunk. A chunk lost, shared wrongly or compared wrongly shows a deleted row
 again or hides a live one: a silent wrong answer. So the same random writes
