@@ -191,27 +191,16 @@ impl DbDir {
         // could be removed (see `pinned_files`).
         let mut pins: Vec<(u64, Vec<u64>)> = Vec::new();
         for (i, &base) in bases.iter().enumerate() {
-            let (path, dropped, last) = {
-                // The newest log as this handle read it moments ago (under the
-                // same lock), rather than read whole again.
-                let cached = self.log.lock();
-                let opened;
-                let log = match cached.as_ref().filter(|log| log.base() == base) {
-                    Some(log) => log,
-                    None => match self.open_log(base)? {
-                        Some(log) => {
-                            opened = log;
-                            &opened
-                        }
-                        None => continue,
-                    },
-                };
-                if matches!(log.tail(), Tail::Suspect(_)) {
-                    // Versions past the damage are unknown, and so what they have.
-                    unreadable = Some(log.path().to_path_buf());
-                }
-                (log.path().to_path_buf(), log.dropped()?, log.last_version())
-            };
+            let read = self.with_log(base, |log| {
+                let suspect = matches!(log.tail(), Tail::Suspect(_));
+                Ok::<_, Error>((log.path().to_path_buf(), log.dropped()?, log.last_version(), suspect))
+            })?;
+            let Some(read) = read else { continue };
+            let (path, dropped, last, suspect) = read?;
+            if suspect {
+                // Versions past the damage are unknown, and so what they have.
+                unreadable = Some(path.clone());
+            }
             garbage_files.extend(dropped);
             let mut pinned = Vec::new();
             let mut from = base;
@@ -297,6 +286,17 @@ impl DbDir {
         Ok(report)
     }
 
+    /// `f` of log `base`: the newest log as this handle read it moments ago
+    /// (under the same locks) if it is that one, else the log read from its
+    /// file; `None` when there is no such log.
+    fn with_log<T>(&self, base: u64, f: impl FnOnce(&Log) -> T) -> Result<Option<T>> {
+        let cached = self.log.lock();
+        match cached.as_ref().filter(|log| log.base() == base) {
+            Some(log) => Ok(Some(f(log))),
+            None => Ok(self.open_log(base)?.map(|log| f(&log))),
+        }
+    }
+
     /// The segment files of the versions `pins` names (each log's base and
     /// the versions of it other handles pin, ascending), or the log where
     /// one could not be read. Reading pinned versions (each rebuilt from its
@@ -307,29 +307,19 @@ impl DbDir {
     fn pinned_files(&self, pins: &[(u64, Vec<u64>)]) -> std::result::Result<HashSet<String>, PathBuf> {
         let mut files = HashSet::new();
         for (base, versions) in pins {
-            let cached = self.log.lock();
-            let opened;
-            let log = match cached.as_ref().filter(|log| log.base() == *base) {
-                Some(log) => log,
-                None => match self.open_log(*base) {
-                    Ok(Some(log)) => {
-                        opened = log;
-                        &opened
-                    }
-                    // Gone under the same locks: cannot happen; refuse to guess.
-                    Ok(None) | Err(_) => return Err(self.root.join(MANIFESTS).join(log_name(*base))),
-                },
-            };
             // Each pinned version is built from the one before it.
-            let mut previous: Option<Arc<Manifest>> = None;
-            for &version in versions {
-                match versions::build_version(log, version, previous.as_ref()) {
-                    Ok(Some(manifest)) => {
-                        files.extend(manifest.segment_files().map(str::to_string));
-                        previous = Some(Arc::new(manifest));
-                    }
-                    Ok(None) | Err(_) => return Err(log.path().to_path_buf()),
+            let built = self.with_log(*base, |log| {
+                let mut previous: Option<Arc<Manifest>> = None;
+                for &version in versions {
+                    let manifest = Arc::new(versions::build_version(log, version, previous.as_ref()).ok().flatten()?);
+                    files.extend(manifest.segment_files().map(str::to_string));
+                    previous = Some(manifest);
                 }
+                Some(())
+            });
+            // A log gone under the same locks cannot be: refuse to guess.
+            if !matches!(built, Ok(Some(Some(())))) {
+                return Err(self.root.join(MANIFESTS).join(log_name(*base)));
             }
         }
         Ok(files)
