@@ -50,6 +50,24 @@ public class FlightSqlJdbcCheck {
             } catch (SQLException e) {
                 System.out.println("bad_prepared=" + (e.getMessage().contains("missing_table") ? "named" : e.getMessage()));
             }
+            // The driver prepares a statement for each execute on a Statement
+            // and leaves the one it replaces open (apache/arrow-java#1129):
+            // more queries on one Statement than the server keeps open per client.
+            try (Statement reused = con.createStatement()) {
+                int answered = 0;
+                try {
+                    for (int i = 0; i < 300; i++) {
+                        try (ResultSet rs = reused.executeQuery("SELECT " + i + " AS n")) {
+                            if (rs.next() && rs.getInt(1) == i) {
+                                answered++;
+                            }
+                        }
+                    }
+                    System.out.println("reused_statement=" + answered);
+                } catch (SQLException e) {
+                    System.out.println("reused_statement=failed after " + answered + ": " + e.getMessage().replace('\n', ' '));
+                }
+            }
             DatabaseMetaData meta = con.getMetaData();
             List<String> tables = new ArrayList<>();
             try (ResultSet rs = meta.getTables(null, null, "%", null)) {

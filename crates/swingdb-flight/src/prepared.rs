@@ -8,7 +8,12 @@
 //! What a client sends is untrusted: at most [`MAX_OPEN`] statements are
 //! open, [`MAX_CLIENT_OPEN`] of them one client's, bound parameters hold at most [`MAX_PARAMETER_BYTES`], and a
 //! statement idle for [`IDLE_LIFETIME`] is closed (a client that vanished
-//! leaves none behind for long).
+//! leaves none behind for long). A statement prepared past a limit closes
+//! the least recently used one (the client's own at its limit) instead of
+//! being refused: Arrow's Flight SQL JDBC driver prepares a statement for
+//! every `Statement.execute(sql)` and never closes the one it replaces
+//! (apache/arrow-java#1129), so refusing would fail a program's 257th query
+//! on one `Statement`. Using a statement closed so says why, for a while.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -30,6 +35,12 @@ const MAX_CLIENT_OPEN: usize = 256;
 /// The most bytes of parameters one statement holds bound.
 pub const MAX_PARAMETER_BYTES: usize = 64 << 20;
 
+/// How long the reason a statement was closed to make room is kept.
+const EVICTED_KEPT: Duration = Duration::from_secs(600);
+
+/// At most this many such reasons are kept.
+const MAX_EVICTED_KEPT: usize = 4096;
+
 /// A prepared statement.
 #[derive(Clone, Debug)]
 pub struct Statement {
@@ -49,36 +60,51 @@ struct Open {
     client: Option<SocketAddr>,
 }
 
-/// The open prepared statements, by handle.
+/// The open prepared statements, by handle, and why those closed to make
+/// room were closed.
 #[derive(Default)]
 pub struct PreparedStatements {
     open: Mutex<HashMap<Vec<u8>, Open>>,
+    evicted: Mutex<HashMap<Vec<u8>, (Instant, &'static str)>>,
 }
 
 impl PreparedStatements {
-    /// Keeps `statement` of `client` (a network connection); returns its handle.
+    /// Keeps `statement` of `client` (a network connection); returns its
+    /// handle. At a limit, the least recently used statement (of `client`
+    /// at its own limit) is closed first.
     pub fn create(&self, statement: Statement, client: Option<SocketAddr>) -> Result<Vec<u8>, Status> {
         let handle = crate::tickets::random_id()?;
         let mut open = self.open.lock();
         open.retain(|_, o| o.used.elapsed() < IDLE_LIFETIME);
-        let refusal = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
-            format!("this client has {MAX_CLIENT_OPEN} prepared statements open, the most one client may have")
-        } else if open.len() >= MAX_OPEN {
-            format!("{MAX_OPEN} prepared statements are open, the most the server holds")
-        } else {
-            open.insert(handle.clone(), Open { statement, used: Instant::now(), client });
-            return Ok(handle);
+        let least_used = |of_client: bool| {
+            open.iter()
+                .filter(|(_, o)| !of_client || o.client == client)
+                .min_by_key(|(_, o)| o.used)
+                .map(|(handle, _)| handle.clone())
         };
-        Err(Status::resource_exhausted(format!(
-            "{refusal}; close some first (one idle for {} minutes is closed)",
-            IDLE_LIFETIME.as_secs() / 60
-        )))
+        let full = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
+            least_used(true).map(|h| (h, "its client had the most prepared statements open that one client may have"))
+        } else if open.len() >= MAX_OPEN {
+            least_used(false).map(|h| (h, "the server held the most prepared statements open that it holds"))
+        } else {
+            None
+        };
+        if let Some((doomed, why)) = full {
+            open.remove(&doomed);
+            let mut evicted = self.evicted.lock();
+            evicted.retain(|_, (at, _)| at.elapsed() < EVICTED_KEPT);
+            if evicted.len() < MAX_EVICTED_KEPT {
+                evicted.insert(doomed, (Instant::now(), why));
+            }
+        }
+        open.insert(handle.clone(), Open { statement, used: Instant::now(), client });
+        Ok(handle)
     }
 
     /// Binds `parameters` to the statement `handle`, replacing those bound before.
     pub fn bind(&self, handle: &[u8], parameters: Vec<RecordBatch>) -> Result<(), Status> {
         let mut open = self.open.lock();
-        let entry = open.get_mut(handle).ok_or_else(unknown)?;
+        let entry = open.get_mut(handle).ok_or_else(|| self.unknown(handle))?;
         entry.statement.bound = parameters;
         entry.used = Instant::now();
         Ok(())
@@ -87,7 +113,7 @@ impl PreparedStatements {
     /// The statement `handle`.
     pub fn get(&self, handle: &[u8]) -> Result<Statement, Status> {
         let mut open = self.open.lock();
-        let entry = open.get_mut(handle).ok_or_else(unknown)?;
+        let entry = open.get_mut(handle).ok_or_else(|| self.unknown(handle))?;
         entry.used = Instant::now();
         Ok(entry.statement.clone())
     }
@@ -96,13 +122,20 @@ impl PreparedStatements {
     pub fn close(&self, handle: &[u8]) {
         self.open.lock().remove(handle);
     }
-}
 
-fn unknown() -> Status {
-    Status::not_found(format!(
-        "this prepared statement is unknown: it was closed, or was idle for {} minutes; prepare it again",
-        IDLE_LIFETIME.as_secs() / 60
-    ))
+    /// The answer for using `handle`, which is not open.
+    fn unknown(&self, handle: &[u8]) -> Status {
+        if let Some((_, why)) = self.evicted.lock().get(handle) {
+            return Status::not_found(format!(
+                "this prepared statement was closed to make room for a newer one, the least recently used: {why} \
+                 ({MAX_CLIENT_OPEN} per client, {MAX_OPEN} in all); prepare it again, and close statements when done"
+            ));
+        }
+        Status::not_found(format!(
+            "this prepared statement is unknown: it was closed, or was idle for {} minutes; prepare it again",
+            IDLE_LIFETIME.as_secs() / 60
+        ))
+    }
 }
 
 /// The parameter sets of `bound`, one per row; a single empty set when no
@@ -165,5 +198,27 @@ mod tests {
         statements.close(&handle);
         assert_eq!(statements.get(&handle).unwrap_err().code(), tonic::Code::NotFound);
         assert_eq!(statements.bind(b"nope", vec![]).unwrap_err().code(), tonic::Code::NotFound);
+    }
+
+    #[test]
+    fn past_a_clients_limit_its_least_recently_used_statement_is_closed_and_says_why() {
+        let statements = PreparedStatements::default();
+        let statement = |sql: &str| Statement { sql: sql.into(), transaction: None, ordered: false, bound: vec![] };
+        let (client, other) = (Some("127.0.0.1:1".parse().unwrap()), Some("127.0.0.1:2".parse().unwrap()));
+        let theirs = statements.create(statement("SELECT 0"), other).unwrap();
+        let handles: Vec<_> =
+            (0..MAX_CLIENT_OPEN).map(|i| statements.create(statement(&format!("SELECT {i}")), client).unwrap()).collect();
+        // The first is used again, so the second is the least recently used.
+        std::thread::sleep(Duration::from_millis(2));
+        statements.get(&handles[0]).unwrap();
+        let newest = statements.create(statement("SELECT 'new'"), client).unwrap();
+        assert_eq!(statements.get(&newest).unwrap().sql, "SELECT 'new'");
+        let closed = statements.get(&handles[1]).unwrap_err();
+        assert_eq!(closed.code(), tonic::Code::NotFound);
+        assert!(closed.message().contains("closed to make room"), "{}", closed.message());
+        assert!(closed.message().contains("most prepared statements open that one client may have"));
+        assert_eq!(statements.get(&handles[0]).unwrap().sql, "SELECT 0");
+        assert_eq!(statements.get(&theirs).unwrap().sql, "SELECT 0", "another client's statement stays open");
+        assert_eq!(statements.open.lock().len(), MAX_CLIENT_OPEN + 1);
     }
 }
