@@ -206,8 +206,9 @@ mod tests {
         let statement = |sql: &str| Statement { sql: sql.into(), transaction: None, ordered: false, bound: vec![] };
         let (client, other) = (Some("127.0.0.1:1".parse().unwrap()), Some("127.0.0.1:2".parse().unwrap()));
         let theirs = statements.create(statement("SELECT 0"), other).unwrap();
-        let handles: Vec<_> =
-            (0..MAX_CLIENT_OPEN).map(|i| statements.create(statement(&format!("SELECT {i}")), client).unwrap()).collect();
+        let handles: Vec<_> = (0..MAX_CLIENT_OPEN)
+            .map(|i| statements.create(statement(&format!("SELECT {i}")), client).unwrap())
+            .collect();
         // The first is used again, so the second is the least recently used.
         std::thread::sleep(Duration::from_millis(2));
         statements.get(&handles[0]).unwrap();
