@@ -66,6 +66,33 @@ def test_prepared_statements_take_parameters_and_run_once_per_set(flight_server)
             cur.execute("SELECT * FROM nope WHERE x = ?", (1,))
 
 
+def test_point_reads_by_key_see_their_transactions_writes_and_others_commits(flight_server):
+    # A point read by key is answered where the call is served, not on a
+    # blocking thread: the same rows, in or out of a transaction.
+    uri = flight_server()
+    with _connect(uri) as con, con.cursor() as cur:
+        cur.execute("CREATE TABLE k (id BIGINT PRIMARY KEY, v VARCHAR)")
+        cur.executemany("INSERT INTO k VALUES (?, ?)", [(i, f"v{i}") for i in range(100)])
+    a, b = _connect(uri, autocommit=False), _connect(uri)
+    point = "SELECT v FROM k WHERE id = ?"
+    try:
+        with a.cursor() as ca, b.cursor() as cb:
+            for key, rows in [(42, [("v42",)]), (1000, []), (None, [])]:
+                cb.execute(point, (key,))
+                assert cb.fetchall() == rows, key
+            ca.execute("UPDATE k SET v = 'new' WHERE id = 42")
+            ca.execute(point, (42,))
+            assert ca.fetchall() == [("new",)], "a transaction reads its own write"
+            cb.execute(point, (42,))
+            assert cb.fetchall() == [("v42",)], "others do not, before it commits"
+            a.commit()
+            cb.execute(point, (42,))
+            assert cb.fetchall() == [("new",)]
+    finally:
+        a.close()
+        b.close()
+
+
 def test_preparing_a_statement_that_reads_a_pipe_does_not_claim_it(flight_server):
     # Describing a statement plans it; planning a pipe read would meet the
     # exporter. A prepared read of a pipe nobody exports must come back at

@@ -145,16 +145,18 @@ impl SwingdbFlight {
         let client = request.remote_addr();
         let descriptor = request.into_inner();
         let (tickets, pool) = (self.tickets.clone(), self.pool.clone());
+        if let Some(rows) = answer_here(&tickets, &pool, &con, &sql, &bound, client)? {
+            return self.flight_info(rows, 1, client, descriptor);
+        }
         let guard = InterruptOnDrop::new(&con);
         let endpoints = self.endpoints;
-        let (rows, schema, endpoints) = blocking("statement", move || {
+        let (rows, endpoints) = blocking("statement", move || {
             tickets.admit(client)?;
             let sets = parameter_sets(&bound)?;
             let results = statements::query(&con, &sql, &sets);
             pool.release(&con);
             let results = results?;
             let rows = Shared::new(results, con.clone());
-            let schema = rows.schema();
             // Several endpoints only where the order does not matter, and
             // only for rows worth fetching in parallel (which computes the
             // first ones now; with one endpoint, all are computed as the
@@ -162,10 +164,23 @@ impl SwingdbFlight {
             let several = endpoints > 1
                 && !ordered.unwrap_or_else(|| con.statement_info(&sql).is_ok_and(|info| info.ordered))
                 && rows.read_ahead(READ_AHEAD).map_err(status)?;
-            Ok((rows, schema, if several { endpoints } else { 1 }))
+            Ok((rows, if several { endpoints } else { 1 }))
         })
         .await?;
         guard.disarm();
+        self.flight_info(rows, endpoints, client, descriptor)
+    }
+
+    /// Parks `rows` for their `DoGet`s from `endpoints` endpoints; the
+    /// `GetFlightInfo` answer for `descriptor` naming their tickets.
+    fn flight_info(
+        &self,
+        rows: Shared,
+        endpoints: usize,
+        client: Option<SocketAddr>,
+        descriptor: FlightDescriptor,
+    ) -> Result<Response<FlightInfo>, Status> {
+        let schema = rows.schema();
         let tickets = self.tickets.park(rows, endpoints, client)?;
         let mut info = FlightInfo::new()
             .try_with_schema(&schema)
@@ -220,6 +235,26 @@ impl SwingdbFlight {
             None => self.connection(None).await,
         }
     }
+}
+
+/// The rows of the query `sql` on `con` with `bound`'s one parameter set,
+/// when the engine is not needed to answer it (a point read by key; see
+/// [`Connection::execute_here`]): run where the call is served, for the
+/// hand-off to a blocking thread and back costs more than such a query.
+/// `None`, with nothing run, when it is to run on a blocking thread.
+fn answer_here(
+    tickets: &Tickets,
+    pool: &Pool,
+    con: &Arc<Connection>,
+    sql: &str,
+    bound: &[RecordBatch],
+    client: Option<SocketAddr>,
+) -> Result<Option<Shared>, Status> {
+    let [set] = &parameter_sets(bound)?[..] else { return Ok(None) };
+    tickets.admit(client)?;
+    let answered = con.execute_here(sql, set);
+    pool.release(con);
+    Ok(answered.map_err(status)?.map(|result| Shared::new(vec![result], con.clone())))
 }
 
 /// A transaction id as a call carries it (none when empty).

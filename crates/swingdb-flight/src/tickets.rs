@@ -23,7 +23,7 @@
 use arrow_flight::error::FlightError;
 use arrow_flight::sql::{Any, TicketStatementQuery};
 use arrow_flight::{CancelStatus, FlightInfo};
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use parking_lot::Mutex;
 use prost::Message;
 use std::collections::{HashMap, VecDeque};
@@ -153,6 +153,12 @@ impl Shared {
             }
         }
         Ok(true)
+    }
+
+    /// Whether every row is computed already, in memory: reading them
+    /// never waits for the engine.
+    pub fn is_computed(&self) -> bool {
+        self.rows.lock().results.iter().all(QueryResult::is_computed)
     }
 
     /// The next piece of the rows (at most about one Flight message), or
@@ -491,23 +497,42 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// A stream of the rows of `shared`, a message a piece, read on a blocking
-/// thread as the client takes them (two messages ahead at most).
+/// The next piece of `shared`'s rows as a stream item; `None` at their end.
+/// A panic (a bug) becomes an error: ending the stream instead would hand
+/// the client a shortened result as if it were whole.
+fn next_item(shared: &Shared) -> Option<Result<RecordBatch, FlightError>> {
+    let next = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.next_batch())).unwrap_or_else(|_| {
+        Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
+    });
+    match next {
+        Ok(Some(piece)) => Some(Ok(piece)),
+        Ok(None) => None,
+        Err(e) => Some(Err(FlightError::Tonic(Box::new(crate::status::status(e))))),
+    }
+}
+
+/// A stream of the rows of `shared`, a message a piece. Rows computed
+/// already (a point read's) are read where the stream is polled; others on
+/// a blocking thread as the client takes them (two messages ahead at most):
+/// the hand-off to that thread and back costs more than a short result.
 pub fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, FlightError>> + Send {
-    let (send, receive) = tokio::sync::mpsc::channel(2);
     let guard = CancelOnDrop { shared: shared.clone(), ended: false };
+    if shared.is_computed() {
+        // An error ends the rows, as on the blocking thread: nothing is
+        // left to cancel.
+        let stream = futures::stream::unfold(Some(guard), |guard| async move {
+            let mut guard = guard?;
+            let item = next_item(&guard.shared);
+            guard.ended = item.as_ref().is_none_or(|item| item.is_err());
+            let item = item?;
+            let more = item.is_ok().then_some(guard);
+            Some((item, more))
+        });
+        return stream.left_stream();
+    }
+    let (send, receive) = tokio::sync::mpsc::channel(2);
     tokio::task::spawn_blocking(move || loop {
-        // A panic (a bug) becomes an error: ending the stream instead would
-        // hand the client a shortened result as if it were whole.
-        let next =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shared.next_batch())).unwrap_or_else(|_| {
-                Err(swingdb::Error::internal("internal error (please report): panic while computing a result"))
-            });
-        let item = match next {
-            Ok(Some(piece)) => Ok(piece),
-            Ok(None) => return,
-            Err(e) => Err(FlightError::Tonic(Box::new(crate::status::status(e)))),
-        };
+        let Some(item) = next_item(&shared) else { return };
         let end = item.is_err();
         // A client that went away closes the channel: the statement stops here.
         if send.blocking_send(item).is_err() || end {
@@ -519,6 +544,7 @@ pub fn batches(shared: Arc<Shared>) -> impl Stream<Item = Result<RecordBatch, Fl
         guard.ended = item.is_none();
         item.map(|item| (item, (receive, guard)))
     })
+    .right_stream()
 }
 
 #[cfg(test)]
@@ -559,6 +585,21 @@ mod tests {
             arrow_flight::FlightEndpoint::new().with_ticket(arrow_flight::Ticket::new(b"junk".to_vec())),
         );
         assert_eq!(tickets.cancel_query(&foreign).unwrap_err().code(), tonic::Code::InvalidArgument);
+    }
+
+    #[test]
+    fn rows_computed_already_stream_without_a_blocking_thread() {
+        let con = connection();
+        con.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)", &[]).unwrap();
+        con.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", &[]).unwrap();
+        let found = con.execute_here("SELECT v FROM t WHERE id = 2", &[]).unwrap().expect("a point read");
+        let rows = Arc::new(shared(vec![found], &con));
+        assert!(rows.is_computed());
+        // Outside any runtime: a hand-off to a blocking thread would panic here.
+        let pieces = futures::executor::block_on(batches(rows).collect::<Vec<_>>());
+        assert_eq!(pieces.len(), 1);
+        assert_eq!(pieces[0].as_ref().unwrap().num_rows(), 1);
+        assert!(!shared(vec![result(&con, "SELECT * FROM range(3)")], &con).is_computed());
     }
 
     #[test]

@@ -82,26 +82,9 @@ impl Session {
     /// parameters (`?` or `$1`) and returns the last statement's result
     /// (a stream of rows is fetched through a [`super::RowStream`]).
     pub fn execute(&self, sql: &str, params: &[ScalarValue]) -> Result<Output> {
-        self.exec.interrupt.clear();
-        // A constant query's kept rows (`SELECT 1`) need no runtime either;
-        // the checks of its kept plan may begin a transaction, as a point
-        // read does: only when no statement of this session is running.
-        if params.is_empty() {
-            if let Ok(_busy) = self.busy.try_lock() {
-                if let Some(rows) = self.exec.kept_answer(sql).map_err(|e| explain(e, sql))? {
-                    return Ok(rows);
-                }
-            }
-        }
-        // A point read needs neither the planning stack nor the runtime: run
-        // on the calling thread when no statement of this session is running.
-        let short = self.exec.short_statement(sql);
-        if let Some(Short::Read(read)) = &short {
-            if let Ok(_busy) = self.busy.try_lock() {
-                if let Some(rows) = self.exec.run_point_read(read, params).map_err(|e| explain(e, sql))? {
-                    return Ok(rows);
-                }
-            }
+        let (answered, short) = self.answer_here(sql, params);
+        if let Some(answer) = answered? {
+            return Ok(answer);
         }
         let result = on_planning_stack(|| {
             // Boxed: `block_on` moves its future by value, and this one holds
@@ -154,6 +137,46 @@ impl Session {
             }))
         });
         result.map_err(|e| explain(e, sql))
+    }
+
+    /// Runs `sql` only if it is a statement answered without the query
+    /// engine, on the calling thread (a point read by key, a constant
+    /// query's kept rows) and no statement of this session is running;
+    /// `None`, with nothing run, otherwise. For callers to whom a hand-off
+    /// to another thread costs more than such a statement (a server's
+    /// event loop): it never waits for the engine's threads.
+    pub fn execute_here(&self, sql: &str, params: &[ScalarValue]) -> Result<Option<Output>> {
+        self.answer_here(sql, params).0
+    }
+
+    /// [`Self::execute_here`], with the short shape of `sql` recognized on
+    /// the way (for [`Self::execute`] to go on with when it is not answered).
+    fn answer_here(&self, sql: &str, params: &[ScalarValue]) -> (Result<Option<Output>>, Option<Short>) {
+        self.exec.interrupt.clear();
+        // A constant query's kept rows (`SELECT 1`) need no runtime either;
+        // the checks of its kept plan may begin a transaction, as a point
+        // read does: only when no statement of this session is running.
+        if params.is_empty() {
+            if let Ok(_busy) = self.busy.try_lock() {
+                match self.exec.kept_answer(sql) {
+                    Ok(Some(rows)) => return (Ok(Some(rows)), None),
+                    Ok(None) => {}
+                    Err(e) => return (Err(explain(e, sql)), None),
+                }
+            }
+        }
+        // A point read needs neither the planning stack nor the runtime: run
+        // on the calling thread when no statement of this session is running.
+        let short = self.exec.short_statement(sql);
+        if let Some(Short::Read(read)) = &short {
+            if let Ok(_busy) = self.busy.try_lock() {
+                let answer = self.exec.run_point_read(read, params).map_err(|e| explain(e, sql));
+                if !matches!(answer, Ok(None)) {
+                    return (answer, short);
+                }
+            }
+        }
+        (Ok(None), short)
     }
 
     /// Runs `sql` once per parameter set of `rows` as one atomic statement

@@ -66,6 +66,27 @@ impl Connection {
         Ok(self.result(self.session.execute(sql, params)?, Some(sql)))
     }
 
+    /// Runs `sql` only if it is a statement answered without the query
+    /// engine (a point read by key, a constant query's kept rows), on the
+    /// calling thread, never waiting for the engine's threads; `None`, with
+    /// nothing run, when [`Self::execute`] is to run it. For callers to whom
+    /// a hand-off to another thread costs more than such a statement (a
+    /// server's event loop).
+    ///
+    /// ```edition2024
+    /// let con = swingdb::Database::in_memory()?.connect()?;
+    /// con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR)", &[])?;
+    /// con.execute("INSERT INTO t VALUES (1, 'ada')", &[])?;
+    /// let mut found = con.execute_here("SELECT name FROM t WHERE id = 1", &[])?.expect("a point read");
+    /// assert!(found.is_computed());
+    /// assert_eq!(found.next_batch()?.unwrap().num_rows(), 1);
+    /// assert!(con.execute_here("SELECT count(*) FROM t", &[])?.is_none(), "the engine's to run");
+    /// # Ok::<(), swingdb::Error>(())
+    /// ```
+    pub fn execute_here(&self, sql: &str, params: &[ScalarValue]) -> Result<Option<QueryResult>> {
+        Ok(self.session.execute_here(sql, params)?.map(|output| self.result(output, Some(sql))))
+    }
+
     /// Runs `sql` once per parameter set of `rows`, as one atomic statement,
     /// when it is a plain `INSERT INTO t [(columns)] VALUES (?, ...)` whose
     /// rows' values fit it (each column's of one type): one batch, its keys

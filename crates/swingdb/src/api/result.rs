@@ -102,6 +102,12 @@ impl QueryResult {
         self.schema.clone()
     }
 
+    /// Whether every row is computed already (held in memory, as a point
+    /// read's or a statement's count): reading them never waits for the engine.
+    pub fn is_computed(&self) -> bool {
+        self.stream.is_none()
+    }
+
     /// Rows inserted, updated or deleted, for DML statements.
     pub fn rows_affected(&self) -> Option<u64> {
         self.rows_affected
