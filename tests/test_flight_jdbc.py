@@ -43,6 +43,7 @@ def test_a_jdbc_tool_prepares_binds_and_browses_the_server(flight_server, jdbc_c
     assert found["inserted"] == "3"
     assert found["query_parameters"] == "1"
     assert found["reused_statement"] == "300", "a Statement runs more queries than the prepared statements a client keeps"
+    assert found["held_meanwhile"] == "grace", "what that leaves behind is closed before a statement the program holds"
     assert found["from_2"] == "grace@1990-01-02,o'neil@1990-01-03"
     assert found["from_3"] == "o'neil@1990-01-03", "the same prepared statement with a new value"
     assert found["bad_prepared"] == "named", "a wrong statement fails when prepared, naming what is missing"

@@ -53,7 +53,8 @@ public class FlightSqlJdbcCheck {
             // The driver prepares a statement for each execute on a Statement
             // and leaves the one it replaces open (apache/arrow-java#1129):
             // more queries on one Statement than the server keeps open per client.
-            try (Statement reused = con.createStatement()) {
+            try (PreparedStatement held = con.prepareStatement("SELECT name FROM people WHERE id = ?");
+                 Statement reused = con.createStatement()) {
                 int answered = 0;
                 try {
                     for (int i = 0; i < 300; i++) {
@@ -64,8 +65,13 @@ public class FlightSqlJdbcCheck {
                         }
                     }
                     System.out.println("reused_statement=" + answered);
+                    // A statement the program held meanwhile is still open.
+                    held.setInt(1, 2);
+                    try (ResultSet rs = held.executeQuery()) {
+                        System.out.println("held_meanwhile=" + (rs.next() ? rs.getString(1) : "no row"));
+                    }
                 } catch (SQLException e) {
-                    System.out.println("reused_statement=failed after " + answered + ": " + e.getMessage().replace('\n', ' '));
+                    System.out.println("reused_statement=failed after " + answered + " queries: " + e.getMessage().replace('\n', ' '));
                 }
             }
             DatabaseMetaData meta = con.getMetaData();

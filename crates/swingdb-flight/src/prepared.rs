@@ -9,11 +9,14 @@
 //! open, [`MAX_CLIENT_OPEN`] of them one client's, bound parameters hold at most [`MAX_PARAMETER_BYTES`], and a
 //! statement idle for [`IDLE_LIFETIME`] is closed (a client that vanished
 //! leaves none behind for long). A statement prepared past a limit closes
-//! the least recently used one (the client's own at its limit) instead of
-//! being refused: Arrow's Flight SQL JDBC driver prepares a statement for
-//! every `Statement.execute(sql)` and never closes the one it replaces
+//! another (the client's own at its limit) instead of being refused: Arrow's
+//! Flight SQL JDBC driver prepares a statement for every
+//! `Statement.execute(sql)` and never closes the one it replaces
 //! (apache/arrow-java#1129), so refusing would fail a program's 257th query
-//! on one `Statement`. Using a statement closed so says why, for a while.
+//! on one `Statement`. Those leftovers ran once, and are closed first, the
+//! least recently used first; a statement the program still holds (run
+//! several times, or not yet) goes only when there are none, least recently
+//! used first. Using a statement closed so says why, for a while.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -57,7 +60,18 @@ pub struct Statement {
 struct Open {
     statement: Statement,
     used: Instant,
+    /// How many calls used it (bound parameters to it or ran it).
+    uses: u32,
     client: Option<SocketAddr>,
+}
+
+impl Open {
+    /// Which statements are closed first to make room: those run once and
+    /// left (what the JDBC driver leaves behind), then the others, each the
+    /// least recently used first.
+    fn eviction_order(&self) -> (bool, Instant) {
+        (self.uses != 1, self.used)
+    }
 }
 
 /// The open prepared statements, by handle, and why those closed to make
@@ -70,8 +84,8 @@ pub struct PreparedStatements {
 
 impl PreparedStatements {
     /// Keeps `statement` of `client` (a network connection); returns its
-    /// handle. At a limit, the least recently used statement (of `client`
-    /// at its own limit) is closed first.
+    /// handle. At a limit, another statement (of `client` at its own limit)
+    /// is closed first (see [`Open::eviction_order`]).
     pub fn create(&self, statement: Statement, client: Option<SocketAddr>) -> Result<Vec<u8>, Status> {
         let handle = crate::tickets::random_id()?;
         let mut open = self.open.lock();
@@ -79,7 +93,7 @@ impl PreparedStatements {
         let least_used = |of_client: bool| {
             open.iter()
                 .filter(|(_, o)| !of_client || o.client == client)
-                .min_by_key(|(_, o)| o.used)
+                .min_by_key(|(_, o)| o.eviction_order())
                 .map(|(handle, _)| handle.clone())
         };
         let full = if open.values().filter(|o| o.client == client).count() >= MAX_CLIENT_OPEN {
@@ -97,7 +111,7 @@ impl PreparedStatements {
                 evicted.insert(doomed, (Instant::now(), why));
             }
         }
-        open.insert(handle.clone(), Open { statement, used: Instant::now(), client });
+        open.insert(handle.clone(), Open { statement, used: Instant::now(), uses: 0, client });
         Ok(handle)
     }
 
@@ -107,6 +121,7 @@ impl PreparedStatements {
         let entry = open.get_mut(handle).ok_or_else(|| self.unknown(handle))?;
         entry.statement.bound = parameters;
         entry.used = Instant::now();
+        entry.uses = entry.uses.saturating_add(1);
         Ok(())
     }
 
@@ -115,6 +130,7 @@ impl PreparedStatements {
         let mut open = self.open.lock();
         let entry = open.get_mut(handle).ok_or_else(|| self.unknown(handle))?;
         entry.used = Instant::now();
+        entry.uses = entry.uses.saturating_add(1);
         Ok(entry.statement.clone())
     }
 
@@ -127,7 +143,7 @@ impl PreparedStatements {
     fn unknown(&self, handle: &[u8]) -> Status {
         if let Some((_, why)) = self.evicted.lock().get(handle) {
             return Status::not_found(format!(
-                "this prepared statement was closed to make room for a newer one, the least recently used: {why} \
+                "this prepared statement was closed to make room for a newer one: {why} \
                  ({MAX_CLIENT_OPEN} per client, {MAX_OPEN} in all); prepare it again, and close statements when done"
             ));
         }
@@ -201,25 +217,41 @@ mod tests {
     }
 
     #[test]
-    fn past_a_clients_limit_its_least_recently_used_statement_is_closed_and_says_why() {
+    fn past_a_clients_limit_a_statement_run_once_and_left_is_closed_first_and_says_why() {
         let statements = PreparedStatements::default();
         let statement = |sql: &str| Statement { sql: sql.into(), transaction: None, ordered: false, bound: vec![] };
         let (client, other) = (Some("127.0.0.1:1".parse().unwrap()), Some("127.0.0.1:2".parse().unwrap()));
         let theirs = statements.create(statement("SELECT 0"), other).unwrap();
-        let handles: Vec<_> = (0..MAX_CLIENT_OPEN)
-            .map(|i| statements.create(statement(&format!("SELECT {i}")), client).unwrap())
+        // A statement the program holds, prepared first and not run yet,
+        // then what the JDBC driver leaves: statements run once each.
+        let held = statements.create(statement("SELECT ?"), client).unwrap();
+        let left: Vec<_> = (1..MAX_CLIENT_OPEN)
+            .map(|i| {
+                let handle = statements.create(statement(&format!("SELECT {i}")), client).unwrap();
+                statements.get(&handle).unwrap();
+                handle
+            })
             .collect();
-        // The first is used again, so the second is the least recently used.
-        std::thread::sleep(Duration::from_millis(2));
-        statements.get(&handles[0]).unwrap();
         let newest = statements.create(statement("SELECT 'new'"), client).unwrap();
         assert_eq!(statements.get(&newest).unwrap().sql, "SELECT 'new'");
-        let closed = statements.get(&handles[1]).unwrap_err();
+        let closed = statements.get(&left[0]).unwrap_err();
         assert_eq!(closed.code(), tonic::Code::NotFound);
         assert!(closed.message().contains("closed to make room"), "{}", closed.message());
         assert!(closed.message().contains("most prepared statements open that one client may have"));
-        assert_eq!(statements.get(&handles[0]).unwrap().sql, "SELECT 0");
+        assert_eq!(statements.get(&held).unwrap().sql, "SELECT ?", "the held statement stays open");
+        assert_eq!(statements.get(&left[1]).unwrap().sql, "SELECT 2");
         assert_eq!(statements.get(&theirs).unwrap().sql, "SELECT 0", "another client's statement stays open");
         assert_eq!(statements.open.lock().len(), MAX_CLIENT_OPEN + 1);
+        // With none run once left, the least recently used goes.
+        let statements = PreparedStatements::default();
+        let first = statements.create(statement("SELECT 1"), client).unwrap();
+        let rest: Vec<_> =
+            (1..MAX_CLIENT_OPEN).map(|_| statements.create(statement("SELECT 2"), client).unwrap()).collect();
+        std::thread::sleep(Duration::from_millis(2));
+        statements.get(&first).unwrap();
+        statements.get(&first).unwrap();
+        statements.create(statement("SELECT 3"), client).unwrap();
+        assert!(statements.get(&first).is_ok());
+        assert_eq!(statements.get(&rest[0]).unwrap_err().code(), tonic::Code::NotFound);
     }
 }
