@@ -2,9 +2,12 @@
 PostgreSQL driver, on one machine: fetch throughput of --rows rows (two
 BIGINT and a DOUBLE column) with one and two streams at once, plaintext and
 TLS, a result as two endpoints that ADBC fetches in parallel (`--endpoints
-2`), and the latency of `SELECT 1`. Both servers run locally (PostgreSQL from
-Debian's package, in a temporary directory), each fetch on its own connection
-opened before the clock starts; medians of --runs runs.
+2`), and the latency of `SELECT 1` and of a prepared point query by key (also
+through Arrow's Flight SQL JDBC driver, when `make jars` fetched it and javac
+is there), with the server's and the client's CPU time per query. Both
+servers run locally (PostgreSQL from Debian's package, in a temporary
+directory), each fetch on its own connection opened before the clock starts;
+medians of --runs runs.
 
     python -m bench flight-sql [--quick] [--rows N] [--runs R]
 """
@@ -99,21 +102,61 @@ POINT = "SELECT v FROM keyed WHERE id = $1"
 KEYED_ROWS = 1_000_000
 
 
-def latency_ms(connect, queries: int, sql: str = "SELECT 1", keyed: bool = False) -> tuple[float, float]:
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) process `pid` has used."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def latency_ms(connect, queries: int, sql: str = "SELECT 1", keyed: bool = False,
+               server: int | None = None) -> tuple[float, float, dict]:
     """p50 and p99 of `sql` on one connection, in milliseconds; with `keyed`,
     `sql` takes a key as its parameter (a prepared statement, bound anew each
-    time with a different key)."""
+    time with a different key). The third item: the CPU milliseconds per
+    query of this process (the client) and of the process `server`, if given."""
     keys = [(i * 7919) % KEYED_ROWS for i in range(queries + 20)]
     with connect() as con, con.cursor() as cur:
         times = []
         for i, key in enumerate(keys):
+            if i == 20:
+                client_cpu, server_cpu = time.process_time(), server and cpu_seconds(server)
             start = time.perf_counter()
             cur.execute(sql, (key,) if keyed else None)
             cur.fetchall()
             if i >= 20:
                 times.append(time.perf_counter() - start)
+        cpu = {"client": (time.process_time() - client_cpu) / queries * 1e3}
+        if server:
+            cpu["server"] = (cpu_seconds(server) - server_cpu) / queries * 1e3
     times.sort()
-    return times[len(times) // 2] * 1e3, times[int(len(times) * 0.99)] * 1e3
+    return times[len(times) // 2] * 1e3, times[int(len(times) * 0.99)] * 1e3, cpu
+
+
+JDBC_DRIVER = os.path.join(os.environ.get("SWINGDB_JARS", os.path.expanduser("~/.cache/swingdb-jars")),
+                           "flight-sql-jdbc-driver-18.1.0.jar")
+
+
+# Untimed queries before JDBC's are timed: the JVM compiles the driver's
+# code as it runs (after 200, a point query took three times as long as after 2,000).
+JDBC_WARMUP = 2000
+
+
+def jdbc_latency_ms(uri: str, token: str, queries: int, work: str) -> dict | None:
+    """p50s and p99s (ms) of `SELECT 1` on a reused Statement and of the
+    prepared point query through Arrow's Flight SQL JDBC driver, and the
+    server's CPU ms per point query; None without the driver or javac."""
+    if not (os.path.exists(JDBC_DRIVER) and shutil.which("javac") and shutil.which("java")):
+        print("  (JDBC skipped: no javac, or no driver; `make jars` fetches it)")
+        return None
+    source = os.path.join(os.path.dirname(__file__), "jdbc", "PointLatency.java")
+    classes = os.path.join(work, "jdbc")
+    subprocess.run(["javac", "-d", classes, source], check=True, capture_output=True)
+    url = f"jdbc:arrow-flight-sql://{uri.removeprefix('grpc://')}/?useEncryption=false&token={token}"
+    run = subprocess.run(["java", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", f"{classes}:{JDBC_DRIVER}",
+                          "PointLatency", url, str(queries), str(KEYED_ROWS), str(JDBC_WARMUP)], capture_output=True, text=True)
+    if run.returncode:
+        raise RuntimeError(f"the JDBC client failed: {run.stderr[:3000]}")
+    return {k: float(v) for k, v in (line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)}
 
 
 def _protobuf_field(number: int, payload: bytes) -> bytes:
@@ -200,11 +243,15 @@ def main():
                 systems += [("swingdb serve, ADBC Flight SQL", servers[0].connect),
                             ("swingdb serve, ADBC Flight SQL, TLS", servers[1].connect),
                             ("swingdb serve --endpoints 2, ADBC Flight SQL", servers[2].connect)]
+                pids = {"swingdb serve, ADBC Flight SQL": servers[0].proc.pid}
                 for name, connect in systems:
-                    p50, p99 = latency_ms(connect, queries)
+                    p50, p99, _ = latency_ms(connect, queries)
                     row = {"system": name, "select1_p50_ms": round(p50, 2), "select1_p99_ms": round(p99, 2)}
-                    point50, point99 = latency_ms(connect, queries, POINT, keyed=True)
-                    row.update(point_p50_ms=round(point50, 3), point_p99_ms=round(point99, 3))
+                    point50, point99, cpu = latency_ms(connect, queries, POINT, keyed=True, server=pids.get(name))
+                    row.update(point_p50_ms=round(point50, 3), point_p99_ms=round(point99, 3),
+                               point_client_cpu_ms=round(cpu["client"], 3))
+                    if "server" in cpu:
+                        row["point_server_cpu_ms"] = round(cpu["server"], 3)
                     for streams in (1, 2):
                         seconds = fetch_seconds(connect, streams, args.runs)
                         row[f"fetch_{streams}_s"] = round(seconds, 3)
@@ -213,6 +260,9 @@ def main():
                         raw = raw_latency_ms(servers[0].uri, token, queries)
                         row.update(raw_select1_p50_ms=round(raw["select1"], 3), raw_point_p50_ms=round(raw["point"], 3),
                                    transport_p50_ms=round(raw["transport"], 3))
+                        jdbc = jdbc_latency_ms(servers[0].uri, token, queries, work)
+                        if jdbc:
+                            row.update({f"jdbc_{k}": round(v, 3) for k, v in jdbc.items()})
                     print(f"  {name:38} SELECT 1 p50 {p50:.2f} ms p99 {p99:.2f} ms; point by key p50 {point50:.3f} ms; "
                           f"1 stream {row['fetch_1_s']} s ({row['fetch_1_gb_s']} GB/s), 2 streams {row['fetch_2_gb_s']} GB/s", flush=True)
                     rows.append(row)
@@ -251,8 +301,18 @@ def write_report(args, rows: list[dict], doc: str, img: str) -> None:
             f"`GetFlightInfo` + `DoGet`: `SELECT 1` {raw['raw_select1_p50_ms']:.2f} ms, point by key (the key in the "
             f"text) {raw['raw_point_p50_ms']:.2f} ms; a `ListActions` call, the transport alone, "
             f"{raw['transport_p50_ms']:.2f} ms. What ADBC adds above these is the client's (a prepared statement is "
-            "three calls: `DoPut` of the parameters, `GetFlightInfo`, `DoGet`).",
+            "three calls: `DoPut` of the parameters, `GetFlightInfo`, `DoGet`): the prepared point query took "
+            f"{raw['point_server_cpu_ms']:.2f} ms of the server's CPU time and {raw['point_client_cpu_ms']:.2f} ms of "
+            "the client's (ADBC's Go driver collects its garbage at every statement's end: `GODEBUG=gctrace=1` "
+            "shows one forced collection per query).",
         ]
+        if "jdbc_point_p50_ms" in raw:
+            lines += [
+                "",
+                f"Through Arrow's Flight SQL JDBC driver (Java 17, after {JDBC_WARMUP:,} untimed queries): the prepared point "
+                f"query p50 {raw['jdbc_point_p50_ms']:.2f} ms (p99 {raw['jdbc_point_p99_ms']:.2f}), `SELECT 1` on one "
+                f"reused `Statement` {raw['jdbc_select1_p50_ms']:.2f} ms (the driver prepares a statement for each).",
+            ]
     path = os.path.join(img, "flight-sql.png")
     plot(rows, path)
     lines += ["", f"![Flight SQL](img/{os.path.basename(path)})", ""]
