@@ -30,6 +30,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 pub mod columns;
+mod fence;
 pub mod foreign;
 pub mod runs;
 

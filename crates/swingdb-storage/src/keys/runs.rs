@@ -34,12 +34,13 @@
 
 use crate::error::{Error, Result};
 use crate::keys::columns::KeyColumns;
+use crate::keys::fence::{Fence, STRIDE};
 use crate::manifest::deleted::DeletedRows;
 use crate::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use memmap2::Mmap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Segments with at least this many rows get a persisted run; the keys of
 /// smaller ones (inline rows, a transaction's tail, small appends until
@@ -68,6 +69,8 @@ pub struct KeyRun {
     count: usize,
     /// Where a run built here goes once saved.
     unsaved: Option<PathBuf>,
+    /// Every 64th key, made by the first search (see `keys::fence`).
+    fence: OnceLock<Fence>,
 }
 
 impl std::fmt::Debug for KeyRun {
@@ -235,7 +238,7 @@ impl KeyRun {
     }
 
     fn built(bytes: Vec<u8>, count: usize) -> Self {
-        Self { bytes: Bytes::Built(bytes), count, unsaved: None }
+        Self { bytes: Bytes::Built(bytes), count, unsaved: None, fence: OnceLock::new() }
     }
 
     /// The run saved at `path`, if it is there and intact.
@@ -245,7 +248,7 @@ impl KeyRun {
         // the name), so the mapped bytes do not change under us.
         let map = unsafe { Mmap::map(&file) }.ok()?;
         let count = check(&map)?;
-        Some(Self { bytes: Bytes::Mapped(map), count, unsaved: None })
+        Some(Self { bytes: Bytes::Mapped(map), count, unsaved: None, fence: OnceLock::new() })
     }
 
     fn slice(&self) -> &[u8] {
@@ -296,9 +299,16 @@ impl KeyRun {
     }
 
     /// The first index from `from` on whose value `past` holds (`past` is
-    /// false, then true, along the sorted values); the count if none.
+    /// false, then true, along the sorted values); the count if none. A
+    /// large run is searched over its fence first (see `keys::fence`).
     fn first_where(&self, from: usize, past: impl Fn(&[u8]) -> bool) -> usize {
         let (mut low, mut high) = (from, self.count);
+        if self.count >= 4 * STRIDE {
+            let fence = self.fence.get_or_init(|| Fence::of(self.count, |i| self.key(i)));
+            // The first from `from` on is `from` itself once it is past the first of all.
+            let (start, end) = fence.narrow(self.count, &past);
+            (low, high) = (start.max(from), end.max(from));
+        }
         while low < high {
             let middle = (low + high) / 2;
             if past(self.key(middle)) {

@@ -159,3 +159,49 @@ fn damaged_runs_are_refused() {
     assert_eq!(check(&bytes[..bytes.len() - 1]), None);
     assert_eq!(check(&[]), None);
 }
+
+#[test]
+fn large_runs_searched_over_their_fence_find_what_a_scan_finds() {
+    // Runs of several fence strides: every value found at its row, values
+    // between and beyond absent, and ranges (repeated values, ends on and
+    // between samples, empty ones) equal to the values that fall in them.
+    for count in [4 * 64, 4 * 64 + 1, 1000, 5003] {
+        let values: Vec<u32> = (0..count as u32).map(|i| 3 * (i / 2)).collect(); // each twice
+        let keys: Vec<(Box<[u8]>, u32)> =
+            values.iter().enumerate().map(|(row, v)| (v.to_be_bytes().to_vec().into(), row as u32)).collect();
+        let repeated = KeyRun::built(encode(&keys), keys.len());
+        let distinct: Vec<Vec<u8>> = (0..count as u32).map(|i| (3 * i).to_be_bytes().to_vec()).collect();
+        let distinct = run(&distinct.iter().map(|k| k.as_slice()).collect::<Vec<_>>());
+        for probe in 0..3 * count as u32 + 3 {
+            let key = probe.to_be_bytes();
+            let expected = (probe % 3 == 0 && probe / 3 < count as u32).then(|| 10 * u64::from(probe / 3));
+            assert_eq!(distinct.position(&key), expected, "{count} keys, probe {probe}");
+        }
+        let between = |low: u32, high: u32, inclusive: bool| {
+            let (low, high) = (low.to_be_bytes(), high.to_be_bytes());
+            let bound = |value| Some(Bound { value, inclusive });
+            let mut rows: Vec<u64> =
+                repeated.range(bound(&low[..]), bound(&high[..])).map(|i| repeated.position_at(i)).collect();
+            rows.sort_unstable();
+            rows
+        };
+        let scanned = |low: u32, high: u32, inclusive: bool| -> Vec<u64> {
+            (0..count as u64)
+                .filter(|&row| {
+                    let v = values[row as usize];
+                    if inclusive {
+                        low <= v && v <= high
+                    } else {
+                        low < v && v < high
+                    }
+                })
+                .collect()
+        };
+        let last = *values.last().unwrap();
+        for (low, high) in [(0, 0), (0, last), (95, 96), (96, 96), (97, 190), (190, 191), (last, last + 5), (7, 2)] {
+            for inclusive in [true, false] {
+                assert_eq!(between(low, high, inclusive), scanned(low, high, inclusive), "{count}: {low}..{high}");
+            }
+        }
+    }
+}
