@@ -45,17 +45,24 @@ impl Fence {
     /// keys; `count` when it holds for none): it holds for the key at
     /// `high` (or `high` is `count`) and for none before `low`.
     pub fn narrow(&self, count: usize, past: impl Fn(&[u8]) -> bool) -> (usize, usize) {
-        let (mut low, mut high) = (0, self.ends.len());
-        while low < high {
-            let middle = (low + high) / 2;
-            if past(self.key(middle)) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        // Sample `low` is the first that passes: keys up to the one before it do not.
-        let start = if low == 0 { 0 } else { (low - 1) * STRIDE + 1 };
-        (start, (low * STRIDE).min(count))
+        let first = first_past(0..self.ends.len(), |j| past(self.key(j)));
+        // Sample `first` is the first that passes: keys up to the one before it do not.
+        let start = if first == 0 { 0 } else { (first - 1) * STRIDE + 1 };
+        (start, (first * STRIDE).min(count))
     }
+}
+
+/// The first index of `range` at which `past` holds (`past` is false, then
+/// true, along it), found by binary search; the range's end if none.
+pub fn first_past(range: std::ops::Range<usize>, past: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (range.start, range.end);
+    while low < high {
+        let middle = (low + high) / 2;
+        if past(middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    low
 }

@@ -34,7 +34,7 @@
 
 use crate::error::{Error, Result};
 use crate::keys::columns::KeyColumns;
-use crate::keys::fence::{Fence, STRIDE};
+use crate::keys::fence::{first_past, Fence, STRIDE};
 use crate::manifest::deleted::DeletedRows;
 use crate::{DbDir, SegmentMeta, SegmentStore, TableMeta};
 use memmap2::Mmap;
@@ -309,15 +309,7 @@ impl KeyRun {
             let (start, end) = fence.narrow(self.count, &past);
             (low, high) = (start.max(from), end.max(from));
         }
-        while low < high {
-            let middle = (low + high) / 2;
-            if past(self.key(middle)) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        low
+        first_past(low..high, |i| past(self.key(i)))
     }
 
     /// The position in the segment of the row of the `i`-th smallest value.
