@@ -251,7 +251,7 @@ fn answer_here(
     client: Option<SocketAddr>,
 ) -> Result<Option<Shared>, Status> {
     let [set] = &parameter_sets(bound)?[..] else { return Ok(None) };
-    tickets.admit(client)?;
+    tickets.admit_as_is(client)?;
     let answered = con.execute_here(sql, set);
     pool.release(con);
     Ok(answered.map_err(status)?.map(|result| Shared::new(vec![result], con.clone())))

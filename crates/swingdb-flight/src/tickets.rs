@@ -240,6 +240,13 @@ impl Tickets {
     /// limit. Drops the results that waited too long first.
     pub fn admit(&self, client: Option<SocketAddr>) -> Result<(), Status> {
         self.expire();
+        self.admit_as_is(client)
+    }
+
+    /// [`Self::admit`] without dropping the results that waited too long
+    /// (dropping one may wait for its plan): for the runtime's threads,
+    /// where the expiry task (four times a second) drops them instead.
+    pub fn admit_as_is(&self, client: Option<SocketAddr>) -> Result<(), Status> {
         let held = self.held(client);
         let Limits { max_pending_bytes, max_client_pending_bytes, .. } = self.limits;
         let refusal = if held.client_results >= MAX_CLIENT_UNFINISHED {
