@@ -250,6 +250,11 @@ fn answer_here(
     bound: &[RecordBatch],
     client: Option<SocketAddr>,
 ) -> Result<Option<Shared>, Status> {
+    // Several parameter sets are the engine's to run, and converting them
+    // (up to MAX_PARAMETER_BYTES) is the blocking thread's work, done once.
+    if bound.iter().filter(|b| b.num_columns() > 0).map(RecordBatch::num_rows).sum::<usize>() > 1 {
+        return Ok(None);
+    }
     let [set] = &parameter_sets(bound)?[..] else { return Ok(None) };
     tickets.admit_as_is(client)?;
     let answered = con.execute_here(sql, set);
