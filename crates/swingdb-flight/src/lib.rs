@@ -8,6 +8,7 @@ mod catalog;
 mod ingest;
 mod pool;
 mod prepared;
+mod reasons;
 mod requests;
 mod service;
 mod statements;

@@ -18,6 +18,7 @@
 //! several times, or not yet) goes only when there are none, least recently
 //! used first. Using a statement closed so says why, for a while.
 
+use crate::reasons::Reasons;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -37,12 +38,6 @@ const MAX_CLIENT_OPEN: usize = 256;
 
 /// The most bytes of parameters one statement holds bound.
 pub const MAX_PARAMETER_BYTES: usize = 64 << 20;
-
-/// How long the reason a statement was closed to make room is kept.
-const EVICTED_KEPT: Duration = Duration::from_secs(600);
-
-/// At most this many such reasons are kept.
-const MAX_EVICTED_KEPT: usize = 4096;
 
 /// A prepared statement.
 #[derive(Clone, Debug)]
@@ -79,7 +74,7 @@ impl Open {
 #[derive(Default)]
 pub struct PreparedStatements {
     open: Mutex<HashMap<Vec<u8>, Open>>,
-    evicted: Mutex<HashMap<Vec<u8>, (Instant, &'static str)>>,
+    evicted: Reasons<&'static str>,
 }
 
 impl PreparedStatements {
@@ -105,11 +100,7 @@ impl PreparedStatements {
         };
         if let Some((doomed, why)) = full {
             open.remove(&doomed);
-            let mut evicted = self.evicted.lock();
-            evicted.retain(|_, (at, _)| at.elapsed() < EVICTED_KEPT);
-            if evicted.len() < MAX_EVICTED_KEPT {
-                evicted.insert(doomed, (Instant::now(), why));
-            }
+            self.evicted.note([(doomed, why)]);
         }
         open.insert(handle.clone(), Open { statement, used: Instant::now(), uses: 0, client });
         Ok(handle)
@@ -141,7 +132,7 @@ impl PreparedStatements {
 
     /// The answer for using `handle`, which is not open.
     fn unknown(&self, handle: &[u8]) -> Status {
-        if let Some((_, why)) = self.evicted.lock().get(handle) {
+        if let Some(why) = self.evicted.of(handle) {
             return Status::not_found(format!(
                 "this prepared statement was closed to make room for a newer one: {why} \
                  ({MAX_CLIENT_OPEN} per client, {MAX_OPEN} in all); prepare it again, and close statements when done"

@@ -20,6 +20,7 @@
 //! within [`Limits::result_timeout`] is dropped too ([`Tickets::expire`]).
 //! Dropping a result stops its statement; its fetch says why.
 
+use crate::reasons::Reasons;
 use arrow_flight::error::FlightError;
 use arrow_flight::sql::{Any, TicketStatementQuery};
 use arrow_flight::{CancelStatus, FlightInfo};
@@ -201,8 +202,8 @@ pub struct Tickets {
     waiting: Mutex<HashMap<Vec<u8>, Waiting>>,
     fetching: Mutex<HashMap<Vec<u8>, Fetching>>,
     /// Why results were dropped before their fetch (with the code their
-    /// fetch answers), by id, and when.
-    dropped: Mutex<HashMap<Vec<u8>, (Instant, tonic::Code, String)>>,
+    /// fetch answers), by id.
+    dropped: Reasons<(tonic::Code, String)>,
 }
 
 /// An unfinished result: its id and when it was parked if it waits for
@@ -212,12 +213,6 @@ struct Unfinished {
     client: Option<SocketAddr>,
     bytes: usize,
 }
-
-/// How long the reason a result was dropped is kept, for its fetch.
-const DROPPED_KEPT: Duration = Duration::from_secs(600);
-
-/// At most this many such reasons are kept.
-const MAX_DROPPED_KEPT: usize = 4096;
 
 /// What the unfinished results of one client, and of all, hold.
 #[derive(Default)]
@@ -231,7 +226,7 @@ struct Held {
 impl Tickets {
     /// No results yet; those to come are held to `limits`.
     pub fn new(limits: Limits) -> Self {
-        Self { limits, waiting: Mutex::default(), fetching: Mutex::default(), dropped: Mutex::default() }
+        Self { limits, waiting: Mutex::default(), fetching: Mutex::default(), dropped: Reasons::default() }
     }
 
     /// Refuses a new statement of `client` while the unfinished results
@@ -387,14 +382,7 @@ impl Tickets {
         if gone.is_empty() {
             return;
         }
-        let mut dropped = self.dropped.lock();
-        dropped.retain(|_, (at, _, _)| at.elapsed() < DROPPED_KEPT);
-        for (w, code, why) in &gone {
-            if dropped.len() < MAX_DROPPED_KEPT {
-                dropped.insert(w.id.clone(), (Instant::now(), *code, why.clone()));
-            }
-        }
-        drop(dropped);
+        self.dropped.note(gone.iter().map(|(w, code, why)| (w.id.clone(), (*code, why.clone()))));
         // Cancelled outside the locks: dropping a result may wait for its plan.
         for (w, _, _) in gone {
             w.shared.cancel();
@@ -427,9 +415,9 @@ impl Tickets {
         let mut waiting = self.waiting.lock();
         let Some(entry) = waiting.get_mut(id) else {
             drop(waiting);
-            return Err(match self.dropped.lock().get(id) {
-                Some((_, code, why)) => Status::new(
-                    *code,
+            return Err(match self.dropped.of(id) {
+                Some((code, why)) => Status::new(
+                    code,
                     format!("this result was dropped before its fetch: {why}; run the statement again, and fetch it as soon as it is answered"),
                 ),
                 None => unknown(),
